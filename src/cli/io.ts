@@ -1,0 +1,27 @@
+// What a command may touch of the outside world. Tests pass their own; bin/flow.js passes the process's.
+export interface CliIO {
+  stdout: (text: string) => void;
+  stderr: (text: string) => void;
+  stdin: NodeJS.ReadableStream;
+  cwd: string;
+  env: NodeJS.ProcessEnv;
+  /** true when stderr is a terminal (progress lines, colours) */
+  isTTY: boolean;
+}
+
+/** A command gets its own arguments (after the command name) and returns the exit code. */
+export type Command = (argv: string[], io: CliIO) => Promise<number>;
+
+/** Exit codes scripts can trust. */
+export const EXIT = { ok: 0, failed: 1, usage: 2, internal: 70 } as const;
+
+export function processIO(): CliIO {
+  return {
+    stdout: (t) => process.stdout.write(t),
+    stderr: (t) => process.stderr.write(t),
+    stdin: process.stdin,
+    cwd: process.cwd(),
+    env: process.env,
+    isTTY: Boolean(process.stderr.isTTY),
+  };
+}

@@ -1,0 +1,56 @@
+// The `flow` command: dispatch to one module per command. No logic that the library lacks.
+import { EXIT, processIO, type CliIO, type Command } from './io.js';
+
+type Loader = () => Promise<{ default: Command; summary: string }>;
+
+// Loaded lazily so that `flow lint` does not pay for undici, and `flow run` not for the importer.
+const COMMANDS: Record<string, Loader> = {
+  lint: () => import('./commands/lint.js'),
+  run: () => import('./commands/run.js'),
+  graph: () => import('./commands/graph.js'),
+  import: () => import('./commands/import.js'),
+  secret: () => import('./commands/secret.js'),
+};
+
+const SUMMARIES: Record<string, string> = {
+  lint: 'check the structure of a project (codes from the spec, file:line:col)',
+  run: 'run operations with every prerequisite first',
+  graph: 'print the dependency graph or the schedule order',
+  import: 'turn an OpenAPI / Postman / HAR / curl / Markdown description into a project',
+  secret: 'set, get or delete a secret in the OS keychain',
+};
+
+export function usage(): string {
+  const lines = Object.keys(SUMMARIES).map((c) => `  ${c.padEnd(8)}${SUMMARIES[c]}`);
+  return [
+    'Usage: flow <command> [options]',
+    '',
+    'Commands:',
+    ...lines,
+    '',
+    'Run `flow <command> --help` for the options of a command.',
+    'Exit codes: 0 success, 1 failures found, 2 usage error, 70 internal error.',
+    '',
+  ].join('\n');
+}
+
+export async function main(argv: string[], io: CliIO = processIO()): Promise<number> {
+  const [name, ...rest] = argv;
+  if (!name || name === '--help' || name === '-h' || name === 'help') {
+    io.stdout(usage());
+    return name ? EXIT.ok : EXIT.usage;
+  }
+  if (name === '--version' || name === '-v') {
+    const { readFile } = await import('node:fs/promises');
+    const pkg = JSON.parse(await readFile(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string };
+    io.stdout(`${pkg.version}\n`);
+    return EXIT.ok;
+  }
+  const load = Object.hasOwn(COMMANDS, name) ? COMMANDS[name] : undefined;
+  if (!load) {
+    io.stderr(`flow: unknown command "${name}"\n\n${usage()}`);
+    return EXIT.usage;
+  }
+  const mod = await load();
+  return mod.default(rest, io);
+}

@@ -1,0 +1,144 @@
+// Parsing of `{{ ... }}` references (spec 2.8). Pure: no project, no runtime.
+// The runtime renders these parts; the graph and lint read their scopes.
+
+import { parseDuration } from '../project/duration.js';
+
+export { parseDuration };
+
+export type Codec = 'base64' | 'hex' | 'url';
+
+export type Expr =
+  | { kind: 'uuid' }
+  | { kind: 'now'; offsetMs: number }
+  | { kind: 'faker'; method: string }
+  | { kind: 'codec'; codec: Codec; op: 'encode' | 'decode'; arg: TemplatePart[] }
+  | { kind: 'env'; name: string }
+  | { kind: 'secret'; name: string }
+  /** `<scope>.<field>` or `<scope>[n].<field>`; scope is an actor or a resource (decided by the project) */
+  | { kind: 'scoped'; scope: string; index?: number; field: string; path: string[] };
+
+export type TemplatePart =
+  | { kind: 'text'; text: string }
+  | { kind: 'ref'; expr: Expr; raw: string; offset: number }
+  | { kind: 'error'; raw: string; offset: number; message: string };
+
+/** True when the string contains at least one `{{`. Cheap pre-check for hot paths. */
+export function hasTemplate(text: string): boolean {
+  return text.includes('{{');
+}
+
+/**
+ * Split a string into text and reference parts. Never throws: a malformed reference
+ * becomes an `error` part that lint reports and the runtime refuses to send.
+ */
+export function parseTemplate(text: string): TemplatePart[] {
+  const parts: TemplatePart[] = [];
+  let i = 0;
+  let textStart = 0;
+  while (i < text.length) {
+    const open = text.indexOf('{{', i);
+    if (open < 0) break;
+    const close = findClose(text, open + 2);
+    if (close < 0) {
+      // An unclosed `{{` is literal text, as in most template engines; lint flags it.
+      parts.push(...textPart(text.slice(textStart, open)));
+      parts.push({ kind: 'error', raw: text.slice(open), offset: open, message: 'unclosed "{{"' });
+      textStart = text.length;
+      i = text.length;
+      break;
+    }
+    if (open > textStart) parts.push(...textPart(text.slice(textStart, open)));
+    const raw = text.slice(open, close + 2);
+    const inner = text.slice(open + 2, close);
+    const parsed = parseExpr(inner.trim());
+    if (typeof parsed === 'string') parts.push({ kind: 'error', raw, offset: open, message: parsed });
+    else parts.push({ kind: 'ref', expr: parsed, raw, offset: open });
+    i = close + 2;
+    textStart = i;
+  }
+  if (textStart < text.length) parts.push(...textPart(text.slice(textStart)));
+  return parts;
+}
+
+function textPart(text: string): TemplatePart[] {
+  return text ? [{ kind: 'text', text }] : [];
+}
+
+/** Index of the `}}` closing a reference opened before `from`; quotes and nested `{{ }}` are skipped. */
+function findClose(text: string, from: number): number {
+  let depth = 0;
+  let quote: string | undefined;
+  for (let i = from; i < text.length; i++) {
+    const c = text[i];
+    if (quote) {
+      if (c === '\\') i++;
+      else if (c === quote) quote = undefined;
+      else if (c === '{' && text[i + 1] === '{') {
+        depth++;
+        i++;
+      } else if (c === '}' && text[i + 1] === '}' && depth > 0) {
+        depth--;
+        i++;
+      }
+      continue;
+    }
+    if (c === "'" || c === '"') quote = c;
+    else if (c === '}' && text[i + 1] === '}') return i;
+  }
+  return -1;
+}
+
+const IDENT = '[A-Za-z_][A-Za-z0-9_-]*';
+const SCOPED_RE = new RegExp(`^(${IDENT})(?:\\[(\\d+)\\])?\\.(${IDENT}|\\d+)((?:\\.(?:${IDENT}|\\d+))*)$`);
+const NOW_RE = /^\$\.now\s*(?:([+-])\s*(\d+(?:\.\d+)?\s*(?:ms|s|m|h|d)))?$/;
+const FAKER_RE = /^\$\.faker\.([A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)?)$/;
+const CODEC_RE = /^\$\.(base64|hex|url)\.(encode|decode)\(\s*(['"])([\s\S]*)\3\s*\)$/;
+
+/** Parse the inside of `{{ }}`; returns an error message string when it is not a known form. */
+export function parseExpr(inner: string): Expr | string {
+  if (!inner) return 'empty reference "{{}}"';
+  if (inner.startsWith('$')) return parseBuiltin(inner);
+  const m = SCOPED_RE.exec(inner);
+  if (!m) return `"${inner}" is not a reference of the form scope.field`;
+  const [, scope, index, field, rest] = m;
+  const path = rest ? rest.slice(1).split('.') : [];
+  if (scope === 'env' || scope === 'secret') {
+    if (index !== undefined || path.length) return `"${inner}": ${scope} takes one name, as ${scope}.NAME`;
+    return { kind: scope, name: field };
+  }
+  if (index !== undefined) {
+    const n = Number(index);
+    if (n < 1) return `"${inner}": instance indexes count from 1`;
+    return { kind: 'scoped', scope, index: n, field, path };
+  }
+  return { kind: 'scoped', scope, field, path };
+}
+
+function parseBuiltin(inner: string): Expr | string {
+  if (inner === '$.uuid') return { kind: 'uuid' };
+  const now = NOW_RE.exec(inner);
+  if (now) {
+    if (!now[1]) return { kind: 'now', offsetMs: 0 };
+    const ms = parseDuration(now[2]) ?? 0;
+    return { kind: 'now', offsetMs: now[1] === '-' ? -ms : ms };
+  }
+  const faker = FAKER_RE.exec(inner);
+  if (faker) return { kind: 'faker', method: faker[1] };
+  const codec = CODEC_RE.exec(inner);
+  if (codec) {
+    const quote = codec[3];
+    const body = codec[4].replace(new RegExp(`\\\\([\\\\${quote}])`, 'g'), '$1');
+    return { kind: 'codec', codec: codec[1] as Codec, op: codec[2] as 'encode' | 'decode', arg: parseTemplate(body) };
+  }
+  if (/^\$\.(random|timestamp|date)\b/.test(inner)) return `"${inner}" does not exist: only $.uuid, $.now and $.faker.* generate values`;
+  return `"${inner}" is not a known builtin ($.uuid, $.now, $.faker.*, $.base64/$.hex/$.url)`;
+}
+
+/** Every reference expression in a parsed template, nested codec arguments included. */
+export function* refsOf(parts: TemplatePart[]): Generator<Expr> {
+  for (const p of parts) {
+    if (p.kind !== 'ref') continue;
+    yield p.expr;
+    if (p.expr.kind === 'codec') yield* refsOf(p.expr.arg);
+  }
+}

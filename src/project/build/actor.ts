@@ -1,0 +1,28 @@
+// An actor file or inline entry (spec 2.4).
+import { parseDuration } from '../duration.js';
+import type { Actor, YamlPath } from '../types.js';
+import { buildAuth } from './auth.js';
+import type { Locator } from './origin.js';
+import { buildRequest } from './request.js';
+import { asMap, asString, asTemplateMap, asText, type RawMap } from './values.js';
+
+export function buildActor(id: string, raw: RawMap, file: string, yamlPath: YamlPath, at: Locator): Actor {
+  const session = asMap(raw.session);
+  const ttlRaw = asText(session?.ttl);
+  return {
+    id,
+    description: asString(raw.description),
+    auth: buildAuth(raw.auth, file, [...yamlPath, 'auth'], at),
+    session: session
+      ? {
+          ttlRaw,
+          ttlMs: ttlRaw === undefined ? undefined : parseDuration(ttlRaw),
+          refresh: buildRequest(session.refresh, file, [...yamlPath, 'session', 'refresh'], at),
+        }
+      : undefined,
+    inject: { headers: asTemplateMap(asMap(raw.inject)?.headers) },
+    file,
+    yamlPath,
+    loc: at(yamlPath),
+  };
+}

@@ -1,0 +1,22 @@
+// An `auth` map (actor or operation, spec 5). An unknown strategy silently becomes `simple`.
+import { AUTH_STRATEGIES, type AuthConfig, type AuthStrategyName, type RequestSpec, type TemplateValue, type YamlPath } from '../types.js';
+import type { Locator } from './origin.js';
+import { buildRequest } from './request.js';
+import { asMap } from './values.js';
+
+const STRATEGIES = new Set<string>(AUTH_STRATEGIES);
+
+export function buildAuth(raw: unknown, file: string, yamlPath: YamlPath, at: Locator): AuthConfig | undefined {
+  const map = asMap(raw);
+  if (!map) return undefined;
+  const strategy: AuthStrategyName = typeof map.strategy === 'string' && STRATEGIES.has(map.strategy) ? (map.strategy as AuthStrategyName) : 'simple';
+  const { strategy: rawStrategy, ...options } = map;
+  const auth: AuthConfig = { strategy, rawStrategy, options: options as Record<string, TemplateValue>, file, yamlPath, loc: at(yamlPath) };
+  if (strategy === 'simple') auth.login = buildRequest(map, file, yamlPath, at);
+  if (strategy === 'chain' && Array.isArray(map.steps)) {
+    auth.steps = map.steps
+      .map((step, i) => buildRequest(step, file, [...yamlPath, 'steps', i], at))
+      .filter((s): s is RequestSpec => s !== undefined);
+  }
+  return auth;
+}

@@ -1,0 +1,54 @@
+// A request written inside an actor (simple login, chain step, session.refresh) and the
+// extraction map shared with operations.
+import { HTTP_METHODS, type ExtractSpec, type HttpMethod, type RequestSpec, type YamlPath } from '../types.js';
+import type { Locator } from './origin.js';
+import { asMap, asStatusList, asString, asTemplateMap, asText } from './values.js';
+
+const METHODS = new Set<string>(HTTP_METHODS);
+
+/** Spec 2.6: default GET; an unknown value silently becomes GET. Case is forgiven. */
+export function normalizeMethod(v: unknown): HttpMethod {
+  const m = typeof v === 'string' ? v.trim().toUpperCase() : '';
+  return METHODS.has(m) ? (m as HttpMethod) : 'GET';
+}
+
+const EXPLICIT_SOURCES: Record<string, ExtractSpec['source']> = { regex: 'regex', xpath: 'xpath', json: 'jsonpath', jsonpath: 'jsonpath' };
+
+export function buildExtract(raw: unknown, file: string, yamlPath: YamlPath, at: Locator): ExtractSpec[] {
+  const map = asMap(raw);
+  if (!map) return [];
+  const out: ExtractSpec[] = [];
+  for (const [name, value] of Object.entries(map)) {
+    const p = [...yamlPath, name];
+    const text = asText(value);
+    if (text !== undefined) {
+      out.push({ name, path: text, source: 'jsonpath', file, yamlPath: p, loc: at(p) });
+      continue;
+    }
+    const explicit = asMap(value);
+    const path = asText(explicit?.path);
+    if (!explicit || path === undefined) continue; // lint: E_SCHEMA
+    const source = EXPLICIT_SOURCES[String(explicit.source ?? 'jsonpath').toLowerCase()] ?? 'jsonpath';
+    out.push({ name, path, source, file, yamlPath: p, loc: at(p) });
+  }
+  return out;
+}
+
+export function buildRequest(raw: unknown, file: string, yamlPath: YamlPath, at: Locator): RequestSpec | undefined {
+  const map = asMap(raw);
+  if (!map) return undefined;
+  return {
+    id: asText(map.id),
+    method: normalizeMethod(map.method),
+    path: asString(map.path) ?? '',
+    headers: asTemplateMap(map.headers),
+    queryParams: asTemplateMap(map.query_params),
+    body: map.body as RequestSpec['body'],
+    bodyForm: asMap(map.body_form) as RequestSpec['bodyForm'],
+    expectStatus: asStatusList(map.expect_status),
+    extract: buildExtract(map.extract, file, [...yamlPath, 'extract'], at),
+    file,
+    yamlPath,
+    loc: at(yamlPath),
+  };
+}

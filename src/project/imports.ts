@@ -1,0 +1,60 @@
+// Expansion of the root's `imports` (spec 2.2): only a trailing `*.yaml` / `*.yml` expands,
+// in one directory, without recursion; `**` and `?` are literal and so match nothing.
+import { readdir } from 'node:fs/promises';
+import path from 'node:path';
+import { diag } from './diagnostics.js';
+import type { Diagnostic, Loc } from './types.js';
+
+export interface ImportExpansion {
+  files: string[]; // absolute, in pattern order, each once
+  diagnostics: Diagnostic[];
+}
+
+const TRAILING_GLOB = /(^|\/)\*\.(yaml|yml)$/;
+
+export async function expandImports(projectDir: string, patterns: Array<{ pattern: string; loc: Loc }>): Promise<ImportExpansion> {
+  const files: string[] = [];
+  const seen = new Set<string>();
+  const diagnostics: Diagnostic[] = [];
+  for (const { pattern, loc } of patterns) {
+    const warn = (code: string, message: string) => diagnostics.push(diag(code, message, loc.file, loc.line, loc.col));
+    const normalized = pattern.replace(/\\/g, '/').replace(/^\.\//, '');
+    if (path.isAbsolute(normalized) || normalized.split('/').includes('..')) {
+      warn('E_FILE_OUTSIDE_PROJECT', `import "${pattern}" points outside the project directory`);
+      continue;
+    }
+    let matched: string[];
+    const glob = TRAILING_GLOB.exec(normalized);
+    if (glob) {
+      const dir = path.join(projectDir, normalized.slice(0, normalized.length - glob[0].length + glob[1].length));
+      const ext = `.${glob[2]}`;
+      matched = (await listFiles(dir)).filter((n) => n.endsWith(ext) && n !== ext).sort().map((n) => path.join(dir, n));
+    } else {
+      matched = [path.join(projectDir, normalized)];
+    }
+    if (/\*\*|\?/.test(normalized)) {
+      warn('W_IMPORT_PATTERN', `import "${pattern}": "**" and "?" are read literally and match nothing; only a trailing *.yaml or *.yml expands`);
+      continue;
+    }
+    if (!glob && normalized.includes('*')) {
+      warn('W_IMPORT_PATTERN', `import "${pattern}": only a trailing *.yaml or *.yml expands; this pattern is read literally`);
+    }
+    if (glob && matched.length === 0) warn('W_IMPORT_PATTERN', `import "${pattern}" matches no file`);
+    for (const f of matched) {
+      if (seen.has(f)) continue;
+      seen.add(f);
+      files.push(f);
+    }
+  }
+  return { files, diagnostics };
+}
+
+async function listFiles(dir: string): Promise<string[]> {
+  try {
+    const entries = await readdir(dir, { withFileTypes: true });
+    // Symbolic links to files count; a directory named x.yaml does not (the layout is flat).
+    return entries.filter((e) => e.isFile() || e.isSymbolicLink()).map((e) => e.name);
+  } catch {
+    return [];
+  }
+}

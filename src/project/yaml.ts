@@ -1,0 +1,74 @@
+// YAML with positions: one parse per file, the document and its LineCounter are kept so any
+// node can be located later without parsing again. `!secret NAME` is the only tag (spec 2.3).
+import { LineCounter, parseDocument, type Document, type ScalarTag } from 'yaml';
+import { diag } from './diagnostics.js';
+import { secretRef, type Diagnostic } from './types.js';
+
+const secretTag: ScalarTag = {
+  tag: '!secret',
+  resolve: (value: string) => secretRef(value.trim()),
+  // Written back as `!secret NAME` when the importer or --fix edits a file.
+  identify: (value: unknown) => typeof value === 'object' && value !== null && (value as { __reqflow?: unknown }).__reqflow === 'secret',
+  stringify: (item) => String((item.value as { name: string }).name),
+};
+
+export const YAML_TAGS = [secretTag];
+
+/** A YAML alias bomb expands past this many alias nodes: refused, not expanded. */
+export const MAX_ALIAS_COUNT = 100;
+
+export interface ParsedYaml {
+  doc: Document.Parsed;
+  lineCounter: LineCounter;
+  /** the document as plain JS (SecretRefs for `!secret`), undefined when the parse failed */
+  value: unknown;
+  diagnostics: Diagnostic[];
+}
+
+export function parseYaml(text: string, file: string): ParsedYaml {
+  const lineCounter = new LineCounter();
+  const diagnostics: Diagnostic[] = [];
+  let doc: Document.Parsed;
+  try {
+    doc = parseDocument(text, { lineCounter, customTags: YAML_TAGS, prettyErrors: false, keepSourceTokens: false });
+  } catch (err) {
+    // The parser recurses on nesting; a pathological depth ends in a RangeError.
+    const empty = parseDocument('', { lineCounter: new LineCounter() });
+    diagnostics.push(diag('E_YAML_PARSE', `cannot parse YAML: ${tooDeep(err) ? 'nesting too deep' : String((err as Error).message)}`, file));
+    return { doc: empty, lineCounter, value: undefined, diagnostics };
+  }
+  for (const e of doc.errors) {
+    const [line, col] = e.linePos?.[0] ? [e.linePos[0].line, e.linePos[0].col] : [1, 1];
+    diagnostics.push(diag('E_YAML_PARSE', `YAML: ${firstLine(e.message)}`, file, line, col));
+  }
+  for (const w of doc.warnings) {
+    const [line, col] = w.linePos?.[0] ? [w.linePos[0].line, w.linePos[0].col] : [1, 1];
+    if (w.code === 'TAG_RESOLVE_FAILED') {
+      diagnostics.push(diag('W_UNKNOWN_TAG', `${firstLine(w.message)}: !secret is the only tag; the value is read as plain text`, file, line, col));
+    } else {
+      diagnostics.push(diag('W_YAML', `YAML: ${firstLine(w.message)}`, file, line, col));
+    }
+  }
+  if (doc.errors.length) return { doc, lineCounter, value: undefined, diagnostics };
+  let value: unknown;
+  try {
+    value = doc.toJS({ maxAliasCount: MAX_ALIAS_COUNT });
+  } catch (err) {
+    const msg = tooDeep(err)
+      ? 'nesting too deep'
+      : /alias/i.test(String((err as Error).message))
+        ? `too many YAML aliases (more than ${MAX_ALIAS_COUNT} expansions): refused as a possible alias bomb`
+        : firstLine(String((err as Error).message));
+    diagnostics.push(diag('E_YAML_PARSE', `YAML: ${msg}`, file));
+    return { doc, lineCounter, value: undefined, diagnostics };
+  }
+  return { doc, lineCounter, value, diagnostics };
+}
+
+function tooDeep(err: unknown): boolean {
+  return err instanceof RangeError || /call stack/i.test(String((err as Error)?.message));
+}
+
+function firstLine(message: string): string {
+  return message.split('\n')[0].replace(/ at line \d+, column \d+:?$/, '');
+}

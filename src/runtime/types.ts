@@ -1,0 +1,81 @@
+// Results are data: the CLI output, the Vitest tests and --record all read these.
+// Everything in here is already redacted by the runner before it is handed out.
+import type { HttpMethod, Loc } from '../project/types.js';
+
+export interface RequestRecord {
+  method: HttpMethod;
+  url: string;
+  headers: Record<string, string>;
+  /** request body as text, redacted, cut to a bounded excerpt */
+  body?: string;
+}
+
+export interface ResponseRecord {
+  status: number;
+  headers: Record<string, string | string[]>;
+  /** body as text, redacted, cut to a bounded excerpt */
+  body: string;
+  ms: number;
+}
+
+export interface AssertRecord {
+  expr: string;
+  pass: boolean;
+  actual?: unknown;
+  message?: string;
+}
+
+export interface ErrorRecord {
+  code: string;
+  message: string;
+  loc?: Loc;
+  details?: Record<string, unknown>;
+}
+
+export type OperationStatus = 'passed' | 'failed' | 'skipped';
+
+export interface OperationResult {
+  /** `<resource>.<operation>` */
+  operation: string;
+  status: OperationStatus;
+  /** where the operation is declared */
+  loc: Loc;
+  /** the operations this one ran for as a prerequisite (empty when asked for directly) */
+  prerequisiteOf: string[];
+  /** every HTTP exchange, login and poll attempts included, in order */
+  exchanges: Array<{ request: RequestRecord; response?: ResponseRecord; purpose: string }>;
+  extracted: Record<string, unknown>;
+  asserts: AssertRecord[];
+  error?: ErrorRecord;
+  /** for a skip: why, e.g. `prerequisite order.create failed` */
+  skippedBecause?: string;
+  ms: number;
+}
+
+export interface RunSummary {
+  results: OperationResult[];
+  passed: number;
+  failed: number;
+  skipped: number;
+  ms: number;
+}
+
+/** Progress events, for `flow run` output and the Vitest reporter. */
+export type RunEvent =
+  | { type: 'operation:start'; operation: string; prerequisiteOf: string[] }
+  | { type: 'request'; operation: string; purpose: string; request: RequestRecord; response?: ResponseRecord; error?: ErrorRecord }
+  | { type: 'operation:end'; result: OperationResult };
+
+export interface RunnerOptions {
+  /** environment id; default: the project's default_environment, else the only/first one */
+  env?: string;
+  /** values for `<SET_VIA_--var>` placeholders */
+  vars?: Record<string, string>;
+  /** how many independent operations may run at once (default 1) */
+  concurrency?: number;
+  /** the process environment, for FLOW_SECRET_* and FLOW_VAR_* (default process.env) */
+  processEnv?: NodeJS.ProcessEnv;
+  onEvent?: (event: RunEvent) => void;
+  /** send nothing: report the plan only */
+  dryRun?: boolean;
+}
