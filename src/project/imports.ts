@@ -39,7 +39,6 @@ export async function expandImports(projectDir: string, patterns: Array<{ patter
     if (!glob && normalized.includes('*')) {
       warn('W_IMPORT_PATTERN', `import "${pattern}": only a trailing *.yaml or *.yml expands; this pattern is read literally`);
     }
-    if (glob && matched.length === 0) warn('W_IMPORT_PATTERN', `import "${pattern}" matches no file`);
     for (const f of matched) {
       if (seen.has(f)) continue;
       seen.add(f);

@@ -38,11 +38,12 @@ export function parseYaml(text: string, file: string): ParsedYaml {
     return { doc: empty, lineCounter, value: undefined, diagnostics };
   }
   for (const e of doc.errors) {
-    const [line, col] = e.linePos?.[0] ? [e.linePos[0].line, e.linePos[0].col] : [1, 1];
-    diagnostics.push(diag('E_YAML_PARSE', `YAML: ${firstLine(e.message)}`, file, line, col));
+    const { line, col } = lineCounter.linePos(e.pos[0]);
+    const message = tooDeep(e) ? 'nesting too deep' : firstLine(e.message);
+    diagnostics.push(diag('E_YAML_PARSE', `YAML: ${message}`, file, line, col));
   }
   for (const w of doc.warnings) {
-    const [line, col] = w.linePos?.[0] ? [w.linePos[0].line, w.linePos[0].col] : [1, 1];
+    const { line, col } = lineCounter.linePos(w.pos[0]);
     if (w.code === 'TAG_RESOLVE_FAILED') {
       diagnostics.push(diag('W_UNKNOWN_TAG', `${firstLine(w.message)}: !secret is the only tag; the value is read as plain text`, file, line, col));
     } else {
@@ -62,11 +63,30 @@ export function parseYaml(text: string, file: string): ParsedYaml {
     diagnostics.push(diag('E_YAML_PARSE', `YAML: ${msg}`, file));
     return { doc, lineCounter, value: undefined, diagnostics };
   }
+  if (depthOf(value) > MAX_DEPTH) {
+    diagnostics.push(diag('E_YAML_PARSE', `YAML: nesting deeper than ${MAX_DEPTH} levels`, file));
+    return { doc, lineCounter, value: undefined, diagnostics };
+  }
   return { doc, lineCounter, value, diagnostics };
 }
 
+/** Deeper values are refused so that every later walk (graph, lint, render) is safe to recurse. */
+export const MAX_DEPTH = 64;
+
+function depthOf(value: unknown): number {
+  let max = 0;
+  const stack: Array<[unknown, number]> = [[value, 0]];
+  while (stack.length) {
+    const [v, d] = stack.pop()!;
+    if (d > max) max = d;
+    if (d > MAX_DEPTH) return d;
+    if (typeof v === 'object' && v !== null) for (const child of Object.values(v)) stack.push([child, d + 1]);
+  }
+  return max;
+}
+
 function tooDeep(err: unknown): boolean {
-  return err instanceof RangeError || /call stack/i.test(String((err as Error)?.message));
+  return err instanceof RangeError || /call stack|too much recursion/i.test(String((err as Error)?.message));
 }
 
 function firstLine(message: string): string {
