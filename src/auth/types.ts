@@ -1,0 +1,65 @@
+// The strategy interface (spec 5): one module per strategy behind it, gathered in auth/index.ts.
+// The runner owns sessions (ttl, refresh, caching); a strategy only knows how to obtain
+// credentials and how to put them on a request.
+import type { Actor, AuthConfig, AuthStrategyName, HttpMethod, RequestSpec, TemplateValue } from '../project/types.js';
+import type { FlowResponse } from '../runtime/response.js';
+import type { FormData } from 'undici';
+
+/** What a login produced: values readable as {{actor.field}}, and when they stop being valid. */
+export interface Session {
+  values: Record<string, unknown>;
+  /** epoch ms; undefined = valid until the actor's session.ttl (or forever). oauth2: now + expires_in. */
+  expiresAt?: number;
+  /**
+   * What the strategy keeps for `apply` (a rendered Basic header, an access token, signing
+   * keys, a client certificate). Private to the strategy: never readable as {{actor.x}},
+   * never shown; every secret string in it has gone through `ctx.redact`.
+   */
+  credentials?: Readonly<Record<string, unknown>>;
+}
+
+/** A request about to be sent; strategies add headers, query parameters or TLS options. */
+export interface OutgoingRequest {
+  method: HttpMethod;
+  url: URL;
+  headers: Record<string, string>;
+  body?: string | Buffer | FormData;
+  /** client certificate options, for mtls */
+  tls?: { cert?: string | Buffer; key?: string | Buffer; passphrase?: string; ca?: string | Buffer; pfx?: Buffer };
+}
+
+export interface AuthContext {
+  /** the actor, or undefined for an operation's inline `auth` */
+  actor?: Actor;
+  projectDir: string;
+  render(value: TemplateValue): Promise<unknown>;
+  renderString(text: string): Promise<string>;
+  /**
+   * Send one request written in the project (a login, a chain step, an oauth2 token request
+   * built by the strategy): rendered, checked against its expect_status (none: any 2xx), its
+   * `extract` run. A `path` that is an absolute URL is used as it is (oauth2 `token_url`).
+   * During an actor's login, the values extracted so far are readable by later requests as
+   * `{{<actor>.<field>}}` (a chain's steps). Throws a coded FlowError on failure.
+   */
+  exchange(spec: RequestSpec, purpose: string): Promise<{ response: FlowResponse; extracted: Record<string, unknown> }>;
+  /** register a credential so that every output shows it as *** */
+  redact(value: string): void;
+  now(): number;
+}
+
+export interface AuthStrategy {
+  kind: AuthStrategyName;
+  /**
+   * Obtain a session. Strategies with nothing to obtain (basic, api_key, bearer) render their
+   * credentials here, once per session, into `credentials`, and return `values: {}`.
+   * Any failure is a FlowError `E_AUTH` naming the actor, with the cause's code in `details.cause`.
+   */
+  login(config: AuthConfig, ctx: AuthContext): Promise<Session>;
+  /** put the credentials on a request: the final one, so a signer (aws_sigv4, oauth1) sees everything */
+  apply(req: OutgoingRequest, config: AuthConfig, session: Session, ctx: AuthContext): Promise<void>;
+  /**
+   * Renew an expired session without a full login (oauth2 `refresh_token`). Optional; the
+   * runner prefers the actor's `session.refresh` when written, then this, else `login`.
+   */
+  refresh?(config: AuthConfig, session: Session, ctx: AuthContext): Promise<Session>;
+}

@@ -1,0 +1,62 @@
+// Everything one runner shares across its operations. Built once by createRunner.
+import type { ProjectGraph } from '../../graph/index.js';
+import type { Environment, Project } from '../../project/types.js';
+import type { HookRunner } from '../hooks/index.js';
+import type { CookieJar } from '../http/index.js';
+import type { HttpClient } from '../http/types.js';
+import type { Redactor } from '../redact.js';
+import type { SecretStore } from '../secrets/index.js';
+import type { RenderContext } from '../template/index.js';
+import { lookupInState } from '../template/index.js';
+import type { RequestRecord, ResponseRecord, RunEvent, RunnerOptions } from '../types.js';
+import type { Sessions } from './sessions.js';
+import type { Instance, RunState } from './state.js';
+
+export interface RunContext {
+  project: Project;
+  graph: ProjectGraph;
+  state: RunState;
+  http: HttpClient;
+  secrets: SecretStore;
+  redactor: Redactor;
+  hooks: HookRunner;
+  sessions: Sessions;
+  environment?: Environment;
+  vars: Record<string, string>;
+  options: RunnerOptions;
+  /** one cookie jar per actor; '' for operations without an actor */
+  jar(actor: string | undefined): CookieJar;
+  emit(event: RunEvent): void;
+  now(): number;
+}
+
+/** The HTTP exchanges of one operation, logins and poll attempts included. */
+export interface Trace {
+  operation: string;
+  exchanges: Array<{ request: RequestRecord; response?: ResponseRecord; purpose: string }>;
+}
+
+/** A for_each binding: inside, `{{<resource>.f}}` reads this instance. */
+export interface Binding {
+  resource: string;
+  instance: Instance;
+}
+
+export function renderContext(ctx: RunContext, binding?: Binding): RenderContext {
+  const view = {
+    session: (name: string) => ctx.state.session(name),
+    instances: (name: string) =>
+      binding && name === binding.resource ? [binding.instance.values] : ctx.state.values(name),
+  };
+  return {
+    env: ctx.environment?.variables ?? {},
+    envName: ctx.environment?.id,
+    vars: ctx.vars,
+    secrets: ctx.secrets,
+    lookupScoped: (ref) =>
+      // an index always means the resource list, even inside for_each
+      ref.index !== undefined && binding?.resource === ref.scope
+        ? lookupInState(ref, { session: view.session, instances: (n) => ctx.state.values(n) })
+        : lookupInState(ref, view),
+  };
+}

@@ -1,0 +1,49 @@
+// One operation, once, in a fixed order (as Hurl's runner/entry.rs): render -> auth ->
+// pre_request -> send (poll_until repeats it) -> expect_status -> extract -> post_response
+// -> assert. for_each wraps it from loops.ts.
+import type { OutgoingRequest } from '../../auth/types.js';
+import { FlowError } from '../../errors.js';
+import type { Operation } from '../../project/types.js';
+import type { FlowResponse } from '../response.js';
+import type { RenderContext } from '../template/index.js';
+import type { AssertRecord } from '../types.js';
+import { renderContext, type Binding, type RunContext, type Trace } from './context.js';
+import { postResponseHook, preRequestHook } from './hooks.js';
+import { pollUntil } from './loops.js';
+import { prepareRequest } from './prepare.js';
+import { send } from './send.js';
+import { checkAsserts, checkStatus, extract } from './verify.js';
+
+export interface OnceResult {
+  extracted: Record<string, unknown>;
+  asserts: AssertRecord[];
+}
+
+export async function executeOnce(ctx: RunContext, op: Operation, trace: Trace, binding?: Binding): Promise<OnceResult> {
+  const rc = renderContext(ctx, binding);
+  const exchange = () => requestOnce(ctx, op, rc, trace);
+  const res = op.pollUntil ? await pollUntil(ctx, op, rc, exchange) : await exchange();
+  if (!op.pollUntil) checkStatus(res, op.expectStatus, ctx.redactor);
+
+  const { scalars, many } = extract(op.extract, res);
+  const fromHook = op.postResponse ? await postResponseHook(ctx, op, res, rc) : {};
+  const extracted = { ...scalars, ...fromHook };
+  ctx.state.record(op.resource, op.id, extracted, many, binding?.resource === op.resource ? binding.instance : undefined);
+  for (const [name, values] of Object.entries(many)) extracted[name] = values;
+
+  const asserts = await checkAsserts(op.assert, res, rc, ctx.redactor);
+  return { extracted: ctx.redactor.value(extracted), asserts };
+}
+
+/** Render, authenticate, run the pre_request hook and send: one HTTP exchange. */
+async function requestOnce(ctx: RunContext, op: Operation, rc: RenderContext, trace: Trace): Promise<FlowResponse> {
+  const actor = op.actor ? ctx.project.actors.get(op.actor) : undefined;
+  if (op.actor && !actor) throw new FlowError('E_REF_UNDEFINED', `actor "${op.actor}" is not defined`);
+  // The session first: inject.headers read {{actor.token}}.
+  if (actor) await ctx.sessions.ensure(actor, trace);
+  let req: OutgoingRequest = await prepareRequest(ctx, op, rc, actor?.inject.headers);
+  if (actor) await ctx.sessions.apply(actor, req, trace);
+  if (op.auth) await ctx.sessions.applyInline(op.auth, req, trace);
+  if (op.preRequest) req = await preRequestHook(ctx, op, req, rc);
+  return send(ctx, req, { trace, purpose: op.id, actor: actor?.id, timeoutMs: op.timeoutMs, retry: op.retry });
+}

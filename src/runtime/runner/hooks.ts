@@ -1,0 +1,45 @@
+// Glue between an operation and its JavaScript hooks, which run isolated in workers.
+import type { OutgoingRequest } from '../../auth/types.js';
+import type { Operation } from '../../project/types.js';
+import type { FlowResponse } from '../response.js';
+import type { RenderContext } from '../template/index.js';
+import type { RunContext } from './context.js';
+
+function resourceVars(ctx: RunContext, op: Operation): Record<string, unknown> {
+  const newest = ctx.state.newest(op.resource);
+  return newest ? { ...newest.values } : {};
+}
+
+export async function preRequestHook(ctx: RunContext, op: Operation, req: OutgoingRequest, _rc: RenderContext): Promise<OutgoingRequest> {
+  const body = typeof req.body === 'string' ? req.body : undefined;
+  const out = await ctx.hooks.run('pre_request', op.preRequest!, {
+    operation: op.id,
+    request: { method: req.method, url: req.url.toString(), headers: { ...req.headers }, body },
+    vars: resourceVars(ctx, op),
+  });
+  const changed = out.request;
+  if (!changed) return req;
+  return {
+    ...req,
+    method: (changed.method as OutgoingRequest['method']) ?? req.method,
+    url: changed.url ? new URL(changed.url) : req.url,
+    headers: changed.headers ?? req.headers,
+    body: changed.body ?? req.body,
+  };
+}
+
+/** Values the hook returns under `extract` are stored on the resource like extractions. */
+export async function postResponseHook(ctx: RunContext, op: Operation, res: FlowResponse, _rc: RenderContext): Promise<Record<string, unknown>> {
+  let json: unknown;
+  try {
+    json = res.json();
+  } catch {
+    json = undefined;
+  }
+  const out = await ctx.hooks.run('post_response', op.postResponse!, {
+    operation: op.id,
+    response: { status: res.status, headers: res.headers, body: res.text(), json },
+    vars: resourceVars(ctx, op),
+  });
+  return out.extract ?? {};
+}

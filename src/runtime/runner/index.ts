@@ -1,0 +1,112 @@
+// createRunner: one runner per project run, holding the state, sessions, HTTP pool and
+// hook workers. Run any operation; its prerequisites run first.
+import { buildGraph, scheduleOrder } from '../../graph/index.js';
+import type { Project } from '../../project/types.js';
+import { createHookRunner, type HookRunner } from '../hooks/index.js';
+import { CookieJar, createHttpClient } from '../http/index.js';
+import { createRedactor } from '../redact.js';
+import { createNapiKeychain, createSecretStore } from '../secrets/index.js';
+import type { OperationResult, RunnerOptions, RunSummary } from '../types.js';
+import type { RunContext } from './context.js';
+import { chooseEnvironment, collectVars } from './environment.js';
+import { Scheduler } from './schedule.js';
+import { Sessions } from './sessions.js';
+import { RunState } from './state.js';
+
+export interface Runner {
+  /** Run one operation: its prerequisites first (each once per runner), then it. Never throws for API failures. */
+  run(operationId: string): Promise<OperationResult>;
+  /** Several, in schedule order; each asked-for operation once. */
+  runMany(operationIds: string[]): Promise<RunSummary>;
+  /** The latest result of an operation that ran (as itself or as a prerequisite). */
+  result(operationId: string): OperationResult | undefined;
+  /** Extracted values: a resource's newest (or n-th, from 1) instance, or an actor's session. */
+  values(resourceOrActor: string, index?: number): Record<string, unknown> | undefined;
+  close(): Promise<void>;
+}
+
+export function createRunner(project: Project, options: RunnerOptions = {}): Runner {
+  const processEnv = options.processEnv ?? process.env;
+  const redactor = createRedactor();
+  const environment = chooseEnvironment(project, options.env);
+  let hooks: HookRunner | undefined;
+  const jars = new Map<string, CookieJar>();
+  const ctx = {
+    project,
+    graph: buildGraph(project),
+    state: new RunState(project.resources.keys()),
+    http: createHttpClient({ env: processEnv }),
+    secrets: createSecretStore({
+      projectName: project.name,
+      env: processEnv,
+      keychain: createNapiKeychain(),
+      onReveal: (v: string) => redactor.add(v),
+    }),
+    redactor,
+    get hooks() {
+      hooks ??= createHookRunner({ projectDir: project.dir });
+      return hooks;
+    },
+    environment,
+    vars: collectVars(options.vars, processEnv),
+    options,
+    jar(actor: string | undefined) {
+      const key = actor ?? '';
+      let jar = jars.get(key);
+      if (!jar) jars.set(key, (jar = new CookieJar()));
+      return jar;
+    },
+    emit: (event) => options.onEvent?.(event),
+    now: () => Date.now(),
+  } as RunContext;
+  ctx.sessions = new Sessions(ctx);
+  const scheduler = new Scheduler(ctx);
+  const latest = new Map<string, OperationResult>();
+  const remember = (r: OperationResult) => {
+    latest.set(r.operation, r);
+    return r;
+  };
+  const previousEmit = ctx.emit;
+  ctx.emit = (event) => {
+    if (event.type === 'operation:end') remember(event.result);
+    previousEmit(event);
+  };
+
+  return {
+    async run(operationId) {
+      return scheduler.request(operationId, scheduler.nextGeneration());
+    },
+    async runMany(operationIds) {
+      const started = performance.now();
+      const generation = scheduler.nextGeneration();
+      const asked = new Set(operationIds);
+      const known = operationIds.filter((id) => project.operations.has(id));
+      const order = [...scheduleOrder(ctx.graph, known).filter((id) => asked.has(id)), ...operationIds.filter((id) => !project.operations.has(id))];
+      let results: OperationResult[];
+      if ((options.concurrency ?? 1) <= 1) {
+        // Sequential runs keep the schedule order exactly (DELETEs last among ready operations).
+        results = [];
+        for (const id of order) results.push(await scheduler.request(id, generation));
+      } else {
+        results = await Promise.all(order.map((id) => scheduler.request(id, generation)));
+      }
+      return {
+        results,
+        passed: results.filter((r) => r.status === 'passed').length,
+        failed: results.filter((r) => r.status === 'failed').length,
+        skipped: results.filter((r) => r.status === 'skipped').length,
+        ms: Math.round(performance.now() - started),
+      };
+    },
+    result: (id) => latest.get(id),
+    values(name, index) {
+      const instance = ctx.state.newest(name, index);
+      if (instance) return redactor.value({ ...instance.values });
+      const session = ctx.state.session(name);
+      return session ? redactor.value({ ...session }) : undefined;
+    },
+    async close() {
+      await Promise.all([ctx.http.close(), hooks?.close()]);
+    },
+  };
+}

@@ -1,0 +1,63 @@
+// The loops that wrap one operation: poll_until (repeat the exchange until a condition holds)
+// and for_each (run once per instance of a resource). retry lives in the HTTP layer.
+import { setTimeout as sleep } from 'node:timers/promises';
+import { FlowError, hasCode } from '../../errors.js';
+import type { Operation } from '../../project/types.js';
+import type { FlowResponse } from '../response.js';
+import type { RenderContext } from '../template/index.js';
+import type { RunContext, Trace } from './context.js';
+import { executeOnce, type OnceResult } from './execute.js';
+import { checkStatus, evaluateOne } from './verify.js';
+
+/**
+ * Repeat `exchange` until every condition passes. Each attempt's status must still be an
+ * expected one (a 202 then a 200 is `expect_status: [202, 200]`); a status outside it stops.
+ */
+export async function pollUntil(ctx: RunContext, op: Operation, rc: RenderContext, exchange: () => Promise<FlowResponse>): Promise<FlowResponse> {
+  const poll = op.pollUntil!;
+  let last: { expr: string; actual: unknown } | undefined;
+  for (let attempt = 1; attempt <= poll.maxAttempts; attempt++) {
+    const res = await exchange();
+    checkStatus(res, op.expectStatus, ctx.redactor);
+    let done = true;
+    for (const expr of poll.condition) {
+      const outcome = await evaluateOne(expr, res, rc, ctx.redactor);
+      if (!outcome.pass) {
+        done = false;
+        last = { expr: outcome.expr, actual: outcome.actual };
+        break;
+      }
+    }
+    if (done) return res;
+    if (attempt < poll.maxAttempts) await sleep(poll.intervalMs);
+  }
+  throw new FlowError(
+    'E_POLL_TIMEOUT',
+    `poll_until did not hold after ${poll.maxAttempts} attempts every ${poll.intervalMs} ms` +
+      (last ? `: ${last.expr} (actual: ${JSON.stringify(last.actual)})` : ''),
+    { details: { attempts: poll.maxAttempts, ...last } },
+  );
+}
+
+/**
+ * for_each: once per instance of the resource that exists when it runs (its lister is in
+ * depends_on); inside, `{{<resource>.f}}` binds to that instance. All iterations run; the
+ * first failure is the operation's error.
+ */
+export async function forEach(ctx: RunContext, op: Operation, trace: Trace): Promise<OnceResult> {
+  const instances = [...(ctx.state.instances(op.forEach!) ?? [])];
+  const merged: OnceResult = { extracted: {}, asserts: [] };
+  let firstError: unknown;
+  for (const [i, instance] of instances.entries()) {
+    try {
+      const once = await executeOnce(ctx, op, trace, { resource: op.forEach!, instance });
+      Object.assign(merged.extracted, once.extracted);
+      merged.asserts.push(...once.asserts);
+    } catch (err) {
+      if (hasCode(err) && err instanceof Error) err.message = `${op.forEach}[${i + 1}]: ${err.message}`;
+      firstError ??= err;
+    }
+  }
+  if (firstError) throw firstError;
+  return merged;
+}

@@ -1,0 +1,89 @@
+// From a request as written (operation, login, chain step, refresh) to an OutgoingRequest:
+// rendered URL, query, headers and body. Auth is applied afterwards by the caller.
+import { FlowError } from '../../errors.js';
+import type { HttpMethod, TemplateValue } from '../../project/types.js';
+import type { OutgoingRequest } from '../../auth/types.js';
+import { encodeBody } from '../http/index.js';
+import type { RenderContext } from '../template/index.js';
+import { render, renderString } from '../template/index.js';
+import type { RunContext } from './context.js';
+
+export interface WrittenRequest {
+  method: HttpMethod;
+  path: string;
+  headers: Record<string, TemplateValue>;
+  queryParams: Record<string, TemplateValue>;
+  body?: TemplateValue;
+  bodyForm?: Record<string, TemplateValue>;
+}
+
+export async function prepareRequest(
+  ctx: RunContext,
+  spec: WrittenRequest,
+  rc: RenderContext,
+  baseHeaders: Record<string, TemplateValue> = {},
+): Promise<OutgoingRequest> {
+  const url = await buildUrl(ctx, spec.path, rc);
+  for (const [name, value] of Object.entries(spec.queryParams)) appendQuery(url, name, await render(value, rc));
+  const headers: Record<string, string> = {};
+  // The actor's inject.headers first; the operation's own headers win on a clash.
+  for (const [name, value] of [...Object.entries(baseHeaders), ...Object.entries(spec.headers)]) {
+    const rendered = await render(value, rc);
+    if (rendered === null || rendered === undefined) continue;
+    setHeader(headers, name, typeof rendered === 'string' ? rendered : JSON.stringify(rendered));
+  }
+  const req: OutgoingRequest = { method: spec.method, url, headers };
+  if (spec.bodyForm !== undefined) {
+    const form = (await render(spec.bodyForm, rc)) as Record<string, unknown>;
+    const encoded = await encodeBody('form', form, ctx.project.dir);
+    req.body = encoded.body;
+    if (encoded.contentType && !hasHeader(headers, 'content-type')) headers['content-type'] = encoded.contentType;
+  } else if (spec.body !== undefined) {
+    const value = await render(spec.body, rc);
+    req.body = JSON.stringify(value);
+    if (!hasHeader(headers, 'content-type')) headers['content-type'] = 'application/json';
+  }
+  return req;
+}
+
+/** baseUrl followed by the path (spec 2.3.1); an absolute URL in `path` is taken as it is. */
+async function buildUrl(ctx: RunContext, pathTemplate: string, rc: RenderContext): Promise<URL> {
+  const path = await renderString(pathTemplate, rc);
+  if (/^https?:\/\//i.test(path)) return parseUrl(path);
+  if (!ctx.environment || !Object.hasOwn(ctx.environment.variables, 'baseUrl')) {
+    const where = ctx.environment ? `environment "${ctx.environment.id}"` : 'the project (it has no environment)';
+    throw new FlowError('E_VAR_UNRESOLVED', `baseUrl is not defined in ${where}; requests need env.baseUrl`, {
+      details: { variable: 'env.baseUrl' },
+    });
+  }
+  const base = String(await render(ctx.environment.variables.baseUrl, rc)).replace(/\/+$/, '');
+  return parseUrl(base + (path.startsWith('/') || path === '' ? path : `/${path}`));
+}
+
+function parseUrl(text: string): URL {
+  try {
+    const url = new URL(text);
+    if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new Error('not http');
+    return url;
+  } catch {
+    throw new FlowError('E_URL_INVALID', `"${text}" is not a valid http(s) URL`);
+  }
+}
+
+function appendQuery(url: URL, name: string, value: unknown): void {
+  if (value === undefined || value === null) return;
+  const values = Array.isArray(value) ? value : [value];
+  for (const v of values) url.searchParams.append(name, typeof v === 'object' ? JSON.stringify(v) : String(v));
+}
+
+export function hasHeader(headers: Record<string, string>, name: string): boolean {
+  const lower = name.toLowerCase();
+  return Object.keys(headers).some((k) => k.toLowerCase() === lower);
+}
+
+/** Set a header, replacing any earlier one whatever its case. */
+export function setHeader(headers: Record<string, string>, name: string, value: string): void {
+  const lower = name.toLowerCase();
+  for (const k of Object.keys(headers)) if (k.toLowerCase() === lower) delete headers[k];
+  headers[name] = value;
+}

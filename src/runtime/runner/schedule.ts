@@ -1,0 +1,156 @@
+// Prerequisites (DESIGN "Prerequisites"): running X first runs what X needs, each at most
+// once per runner and reused, unless it has `force: true`; concurrent requests for one
+// prerequisite share one in-flight run; independent branches run at once up to `concurrency`.
+// X itself always runs when asked for (once per request, even if it ran as a prerequisite).
+import { FlowError, hasCode } from '../../errors.js';
+import type { Operation } from '../../project/types.js';
+import type { OperationResult } from '../types.js';
+import type { RunContext, Trace } from './context.js';
+import { executeOnce, type OnceResult } from './execute.js';
+import { forEach } from './loops.js';
+import { errorRecord } from './records.js';
+
+class Semaphore {
+  private active = 0;
+  private readonly waiting: Array<() => void> = [];
+  constructor(private readonly limit: number) {}
+  async acquire(): Promise<void> {
+    if (this.active < this.limit) {
+      this.active++;
+      return;
+    }
+    await new Promise<void>((resolve) => this.waiting.push(resolve));
+  }
+  release(): void {
+    const next = this.waiting.shift();
+    if (next) next();
+    else this.active--;
+  }
+}
+
+interface Memo {
+  generation: number;
+  promise: Promise<OperationResult>;
+}
+
+export class Scheduler {
+  private readonly memo = new Map<string, Memo>();
+  private readonly semaphore: Semaphore;
+  private generation = 0;
+
+  constructor(private readonly ctx: RunContext) {
+    this.semaphore = new Semaphore(Math.max(1, ctx.options.concurrency ?? 1));
+  }
+
+  /** Start a new request (a `run` or `runMany` call): what it asks for runs again. */
+  nextGeneration(): number {
+    return ++this.generation;
+  }
+
+  result(opId: string): Promise<OperationResult> | undefined {
+    return this.memo.get(opId)?.promise;
+  }
+
+  /** Run `opId` as asked for: once per generation, always fresh in a new one. */
+  request(opId: string, generation: number): Promise<OperationResult> {
+    const memo = this.memo.get(opId);
+    if (memo && memo.generation === generation) return memo.promise;
+    const promise = this.execute(opId, [], new Set([opId]));
+    this.memo.set(opId, { generation, promise });
+    return promise;
+  }
+
+  /** A prerequisite: reused when it already ran (or is running), unless it has force: true. */
+  private ensure(opId: string, dependent: string, ancestry: Set<string>): Promise<OperationResult> {
+    if (ancestry.has(opId)) {
+      const path = [...ancestry, opId].join(' -> ');
+      return Promise.resolve(this.failure(opId, new FlowError('E_CYCLE', `circular dependency: ${path}`), [dependent]));
+    }
+    const op = this.ctx.project.operations.get(opId);
+    const memo = this.memo.get(opId);
+    if (memo && !op?.force) {
+      void memo.promise.then((r) => {
+        if (!r.prerequisiteOf.includes(dependent)) r.prerequisiteOf.push(dependent);
+      });
+      return memo.promise;
+    }
+    const promise = this.execute(opId, [dependent], new Set([...ancestry, opId]));
+    if (!op?.force) this.memo.set(opId, { generation: this.generation, promise });
+    return promise;
+  }
+
+  private async execute(opId: string, prerequisiteOf: string[], ancestry: Set<string>): Promise<OperationResult> {
+    const op = this.ctx.project.operations.get(opId);
+    if (!op) return this.failure(opId, new FlowError('E_REF_UNDEFINED', `operation "${opId}" is not defined`), prerequisiteOf);
+    const deps = [...new Set(this.ctx.graph.edgesOf(opId).map((e) => e.to))];
+    const results = await Promise.all(deps.map((d) => this.ensure(d, opId, ancestry)));
+    const blocked = results.find((r) => r.status !== 'passed');
+    if (blocked) {
+      const reason = blocked.status === 'skipped' && blocked.skippedBecause ? blocked.skippedBecause : `prerequisite ${blocked.operation} failed`;
+      return this.skipped(op, reason, prerequisiteOf);
+    }
+    await this.semaphore.acquire();
+    try {
+      return await this.runOperation(op, prerequisiteOf);
+    } finally {
+      this.semaphore.release();
+    }
+  }
+
+  private async runOperation(op: Operation, prerequisiteOf: string[]): Promise<OperationResult> {
+    const started = performance.now();
+    const trace: Trace = { operation: op.id, exchanges: [] };
+    this.ctx.emit({ type: 'operation:start', operation: op.id, prerequisiteOf });
+    let result: OperationResult;
+    try {
+      const once: OnceResult = op.forEach ? await forEach(this.ctx, op, trace) : await executeOnce(this.ctx, op, trace);
+      result = { ...this.base(op, prerequisiteOf, trace), status: 'passed', extracted: once.extracted, asserts: once.asserts };
+    } catch (err) {
+      result = { ...this.base(op, prerequisiteOf, trace), status: 'failed', error: errorRecord(this.explain(err), this.ctx.redactor) };
+      result.error!.loc ??= op.loc;
+    }
+    result.ms = Math.round(performance.now() - started);
+    this.ctx.emit({ type: 'operation:end', result });
+    return result;
+  }
+
+  /** E_VAR_UNRESOLVED gains the operations that could produce the value. */
+  private explain(err: unknown): unknown {
+    if (!hasCode(err) || err.code !== 'E_VAR_UNRESOLVED') return err;
+    const details = (err as FlowError).details ?? {};
+    if (details.kind !== 'scoped') return err;
+    const producers = this.ctx.graph.producers(String(details.scope), String(details.field));
+    const hint = producers.length ? `; produced by ${producers.join(', ')}` : `; no operation extracts ${details.scope}.${details.field}`;
+    (err as FlowError).message += hint;
+    (err as FlowError).details = { ...details, producers };
+    return err;
+  }
+
+  private base(op: Operation, prerequisiteOf: string[], trace: Trace): OperationResult {
+    return { operation: op.id, status: 'passed', loc: op.loc, prerequisiteOf, exchanges: trace.exchanges, extracted: {}, asserts: [], ms: 0 };
+  }
+
+  private skipped(op: Operation, reason: string, prerequisiteOf: string[]): OperationResult {
+    const result: OperationResult = { ...this.base(op, prerequisiteOf, { operation: op.id, exchanges: [] }), status: 'skipped', skippedBecause: reason };
+    this.ctx.emit({ type: 'operation:end', result });
+    return result;
+  }
+
+  private failure(opId: string, err: FlowError, prerequisiteOf: string[]): OperationResult {
+    const op = this.ctx.project.operations.get(opId);
+    const loc = op?.loc ?? { file: this.ctx.project.rootFile, line: 1, col: 1 };
+    const result: OperationResult = {
+      operation: opId,
+      status: 'failed',
+      loc,
+      prerequisiteOf,
+      exchanges: [],
+      extracted: {},
+      asserts: [],
+      error: errorRecord(err, this.ctx.redactor),
+      ms: 0,
+    };
+    this.ctx.emit({ type: 'operation:end', result });
+    return result;
+  }
+}

@@ -1,0 +1,38 @@
+// Sending one prepared request and writing it into the operation's trace and events.
+import type { OutgoingRequest } from '../../auth/types.js';
+import type { RetrySpec } from '../../project/types.js';
+import { DEFAULT_TIMEOUT_MS } from '../http/types.js';
+import type { FlowResponse } from '../response.js';
+import type { RunContext, Trace } from './context.js';
+import { errorRecord, requestRecord, responseRecord } from './records.js';
+
+export interface SendOptions {
+  trace: Trace;
+  purpose: string;
+  actor?: string;
+  timeoutMs?: number;
+  retry?: RetrySpec;
+}
+
+export async function send(ctx: RunContext, req: OutgoingRequest, opts: SendOptions): Promise<FlowResponse> {
+  const request = requestRecord(req, ctx.redactor);
+  const entry: Trace['exchanges'][number] = { request, purpose: opts.purpose };
+  opts.trace.exchanges.push(entry);
+  try {
+    const res = await ctx.http.send({
+      method: req.method,
+      url: req.url.toString(),
+      headers: req.headers,
+      body: req.body,
+      timeoutMs: opts.timeoutMs ?? DEFAULT_TIMEOUT_MS,
+      retry: opts.retry ? { max: opts.retry.max, backoffMs: opts.retry.backoffMs } : undefined,
+      cookieJar: ctx.jar(opts.actor),
+    });
+    entry.response = responseRecord(res, ctx.redactor);
+    ctx.emit({ type: 'request', operation: opts.trace.operation, purpose: opts.purpose, request, response: entry.response });
+    return res;
+  } catch (err) {
+    ctx.emit({ type: 'request', operation: opts.trace.operation, purpose: opts.purpose, request, error: errorRecord(err, ctx.redactor) });
+    throw err;
+  }
+}

@@ -1,0 +1,134 @@
+// Actor sessions (DESIGN "Sessions"): an actor logs in lazily, on its first request; one
+// login is shared by concurrent operations; `session.ttl` expiry uses `session.refresh` when
+// given, else logs in again; a strategy may set its own expiry (oauth2 `expires_in`).
+import { strategyFor } from '../../auth/index.js';
+import type { AuthContext, OutgoingRequest, Session } from '../../auth/types.js';
+import { FlowError, hasCode } from '../../errors.js';
+import type { Actor, AuthConfig, RequestSpec } from '../../project/types.js';
+import { render, renderString } from '../template/index.js';
+import { renderContext, type RunContext, type Trace } from './context.js';
+import { prepareRequest } from './prepare.js';
+import { send } from './send.js';
+import { checkStatus, extract } from './verify.js';
+
+/** Names of login extractions that hold credentials (an identity field such as user_id does not). */
+const LOGIN_CREDENTIAL = /token|secret|passw|key|session|jwt|auth|cookie|^sid$/i;
+
+interface Held {
+  session: Session;
+  obtainedAt: number;
+}
+
+export class Sessions {
+  private readonly held = new Map<string, Held>();
+  private readonly pending = new Map<string, Promise<Held>>();
+  private readonly failed = new Map<string, FlowError>();
+
+  constructor(private readonly ctx: RunContext) {}
+
+  /** A valid session for the actor, logging in or refreshing as needed. */
+  async ensure(actor: Actor, trace: Trace): Promise<Session> {
+    const failure = this.failed.get(actor.id);
+    if (failure) throw failure;
+    const current = this.held.get(actor.id);
+    if (current && !this.expired(actor, current)) return current.session;
+    let pending = this.pending.get(actor.id);
+    if (!pending) {
+      pending = (current ? this.renew(actor, current, trace) : this.login(actor, trace)).finally(() => this.pending.delete(actor.id));
+      this.pending.set(actor.id, pending);
+    }
+    return (await pending).session;
+  }
+
+  /** Put the actor's credentials on a request (after inject.headers, which the caller rendered). */
+  async apply(actor: Actor, req: OutgoingRequest, trace: Trace): Promise<void> {
+    const session = await this.ensure(actor, trace);
+    if (actor.auth) await strategyFor(actor.auth.strategy).apply(req, actor.auth, session, this.authContext(actor, trace));
+  }
+
+  /** An operation's inline `auth` (spec 5.5): its own credentials, no shared session. */
+  async applyInline(auth: AuthConfig, req: OutgoingRequest, trace: Trace): Promise<void> {
+    const ctx = this.authContext(undefined, trace);
+    const strategy = strategyFor(auth.strategy);
+    const session = await strategy.login(auth, ctx);
+    await strategy.apply(req, auth, session, ctx);
+  }
+
+  private expired(actor: Actor, held: Held): boolean {
+    const now = this.ctx.now();
+    if (held.session.expiresAt !== undefined && now >= held.session.expiresAt) return true;
+    const ttl = actor.session?.ttlMs;
+    return ttl !== undefined && now >= held.obtainedAt + ttl;
+  }
+
+  private async login(actor: Actor, trace: Trace): Promise<Held> {
+    // The session object is visible while it fills up, so a later chain step can read
+    // `{{actor.field}}` that an earlier step extracted.
+    const values: Record<string, unknown> = {};
+    this.ctx.state.setSession(actor.id, values);
+    try {
+      const session = actor.auth ? await strategyFor(actor.auth.strategy).login(actor.auth, this.authContext(actor, trace, values)) : { values };
+      Object.assign(values, session.values);
+      const held = { session: { ...session, values }, obtainedAt: this.ctx.now() };
+      this.held.set(actor.id, held);
+      return held;
+    } catch (err) {
+      this.ctx.state.setSession(actor.id, undefined);
+      const wrapped = authError(actor.id, 'login', err);
+      this.failed.set(actor.id, wrapped);
+      throw wrapped;
+    }
+  }
+
+  private async renew(actor: Actor, held: Held, trace: Trace): Promise<Held> {
+    const refresh = actor.session?.refresh;
+    if (!refresh) {
+      this.held.delete(actor.id);
+      return this.login(actor, trace);
+    }
+    try {
+      const { extracted } = await this.exchange(actor, refresh, `refresh of ${actor.id}`, trace, held.session.values);
+      Object.assign(held.session.values, extracted);
+      const renewed = { session: { values: held.session.values }, obtainedAt: this.ctx.now() };
+      this.held.set(actor.id, renewed);
+      return renewed;
+    } catch (err) {
+      const wrapped = authError(actor.id, 'session refresh', err);
+      this.failed.set(actor.id, wrapped);
+      throw wrapped;
+    }
+  }
+
+  private authContext(actor: Actor | undefined, trace: Trace, values?: Record<string, unknown>): AuthContext {
+    const rc = renderContext(this.ctx);
+    return {
+      actor,
+      projectDir: this.ctx.project.dir,
+      render: (v) => render(v, rc),
+      renderString: (t) => renderString(t, rc),
+      exchange: (spec, purpose) => this.exchange(actor, spec, purpose, trace, values),
+      redact: (v) => this.ctx.redactor.add(v),
+      now: () => this.ctx.now(),
+    };
+  }
+
+  /** One login-side request: rendered, sent without credentials, checked, extracted. */
+  private async exchange(actor: Actor | undefined, spec: RequestSpec, purpose: string, trace: Trace, into?: Record<string, unknown>) {
+    const rc = renderContext(this.ctx);
+    const req = await prepareRequest(this.ctx, spec, rc);
+    const response = await send(this.ctx, req, { trace, purpose: actor ? `${purpose} (actor ${actor.id})` : purpose, actor: actor?.id });
+    checkStatus(response, spec.expectStatus, this.ctx.redactor);
+    const { scalars } = extract(spec.extract, response);
+    // Tokens a login returns are credentials from here on: never shown in any output.
+    for (const [name, v] of Object.entries(scalars)) if (typeof v === 'string' && LOGIN_CREDENTIAL.test(name)) this.ctx.redactor.add(v);
+    if (into) Object.assign(into, scalars);
+    return { response, extracted: scalars };
+  }
+}
+
+function authError(actor: string, what: string, err: unknown): FlowError {
+  if (hasCode(err) && err.code === 'E_AUTH') return err as FlowError;
+  const code = hasCode(err) ? err.code : 'E_INTERNAL';
+  const message = err instanceof Error ? err.message : String(err);
+  return new FlowError('E_AUTH', `${what} of actor ${actor} failed: ${code} ${message}`, { cause: err, details: { cause: code } });
+}

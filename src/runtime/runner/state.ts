@@ -1,0 +1,79 @@
+// The runner's state (DESIGN "State"): per resource a list of instances, newest last; per
+// actor a session. Read by templates through `lookupInState`, written by extractions.
+
+export interface Instance {
+  values: Record<string, unknown>;
+  /** operations that wrote into this instance */
+  writers: Set<string>;
+}
+
+export class RunState {
+  private readonly instancesByResource = new Map<string, Instance[]>();
+  /** the values of each instance, kept beside the list so that lookups allocate nothing */
+  private readonly valueLists = new Map<string, Array<Record<string, unknown>>>();
+  private readonly sessionValues = new Map<string, Record<string, unknown>>();
+
+  constructor(resourceIds: Iterable<string>) {
+    for (const id of resourceIds) {
+      this.instancesByResource.set(id, []);
+      this.valueLists.set(id, []);
+    }
+  }
+
+  values(resource: string): ReadonlyArray<Record<string, unknown>> | undefined {
+    return this.valueLists.get(resource);
+  }
+
+  private push(resource: string, instance: Instance): void {
+    this.instancesByResource.get(resource)!.push(instance);
+    this.valueLists.get(resource)!.push(instance.values);
+  }
+
+  instances(resource: string): Instance[] | undefined {
+    return this.instancesByResource.get(resource);
+  }
+
+  newest(resource: string, index?: number): Instance | undefined {
+    const list = this.instancesByResource.get(resource);
+    if (!list?.length) return undefined;
+    return index === undefined ? list[list.length - 1] : list[index - 1];
+  }
+
+  /**
+   * Store what operation `op` extracted. A scalar extraction merges into the newest instance
+   * unless `op` already wrote it, in which case it starts a new one (so create twice gives
+   * two orders, and get after create fills in the same order). Each `[*]` match appends an
+   * instance. `target` pins the instance (inside for_each).
+   */
+  record(resource: string, op: string, scalars: Record<string, unknown>, many: Record<string, unknown[]> = {}, target?: Instance): void {
+    const list = this.instancesByResource.get(resource);
+    if (!list) return;
+    const fanOut = Object.entries(many);
+    if (fanOut.length) {
+      const count = Math.max(...fanOut.map(([, v]) => v.length));
+      for (let i = 0; i < count; i++) {
+        const values: Record<string, unknown> = { ...scalars };
+        for (const [name, matches] of fanOut) if (i < matches.length) values[name] = matches[i];
+        this.push(resource, { values, writers: new Set([op]) });
+      }
+      return;
+    }
+    if (!Object.keys(scalars).length) return;
+    const into = target ?? list[list.length - 1];
+    if (into && (target || !into.writers.has(op))) {
+      Object.assign(into.values, scalars);
+      into.writers.add(op);
+    } else {
+      this.push(resource, { values: { ...scalars }, writers: new Set([op]) });
+    }
+  }
+
+  session(actor: string): Record<string, unknown> | undefined {
+    return this.sessionValues.get(actor);
+  }
+
+  setSession(actor: string, values: Record<string, unknown> | undefined): void {
+    if (values) this.sessionValues.set(actor, values);
+    else this.sessionValues.delete(actor);
+  }
+}

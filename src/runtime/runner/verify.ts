@@ -1,0 +1,59 @@
+// The checks after a response, in Hurl's order: expect_status (stop if it fails), extract,
+// then assert. Each failure is a coded error with the facts a user needs to fix it.
+import { FlowError } from '../../errors.js';
+import type { ExtractSpec } from '../../project/types.js';
+import { evaluateAssert, parseAssert } from '../assert/index.js';
+import { extractAll } from '../extract/index.js';
+import type { Redactor } from '../redact.js';
+import type { FlowResponse } from '../response.js';
+import { render, type RenderContext } from '../template/index.js';
+import type { AssertRecord } from '../types.js';
+import { excerpt } from './records.js';
+
+/** Without expect_status, any 2xx passes. */
+export function checkStatus(res: FlowResponse, expected: number[] | undefined, redactor: Redactor): void {
+  const ok = expected ? expected.includes(res.status) : res.status >= 200 && res.status < 300;
+  if (ok) return;
+  const want = expected ? (expected.length === 1 ? String(expected[0]) : `one of ${expected.join(', ')}`) : 'a 2xx status';
+  const body = excerpt(redactor.text(res.text()), 300);
+  throw new FlowError('E_STATUS_MISMATCH', `expected ${want}, got ${res.status}${body ? `: ${body}` : ''}`, {
+    details: { expected: expected ?? '2xx', actual: res.status, body },
+  });
+}
+
+export interface Extracted {
+  scalars: Record<string, unknown>;
+  many: Record<string, unknown[]>;
+}
+
+export function extract(specs: ExtractSpec[], res: FlowResponse): Extracted {
+  if (!specs.length) return { scalars: {}, many: {} };
+  const out = extractAll(specs, res);
+  if (out.errors.length) throw out.errors[0];
+  return { scalars: out.values, many: out.many };
+}
+
+/** Every assertion is evaluated (all are reported); the first failure fails the operation. */
+export async function checkAsserts(exprs: string[], res: FlowResponse, rc: RenderContext, redactor: Redactor): Promise<AssertRecord[]> {
+  const records: AssertRecord[] = [];
+  for (const expr of exprs) records.push(await evaluateOne(expr, res, rc, redactor));
+  const failed = records.find((r) => !r.pass);
+  if (failed) {
+    throw new FlowError('E_ASSERT_FAILED', `assert failed: ${failed.expr} (${failed.message ?? `actual: ${JSON.stringify(failed.actual)}`})`, {
+      details: { expr: failed.expr, actual: failed.actual },
+    });
+  }
+  return records;
+}
+
+export async function evaluateOne(expr: string, res: FlowResponse, rc: RenderContext, redactor: Redactor): Promise<AssertRecord> {
+  const parsed = parseAssert(expr);
+  const rendered = parsed.template !== undefined ? await render(parsed.template, rc) : undefined;
+  const outcome = evaluateAssert(parsed, res, rendered);
+  return {
+    expr: redactor.text(expr),
+    pass: outcome.pass,
+    actual: redactor.value(outcome.actual),
+    message: redactor.text(outcome.message),
+  };
+}
