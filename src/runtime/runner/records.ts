@@ -25,7 +25,7 @@ export function requestRecord(req: OutgoingRequest, redactor: Redactor): Request
 function describeForm(form: FormData, redactor: Redactor): string {
   const parts: string[] = [];
   for (const [name, value] of form.entries()) {
-    parts.push(typeof value === 'string' ? `${name}=${redactor.text(value)}` : `${name}=<file ${(value as File).name ?? ''} ${(value as Blob).size} bytes>`);
+    parts.push(typeof value === 'string' ? `${name}=${redactor.text(value)}` : `${name}=<file ${(value as { name?: string }).name ?? ''} ${(value as { size: number }).size} bytes>`);
   }
   return `multipart: ${parts.join('; ')}`;
 }

@@ -1,0 +1,154 @@
+// `flow run <resource.operation>...`: run operations with every prerequisite first.
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import { buildGraph, closestName, scheduleOrder } from '../../graph/index.js';
+import { lint } from '../../lint/index.js';
+import { loadProject } from '../../project/index.js';
+import { createRunner } from '../../runtime/index.js';
+import { recordVerified } from '../../runtime/record.js';
+import { parseVarAssignment } from '../../runtime/template/index.js';
+import { formatEvent, formatLoc, formatResult, formatSummary, type RunFormatOptions } from '../format/run-output.js';
+import { EXIT, type CliIO, type Command } from '../io.js';
+
+export const summary = 'run operations with every prerequisite first';
+
+const HELP = `Usage: flow run <resource.operation>... [options]
+       flow run --all [options]
+
+Runs each operation asked for; every prerequisite (implicit from {{resource.field}}
+references, explicit from depends_on) runs first, once, and is reused.
+
+Options:
+  --project <dir>     project directory holding flow.yaml (default: .)
+  --env <name>        environment to use (default: default_environment, else the only one)
+  --var <name=value>  value for a <SET_VIA_--var> placeholder; repeatable
+                      (also read from FLOW_VAR_<name>)
+  --all               run every operation, in schedule order
+  --concurrency <n>   independent operations run at once (default 1)
+  --dry-run           print the plan (order, method, path, why) and send nothing
+  --record            after the run, set _provenance.verified_against: live_capture
+                      on the operations that passed (files edited in place)
+  --verbose           print request and response headers and bodies (secrets as ***)
+  --no-color          plain output
+  -h, --help          this help
+
+Secrets come from FLOW_SECRET_<NAME>, then the OS keychain (flow secret set NAME).
+Exit codes: 0 every operation asked for passed, 1 a failure or skip (or lint errors),
+2 usage error (unknown option, unknown operation, unknown environment).
+`;
+
+export default (async function run(argv: string[], io: CliIO): Promise<number> {
+  let args;
+  try {
+    args = parseArgs({
+      args: argv,
+      allowPositionals: true,
+      options: {
+        project: { type: 'string', default: '.' },
+        env: { type: 'string' },
+        var: { type: 'string', multiple: true, default: [] },
+        all: { type: 'boolean', default: false },
+        concurrency: { type: 'string', default: '1' },
+        'dry-run': { type: 'boolean', default: false },
+        record: { type: 'boolean', default: false },
+        verbose: { type: 'boolean', default: false },
+        'no-color': { type: 'boolean', default: false },
+        help: { type: 'boolean', short: 'h', default: false },
+      },
+    });
+  } catch (err) {
+    io.stderr(`flow run: ${(err as Error).message}\n\n${HELP}`);
+    return EXIT.usage;
+  }
+  const { values: o, positionals } = args;
+  if (o.help) {
+    io.stdout(HELP);
+    return EXIT.ok;
+  }
+  const usage = (message: string) => {
+    io.stderr(`flow run: ${message}\n`);
+    return EXIT.usage;
+  };
+  const concurrency = Number(o.concurrency);
+  if (!Number.isInteger(concurrency) || concurrency < 1) return usage(`--concurrency must be a whole number from 1; got "${o.concurrency}"`);
+  const vars: Record<string, string> = {};
+  for (const assignment of o.var) {
+    const parsed = parseVarAssignment(assignment);
+    if (!parsed) return usage(`--var takes name=value; got "${assignment}"`);
+    vars[parsed.name] = parsed.value;
+  }
+  if (!o.all && positionals.length === 0) return usage('name at least one operation (resource.operation), or --all');
+
+  const fmt: RunFormatOptions = { cwd: io.cwd, verbose: o.verbose, color: io.isTTY && !o['no-color'] && !io.env.NO_COLOR };
+  const project = await loadProject(path.resolve(io.cwd, o.project));
+  const linted = lint(project);
+  if (linted.errors) {
+    for (const d of linted.diagnostics.filter((x) => x.severity === 'error')) {
+      io.stderr(`${formatLoc(d, io.cwd)}  error  ${d.code}  ${d.message}\n`);
+    }
+    io.stderr(`flow run: the project has ${linted.errors} lint error(s); nothing was sent\n`);
+    return EXIT.failed;
+  }
+  const unknown = positionals.filter((id) => !project.operations.has(id));
+  if (unknown.length) {
+    const hints = unknown.map((id) => {
+      const near = closestName(id, project.operations.keys());
+      return `"${id}"${near ? ` (did you mean ${near}?)` : ''}`;
+    });
+    return usage(`unknown operation ${hints.join(', ')}; operations are named resource.operation`);
+  }
+  if (o.env && !project.environments.has(o.env)) {
+    return usage(`environment "${o.env}" is not defined (defined: ${[...project.environments.keys()].join(', ') || 'none'})`);
+  }
+  const asked = o.all ? [...project.operations.keys()] : positionals;
+
+  if (o['dry-run']) {
+    io.stdout(dryRun(project, asked));
+    return EXIT.ok;
+  }
+
+  const runner = createRunner(project, {
+    env: o.env,
+    vars,
+    concurrency,
+    processEnv: io.env,
+    onEvent: (event) => {
+      if (event.type === 'request') io.stdout(formatEvent(event, fmt));
+      else if (event.type === 'operation:end') io.stdout(formatResult(event.result, fmt));
+    },
+  });
+  let summaryResult;
+  try {
+    summaryResult = await runner.runMany(asked);
+  } finally {
+    await runner.close();
+  }
+  io.stdout(formatSummary(summaryResult, fmt));
+  if (o.record) {
+    const recorded = await recordVerified(project, summaryResult.results);
+    io.stdout(`recorded verified_against: live_capture on ${recorded.operations.length} operation(s) in ${recorded.files.length} file(s)\n`);
+  }
+  return summaryResult.failed || summaryResult.skipped ? EXIT.failed : EXIT.ok;
+} satisfies Command);
+
+/** The plan: every operation that would run, in order, with why it runs. */
+function dryRun(project: Awaited<ReturnType<typeof loadProject>>, asked: string[]): string {
+  const graph = buildGraph(project);
+  const askedSet = new Set(asked);
+  const lines = ['Plan (nothing is sent):'];
+  const order = scheduleOrder(graph, asked);
+  const planned = new Set(order);
+  order.forEach((id, i) => {
+    const op = project.operations.get(id)!;
+    const why = askedSet.has(id) ? 'asked for' : `prerequisite of ${dependentsIn(graph, id, planned).join(', ')}`;
+    const actor = op.actor ? ` as ${op.actor}` : '';
+    lines.push(`  ${String(i + 1).padStart(3)}. ${id.padEnd(28)} ${op.method.padEnd(6)} ${op.path}${actor}  (${why})`);
+  });
+  return `${lines.join('\n')}\n`;
+}
+
+/** The planned operations that need `id` directly. */
+function dependentsIn(graph: ReturnType<typeof buildGraph>, id: string, planned: Set<string>): string[] {
+  const i = graph.indexOf.get(id)!;
+  return graph.neededBy[i].map((n) => graph.opIds[n]).filter((d) => planned.has(d));
+}

@@ -1,0 +1,63 @@
+// What `flow run` prints: pure functions of run events and results (already redacted).
+import path from 'node:path';
+import type { ErrorRecord, OperationResult, RequestRecord, ResponseRecord, RunEvent, RunSummary } from '../../runtime/types.js';
+
+export interface RunFormatOptions {
+  cwd: string;
+  verbose: boolean;
+  color: boolean;
+}
+
+const paint = (on: boolean, code: number) => (s: string) => (on ? `\u001b[${code}m${s}\u001b[0m` : s);
+
+export function formatLoc(loc: { file: string; line: number; col: number } | undefined, cwd: string): string {
+  return loc ? `${path.relative(cwd, loc.file) || loc.file}:${loc.line}:${loc.col}` : '';
+}
+
+/** One line per HTTP exchange as it happens: method, URL, status, ms, what it served. */
+export function formatEvent(event: RunEvent, o: RunFormatOptions): string {
+  if (event.type !== 'request') return '';
+  const { request, response, error } = event;
+  const status = response ? statusText(response.status, o) : paint(o.color, 31)(error?.code ?? 'ERROR');
+  const ms = response ? `${response.ms} ms` : '';
+  const purpose = event.purpose === event.operation ? event.operation : `${event.operation}: ${event.purpose}`;
+  let line = `  ${request.method.padEnd(6)} ${request.url}  ${status}  ${ms}  ${paint(o.color, 2)(purpose)}\n`;
+  if (o.verbose) line += verbose(request, response);
+  return line;
+}
+
+function statusText(status: number, o: RunFormatOptions): string {
+  const color = status < 300 ? 32 : status < 400 ? 36 : 31;
+  return paint(o.color, color)(String(status));
+}
+
+function verbose(request: RequestRecord, response?: ResponseRecord): string {
+  const lines = [...Object.entries(request.headers).map(([k, v]) => `    > ${k}: ${v}`)];
+  if (request.body) lines.push(`    > ${request.body.replace(/\n/g, '\n    > ')}`);
+  if (response) {
+    for (const [k, v] of Object.entries(response.headers)) lines.push(`    < ${k}: ${Array.isArray(v) ? v.join(', ') : v}`);
+    if (response.body) lines.push(`    < ${response.body.replace(/\n/g, '\n    < ')}`);
+  }
+  return `${lines.join('\n')}\n`;
+}
+
+/** The end of an operation: a mark, and for a failure the coded error with file:line. */
+export function formatResult(r: OperationResult, o: RunFormatOptions): string {
+  const via = r.prerequisiteOf.length ? paint(o.color, 2)(` (prerequisite of ${r.prerequisiteOf.join(', ')})`) : '';
+  if (r.status === 'passed') return `${paint(o.color, 32)('✔')} ${r.operation}${via}  ${r.ms} ms\n`;
+  if (r.status === 'skipped') return `${paint(o.color, 33)('-')} ${r.operation}${via}  skipped: ${r.skippedBecause}\n`;
+  return `${paint(o.color, 31)('✖')} ${r.operation}${via}\n${formatError(r.error, o)}`;
+}
+
+export function formatError(e: ErrorRecord | undefined, o: RunFormatOptions): string {
+  if (!e) return '';
+  const where = formatLoc(e.loc, o.cwd);
+  return `    ${where ? `${where}  ` : ''}${paint(o.color, 31)(e.code)}  ${e.message}\n`;
+}
+
+export function formatSummary(s: RunSummary, o: RunFormatOptions): string {
+  const parts = [`${s.passed} passed`, `${s.failed} failed`];
+  if (s.skipped) parts.push(`${s.skipped} skipped`);
+  const text = `${parts.join(', ')} (${s.ms} ms)`;
+  return `\n${s.failed || s.skipped ? paint(o.color, 31)(text) : paint(o.color, 32)(text)}\n`;
+}
