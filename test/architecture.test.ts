@@ -1,0 +1,88 @@
+// The data flows one way: files -> project -> graph/lint -> runtime -> runner -> vitest/cli.
+// Each stage imports only from the stages before it; this test reads every import in src/.
+import { readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+
+const SRC = path.resolve(__dirname, '../src');
+
+/** stage -> the stages it may import from (besides itself) */
+const ALLOWED: Record<string, string[]> = {
+  errors: ['project'], // type-only: Loc
+  project: ['errors'],
+  graph: ['project', 'errors'],
+  lint: ['project', 'graph', 'errors'],
+  // runtime's leaf modules (http, response, template, secrets, redact, hooks, extract, assert)
+  runtime: ['project', 'graph', 'errors'],
+  auth: ['project', 'graph', 'errors', 'runtime'],
+  // the runner orchestrates the leaves and the auth strategies
+  runner: ['project', 'graph', 'errors', 'runtime', 'auth'],
+  vitest: ['project', 'graph', 'lint', 'errors', 'runtime', 'auth', 'runner'],
+  import: ['project', 'graph', 'lint', 'errors'],
+  cli: ['project', 'graph', 'lint', 'errors', 'runtime', 'auth', 'runner', 'vitest', 'import'],
+  index: ['project', 'graph', 'lint', 'errors', 'runtime', 'auth', 'runner', 'import'],
+};
+
+/** Packages that must stay out of the early stages (Hurl's hurl_core reaches no network). */
+const FORBIDDEN_PACKAGES: Record<string, RegExp> = {
+  project: /^(undici|tinypool|@napi-rs\/keyring|jose|vitest)/,
+  graph: /^(undici|tinypool|@napi-rs\/keyring|jose|vitest|yaml)/,
+  lint: /^(undici|tinypool|@napi-rs\/keyring|jose|vitest)/,
+  import: /^(undici|tinypool|@napi-rs\/keyring|vitest)/,
+};
+
+function stageOf(file: string): string {
+  const rel = path.relative(SRC, file).split(path.sep);
+  if (rel.length === 1) return rel[0].replace(/\.(ts|js)$/, '');
+  // the runner, and the runtime's public entry that re-exports it
+  if (rel[0] === 'runtime' && (rel[1] === 'runner' || rel[1] === 'index.ts' || rel[1] === 'record.ts')) return 'runner';
+  return rel[0];
+}
+
+function* sourceFiles(dir: string): Generator<string> {
+  for (const e of readdirSync(dir, { withFileTypes: true })) {
+    const p = path.join(dir, e.name);
+    if (e.isDirectory()) yield* sourceFiles(p);
+    else if (/\.(ts|js)$/.test(e.name)) yield p;
+  }
+}
+
+const IMPORT_RE = /(?:^|\n)\s*(?:import|export)\s[^'"]*?from\s*['"]([^'"]+)['"]|import\(\s*['"]([^'"]+)['"]\s*\)/g;
+
+describe('architecture', () => {
+  const files = [...sourceFiles(SRC)];
+
+  it('finds the source tree', () => {
+    expect(files.length).toBeGreaterThan(20);
+  });
+
+  it('every stage imports only from the stages before it', () => {
+    const violations: string[] = [];
+    for (const file of files) {
+      const from = stageOf(file);
+      const allowed = ALLOWED[from];
+      if (!allowed) {
+        violations.push(`${path.relative(SRC, file)}: stage "${from}" is not in the architecture table`);
+        continue;
+      }
+      const text = readFileSync(file, 'utf8');
+      for (const m of text.matchAll(IMPORT_RE)) {
+        const spec = m[1] ?? m[2];
+        if (spec.startsWith('.')) {
+          const target = stageOf(path.resolve(path.dirname(file), spec));
+          if (target !== from && !allowed.includes(target)) violations.push(`${path.relative(SRC, file)} (${from}) imports ${spec} (${target})`);
+        } else if (FORBIDDEN_PACKAGES[from]?.test(spec)) {
+          violations.push(`${path.relative(SRC, file)} (${from}) imports the package ${spec}`);
+        }
+      }
+    }
+    expect(violations).toEqual([]);
+  });
+
+  it('no source file passes 400 lines', () => {
+    const long = files
+      .map((f) => [path.relative(SRC, f), readFileSync(f, 'utf8').split('\n').length] as const)
+      .filter(([, n]) => n > 400);
+    expect(long).toEqual([]);
+  });
+});
