@@ -7,6 +7,8 @@ export interface CliIO {
   env: NodeJS.ProcessEnv;
   /** true when stderr is a terminal (progress lines, colours) */
   isTTY: boolean;
+  /** true when stdout is a terminal (`flow secret get` shows a value only there) */
+  stdoutIsTTY: boolean;
 }
 
 /** A command gets its own arguments (after the command name) and returns the exit code. */
@@ -23,5 +25,6 @@ export function processIO(): CliIO {
     cwd: process.cwd(),
     env: process.env,
     isTTY: Boolean(process.stderr.isTTY),
+    stdoutIsTTY: Boolean(process.stdout.isTTY),
   };
 }

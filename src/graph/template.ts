@@ -42,7 +42,8 @@ export function parseTemplate(text: string): TemplatePart[] {
     if (close < 0) {
       // An unclosed `{{` is literal text, as in most template engines; lint flags it.
       parts.push(...textPart(text.slice(textStart, open)));
-      parts.push({ kind: 'error', raw: text.slice(open), offset: open, message: 'unclosed "{{"' });
+      const rest = text.slice(open);
+      parts.push({ kind: 'error', raw: rest, offset: open, message: `unclosed "{{" in "${excerpt(rest)}"` });
       textStart = text.length;
       i = text.length;
       break;
@@ -60,11 +61,19 @@ export function parseTemplate(text: string): TemplatePart[] {
   return parts;
 }
 
+function excerpt(text: string): string {
+  return text.length > 40 ? `${text.slice(0, 39)}…` : text;
+}
+
 function textPart(text: string): TemplatePart[] {
   return text ? [{ kind: 'text', text }] : [];
 }
 
-/** Index of the `}}` closing a reference opened before `from`; quotes and nested `{{ }}` are skipped. */
+/**
+ * Index of the `}}` closing a reference opened before `from`; quotes and nested `{{ }}` are
+ * skipped (codec arguments hold both). A quote left open falls back to the first `}}`, so a
+ * stray apostrophe spoils one reference, not the rest of the string.
+ */
 function findClose(text: string, from: number): number {
   let depth = 0;
   let quote: string | undefined;
@@ -85,14 +94,15 @@ function findClose(text: string, from: number): number {
     if (c === "'" || c === '"') quote = c;
     else if (c === '}' && text[i + 1] === '}') return i;
   }
-  return -1;
+  return quote ? text.indexOf('}}', from) : -1;
 }
 
 const IDENT = '[A-Za-z_][A-Za-z0-9_-]*';
 const SCOPED_RE = new RegExp(`^(${IDENT})(?:\\[(\\d+)\\])?\\.(${IDENT}|\\d+)((?:\\.(?:${IDENT}|\\d+))*)$`);
 const NOW_RE = /^\$\.now\s*(?:([+-])\s*(\d+(?:\.\d+)?\s*(?:ms|s|m|h|d)))?$/;
 const FAKER_RE = /^\$\.faker\.([A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)?)$/;
-const CODEC_RE = /^\$\.(base64|hex|url)\.(encode|decode)\(\s*(['"])([\s\S]*)\3\s*\)$/;
+// One quoted argument; inside it a backslash escapes the quote or itself.
+const CODEC_RE = /^\$\.(base64|hex|url)\.(encode|decode)\(\s*(?:'((?:\\[\s\S]|[^\\'])*)'|"((?:\\[\s\S]|[^\\"])*)")\s*\)$/;
 
 /** Parse the inside of `{{ }}`; returns an error message string when it is not a known form. */
 export function parseExpr(inner: string): Expr | string {
@@ -126,11 +136,10 @@ function parseBuiltin(inner: string): Expr | string {
   if (faker) return { kind: 'faker', method: faker[1] };
   const codec = CODEC_RE.exec(inner);
   if (codec) {
-    const quote = codec[3];
-    const body = codec[4].replace(new RegExp(`\\\\([\\\\${quote}])`, 'g'), '$1');
+    const body = (codec[3] ?? codec[4]).replace(/\\([\s\S])/g, '$1');
     return { kind: 'codec', codec: codec[1] as Codec, op: codec[2] as 'encode' | 'decode', arg: parseTemplate(body) };
   }
-  if (/^\$\.(random|timestamp|date)\b/.test(inner)) return `"${inner}" does not exist: only $.uuid, $.now and $.faker.* generate values`;
+  if (/^\$\.(random|timestamp|date)/.test(inner)) return `"${inner}" does not exist: only $.uuid, $.now and $.faker.* generate values`;
   return `"${inner}" is not a known builtin ($.uuid, $.now, $.faker.*, $.base64/$.hex/$.url)`;
 }
 

@@ -1,6 +1,6 @@
 // Reading one project file without ever crashing or hanging: size and binary checks before
 // parsing, and every fs failure (missing, a directory, a symlink loop, no permission) coded.
-import { open } from 'node:fs/promises';
+import { closeSync, fstatSync, openSync, readFileSync } from 'node:fs';
 import { diag } from './diagnostics.js';
 import type { Diagnostic } from './types.js';
 
@@ -19,17 +19,19 @@ const FS_CODES: Record<string, string> = {
   ENOTDIR: 'has a path through something that is not a directory',
 };
 
+// Synchronous on purpose: project files are small and capped, and a thousand reads through
+// the libuv thread pool cost more in round trips than the reads themselves.
 export async function readProjectFile(file: string): Promise<ReadResult> {
-  let handle;
+  let fd: number | undefined;
   try {
-    handle = await open(file, 'r');
-    const stat = await handle.stat();
+    fd = openSync(file, 'r');
+    const stat = fstatSync(fd);
     if (stat.isDirectory()) return fail('E_FILE_UNREADABLE', `${file} is a directory, not a file`, file);
     if (!stat.isFile()) return fail('E_FILE_UNREADABLE', `${file} is not a regular file`, file);
     if (stat.size > MAX_FILE_BYTES) {
       return fail('E_FILE_TOO_LARGE', `file is ${stat.size} bytes; the limit for a project file is ${MAX_FILE_BYTES} bytes`, file);
     }
-    const buf = await handle.readFile();
+    const buf = readFileSync(fd);
     if (buf.includes(0)) return fail('E_FILE_BINARY', 'file contains NUL bytes: it is binary, not YAML', file);
     const text = new TextDecoder('utf-8', { fatal: false }).decode(buf);
     return { ok: true, text: text.charCodeAt(0) === 0xfeff ? text.slice(1) : text };
@@ -38,7 +40,7 @@ export async function readProjectFile(file: string): Promise<ReadResult> {
     const why = FS_CODES[code] ?? `cannot be read (${code || (err as Error).message})`;
     return fail(code === 'ENOENT' ? 'E_FILE_NOT_FOUND' : 'E_FILE_UNREADABLE', `file ${why}`, file);
   } finally {
-    await handle?.close().catch(() => undefined);
+    if (fd !== undefined) closeSync(fd);
   }
 }
 

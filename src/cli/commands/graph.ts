@@ -1,0 +1,200 @@
+// `flow graph`: print the dependency graph (edges with their kind) or the schedule order.
+// The graph is src/graph's; this module only picks operations and formats.
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import { buildGraph, closestName, findCycles, scheduleOrder, type Edge, type ProjectGraph } from '../../graph/index.js';
+import { lint } from '../../lint/index.js';
+import { relativeFile } from '../../lint/format/relative.js';
+import { loadProject, locate, type Project } from '../../project/index.js';
+import { EXIT, type CliIO, type Command } from '../io.js';
+
+export const summary = 'print the dependency graph or the schedule order';
+
+const HELP = `Usage: flow graph [resource.operation...] [options]
+
+Prints what each operation needs first: an edge "A -> B" means B runs before A.
+  implicit  A reads {{resource.field}} (in its request, asserts, poll condition, or its
+            actor's login and injected headers) and B is the first declared operation
+            that extracts that field
+  explicit  A names B in depends_on
+Given operations, only they and their prerequisites are shown.
+
+Options:
+  -p, --project <dir>  project directory holding flow.yaml (default: .)
+  -f, --format <name>  text (default), dot (Graphviz: flow graph -f dot | dot -Tsvg), json
+      --order          print the schedule order instead: prerequisites first, ties in
+                       declaration order, DELETEs after the other ready operations
+                       (text: one id per line; json: {"order": [...]})
+  -h, --help           this help
+
+Exit codes: 0 ok, 1 the project has errors (a cycle, an undefined reference …; they are
+printed on stderr, after the graph), 2 usage error (unknown option, format or operation).
+`;
+
+type FormatName = 'text' | 'dot' | 'json';
+
+interface View {
+  project: Project;
+  graph: ProjectGraph;
+  /** the operation numbers shown, in declaration order */
+  shown: number[];
+  cycles: string[][];
+  cwd: string;
+}
+
+const GRAPH_FORMATS: Record<FormatName, (view: View) => string> = { text: textGraph, dot: dotGraph, json: jsonGraph };
+
+const ORDER_FORMATS: Partial<Record<FormatName, (order: string[]) => string>> = {
+  text: (order) => (order.length ? `${order.join('\n')}\n` : ''),
+  json: (order) => `${JSON.stringify({ order }, null, 2)}\n`,
+};
+
+const graphCommand: Command = async (argv: string[], io: CliIO): Promise<number> => {
+  let parsed;
+  try {
+    parsed = parseArgs({
+      args: argv,
+      allowPositionals: true,
+      strict: true,
+      options: {
+        project: { type: 'string', short: 'p', default: '.' },
+        format: { type: 'string', short: 'f', default: 'text' },
+        order: { type: 'boolean', default: false },
+        help: { type: 'boolean', short: 'h', default: false },
+      },
+    });
+  } catch (err) {
+    return usageError(io, (err as Error).message, true);
+  }
+  const { values: o, positionals } = parsed;
+  if (o.help) {
+    io.stdout(HELP);
+    return EXIT.ok;
+  }
+  if (!Object.hasOwn(GRAPH_FORMATS, o.format)) return usageError(io, `unknown format "${o.format}": use text, dot or json`);
+  const formatName = o.format as FormatName;
+  const orderFormat = ORDER_FORMATS[formatName];
+  if (o.order && !orderFormat) return usageError(io, `--order prints a list: use --format text or json`);
+
+  const project = await loadProject(path.resolve(io.cwd, o.project));
+  const unknown = positionals.filter((id) => !project.operations.has(id));
+  if (unknown.length) {
+    const hints = unknown.map((id) => {
+      const near = closestName(id, project.operations.keys());
+      return `"${id}"${near ? ` (did you mean ${near}?)` : ''}`;
+    });
+    return usageError(io, `unknown operation ${hints.join(', ')}; operations are named resource.operation`);
+  }
+
+  const graph = buildGraph(project);
+  const asked = positionals.length ? positionals : undefined;
+  if (o.order && orderFormat) {
+    io.stdout(orderFormat(scheduleOrder(graph, asked)));
+  } else {
+    const shown = asked ? shownFor(graph, asked) : graph.opIds.map((_, i) => i);
+    io.stdout(GRAPH_FORMATS[formatName]({ project, graph, shown, cycles: findCycles(graph), cwd: io.cwd }));
+  }
+  return reportErrors(project, io);
+};
+
+/** The asked operations and their prerequisites, in declaration order. */
+function shownFor(graph: ProjectGraph, asked: string[]): number[] {
+  return scheduleOrder(graph, asked)
+    .map((id) => graph.indexOf.get(id)!)
+    .sort((a, b) => a - b);
+}
+
+/** Lint errors go to stderr and make the exit code 1; warnings are `flow lint`'s business. */
+function reportErrors(project: Project, io: CliIO): number {
+  const errors = lint(project).diagnostics.filter((d) => d.severity === 'error');
+  if (errors.length === 0) return EXIT.ok;
+  for (const d of errors) io.stderr(`${relativeFile(d.file, io.cwd)}:${d.line}:${d.col}  error  ${d.code}  ${d.message}\n`);
+  io.stderr(`flow graph: the project has ${errors.length} error(s) (flow lint shows them all)\n`);
+  return EXIT.failed;
+}
+
+function usageError(io: CliIO, message: string, withHelp = false): number {
+  io.stderr(`flow graph: ${message}\n${withHelp ? `\n${HELP}` : ''}`);
+  return EXIT.usage;
+}
+
+/** Why an edge exists, as one short phrase: `depends_on`, or the reference (and its actor). */
+function because(edge: Edge): string {
+  if (edge.kind === 'explicit') return 'depends_on';
+  const owner = edge.site?.owner;
+  return owner && owner.kind !== 'operation' ? `${edge.via} (${owner.kind} ${owner.id})` : edge.via;
+}
+
+function textGraph({ project, graph, shown, cycles }: View): string {
+  const lines: string[] = [];
+  let implicit = 0;
+  let explicit = 0;
+  for (const i of shown) {
+    const id = graph.opIds[i];
+    const op = project.operations.get(id)!;
+    lines.push(`${id}  ${op.method} ${op.path || '(no path)'}`);
+    const edges = graph.edges[i];
+    const width = Math.max(0, ...edges.map((e) => e.to.length));
+    for (const e of edges) {
+      lines.push(`  -> ${e.to.padEnd(width)}  ${e.kind.padEnd(8)}  ${because(e)}`);
+      if (e.kind === 'implicit') implicit++;
+      else explicit++;
+    }
+  }
+  const shownIds = new Set(shown.map((i) => graph.opIds[i]));
+  const relevant = cycles.filter((c) => shownIds.has(c[0]));
+  for (const c of relevant) lines.push(`cycle: ${c.join(' -> ')}`);
+  lines.push(`${count(shown.length, 'operation')}, ${count(implicit + explicit, 'edge')} (${implicit} implicit, ${explicit} explicit)`);
+  return `${lines.join('\n')}\n`;
+}
+
+function dotGraph({ project, graph, shown }: View): string {
+  const lines = [`digraph ${quote(project.name)} {`, '  // A -> B: B runs before A (dashed: depends_on)', '  rankdir=LR;', '  node [shape=box, fontname="monospace"];'];
+  for (const i of shown) {
+    const id = graph.opIds[i];
+    const op = project.operations.get(id)!;
+    lines.push(`  ${quote(id)} [tooltip=${quote(`${op.method} ${op.path}`)}];`);
+  }
+  for (const i of shown) {
+    for (const e of graph.edges[i]) {
+      const style = e.kind === 'explicit' ? 'style=dashed, ' : '';
+      lines.push(`  ${quote(e.from)} -> ${quote(e.to)} [${style}label=${quote(because(e))}];`);
+    }
+  }
+  lines.push('}');
+  return `${lines.join('\n')}\n`;
+}
+
+function jsonGraph({ project, graph, shown, cycles, cwd }: View): string {
+  const operations = shown.map((i) => {
+    const id = graph.opIds[i];
+    const op = project.operations.get(id)!;
+    return {
+      id,
+      method: op.method,
+      path: op.path,
+      needs: graph.edges[i].map((e) => {
+        const loc = locate(project, e.file, e.yamlPath);
+        return { operation: e.to, kind: e.kind, via: e.kind === 'explicit' ? 'depends_on' : e.via, actor: actorOf(e), file: relativeFile(loc.file, cwd), line: loc.line, col: loc.col };
+      }),
+    };
+  });
+  const shownIds = new Set(operations.map((o) => o.id));
+  return `${JSON.stringify({ operations, cycles: cycles.filter((c) => shownIds.has(c[0])) }, null, 2)}\n`;
+}
+
+function actorOf(edge: Edge): string | undefined {
+  const owner = edge.site?.owner;
+  return owner?.kind === 'actor' ? owner.id : undefined;
+}
+
+/** A DOT double-quoted string. */
+function quote(text: string): string {
+  return `"${text.replace(/\\/g, '\\\\').replace(/"/g, '\\"').replace(/\n/g, '\\n')}"`;
+}
+
+function count(n: number, word: string): string {
+  return `${n} ${word}${n === 1 ? '' : 's'}`;
+}
+
+export default graphCommand;

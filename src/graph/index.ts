@@ -1,0 +1,10 @@
+// The graph stage: references and their scopes, producers, dependencies, cycles, order.
+// Imports only from src/project (and src/errors.ts).
+export { buildGraph, dependsOnEntries, ProjectGraph, type Edge, type EdgeKind, type SelfProducedRef } from './build.js';
+export { findCycles } from './cycles.js';
+export { prerequisites, scheduleOrder } from './order.js';
+export { classify, operationFormOf, resolveScope, RESOLUTION_ORDER, type RefClass, type ResolutionStep, type ScopeNames } from './scopes.js';
+export { collectSites, type OwnerKind, type RefOwner, type RefSection, type RefSite } from './sites.js';
+export { closestName, didYouMean, MAX_SUGGESTION_DISTANCE } from './suggest.js';
+export * from './template.js';
+export { visitStrings, walkTemplates, type TemplateString } from './walk.js';

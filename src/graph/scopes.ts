@@ -1,0 +1,59 @@
+// What the scope of a reference is (spec 2.8): builtins, then env, then secret, then actor
+// session, then indexed resource, then resource. One table, read in that order.
+import type { Project } from '../project/types.js';
+import type { Expr } from './template.js';
+
+export type RefClass = 'builtin' | 'env' | 'secret' | 'actor' | 'resource' | 'undefined-scope' | 'syntax-error';
+
+/** The resolution order of spec 2.8, first match wins. */
+export const RESOLUTION_ORDER = ['builtin', 'env', 'secret', 'actor', 'indexed-resource', 'resource'] as const;
+export type ResolutionStep = (typeof RESOLUTION_ORDER)[number];
+
+/** The ids a scope may name. */
+export interface ScopeNames {
+  actors: { has(id: string): boolean };
+  resources: { has(id: string): boolean };
+}
+
+const BUILTIN_KINDS = new Set<Expr['kind']>(['uuid', 'now', 'faker', 'codec']);
+
+const MATCHES: Record<ResolutionStep, (expr: Expr, names: ScopeNames) => boolean> = {
+  builtin: (e) => BUILTIN_KINDS.has(e.kind),
+  env: (e) => e.kind === 'env',
+  secret: (e) => e.kind === 'secret',
+  // An actor has one session: an indexed form never names an actor.
+  actor: (e, n) => e.kind === 'scoped' && e.index === undefined && n.actors.has(e.scope),
+  'indexed-resource': (e, n) => e.kind === 'scoped' && e.index !== undefined && n.resources.has(e.scope),
+  resource: (e, n) => e.kind === 'scoped' && e.index === undefined && n.resources.has(e.scope),
+};
+
+const CLASS_OF: Record<ResolutionStep, RefClass> = {
+  builtin: 'builtin',
+  env: 'env',
+  secret: 'secret',
+  actor: 'actor',
+  'indexed-resource': 'resource',
+  resource: 'resource',
+};
+
+/** The step of spec 2.8 that resolves `expr`, or undefined when its scope exists nowhere. */
+export function resolveScope(expr: Expr, scopeNames: ScopeNames): ResolutionStep | undefined {
+  for (const step of RESOLUTION_ORDER) if (MATCHES[step](expr, scopeNames)) return step;
+  return undefined;
+}
+
+export function classify(expr: Expr, scopeNames: ScopeNames): RefClass {
+  const step = resolveScope(expr, scopeNames);
+  return step ? CLASS_OF[step] : 'undefined-scope';
+}
+
+/**
+ * For `{{order.create.id}}`: the operation id `order.create` when the middle segment names an
+ * operation of that resource (spec 2.8.1: there is no such form; extractions belong to the
+ * resource). Undefined otherwise.
+ */
+export function operationFormOf(expr: Expr, project: Project): string | undefined {
+  if (expr.kind !== 'scoped' || expr.path.length === 0 || !project.resources.has(expr.scope)) return undefined;
+  const id = `${expr.scope}.${expr.field}`;
+  return project.operations.has(id) ? id : undefined;
+}

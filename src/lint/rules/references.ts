@@ -1,0 +1,68 @@
+// E_REF_UNDEFINED for `{{ }}` references (spec 2.8, 7): a scope that exists nowhere, an
+// `env.X` defined in no environment, the `{{resource.operation.field}}` form (2.8.1).
+import { didYouMean, operationFormOf, type ProjectGraph, type RefSite } from '../../graph/index.js';
+import type { Project } from '../../project/types.js';
+import type { Finding, LintContext, Rule } from '../rule.js';
+
+type Check = (site: RefSite, ctx: Names) => string | undefined;
+
+interface Names {
+  project: Project;
+  graph: ProjectGraph;
+  envVariables: Set<string>;
+}
+
+/** Per reference class: the problem with a site of that class, if any. */
+const CHECKS: Partial<Record<RefSite['class'], Check>> = {
+  'undefined-scope': undefinedScope,
+  env: undefinedEnvVariable,
+  resource: operationForm,
+};
+
+const referencesRule: Rule = {
+  id: 'references',
+  codes: ['E_REF_UNDEFINED'],
+  *check({ project, graph }: LintContext): Iterable<Finding> {
+    const names: Names = { project, graph, envVariables: envVariables(project) };
+    for (const site of graph.refs) {
+      const message = CHECKS[site.class]?.(site, names);
+      if (message) yield { code: 'E_REF_UNDEFINED', severity: 'error', message, file: site.file, yamlPath: site.yamlPath };
+    }
+  },
+};
+
+function undefinedScope(site: RefSite, { project }: Names): string | undefined {
+  if (site.expr?.kind !== 'scoped') return undefined;
+  const { scope, field, index } = site.expr;
+  if (index !== undefined && project.actors.has(scope)) {
+    return `${site.raw}: "${scope}" is an actor, and an actor has one session, not numbered instances: write {{${scope}.${field}}}`;
+  }
+  const candidates = [...project.actors.keys(), ...project.resources.keys(), 'env', 'secret'];
+  return `${site.raw}: "${scope}" is not an actor, a resource, env or secret${didYouMean(scope, candidates)}`;
+}
+
+function undefinedEnvVariable(site: RefSite, { project, envVariables }: Names): string | undefined {
+  if (site.expr?.kind !== 'env' || envVariables.has(site.expr.name)) return undefined;
+  const { name } = site.expr;
+  if (project.environments.size === 0) return `${site.raw}: the project has no environment, so "${name}" is defined nowhere`;
+  return `${site.raw}: "${name}" is defined in no environment${didYouMean(name, envVariables)}`;
+}
+
+function operationForm(site: RefSite, { project, graph }: Names): string | undefined {
+  const expr = site.expr;
+  if (expr?.kind !== 'scoped') return undefined;
+  const op = operationFormOf(expr, project);
+  // A field that happens to share an operation's name is a real field with a sub-path.
+  if (!op || graph.producers(expr.scope, expr.field).length) return undefined;
+  const index = expr.index === undefined ? '' : `[${expr.index}]`;
+  const use = `{{${expr.scope}${index}.${expr.path.join('.')}}}`;
+  return `${site.raw}: there is no {{resource.operation.field}} form; extractions belong to the resource: use ${use}`;
+}
+
+function envVariables(project: Project): Set<string> {
+  const names = new Set<string>();
+  for (const env of project.environments.values()) for (const name of Object.keys(env.variables)) names.add(name);
+  return names;
+}
+
+export default referencesRule;

@@ -1,0 +1,135 @@
+// Secrets at run time: the env var FLOW_SECRET_<NAME> first (CI), then the OS keychain
+// (service `reqflow:<project name>`, account NAME). Every value handed out is remembered,
+// so that the redactor can hide it in every output.
+import { FlowError } from '../../errors.js';
+import { keychainService, type Keychain } from './keychain.js';
+import { createNapiKeychain } from './napi-keychain.js';
+
+export interface SecretStore {
+  /** the secret's value; rejects with `E_SECRET_MISSING` (never with an empty value) */
+  get(name: string): Promise<string>;
+  /** every secret value handed out so far, and every value derived from one (see `markSecret`) */
+  revealed(): ReadonlySet<string>;
+  /** register a value derived from secrets (e.g. `$.base64.encode` of one) so it is redacted too */
+  markSecret(value: string): void;
+}
+
+export interface SecretStoreOptions {
+  /** the project's `name:`: the keychain service is `reqflow:<projectName>` */
+  projectName: string;
+  /** where FLOW_SECRET_* are read (default process.env) */
+  env?: NodeJS.ProcessEnv;
+  /** the keychain to read; `false` for none (env vars only). Default: the OS keychain. */
+  keychain?: Keychain | false;
+  /** called with each value as it is revealed (e.g. the run's redactor's `add`) */
+  onReveal?: (value: string) => void;
+}
+
+export const SECRET_ENV_PREFIX = 'FLOW_SECRET_';
+
+/**
+ * The env var of a secret: `FLOW_SECRET_<NAME>`, with each character a shell cannot put in
+ * a variable name (`-`, `.`) written as `_`: `api-key` -> `FLOW_SECRET_api_key`.
+ */
+export function secretEnvVar(name: string): string {
+  return SECRET_ENV_PREFIX + name.replace(/[^A-Za-z0-9_]/g, '_');
+}
+
+/** The secret from FLOW_SECRET_<NAME> (exact spelling first, then the shell-safe one), if set and not empty. */
+export function secretFromEnv(name: string, env: NodeJS.ProcessEnv): { value: string; envVar: string } | undefined {
+  for (const envVar of [SECRET_ENV_PREFIX + name, secretEnvVar(name)]) {
+    const value = env[envVar];
+    if (value) return { value, envVar };
+  }
+  return undefined;
+}
+
+export function createSecretStore(options: SecretStoreOptions): SecretStore {
+  const env = options.env ?? process.env;
+  const service = keychainService(options.projectName);
+  let keychain: Keychain | false | undefined = options.keychain;
+  const cache = new Map<string, Promise<string>>();
+  const revealed = new Set<string>();
+
+  const reveal = (value: string) => {
+    if (revealed.has(value)) return;
+    revealed.add(value);
+    options.onReveal?.(value);
+  };
+
+  async function lookup(name: string): Promise<string> {
+    const envVar = secretEnvVar(name);
+    const fromEnv = secretFromEnv(name, env);
+    if (fromEnv) return fromEnv.value;
+    const envEmpty = env[SECRET_ENV_PREFIX + name] === '' || env[envVar] === '';
+    if (keychain === false) throw secretMissing(name, { envVar, service, envEmpty, keychain: 'disabled' });
+    keychain ??= createNapiKeychain();
+    let value: string | null;
+    try {
+      value = await keychain.get(service, name);
+    } catch (err) {
+      throw secretMissing(name, { envVar, service, envEmpty, keychain: 'unreachable', reason: reasonOf(err) }, err);
+    }
+    if (!value) throw secretMissing(name, { envVar, service, envEmpty, keychain: 'not-found' });
+    return value;
+  }
+
+  return {
+    get(name) {
+      let pending = cache.get(name);
+      if (!pending) {
+        pending = lookup(name).then(
+          (value) => {
+            reveal(value);
+            return value;
+          },
+          (err: unknown) => {
+            // A failure is not cached: the user may set the secret and retry in the same process.
+            cache.delete(name);
+            throw err;
+          },
+        );
+        cache.set(name, pending);
+      }
+      return pending;
+    },
+    revealed: () => revealed,
+    markSecret(value) {
+      if (value) reveal(value);
+    },
+  };
+}
+
+/** Why the keychain failed, in its own words (keychainUnavailable keeps them in details.reason). */
+function reasonOf(err: unknown): string {
+  const reason = (err as FlowError | undefined)?.details?.reason;
+  if (typeof reason === 'string') return reason;
+  return err instanceof Error ? err.message : String(err);
+}
+
+interface MissingFacts {
+  envVar: string;
+  service: string;
+  envEmpty: boolean;
+  keychain: 'disabled' | 'unreachable' | 'not-found';
+  reason?: string;
+}
+
+/** The message names the variable and the command, and never any value. */
+export function secretMissing(name: string, facts: MissingFacts, cause?: unknown): FlowError {
+  const env = facts.envEmpty ? `${facts.envVar} is set but empty` : `${facts.envVar} is not set`;
+  const where = MISSING_WHERE[facts.keychain](facts);
+  const message =
+    `secret "${name}" is missing: ${env}, and ${where}. ` +
+    `Set the environment variable ${facts.envVar}, or store it with \`flow secret set ${name}\``;
+  return new FlowError('E_SECRET_MISSING', message, {
+    cause,
+    details: { secret: name, envVar: facts.envVar, service: facts.service, keychain: facts.keychain, ...(facts.reason ? { reason: facts.reason } : {}) },
+  });
+}
+
+const MISSING_WHERE: Record<MissingFacts['keychain'], (f: MissingFacts) => string> = {
+  'not-found': (f) => `the OS keychain has no entry for it (service "${f.service}")`,
+  unreachable: (f) => `the OS keychain could not be reached (${f.reason})`,
+  disabled: () => 'the OS keychain is not used here',
+};

@@ -1,0 +1,73 @@
+// `{{$.faker.<name>}}`: generated test data from @faker-js/faker (English). Faker is big,
+// so it is imported on the first faker reference, never at start-up.
+import type { Faker } from '@faker-js/faker';
+import { FlowError } from '../../../errors.js';
+import type { RenderContext } from '../context.js';
+import type { Resolver } from '../frame.js';
+
+type Generator = (f: Faker) => string | number;
+
+/**
+ * The documented set. A name is matched without case and without `_`, so `firstName`,
+ * `first_name` and `firstname` are the same. `number` is a number (it stays one in a JSON
+ * body when it is the whole value); all others are strings.
+ */
+export const FAKER_GENERATORS: Readonly<Record<string, Generator>> = {
+  email: (f) => f.internet.email(),
+  // E.164 (`+15551234567`): the form APIs accept most often; faker's default has extensions.
+  phone: (f) => f.phone.number({ style: 'international' }),
+  name: (f) => f.person.fullName(),
+  firstName: (f) => f.person.firstName(),
+  lastName: (f) => f.person.lastName(),
+  username: (f) => f.internet.username(),
+  password: (f) => f.internet.password({ length: 16 }),
+  word: (f) => f.lorem.word(),
+  sentence: (f) => f.lorem.sentence(),
+  paragraph: (f) => f.lorem.paragraph(),
+  number: (f) => f.number.int({ min: 1, max: 1_000_000 }),
+  uuid: (f) => f.string.uuid(),
+  company: (f) => f.company.name(),
+  street: (f) => f.location.streetAddress(),
+  city: (f) => f.location.city(),
+  zip: (f) => f.location.zipCode(),
+  country: (f) => f.location.country(),
+  url: (f) => f.internet.url(),
+  ipv4: (f) => f.internet.ipv4(),
+};
+
+export const FAKER_NAMES: readonly string[] = Object.keys(FAKER_GENERATORS);
+
+const BY_KEY = new Map(FAKER_NAMES.map((n) => [key(n), FAKER_GENERATORS[n]]));
+
+function key(name: string): string {
+  return name.replace(/_/g, '').toLowerCase();
+}
+
+// The English-only entry loads in a seventh of the time of the full package (all locales).
+let english: Promise<typeof import('@faker-js/faker/locale/en')> | undefined;
+let full: Promise<typeof import('@faker-js/faker')> | undefined;
+const seeded = new WeakMap<object, Faker>();
+
+async function fakerFor(ctx: RenderContext): Promise<Faker> {
+  if (!ctx.faker) return (await (english ??= import('@faker-js/faker/locale/en'))).faker;
+  // One seeded instance per options object: its sequence continues across renders. Never
+  // the shared instance: seeding that would change other users' sequences.
+  let f = seeded.get(ctx.faker);
+  if (!f) {
+    const m = await (full ??= import('@faker-js/faker'));
+    f = new m.Faker({ locale: [m.en, m.base] });
+    f.seed(ctx.faker.seed);
+    seeded.set(ctx.faker, f);
+  }
+  return f;
+}
+
+export const faker: Resolver<{ kind: 'faker'; method: string }> = async (expr, frame, raw) => {
+  const generate = BY_KEY.get(key(expr.method));
+  if (!generate) {
+    throw new FlowError('E_TEMPLATE_SYNTAX', `${raw}: unknown faker "${expr.method}"; known: ${FAKER_NAMES.join(', ')}`, {
+      details: { reference: raw, known: FAKER_NAMES },
+    });
+  }
+  return generate(await fakerFor(frame.ctx));
+};

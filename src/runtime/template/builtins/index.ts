@@ -1,0 +1,5 @@
+// The `$.` builtins (spec 2.8), one module each.
+export { uuid } from './uuid.js';
+export { now } from './now.js';
+export { faker, FAKER_NAMES, FAKER_GENERATORS } from './faker.js';
+export { codec } from './codec.js';

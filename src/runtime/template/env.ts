@@ -1,0 +1,41 @@
+// `{{env.X}}`: a value given on the command line wins (`--var X=…`, FLOW_VAR_X), then the
+// environment file. `<SET_VIA_--var>` without a given value is an error naming both ways
+// to give it. A value may hold references itself (`token: "{{secret.TOKEN}}"`): it is
+// rendered in turn, and a loop between variables is E_TEMPLATE_CYCLE.
+import { FlowError } from '../../errors.js';
+import { hasTemplate } from '../../graph/template.js';
+import { SET_VIA_VAR } from '../../project/types.js';
+import { childFrame, type Resolver } from './frame.js';
+
+/** Deeper than this is a loop in all but name. */
+const MAX_DEPTH = 16;
+
+export const env: Resolver<{ kind: 'env'; name: string }> = async (expr, frame, raw) => {
+  const { ctx } = frame;
+  const name = expr.name;
+  // Given values are literal text: never rendered, so a --var cannot inject a reference.
+  if (Object.hasOwn(ctx.vars, name)) return ctx.vars[name];
+  if (!Object.hasOwn(ctx.env, name)) {
+    const where = ctx.envName ? `environment "${ctx.envName}"` : 'the environment';
+    throw unresolved(raw, name, `${raw}: ${where} has no variable "${name}"; define it under variables:, or give it with --var ${name}=<value>`);
+  }
+  const value = ctx.env[name];
+  if (value === SET_VIA_VAR) {
+    throw unresolved(raw, name, `${raw}: env.${name} is ${SET_VIA_VAR} and no value was given; pass --var ${name}=<value>, or set the environment variable FLOW_VAR_${name}`);
+  }
+  if (value === null || (typeof value !== 'object' && (typeof value !== 'string' || !hasTemplate(value)))) return value;
+  if (frame.envStack.includes(name) || frame.envStack.length >= MAX_DEPTH) {
+    const chain = [...frame.envStack, name].map((n) => `env.${n}`).join(' -> ');
+    throw new FlowError('E_TEMPLATE_CYCLE', `environment variables refer to each other in a loop: ${chain}`, {
+      details: { reference: raw, chain: [...frame.envStack, name] },
+    });
+  }
+  const inner = childFrame(frame, name);
+  const out = await frame.engine.value(value, inner);
+  if (inner.tainted) frame.tainted = true;
+  return out;
+};
+
+function unresolved(raw: string, name: string, message: string): FlowError {
+  return new FlowError('E_VAR_UNRESOLVED', message, { details: { reference: raw, variable: name, kind: 'env' } });
+}

@@ -1,0 +1,96 @@
+// Rendering of template values: strings anywhere in maps and arrays, `!secret` values.
+// A string that is exactly one reference keeps the value's type (`"{{order.id}}"` with
+// id 42 is the number 42 in a JSON body); text around a reference makes a string.
+import { FlowError } from '../../errors.js';
+import { hasTemplate, type Expr, type TemplatePart } from '../../graph/template.js';
+import { isSecretRef, type TemplateValue } from '../../project/types.js';
+import * as builtins from './builtins/index.js';
+import { parseCached } from './cache.js';
+import type { RenderContext } from './context.js';
+import { env } from './env.js';
+import type { Engine, Frame, Resolver } from './frame.js';
+import { scoped } from './scoped.js';
+import { secret, secretValue } from './secret.js';
+
+type ResolverTable = { [K in Expr['kind']]: Resolver<Extract<Expr, { kind: K }>> };
+
+/** One resolver per kind of reference. `$.`, `env.` and `secret.` are told apart by the parser. */
+const RESOLVERS: ResolverTable = {
+  uuid: builtins.uuid,
+  now: builtins.now,
+  faker: builtins.faker,
+  codec: builtins.codec,
+  env,
+  secret,
+  scoped,
+};
+
+function resolve(part: Extract<TemplatePart, { kind: 'ref' }>, frame: Frame): unknown {
+  const resolver = RESOLVERS[part.expr.kind] as Resolver<Expr>;
+  return resolver(part.expr, frame, part.raw);
+}
+
+async function renderValue(value: TemplateValue, frame: Frame): Promise<unknown> {
+  if (typeof value === 'string') return hasTemplate(value) ? renderTemplateString(value, frame) : value;
+  if (value === null || typeof value !== 'object') return value;
+  if (isSecretRef(value)) return secretValue(value.name, frame);
+  if (Array.isArray(value)) {
+    const out: unknown[] = [];
+    for (const item of value) out.push(await renderValue(item, frame));
+    return out;
+  }
+  // Keys are not templates: only values are rendered.
+  const out: Record<string, unknown> = {};
+  for (const key of Object.keys(value)) out[key] = await renderValue(value[key], frame);
+  return out;
+}
+
+function renderTemplateString(text: string, frame: Frame): Promise<unknown> {
+  const parts = parseCached(text);
+  const only = parts.length === 1 ? parts[0] : undefined;
+  if (only?.kind === 'ref') return Promise.resolve(resolve(only, frame));
+  return renderParts(parts, frame);
+}
+
+async function renderParts(parts: TemplatePart[], frame: Frame): Promise<string> {
+  // A malformed reference fails the whole string before anything (a secret) is fetched.
+  for (const part of parts) if (part.kind === 'error') throw syntaxError(part);
+  let out = '';
+  for (const part of parts) {
+    if (part.kind === 'text') out += part.text;
+    else if (part.kind === 'ref') out += toText(await resolve(part, frame));
+  }
+  return out;
+}
+
+function syntaxError(part: Extract<TemplatePart, { kind: 'error' }>): FlowError {
+  return new FlowError('E_TEMPLATE_SYNTAX', `${part.raw}: ${part.message}`, { details: { reference: part.raw, offset: part.offset } });
+}
+
+/** How a value reads inside text: strings as they are, objects and arrays as JSON. */
+function toText(value: unknown): string {
+  if (typeof value === 'string') return value;
+  if (value !== null && typeof value === 'object') return JSON.stringify(value);
+  return String(value);
+}
+
+const ENGINE: Engine = { value: renderValue, text: renderParts };
+
+function rootFrame(ctx: RenderContext): Frame {
+  return { ctx, engine: ENGINE, envStack: [], tainted: false };
+}
+
+/**
+ * Render a value as written in YAML into the value to send. Maps and arrays are copied;
+ * strings without `{{` are returned as they are. Errors are FlowErrors with codes
+ * `E_VAR_UNRESOLVED`, `E_SECRET_MISSING`, `E_TEMPLATE_SYNTAX`, `E_TEMPLATE_CYCLE`.
+ */
+export function render(value: TemplateValue, ctx: RenderContext): Promise<unknown> {
+  return renderValue(value, rootFrame(ctx));
+}
+
+/** Render a string to a string (URLs, paths, header values): every reference becomes text. */
+export async function renderString(text: string, ctx: RenderContext): Promise<string> {
+  if (!hasTemplate(text)) return text;
+  return renderParts(parseCached(text), rootFrame(ctx));
+}

@@ -1,0 +1,109 @@
+import { describe, expect, it } from 'vitest';
+import { parseExpr, parseTemplate, refsOf, type Expr, type TemplatePart } from '../../src/graph/index.js';
+
+function onlyRef(text: string): Expr {
+  const parts = parseTemplate(text);
+  expect(parts).toHaveLength(1);
+  const [p] = parts;
+  if (p.kind !== 'ref') throw new Error(`expected a reference, got ${JSON.stringify(p)}`);
+  return p.expr;
+}
+
+function onlyError(text: string): Extract<TemplatePart, { kind: 'error' }> {
+  const errors = parseTemplate(text).filter((p) => p.kind === 'error');
+  expect(errors).toHaveLength(1);
+  return errors[0] as Extract<TemplatePart, { kind: 'error' }>;
+}
+
+describe('parseTemplate: every form of spec 2.8', () => {
+  it.each<[string, Expr]>([
+    ['{{$.uuid}}', { kind: 'uuid' }],
+    ['{{$.now}}', { kind: 'now', offsetMs: 0 }],
+    ['{{$.now + 1h}}', { kind: 'now', offsetMs: 3_600_000 }],
+    ['{{$.now - 30m}}', { kind: 'now', offsetMs: -1_800_000 }],
+    ['{{$.now+2d}}', { kind: 'now', offsetMs: 2 * 86_400_000 }],
+    ['{{ $.now + 500ms }}', { kind: 'now', offsetMs: 500 }],
+    ['{{$.faker.email}}', { kind: 'faker', method: 'email' }],
+    ['{{$.faker.phone}}', { kind: 'faker', method: 'phone' }],
+    ['{{env.baseUrl}}', { kind: 'env', name: 'baseUrl' }],
+    ['{{secret.API_KEY}}', { kind: 'secret', name: 'API_KEY' }],
+    ['{{order.id}}', { kind: 'scoped', scope: 'order', field: 'id', path: [] }],
+    ['{{ order.id }}', { kind: 'scoped', scope: 'order', field: 'id', path: [] }],
+    ['{{order[2].id}}', { kind: 'scoped', scope: 'order', index: 2, field: 'id', path: [] }],
+    ['{{admin.profile.email}}', { kind: 'scoped', scope: 'admin', field: 'profile', path: ['email'] }],
+    ['{{line-item.sku_code}}', { kind: 'scoped', scope: 'line-item', field: 'sku_code', path: [] }],
+  ])('%s', (text, expected) => {
+    expect(onlyRef(text)).toEqual(expected);
+  });
+
+  it('keeps text around references, with offsets', () => {
+    const parts = parseTemplate('/orders/{{order.id}}/items/{{item[1].id}}?x=1');
+    expect(parts.map((p) => p.kind)).toEqual(['text', 'ref', 'text', 'ref', 'text']);
+    expect(parts[1]).toMatchObject({ raw: '{{order.id}}', offset: 8 });
+    expect(parts[3]).toMatchObject({ raw: '{{item[1].id}}', offset: 27 });
+    expect(parts[4]).toEqual({ kind: 'text', text: '?x=1' });
+  });
+
+  it('a string without references is one text part; an empty string none', () => {
+    expect(parseTemplate('/health')).toEqual([{ kind: 'text', text: '/health' }]);
+    expect(parseTemplate('')).toEqual([]);
+    expect(parseTemplate('a } b }} c')).toEqual([{ kind: 'text', text: 'a } b }} c' }]);
+  });
+
+  it('codec arguments hold nested references, found by refsOf', () => {
+    const expr = onlyRef("{{$.base64.encode('{{env.user}}:{{secret.PASSWORD}}')}}");
+    expect(expr).toMatchObject({ kind: 'codec', codec: 'base64', op: 'encode' });
+    if (expr.kind !== 'codec') throw new Error('codec expected');
+    expect(expr.arg.map((p) => p.kind)).toEqual(['ref', 'text', 'ref']);
+    const all = [...refsOf(parseTemplate("Basic {{$.base64.encode('{{env.user}}:{{secret.PASSWORD}}')}}"))];
+    expect(all.map((e) => e.kind)).toEqual(['codec', 'env', 'secret']);
+  });
+
+  it('codecs: hex, url, decode, double quotes, escaped quotes', () => {
+    expect(onlyRef("{{$.hex.encode('ab')}}")).toMatchObject({ codec: 'hex', op: 'encode', arg: [{ kind: 'text', text: 'ab' }] });
+    expect(onlyRef('{{$.url.decode("a%20b")}}')).toMatchObject({ codec: 'url', op: 'decode', arg: [{ kind: 'text', text: 'a%20b' }] });
+    expect(onlyRef("{{$.url.encode('it\\'s')}}")).toMatchObject({ arg: [{ kind: 'text', text: "it's" }] });
+    // `}}` inside the quoted argument does not close the reference
+    expect(onlyRef("{{$.base64.encode('a}}b')}}")).toMatchObject({ arg: [{ kind: 'text', text: 'a}}b' }] });
+  });
+});
+
+describe('parseTemplate: errors never throw and never swallow the rest', () => {
+  it.each([
+    ['{{$.random}}', /does not exist/],
+    ['{{$.random.int}}', /does not exist/],
+    ['{{$.timestamp}}', /does not exist/],
+    ['{{$.date}}', /does not exist/],
+    ['{{$.uuid()}}', /not a known builtin/],
+    ['{{$.now + 1 week}}', /not a known builtin/],
+    ['{{}}', /empty reference/],
+    ['{{order}}', /not a reference of the form scope\.field/],
+    ['{{order id}}', /not a reference/],
+    ['{{env.a.b}}', /env takes one name/],
+    ['{{secret[1].X}}', /secret takes one name/],
+    ['{{order[0].id}}', /count from 1/],
+    ["{{$.base64.encode('a' + 'b')}}", /not a known builtin/],
+  ])('%s', (text, message) => {
+    expect(onlyError(text).message).toMatch(message);
+  });
+
+  it('an unclosed {{ is an error part with an excerpt, text before it kept', () => {
+    const parts = parseTemplate('/orders/{{order.id');
+    expect(parts[0]).toEqual({ kind: 'text', text: '/orders/' });
+    expect(parts[1]).toMatchObject({ kind: 'error', raw: '{{order.id', offset: 8 });
+    expect((parts[1] as { message: string }).message).toContain('unclosed');
+    expect((parts[1] as { message: string }).message).toContain('{{order.id');
+  });
+
+  it("a stray quote spoils one reference, not the next", () => {
+    const parts = parseTemplate("{{order.id's}} then {{user.id}}");
+    expect(parts.map((p) => p.kind)).toEqual(['error', 'text', 'ref']);
+    expect(parts[2]).toMatchObject({ raw: '{{user.id}}' });
+  });
+
+  it('errors inside codec arguments are error parts of the argument', () => {
+    const expr = parseExpr("$.base64.encode('{{$.random}}')");
+    if (typeof expr === 'string' || expr.kind !== 'codec') throw new Error('codec expected');
+    expect(expr.arg[0]).toMatchObject({ kind: 'error' });
+  });
+});

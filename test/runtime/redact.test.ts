@@ -1,0 +1,151 @@
+import { describe, expect, it } from 'vitest';
+import { base64Forms, createRedactor, isCredentialHeader } from '../../src/runtime/redact.js';
+
+const SECRET = 's3cr3t/Pa ss+wörd"x';
+
+describe('redactor: text', () => {
+  it('replaces the secret in every form a request carries it', () => {
+    const r = createRedactor([SECRET]);
+    const forms = {
+      raw: SECRET,
+      json: JSON.stringify({ password: SECRET }),
+      urlComponent: `https://h/x?pw=${encodeURIComponent(SECRET)}&a=1`,
+      form: new URLSearchParams({ pw: SECRET, a: '1' }).toString(),
+      base64: Buffer.from(SECRET).toString('base64'),
+      base64url: Buffer.from(SECRET).toString('base64url'),
+      basicAuth: `curl -H 'Authorization: Basic ${Buffer.from(`alice:${SECRET}`).toString('base64')}'`,
+      basicAuth2: Buffer.from(`bob:${SECRET}`).toString('base64'),
+      basicAuth3: Buffer.from(`anna:${SECRET}`).toString('base64'),
+    };
+    for (const [name, text] of Object.entries(forms)) {
+      const out = r.text(`before ${text} after`);
+      expect(out, name).toContain('***');
+      expect(out, name).not.toContain(text);
+      expect(out, name).toMatch(/^before .* after$/);
+    }
+    expect(r.text(`${SECRET}`)).toBe('***');
+    expect(r.text(`a ${SECRET} b ${SECRET}`)).toBe('a *** b ***');
+  });
+
+  it('the base64 forms cover each byte alignment inside a longer encoding', () => {
+    const secret = 'hunter22';
+    for (const prefix of ['', 'a', 'ab', 'abc', 'user:', 'x:']) {
+      const encoded = Buffer.from(`${prefix}${secret}!tail`).toString('base64');
+      expect(base64Forms(secret).some((f) => encoded.includes(f)), prefix).toBe(true);
+    }
+  });
+
+  it('leaves text without secrets alone, and knows secrets added later', () => {
+    const r = createRedactor();
+    expect(r.text('nothing to hide')).toBe('nothing to hide');
+    r.add('token-abc');
+    expect(r.text('x token-abc y')).toBe('x *** y');
+    r.add('second-secret');
+    expect(r.text('token-abc second-secret')).toBe('*** ***');
+    expect(r.size).toBe(2);
+  });
+
+  it('regex characters in a secret are literal', () => {
+    const r = createRedactor(['a.b*c(d)[e]$']);
+    expect(r.text('xa.b*c(d)[e]$y aXb')).toBe('x***y aXb');
+  });
+
+  it('where secrets overlap, the longer one is replaced whole', () => {
+    const r = createRedactor(['abcd', 'abcdefgh']);
+    expect(r.text('__abcdefgh__')).toBe('__***__');
+  });
+
+  it('a secret shorter than 4 characters is redacted only as a whole value', () => {
+    const r = createRedactor(['abc']);
+    expect(r.text('abc')).toBe('***');
+    expect(r.text('the abc of it')).toBe('the abc of it');
+    expect(r.value({ pin: 'abc', note: 'abcdef' })).toEqual({ pin: '***', note: 'abcdef' });
+  });
+
+  it('is quick on a large body', () => {
+    const r = createRedactor(['secret-value-1', 'secret-value-2', 'another-one']);
+    const body = `${'lorem ipsum dolor sit amet '.repeat(400_000)}secret-value-2`;
+    const start = performance.now();
+    const out = r.text(body);
+    expect(out.endsWith('***')).toBe(true);
+    expect(performance.now() - start).toBeLessThan(2000);
+  });
+});
+
+describe('redactor: headers', () => {
+  it('redacts credential headers by name, keeping the scheme word', () => {
+    const r = createRedactor();
+    const out = r.headers({
+      Authorization: 'Bearer eyJhbGciOi.abc.def',
+      'proxy-authorization': 'Basic dXNlcjpwYXNz',
+      'X-Api-Key': 'k1',
+      'Api-Key': 'k2',
+      apikey: 'k3',
+      'X-Auth-Token': 't1',
+      'X-Client-Secret': 's1',
+      'x_session_token': 't2',
+      Cookie: 'sid=abc; theme=dark',
+      'Content-Type': 'application/json',
+      Accept: '*/*',
+    });
+    expect(out).toEqual({
+      Authorization: 'Bearer ***',
+      'proxy-authorization': 'Basic ***',
+      'X-Api-Key': '***',
+      'Api-Key': '***',
+      apikey: '***',
+      'X-Auth-Token': '***',
+      'X-Client-Secret': '***',
+      'x_session_token': '***',
+      Cookie: 'sid=***; theme=***',
+      'Content-Type': 'application/json',
+      Accept: '*/*',
+    });
+  });
+
+  it('an Authorization value without a scheme is wholly ***', () => {
+    expect(createRedactor().headers({ authorization: 'rawtoken' })).toEqual({ authorization: '***' });
+  });
+
+  it('Set-Cookie keeps the cookie name and attributes; arrays and numbers are handled', () => {
+    const r = createRedactor();
+    expect(r.headers({ 'set-cookie': ['sid=abc; Path=/; HttpOnly', 'csrf=xyz'], 'content-length': 12, 'x-none': undefined })).toEqual({
+      'set-cookie': ['sid=***; Path=/; HttpOnly', 'csrf=***'],
+      'content-length': '12',
+    });
+  });
+
+  it('other headers go through the text redaction', () => {
+    const r = createRedactor(['tenant-secret-id']);
+    expect(r.headers({ 'X-Tenant': 'tenant-secret-id', Referer: 'https://h/?k=tenant-secret-id' })).toEqual({ 'X-Tenant': '***', Referer: 'https://h/?k=***' });
+  });
+
+  it('knows which names are credentials', () => {
+    for (const name of ['Authorization', 'Cookie', 'Set-Cookie', 'X-CSRF-Token', 'X-Amz-Security-Token', 'Ocp-Apim-Subscription-Key']) expect(isCredentialHeader(name), name).toBe(true);
+    for (const name of ['Content-Type', 'Accept', 'X-Request-Id', 'Tokens-Left', 'Keyboard']) expect(isCredentialHeader(name), name).toBe(false);
+  });
+});
+
+describe('redactor: value', () => {
+  it('redacts deep: secret values anywhere, credential-named fields whatever they hold', () => {
+    const r = createRedactor(['pw-123456']);
+    const input = {
+      user: { name: 'alice', password: 'anything', note: 'my pw is pw-123456' },
+      access_token: 'eyJ.x.y',
+      refreshToken: 'r-1',
+      list: ['pw-123456', 1, null, { 'client-secret': 42 }],
+      tokenCount: 3,
+      ok: true,
+    };
+    expect(r.value(input)).toEqual({
+      user: { name: 'alice', password: '***', note: 'my pw is ***' },
+      access_token: '***',
+      refreshToken: '***',
+      list: ['***', 1, null, { 'client-secret': '***' }],
+      tokenCount: 3,
+      ok: true,
+    });
+    // The input is not changed.
+    expect(input.user.password).toBe('anything');
+  });
+});
