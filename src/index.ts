@@ -1,6 +1,6 @@
 // reqflow's library API: what the CLI and the Vitest plugin are built on.
 export * from './project/index.js';
-export { lint, type LintResult } from './lint/index.js';
+export { lint, format, FORMATS, CODES, type LintResult, type FormatName } from './lint/index.js';
 export { buildGraph, findCycles, prerequisites, scheduleOrder, type ProjectGraph } from './graph/index.js';
 export { createRunner, type Runner } from './runtime/index.js';
 export type * from './runtime/types.js';

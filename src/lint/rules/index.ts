@@ -1,7 +1,29 @@
 // Every lint rule, one module each. Order here is the order of the output for one position.
 import type { Rule } from '../rule.js';
+import baseUrlPath from './baseurl-path.js';
+import cycles from './cycles.js';
+import defaultEnvironment from './default-environment.js';
+import fieldsExtracted from './fields-extracted.js';
+import plaintextSecret from './plaintext-secret.js';
+import references from './references.js';
+import schema, { CLAIM_RULES } from './schema.js';
+import targets from './targets.js';
+import templateSyntax from './template-syntax.js';
 
 export const RULES: Rule[] = [
-  // (structural rules: schema, version, unknown keys, … )
-  // (graph rules: references, cycles, fields not extracted)
+  // structural rules: the JSON Schemas (E_SCHEMA and the warnings that claim schema issues:
+  // W_UNKNOWN_KEY, W_UNKNOWN_STRATEGY, W_UNKNOWN_METHOD, W_NOT_SEQUENCE, W_EMPTY_KEY), then
+  // checks of values. (E_YAML_PARSE, E_SCHEMA_VERSION, E_DUPLICATE_ID, W_FILE_DISCARDED and
+  // W_IMPORT_PATTERN come from the loader, in project.diagnostics.)
+  schema,
+  ...CLAIM_RULES,
+  plaintextSecret,
+  baseUrlPath,
+  defaultEnvironment,
+  // graph rules: references, cycles, fields not extracted
+  templateSyntax,
+  references,
+  targets,
+  cycles,
+  fieldsExtracted,
 ];

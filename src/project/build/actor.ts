@@ -1,6 +1,6 @@
 // An actor file or inline entry (spec 2.4).
 import { parseDuration } from '../duration.js';
-import type { Actor, YamlPath } from '../types.js';
+import type { Actor, RequestSpec, YamlPath } from '../types.js';
 import { buildAuth } from './auth.js';
 import type { Locator } from './origin.js';
 import { buildRequest } from './request.js';
@@ -17,7 +17,7 @@ export function buildActor(id: string, raw: RawMap, file: string, yamlPath: Yaml
       ? {
           ttlRaw,
           ttlMs: ttlRaw === undefined ? undefined : parseDuration(ttlRaw),
-          refresh: buildRequest(session.refresh, file, [...yamlPath, 'session', 'refresh'], at),
+          refresh: buildRefresh(session.refresh, file, [...yamlPath, 'session', 'refresh'], at),
         }
       : undefined,
     inject: { headers: asTemplateMap(asMap(raw.inject)?.headers) },
@@ -25,4 +25,10 @@ export function buildActor(id: string, raw: RawMap, file: string, yamlPath: Yaml
     yamlPath,
     loc: at(yamlPath),
   };
+}
+
+/** Spec 2.4: session.refresh reads `method`, `path`, `body` and `extract` only. */
+function buildRefresh(raw: unknown, file: string, yamlPath: YamlPath, at: Locator): RequestSpec | undefined {
+  const request = buildRequest(raw, file, yamlPath, at);
+  return request && { ...request, headers: {}, queryParams: {}, bodyForm: undefined, expectStatus: undefined };
 }

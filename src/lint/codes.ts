@@ -1,0 +1,47 @@
+// Every code `flow lint` can print: who reports it, its severity, cause and remedy. The CLI's
+// --help lists them; docs/lint.md explains each (a test keeps the two in step).
+import type { Severity } from '../project/index.js';
+
+export interface CodeInfo {
+  severity: Severity;
+  /** which stage finds it */
+  from: 'loader' | 'lint' | 'graph';
+  cause: string;
+  remedy: string;
+}
+
+export const CODES: Record<string, CodeInfo> = {
+  // loader (src/project)
+  E_PROJECT_NOT_FOUND: { severity: 'error', from: 'loader', cause: 'the project directory does not exist or is not a directory', remedy: 'pass the directory that holds flow.yaml with --project' },
+  E_NO_ROOT: { severity: 'error', from: 'loader', cause: 'the directory has no flow.yaml', remedy: 'create flow.yaml with at least `version: 1`' },
+  E_ROOT_NOT_MAPPING: { severity: 'error', from: 'loader', cause: 'flow.yaml is empty or not a mapping', remedy: 'write flow.yaml as a mapping with `version:`' },
+  E_NOT_MAPPING: { severity: 'error', from: 'loader', cause: 'an actor, resource or environment is not a mapping', remedy: 'write it as a mapping of keys' },
+  E_FILE_NOT_FOUND: { severity: 'error', from: 'loader', cause: 'an imported file does not exist', remedy: 'correct the path in imports or add the file' },
+  E_FILE_UNREADABLE: { severity: 'error', from: 'loader', cause: 'a file cannot be read (a directory, a symlink loop, no permission)', remedy: 'make it a readable regular file' },
+  E_FILE_TOO_LARGE: { severity: 'error', from: 'loader', cause: 'a file is larger than the 5 MB limit', remedy: 'split it; project files are a few KB' },
+  E_FILE_BINARY: { severity: 'error', from: 'loader', cause: 'a file contains NUL bytes', remedy: 'import only YAML files' },
+  E_FILE_OUTSIDE_PROJECT: { severity: 'error', from: 'loader', cause: 'an import is absolute or goes above the project directory with ..', remedy: 'keep every file inside the project directory' },
+  E_YAML_PARSE: { severity: 'error', from: 'loader', cause: 'bad indentation or quoting, nesting too deep, or an alias bomb', remedy: 'fix the YAML at the line given' },
+  E_SCHEMA_VERSION: { severity: 'error', from: 'loader', cause: '`version` is missing or outside 1 to 3', remedy: 'set `version: 1`' },
+  E_DUPLICATE_ID: { severity: 'error', from: 'loader', cause: 'two files (or inline entries) define the same actor, resource or environment id; the later one is ignored', remedy: 'rename one (`name:` or the filename)' },
+  W_FILE_DISCARDED: { severity: 'warning', from: 'loader', cause: 'an imported file is not directly under actors/, resources/ or environments/: it is loaded and discarded', remedy: 'move it into one of those directories' },
+  W_IMPORT_PATTERN: { severity: 'warning', from: 'loader', cause: 'an import pattern uses `**` or `?`, a `*` not at the end, or matches no file', remedy: 'use a trailing `*.yaml` / `*.yml` or a file path' },
+  W_EMPTY_FILE: { severity: 'warning', from: 'loader', cause: 'an imported file is empty', remedy: 'fill it or remove it from the project' },
+  W_UNKNOWN_TAG: { severity: 'warning', from: 'loader', cause: 'a YAML tag other than `!secret`; the value is read as plain text', remedy: 'use `!secret NAME` or no tag' },
+  W_YAML: { severity: 'warning', from: 'loader', cause: 'a YAML warning from the parser', remedy: 'follow the message' },
+  // structural rules (src/lint/rules)
+  E_SCHEMA: { severity: 'error', from: 'lint', cause: 'a value has the wrong type or form (the JSON Schemas in schemas/)', remedy: 'give the type the message names' },
+  W_UNKNOWN_KEY: { severity: 'warning', from: 'lint', cause: 'a key the format does not list; it is silently ignored', remedy: 'remove it or correct its spelling' },
+  W_UNKNOWN_STRATEGY: { severity: 'warning', from: 'lint', cause: '`auth.strategy` is missing or not one of the eleven; it is read as `simple`', remedy: 'write one of the eleven strategies' },
+  W_UNKNOWN_METHOD: { severity: 'warning', from: 'lint', cause: '`method` is not an HTTP method; it is sent as GET', remedy: 'write GET, POST, PUT, PATCH, DELETE, HEAD, OPTIONS or TRACE' },
+  W_NOT_SEQUENCE: { severity: 'warning', from: 'lint', cause: '`depends_on` or `assert` is not a sequence; it is ignored', remedy: 'write it as a list' },
+  W_EMPTY_KEY: { severity: 'warning', from: 'lint', cause: 'an empty `depends_on`, `assert`, `actor` or `expect_status`', remedy: 'omit the key' },
+  W_PLAINTEXT_SECRET: { severity: 'warning', from: 'lint', cause: 'a password, token or key written as plain text', remedy: 'use `!secret NAME` or `{{secret.NAME}}`' },
+  W_BASEURL_PATH: { severity: 'warning', from: 'lint', cause: '`baseUrl` goes on past the host (a path such as /api/v1)', remedy: 'end baseUrl at the host; put the prefix in each operation path' },
+  E_INTERNAL: { severity: 'error', from: 'lint', cause: 'a lint rule failed (a bug in reqflow)', remedy: 'report it with the project that triggers it' },
+  // graph rules (src/lint/rules, on src/graph)
+  E_REF_UNDEFINED: { severity: 'error', from: 'graph', cause: 'the scope of a `{{X.y}}` reference, a `depends_on` target, an `actor`, an `{{env.X}}` or `default_environment` names nothing', remedy: 'add the producer or correct the name' },
+  E_CYCLE: { severity: 'error', from: 'graph', cause: 'operations depend on each other in a circle; the message prints the path', remedy: 'remove the unneeded `depends_on` edge or reference' },
+  E_TEMPLATE_SYNTAX: { severity: 'error', from: 'graph', cause: 'a `{{ }}` reference is malformed or names a builtin that does not exist', remedy: 'use a form of spec 2.8' },
+  W_FIELD_NOT_EXTRACTED: { severity: 'warning', from: 'graph', cause: 'a `{{resource.field}}` reads a field no operation of that resource extracts', remedy: 'add the extraction or correct the field name' },
+};

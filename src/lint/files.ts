@@ -1,0 +1,46 @@
+// The files lint reads node by node: parsed cleanly (E_YAML_PARSE is the loader's), of a
+// recognised kind, with a mapping at the top (otherwise the loader already reported it).
+import { isMap } from 'yaml';
+import { isSecretRef, MAX_ALIAS_COUNT, type Project, type SourceFile } from '../project/index.js';
+
+export type LintableFile = SourceFile & { doc: NonNullable<SourceFile['doc']> };
+
+export function lintableFiles(project: Project): LintableFile[] {
+  return project.files.filter(
+    (f): f is LintableFile => f.kind !== 'discarded' && f.doc !== undefined && f.doc.errors.length === 0 && isMap(f.doc.contents),
+  );
+}
+
+const plainValues = new WeakMap<SourceFile, unknown>();
+
+/**
+ * The document as plain JSON for Ajv: a `!secret NAME` becomes the string `!secret NAME`, as an
+ * editor given `customTags: ["!secret scalar"]` sees it. Undefined when it cannot be expanded
+ * (an alias bomb: the loader reported it).
+ */
+export function plainValue(file: LintableFile): unknown {
+  if (plainValues.has(file)) return plainValues.get(file);
+  let value: unknown;
+  try {
+    value = replaceSecrets(file.doc.toJS({ maxAliasCount: MAX_ALIAS_COUNT }));
+  } catch {
+    value = undefined;
+  }
+  plainValues.set(file, value);
+  return value;
+}
+
+function replaceSecrets(value: unknown): unknown {
+  if (isSecretRef(value)) return `!secret ${value.name}`;
+  if (Array.isArray(value)) return value.map(replaceSecrets);
+  if (typeof value === 'object' && value !== null) {
+    const out: Record<string, unknown> = {};
+    for (const [k, v] of Object.entries(value)) {
+      // A `__proto__` key stays a plain key (as yaml's toJS keeps it), never the prototype.
+      if (k === '__proto__') Object.defineProperty(out, k, { value: replaceSecrets(v), enumerable: true, writable: true, configurable: true });
+      else out[k] = replaceSecrets(v);
+    }
+    return out;
+  }
+  return value;
+}

@@ -1,0 +1,91 @@
+// The lint stage: loader diagnostics + every rule's findings, positioned, with severities,
+// de-duplicated and sorted. Pure: formatting and exit codes are the CLI's job.
+import { buildGraph, type ProjectGraph } from '../graph/index.js';
+import { locate, type Diagnostic, type Project, type Severity } from '../project/index.js';
+import type { Finding, LintContext, Rule } from './rule.js';
+import { RULES } from './rules/index.js';
+
+export interface LintOptions {
+  /** warnings fail too (`flow lint --strict`) */
+  strict?: boolean;
+  /** the rules to run; all of them by default (tests run one) */
+  rules?: readonly Rule[];
+}
+
+export interface LintResult {
+  /** sorted by file, line, col; for one position, loader first, then in rule order */
+  diagnostics: Diagnostic[];
+  errors: number;
+  warnings: number;
+  /** no errors (and, with `strict`, no warnings) */
+  ok: boolean;
+}
+
+export function lint(project: Project, options: LintOptions = {}): LintResult {
+  const ctx = context(project);
+  const found: Diagnostic[] = [...project.diagnostics];
+  for (const rule of options.rules ?? RULES) found.push(...runRule(rule, ctx));
+  const diagnostics = sortDiagnostics(dedupe(found));
+  const errors = diagnostics.filter((d) => d.severity === 'error').length;
+  const warnings = diagnostics.length - errors;
+  return { diagnostics, errors, warnings, ok: errors === 0 && !(options.strict && warnings > 0) };
+}
+
+/** The graph is built on first use, once: the structural rules never pay for it. */
+function context(project: Project): LintContext {
+  let graph: ProjectGraph | undefined;
+  return {
+    project,
+    get graph() {
+      return (graph ??= buildGraph(project));
+    },
+  };
+}
+
+/** A rule that throws costs its own findings, never the run: it becomes E_INTERNAL. */
+function runRule(rule: Rule, ctx: LintContext): Diagnostic[] {
+  const out: Diagnostic[] = [];
+  try {
+    for (const finding of rule.check(ctx)) out.push(toDiagnostic(ctx.project, finding));
+  } catch (err) {
+    const why = err instanceof Error ? err.message : String(err);
+    out.push({
+      code: 'E_INTERNAL',
+      severity: 'error',
+      message: `lint rule "${rule.id}" failed: ${why.split('\n')[0]}`,
+      file: ctx.project.rootFile,
+      line: 1,
+      col: 1,
+    });
+  }
+  return out;
+}
+
+export function defaultSeverity(code: string): Severity {
+  return code.startsWith('W_') ? 'warning' : 'error';
+}
+
+function toDiagnostic(project: Project, f: Finding): Diagnostic {
+  const loc = locate(project, f.file, f.yamlPath, f.atKey ?? false);
+  return { code: f.code, severity: f.severity ?? defaultSeverity(f.code), message: f.message, file: loc.file, line: loc.line, col: loc.col };
+}
+
+function dedupe(list: Diagnostic[]): Diagnostic[] {
+  const seen = new Set<string>();
+  return list.filter((d) => {
+    const key = `${d.file}\0${d.line}\0${d.col}\0${d.code}\0${d.message}`;
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
+}
+
+/** Stable: equal positions keep their order (loader, then rule order). */
+export function sortDiagnostics(list: Diagnostic[]): Diagnostic[] {
+  return [...list].sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : a.line - b.line || a.col - b.col));
+}
+
+export type { Finding, LintContext, Rule } from './rule.js';
+export { RULES } from './rules/index.js';
+export { CODES, type CodeInfo } from './codes.js';
+export { format, FORMATS, type FormatName, type FormatOptions } from './format/index.js';

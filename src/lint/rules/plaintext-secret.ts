@@ -1,0 +1,65 @@
+// W_PLAINTEXT_SECRET (spec 5.4, 2.3.3): every password, token and key is a `!secret NAME` or a
+// `{{secret.NAME}}` reference. Reads the YAML nodes (only they show the `!secret` tag). The value
+// found is never printed.
+import { isMap, isScalar, isSeq, type Node } from 'yaml';
+import { isSecretRef, SET_VIA_VAR, type YamlPath } from '../../project/index.js';
+import { lintableFiles } from '../files.js';
+import type { Finding, Rule } from '../rule.js';
+
+/** Key names (lower case, without `-`, `_`, spaces) that hold credentials. */
+const SECRET_SUFFIXES = ['password', 'passwd', 'passphrase', 'secret', 'token', 'apikey', 'accesskey', 'secretkey', 'privatekey', 'consumerkey'];
+const SECRET_NAMES = new Set(['key', 'pwd', 'authorization', 'proxyauthorization']);
+
+/** Subtrees whose values are not credentials: paths, expressions, justifications. */
+const SKIP_KEYS = new Set(['extract', '_provenance', 'assert', 'depends_on', 'poll_until', 'description']);
+
+export function isSecretKey(key: string): boolean {
+  const k = key.toLowerCase().replace(/[-_\s]/g, '');
+  return SECRET_NAMES.has(k) || SECRET_SUFFIXES.some((s) => k.endsWith(s));
+}
+
+/** A literal that would be sent as is: not `!secret`, not a `{{ }}` reference, not the run-time placeholder. */
+function isPlainLiteral(node: Node): boolean {
+  if (!isScalar(node) || node.tag === '!secret' || isSecretRef(node.value)) return false;
+  const v = node.value;
+  if (typeof v === 'number') return Number.isFinite(v);
+  if (typeof v !== 'string') return false;
+  const text = v.trim();
+  return text !== '' && !text.includes('{{') && text !== SET_VIA_VAR;
+}
+
+const plaintextSecret: Rule = {
+  id: 'plaintext-secret',
+  codes: ['W_PLAINTEXT_SECRET'],
+  *check({ project }): Generator<Finding> {
+    for (const file of lintableFiles(project)) {
+      // Iterative: a deeply nested body must not exhaust the stack.
+      const stack: Array<{ node: unknown; path: YamlPath }> = [{ node: file.doc.contents, path: [] }];
+      while (stack.length) {
+        const { node, path } = stack.pop()!;
+        if (isSeq(node)) node.items.forEach((item, i) => stack.push({ node: item, path: [...path, i] }));
+        if (!isMap(node)) continue;
+        for (const pair of node.items) {
+          if (!isScalar(pair.key)) continue;
+          const key = String(pair.key.value);
+          if (SKIP_KEYS.has(key)) continue;
+          const valuePath = [...path, key];
+          if (isScalar(pair.value)) {
+            if (isSecretKey(key) && isPlainLiteral(pair.value)) {
+              yield {
+                code: 'W_PLAINTEXT_SECRET',
+                message: `"${key}" holds a plain-text credential: write it as !secret NAME or {{secret.NAME}}`,
+                file: file.path,
+                yamlPath: valuePath,
+              };
+            }
+          } else if (pair.value) {
+            stack.push({ node: pair.value, path: valuePath });
+          }
+        }
+      }
+    }
+  },
+};
+
+export default plaintextSecret;

@@ -1,0 +1,28 @@
+// E_SCHEMA: a value of the wrong type or form, by the JSON Schemas in schemas/ (Ajv). The
+// spec's silent failures are claimed by their warning rules first and never become errors here.
+import { lintableFiles } from '../files.js';
+import type { Finding, Rule } from '../rule.js';
+import { schemaIssues } from '../schema/issues.js';
+import emptyKey from './empty-key.js';
+import notSequence from './not-sequence.js';
+import unknownKey from './unknown-key.js';
+import unknownMethod from './unknown-method.js';
+import unknownStrategy from './unknown-strategy.js';
+
+/** Every rule that claims schema issues; what none claims is an E_SCHEMA error. */
+export const CLAIM_RULES = [unknownKey, unknownStrategy, unknownMethod, notSequence, emptyKey];
+
+const schema: Rule = {
+  id: 'schema',
+  codes: ['E_SCHEMA'],
+  *check({ project }): Generator<Finding> {
+    for (const file of lintableFiles(project)) {
+      for (const issue of schemaIssues(file)) {
+        if (CLAIM_RULES.some((r) => r.claim.claims(issue))) continue;
+        yield { code: 'E_SCHEMA', message: issue.message, file: file.path, yamlPath: issue.yamlPath, atKey: issue.atKey };
+      }
+    }
+  },
+};
+
+export default schema;
