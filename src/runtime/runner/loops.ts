@@ -21,10 +21,11 @@ export async function pollUntil(ctx: RunContext, op: Operation, rc: RenderContex
     checkStatus(res, op.expectStatus, ctx.redactor);
     let done = true;
     for (const expr of poll.condition) {
-      const outcome = await evaluateOne(expr, res, rc, ctx.redactor);
-      if (!outcome.pass) {
+      const { record, error } = await evaluateOne(expr, res, rc, ctx.redactor);
+      if (error) throw error;
+      if (!record.pass) {
         done = false;
-        last = { expr: outcome.expr, actual: outcome.actual };
+        last = { expr: record.expr, actual: record.actual };
         break;
       }
     }

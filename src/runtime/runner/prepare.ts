@@ -56,7 +56,8 @@ async function buildUrl(ctx: RunContext, pathTemplate: string, rc: RenderContext
       details: { variable: 'env.baseUrl' },
     });
   }
-  const base = String(await render(ctx.environment.variables.baseUrl, rc)).replace(/\/+$/, '');
+  // Through env resolution, so `<SET_VIA_--var>` and references inside baseUrl work.
+  const base = (await renderString('{{env.baseUrl}}', rc)).replace(/\/+$/, '');
   return parseUrl(base + (path.startsWith('/') || path === '' ? path : `/${path}`));
 }
 

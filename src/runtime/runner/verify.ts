@@ -2,7 +2,7 @@
 // then assert. Each failure is a coded error with the facts a user needs to fix it.
 import { FlowError } from '../../errors.js';
 import type { ExtractSpec } from '../../project/types.js';
-import { evaluateAssert, parseAssert } from '../assert/index.js';
+import { evaluateAssert, parseAssert, type AssertExpr } from '../assert/index.js';
 import { extractAll } from '../extract/index.js';
 import type { Redactor } from '../redact.js';
 import type { FlowResponse } from '../response.js';
@@ -36,24 +36,45 @@ export function extract(specs: ExtractSpec[], res: FlowResponse): Extracted {
 /** Every assertion is evaluated (all are reported); the first failure fails the operation. */
 export async function checkAsserts(exprs: string[], res: FlowResponse, rc: RenderContext, redactor: Redactor): Promise<AssertRecord[]> {
   const records: AssertRecord[] = [];
-  for (const expr of exprs) records.push(await evaluateOne(expr, res, rc, redactor));
-  const failed = records.find((r) => !r.pass);
-  if (failed) {
-    throw new FlowError('E_ASSERT_FAILED', `assert failed: ${failed.expr} (${failed.message ?? `actual: ${JSON.stringify(failed.actual)}`})`, {
-      details: { expr: failed.expr, actual: failed.actual },
-    });
+  let firstError: FlowError | undefined;
+  for (const expr of exprs) {
+    const { record, error } = await evaluateOne(expr, res, rc, redactor);
+    records.push(record);
+    if (!record.pass && !firstError) {
+      firstError =
+        error ??
+        new FlowError('E_ASSERT_FAILED', `assert failed: ${record.message ?? record.expr}`, {
+          details: { expr: record.expr, actual: record.actual },
+        });
+    }
   }
+  if (firstError) throw firstError;
   return records;
 }
 
-export async function evaluateOne(expr: string, res: FlowResponse, rc: RenderContext, redactor: Redactor): Promise<AssertRecord> {
-  const parsed = parseAssert(expr);
-  const rendered = parsed.template !== undefined ? await render(parsed.template, rc) : undefined;
-  const outcome = evaluateAssert(parsed, res, rendered);
-  return {
+const parsedAsserts = new Map<string, AssertExpr>();
+
+/** Parsed once per expression text (E_ASSERT_SYNTAX is thrown every time it is met). */
+function parsed(expr: string): AssertExpr {
+  let p = parsedAsserts.get(expr);
+  if (!p) {
+    p = parseAssert(expr);
+    if (parsedAsserts.size > 10_000) parsedAsserts.clear();
+    parsedAsserts.set(expr, p);
+  }
+  return p;
+}
+
+/** One assertion; `error` is set when the path could not be read at all (E_NOT_JSON, …). */
+export async function evaluateOne(expr: string, res: FlowResponse, rc: RenderContext, redactor: Redactor): Promise<{ record: AssertRecord; error?: FlowError }> {
+  const ast = parsed(expr);
+  const rendered = ast.expected?.kind === 'template' ? await render(ast.expected.text, rc) : undefined;
+  const outcome = evaluateAssert(ast, res, rendered);
+  const record: AssertRecord = {
     expr: redactor.text(expr),
     pass: outcome.pass,
     actual: redactor.value(outcome.actual),
     message: redactor.text(outcome.message),
   };
+  return { record, error: outcome.error };
 }

@@ -1,0 +1,76 @@
+// The project that drives the shop API in runner tests; pieces can be replaced per test.
+import { writeProject } from './project.js';
+
+export const SHOP_SECRET = 'hunter2-secret';
+
+export const SHOP_FILES: Record<string, string> = {
+  'flow.yaml': 'version: 1\nname: shop-test\ndefault_environment: local\nimports:\n  - environments/*.yaml\n  - actors/*.yaml\n  - resources/*.yaml\n',
+  'environments/local.yaml': 'name: local\nvariables:\n  baseUrl: <SET_VIA_--var>\n  password: !secret SHOP_PW\n',
+  'actors/admin.yaml': [
+    '# the shop administrator',
+    'name: admin',
+    'auth:',
+    '  strategy: simple',
+    '  method: POST',
+    '  path: /login',
+    '  body: { user: admin, password: "{{env.password}}" }',
+    '  extract:',
+    '    token: $.data.token',
+    '    user_id: $.data.user_id',
+    'inject:',
+    '  headers:',
+    '    Authorization: "Bearer {{admin.token}}"',
+    '',
+  ].join('\n'),
+  'resources/products.yaml': [
+    'name: product',
+    'operations:',
+    '  create:',
+    '    method: POST',
+    '    path: /products',
+    '    actor: admin',
+    '    body: { name: "{{$.faker.word}}" }',
+    '    expect_status: 201',
+    '    extract: { id: $.data.id }',
+    '  publish:',
+    '    method: POST',
+    '    path: /products/{{product.id}}/publish',
+    '    actor: admin',
+    '',
+  ].join('\n'),
+  'resources/orders.yaml': [
+    '# orders need a published product',
+    'name: order',
+    'operations:',
+    '  create:',
+    '    method: POST',
+    '    path: /orders',
+    '    actor: admin',
+    '    depends_on: [product.publish]',
+    '    body: { product: "{{product.id}}", qty: 2 }',
+    '    expect_status: 201',
+    '    extract:',
+    '      id: $.data.id',
+    '      location: $.headers.Location',
+    '  get:',
+    '    path: /orders/{{order.id}}',
+    '    actor: admin',
+    '    assert:',
+    '      - $.data.qty == 2',
+    "      - $.data.id == '{{order.id}}'",
+    '  list:',
+    '    path: /orders',
+    '    actor: admin',
+    '    extract: { id: "$.data[*].id" }',
+    '  delete:',
+    '    method: DELETE',
+    '    path: /orders/{{order.id}}',
+    '    actor: admin',
+    '    expect_status: 204',
+    '',
+  ].join('\n'),
+};
+
+export function shopProject(overrides: Record<string, string> = {}): Promise<string> {
+  return writeProject({ ...SHOP_FILES, ...overrides });
+}
