@@ -76,6 +76,6 @@ export interface RunnerOptions {
   /** the process environment, for FLOW_SECRET_* and FLOW_VAR_* (default process.env) */
   processEnv?: NodeJS.ProcessEnv;
   onEvent?: (event: RunEvent) => void;
-  /** send nothing: report the plan only */
-  dryRun?: boolean;
+  /** the clock for session expiry (tests move it forward); default Date.now */
+  clock?: () => number;
 }

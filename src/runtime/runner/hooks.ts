@@ -24,7 +24,8 @@ export async function preRequestHook(ctx: RunContext, op: Operation, req: Outgoi
     method: (changed.method as OutgoingRequest['method']) ?? req.method,
     url: changed.url ? new URL(changed.url) : req.url,
     headers: changed.headers ?? req.headers,
-    body: changed.body ?? req.body,
+    // A hook sees (and may change or remove) a text body; a multipart body it never saw stays.
+    body: typeof req.body === 'string' || req.body === undefined ? (changed.body ?? undefined) : req.body,
   };
 }
 

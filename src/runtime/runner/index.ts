@@ -57,7 +57,7 @@ export function createRunner(project: Project, options: RunnerOptions = {}): Run
       return jar;
     },
     emit: (event) => options.onEvent?.(event),
-    now: () => Date.now(),
+    now: options.clock ?? (() => Date.now()),
   } as RunContext;
   ctx.sessions = new Sessions(ctx);
   const scheduler = new Scheduler(ctx);

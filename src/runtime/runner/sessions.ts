@@ -80,16 +80,27 @@ export class Sessions {
     }
   }
 
+  /**
+   * An expired session: the actor's `session.refresh` request when written, else the
+   * strategy's own refresh (oauth2 refresh_token), else a new login.
+   */
   private async renew(actor: Actor, held: Held, trace: Trace): Promise<Held> {
-    const refresh = actor.session?.refresh;
-    if (!refresh) {
-      this.held.delete(actor.id);
-      return this.login(actor, trace);
-    }
+    const strategy = actor.auth ? strategyFor(actor.auth.strategy) : undefined;
     try {
-      const { extracted } = await this.exchange(actor, refresh, `refresh of ${actor.id}`, trace, held.session.values);
-      Object.assign(held.session.values, extracted);
-      const renewed = { session: { values: held.session.values }, obtainedAt: this.ctx.now() };
+      let session: Session | undefined;
+      if (actor.session?.refresh) {
+        const { extracted } = await this.exchange(actor, actor.session.refresh, `refresh of ${actor.id}`, trace, held.session.values);
+        // The refresh request's own lifetime is the ttl; the strategy's old expiry no longer applies.
+        session = { ...held.session, values: Object.assign(held.session.values, extracted), expiresAt: undefined };
+      } else if (strategy?.refresh && actor.auth) {
+        const refreshed = await strategy.refresh(actor.auth, held.session, this.authContext(actor, trace, held.session.values));
+        session = { ...refreshed, values: Object.assign(held.session.values, refreshed.values) };
+      }
+      if (!session) {
+        this.held.delete(actor.id);
+        return this.login(actor, trace);
+      }
+      const renewed = { session, obtainedAt: this.ctx.now() };
       this.held.set(actor.id, renewed);
       return renewed;
     } catch (err) {

@@ -1,0 +1,32 @@
+// One module per strategy (spec 5), behind the interface in types.ts.
+import type { AuthStrategyName } from '../project/types.js';
+import { apiKey } from './api_key.js';
+import { basic } from './basic.js';
+import { bearer } from './bearer.js';
+import { chain } from './chain.js';
+import { jwt } from './jwt.js';
+import { oauth2ClientCredentials, oauth2Password } from './oauth2.js';
+import { simple } from './simple.js';
+import type { AuthStrategy } from './types.js';
+import { unsupported } from './unsupported.js';
+
+const STRATEGIES: Record<AuthStrategyName, AuthStrategy> = {
+  simple,
+  chain,
+  basic,
+  api_key: apiKey,
+  bearer,
+  oauth2_client_credentials: oauth2ClientCredentials,
+  oauth2_password: oauth2Password,
+  oauth1: unsupported('oauth1'),
+  aws_sigv4: unsupported('aws_sigv4'),
+  jwt,
+  mtls: unsupported('mtls'),
+};
+
+/** The strategy of an `auth.strategy` (the loader already turned unknown names into `simple`). */
+export function strategyFor(name: AuthStrategyName): AuthStrategy {
+  return STRATEGIES[name] ?? simple;
+}
+
+export type { AuthContext, AuthStrategy, OutgoingRequest, Session } from './types.js';

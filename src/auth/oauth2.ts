@@ -1,0 +1,122 @@
+// `oauth2_client_credentials` and `oauth2_password` (RFC 6749 4.4 and 4.3): a form-encoded
+// POST to `token_url` with HTTP Basic client authentication (2.3.1), then
+// `Authorization: Bearer <access_token>` until `expires_in` runs out. A `refresh_token`
+// in the answer lets the runner renew the session without asking for the password again.
+import type { AuthConfig, AuthStrategyName, RequestSpec, TemplateValue } from '../project/types.js';
+import { credential, renderCredential, renderSetting, setHeader } from './credentials.js';
+import { authConfigError, guardLogin, subject } from './errors.js';
+import { FlowError } from '../errors.js';
+import type { AuthContext, AuthStrategy, Session } from './types.js';
+
+type Grant = 'client_credentials' | 'password';
+
+/** The values of a token answer readable as {{<actor>.<field>}}; the tokens are redacted. */
+const TOKEN_FIELDS = ['access_token', 'token_type', 'expires_in', 'scope', 'refresh_token', 'id_token'] as const;
+const SECRET_FIELDS = new Set(['access_token', 'refresh_token', 'id_token']);
+
+export const oauth2ClientCredentials = oauth2('oauth2_client_credentials', 'client_credentials');
+export const oauth2Password = oauth2('oauth2_password', 'password');
+
+function oauth2(kind: AuthStrategyName, grant: Grant): AuthStrategy {
+  const login: AuthStrategy['login'] = (config, ctx) =>
+    guardLogin(ctx, async () => {
+      const form: Record<string, TemplateValue> = { grant_type: grant };
+      const scope = await renderScope(ctx, config.options.scope);
+      if (scope) form.scope = scope;
+      if (grant === 'password') {
+        // Rendered here to check them and redact the password (a literal one too); handed to
+        // `exchange` as written, so a password holding "{{" is never read as a template.
+        await renderCredential(ctx, kind, config.options, 'username', { secret: false });
+        await renderCredential(ctx, kind, config.options, 'password', { allowEmpty: true });
+        form.username = config.options.username;
+        form.password = config.options.password;
+      }
+      return tokenRequest(kind, config, ctx, form, 'login (token request)');
+    });
+  return {
+    kind,
+    login,
+    async apply(req, _config, session) {
+      setHeader(req, 'Authorization', credential(session.credentials, 'authorization'));
+    },
+    async refresh(config, session, ctx) {
+      const refreshToken = session.values.refresh_token;
+      if (typeof refreshToken !== 'string' || !refreshToken) return login(config, ctx);
+      const renewed = await guardLogin(
+        ctx,
+        () => tokenRequest(kind, config, ctx, { grant_type: 'refresh_token', refresh_token: refreshToken }, 'refresh (token request)'),
+        undefined,
+        'session refresh',
+      );
+      // a server may keep the refresh token and not send it again
+      if (renewed.values.refresh_token === undefined) renewed.values.refresh_token = refreshToken;
+      return renewed;
+    },
+  };
+}
+
+async function tokenRequest(kind: AuthStrategyName, config: AuthConfig, ctx: AuthContext, form: Record<string, TemplateValue>, purpose: string): Promise<Session> {
+  const tokenUrl = await renderSetting(ctx, config.options, 'token_url');
+  if (!tokenUrl) throw authConfigError(ctx, kind, 'has no `token_url`');
+  const clientId = await renderCredential(ctx, kind, config.options, 'client_id', { secret: false });
+  const headers: Record<string, TemplateValue> = { Accept: 'application/json' };
+  if (config.options.client_secret !== undefined) {
+    const secret = await renderCredential(ctx, kind, config.options, 'client_secret');
+    // RFC 6749 2.3.1: each part form-encoded before the Basic encoding
+    const basic = Buffer.from(`${formEncode(clientId)}:${formEncode(secret)}`, 'utf8').toString('base64');
+    ctx.redact(basic);
+    headers.Authorization = `Basic ${basic}`;
+  } else {
+    form.client_id = clientId; // a public client names itself in the body (2.3.1, 3.2.1)
+  }
+  const spec: RequestSpec = {
+    file: config.file,
+    yamlPath: config.yamlPath,
+    loc: config.loc,
+    method: 'POST',
+    path: tokenUrl,
+    headers,
+    queryParams: {},
+    bodyForm: form,
+    expectStatus: [200],
+    extract: [],
+  };
+  const { response } = await ctx.exchange(spec, purpose);
+  return sessionFrom(kind, ctx, response.json());
+}
+
+function sessionFrom(kind: AuthStrategyName, ctx: AuthContext, answer: unknown): Session {
+  const body = (answer ?? {}) as Record<string, unknown>;
+  const token = body.access_token;
+  if (typeof token !== 'string' || !token) {
+    throw new FlowError('E_AUTH', `${kind} token answer for ${subject(ctx)} has no access_token`, { details: { actor: ctx.actor?.id } });
+  }
+  const values: Record<string, unknown> = {};
+  for (const field of TOKEN_FIELDS) {
+    const v = body[field];
+    if (v === undefined) continue;
+    if (SECRET_FIELDS.has(field) && typeof v === 'string') ctx.redact(v);
+    values[field] = v;
+  }
+  const type = typeof body.token_type === 'string' ? body.token_type : 'Bearer';
+  if (type.toLowerCase() !== 'bearer') {
+    throw new FlowError('E_AUTH', `${kind} token of ${subject(ctx)} has token_type "${type}"; only Bearer tokens are supported`, { details: { actor: ctx.actor?.id } });
+  }
+  const session: Session = { values, credentials: { authorization: `Bearer ${token}` } };
+  const lifetime = Number(body.expires_in);
+  if (body.expires_in !== undefined && Number.isFinite(lifetime) && lifetime > 0) session.expiresAt = ctx.now() + lifetime * 1000;
+  return session;
+}
+
+/** `scope` as a string, or a list joined with spaces (RFC 6749 3.3). */
+async function renderScope(ctx: AuthContext, written: TemplateValue | undefined): Promise<string | undefined> {
+  if (written === undefined || written === null) return undefined;
+  const rendered = await ctx.render(written);
+  const scope = Array.isArray(rendered) ? rendered.map(String).join(' ') : String(rendered ?? '');
+  return scope.trim() || undefined;
+}
+
+/** application/x-www-form-urlencoded for one value (space as +), as 2.3.1 asks. */
+function formEncode(value: string): string {
+  return new URLSearchParams({ v: value }).toString().slice(2);
+}

@@ -1,0 +1,5 @@
+// Assertions: `<path> <op> <literal>` (DESIGN.md), parsed once and evaluated per response.
+export { parseAssert, checkAssert } from './parse.js';
+export { evaluateAssert } from './evaluate.js';
+export { looseEquals, order, contains, matches, asNumber } from './compare.js';
+export { COMPARE_OPS, type AssertExpr, type AssertLiteral, type AssertOp, type AssertOutcome, type CompareOp } from './types.js';

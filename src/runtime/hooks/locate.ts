@@ -1,0 +1,47 @@
+// A hook as written (spec 2.6): inline JavaScript, or a relative path `./<file>.js` that must
+// stay inside the project directory (symbolic links followed before the check).
+import { realpath, stat } from 'node:fs/promises';
+import { isAbsolute, relative, resolve, sep } from 'node:path';
+import { FlowError } from '../../errors.js';
+import type { HookKind } from './types.js';
+
+export type HookSource =
+  | { kind: 'inline'; code: string }
+  /** `version` changes when the file does, so a worker imports the new one (watch mode) */
+  | { kind: 'file'; file: string; written: string; version: number };
+
+/** One token ending in .js/.mjs/.cjs: a file. Inline code always has more to it than that. */
+const FILE_HOOK = /^[\w@.~/\\-]+\.[cm]?js$/;
+
+export function isHookFile(hook: string): boolean {
+  return FILE_HOOK.test(hook.trim());
+}
+
+export async function locateHook(kind: HookKind, hook: string, projectDir: string): Promise<HookSource> {
+  const written = hook.trim();
+  if (!isHookFile(written)) return { kind: 'inline', code: hook };
+  const root = await realpath(projectDir).catch(() => resolve(projectDir));
+  const wanted = resolve(root, written);
+  if (!isInside(root, wanted)) throw outside(kind, written);
+  let real: string;
+  try {
+    real = await realpath(wanted);
+  } catch {
+    throw new FlowError('E_HOOK', `${kind} hook file ${written} not found in the project directory`, { details: { hook: written, kind } });
+  }
+  if (!isInside(root, real)) throw outside(kind, written);
+  const st = await stat(real);
+  if (!st.isFile()) throw new FlowError('E_HOOK', `${kind} hook ${written} is not a file`, { details: { hook: written, kind } });
+  return { kind: 'file', file: real, written, version: st.mtimeMs };
+}
+
+function outside(kind: HookKind, written: string): FlowError {
+  return new FlowError('E_FILE_OUTSIDE_PROJECT', `${kind} hook file ${written} is outside the project directory`, {
+    details: { hook: written, kind },
+  });
+}
+
+function isInside(root: string, file: string): boolean {
+  const rel = relative(root, file);
+  return rel !== '' && !isAbsolute(rel) && rel !== '..' && !rel.startsWith(`..${sep}`);
+}

@@ -1,0 +1,143 @@
+// The HTTP client of a run: one undici Agent (one pool per origin, reused by every
+// request), composed with interceptors, innermost first:
+//   timeout (per attempt) -> hops (URL, cookies) -> [retry] -> redirect
+// Requests with `retry` go through a second composition of the same Agent that includes
+// undici's retry interceptor; the others pay nothing for it.
+import { Agent, EnvHttpProxyAgent, interceptors, type Dispatcher } from 'undici';
+import { FlowError } from '../../errors.js';
+import type { FlowResponse } from '../response.js';
+import { ResponseCollector } from './collect.js';
+import { EXCHANGE, hopsInterceptor, type ExchangeState, type FlowDispatchOptions } from './exchange.js';
+import { retryOptionsFor } from './retry.js';
+import { timeoutInterceptor } from './timeout.js';
+import {
+  DEFAULT_MAX_BODY_BYTES,
+  DEFAULT_MAX_REDIRECTIONS,
+  DEFAULT_TIMEOUT_MS,
+  type HttpClient,
+  type HttpClientOptions,
+  type HttpRequest,
+  type TlsOptions,
+} from './types.js';
+
+export function createHttpClient(options: HttpClientOptions = {}): HttpClient {
+  const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
+  const maxRedirections = options.maxRedirections ?? DEFAULT_MAX_REDIRECTIONS;
+  const userAgent = options.userAgent ?? 'reqflow';
+  const agent = createAgent(options);
+  const redirect = maxRedirections > 0 ? [interceptors.redirect({ maxRedirections })] : [];
+  const plain = agent.compose(timeoutInterceptor(), hopsInterceptor(), ...redirect);
+  const retrying = agent.compose(timeoutInterceptor(), hopsInterceptor(), interceptors.retry(), ...redirect);
+  let closed = false;
+
+  function send(req: HttpRequest): Promise<FlowResponse> {
+    return new Promise<FlowResponse>((resolve, reject) => {
+      let target: URL;
+      try {
+        target = new URL(req.url);
+      } catch {
+        reject(new FlowError('E_HTTP', 'the request URL is not a valid absolute URL', { details: { cause: 'ERR_INVALID_URL' } }));
+        return;
+      }
+      if (target.protocol !== 'http:' && target.protocol !== 'https:') {
+        reject(new FlowError('E_HTTP', `unsupported URL scheme ${target.protocol} (http: and https: only)`));
+        return;
+      }
+      const origin = target.origin;
+      if (closed) {
+        reject(new FlowError('E_HTTP', `the HTTP client is closed; cannot send to ${origin}`));
+        return;
+      }
+      const state: ExchangeState = { timeoutMs: req.timeoutMs ?? DEFAULT_TIMEOUT_MS, jar: req.cookieJar, url: target.href, setCookies: [] };
+      const signal = req.signal;
+      const onAbort = (): void => collector.fail(new FlowError('E_ABORTED', `the request to ${origin} was cancelled`));
+      const done = (): void => signal?.removeEventListener('abort', onAbort);
+      const collector = new ResponseCollector({
+        state,
+        origin,
+        maxBodyBytes,
+        maxRedirections,
+        started: performance.now(),
+        resolve: (res) => {
+          done();
+          resolve(res);
+        },
+        reject: (err) => {
+          done();
+          reject(err);
+        },
+      });
+      if (signal) {
+        if (signal.aborted) return onAbort();
+        signal.addEventListener('abort', onAbort, { once: true });
+      }
+      const opts: FlowDispatchOptions = {
+        origin,
+        path: target.pathname + target.search,
+        method: req.method,
+        headers: headerList(req.headers, userAgent),
+        body: req.body as Dispatcher.DispatchOptions['body'],
+        [EXCHANGE]: state,
+      };
+      try {
+        if (req.retry && req.retry.max > 0) {
+          (opts as FlowDispatchOptions & { retryOptions: unknown }).retryOptions = retryOptionsFor(req.retry);
+          retrying.dispatch(opts, collector);
+        } else {
+          plain.dispatch(opts, collector);
+        }
+      } catch (err) {
+        collector.fail(err);
+      }
+    });
+  }
+
+  return {
+    send,
+    /** Drop every connection now: a request that timed out may still be connecting, and must not delay the end of a run. */
+    async close() {
+      if (closed) return;
+      closed = true;
+      await agent.destroy();
+    },
+  };
+}
+
+/** Headers as undici's flat list; a User-Agent is added when the request has none. */
+function headerList(headers: Record<string, string>, userAgent: string): string[] {
+  const out: string[] = [];
+  let hasAgent = !userAgent;
+  for (const name in headers) {
+    const value = headers[name];
+    if (value === undefined || value === null) continue;
+    if (!hasAgent && name.length === 10 && name.toLowerCase() === 'user-agent') hasAgent = true;
+    out.push(name, String(value));
+  }
+  if (!hasAgent) out.push('user-agent', userAgent);
+  return out;
+}
+
+function createAgent(options: HttpClientOptions): Dispatcher {
+  const connect = tlsConnectOptions(options.tls);
+  const base: Agent.Options = {};
+  if (options.connections !== undefined) base.connections = options.connections;
+  if (connect) base.connect = connect;
+  const proxy = options.proxyFromEnv === false ? undefined : proxyFromEnv(options.env ?? process.env);
+  if (!proxy) return new Agent(base);
+  return new EnvHttpProxyAgent({ ...base, ...proxy, ...(connect ? { requestTls: connect } : {}) });
+}
+
+function proxyFromEnv(env: NodeJS.ProcessEnv): { httpProxy?: string; httpsProxy?: string; noProxy: string } | undefined {
+  const httpProxy = env.http_proxy || env.HTTP_PROXY || undefined;
+  const httpsProxy = env.https_proxy || env.HTTPS_PROXY || undefined;
+  if (!httpProxy && !httpsProxy) return undefined;
+  // undici's rule: without HTTPS_PROXY, https traffic goes through HTTP_PROXY too.
+  return { httpProxy: httpProxy ?? '', httpsProxy: httpsProxy ?? '', noProxy: env.no_proxy ?? env.NO_PROXY ?? '' };
+}
+
+function tlsConnectOptions(tls: TlsOptions | undefined): Record<string, unknown> | undefined {
+  if (!tls) return undefined;
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(tls)) if (v !== undefined) out[k] = v;
+  return Object.keys(out).length ? out : undefined;
+}

@@ -1,0 +1,161 @@
+// The last handler of a send: gathers status, headers and body into a FlowResponse.
+// The body limit lives here: past `maxBodyBytes` the rest is not read (the connection is
+// dropped) and the response is marked `truncated`, so a 1 GB answer costs at most the limit.
+// Every path settles the promise exactly once; late callbacks from undici are ignored.
+import type { Dispatcher } from 'undici';
+import { FlowError } from '../../errors.js';
+import { createResponse, type FlowResponse } from '../response.js';
+import { decodeBody, isEncoded } from './decompress.js';
+import { toFlowError } from './errors.js';
+import type { ExchangeState } from './exchange.js';
+
+const REDIRECTS = new Set([300, 301, 302, 303, 307, 308]);
+/** Above this announced length, copy into one buffer as data comes (no second full copy at the end). */
+const PREALLOCATE_BYTES = 1024 * 1024;
+/** the reason given to undici when we stop an exchange whose outcome is already settled */
+const STOPPED = new Error('reqflow: response no longer needed');
+
+type Headers = Record<string, string | string[]>;
+
+export interface CollectOptions {
+  state: ExchangeState;
+  origin: string;
+  maxBodyBytes: number;
+  maxRedirections: number;
+  started: number;
+  resolve: (res: FlowResponse) => void;
+  reject: (err: FlowError) => void;
+}
+
+export class ResponseCollector implements Dispatcher.DispatchHandler {
+  #settled = false;
+  #controller?: Dispatcher.DispatchController | null;
+  #status = 0;
+  #statusText?: string;
+  #headers: Headers = {};
+  #chunks: Buffer[] = [];
+  #size = 0;
+  /** the whole body, when its length was announced and is large */
+  #buffer?: Buffer;
+
+  constructor(private readonly o: CollectOptions) {}
+
+  onRequestStart(controller: Dispatcher.DispatchController): void {
+    this.#controller = controller;
+    if (this.#settled) controller.abort(STOPPED);
+  }
+
+  onResponseStart(controller: Dispatcher.DispatchController, status: number, headers: Record<string, string | string[] | undefined>, statusMessage?: string): void {
+    if (this.#settled) return;
+    this.#controller = controller;
+    // A redirect reaches us only when the redirect interceptor gave up: the limit was hit.
+    if (this.o.maxRedirections > 0 && REDIRECTS.has(status) && headers.location !== undefined) {
+      const n = this.o.maxRedirections;
+      this.fail(new FlowError('E_REDIRECT_LOOP', `more than ${n} redirects, the last one from ${originOf(this.o.state.url)}`, { details: { maxRedirections: n, status } }));
+      return;
+    }
+    this.#status = status;
+    this.#statusText = statusMessage || undefined;
+    this.#headers = headers as Headers;
+    const length = Number(headers['content-length']);
+    if (length > PREALLOCATE_BYTES) this.#buffer = Buffer.allocUnsafe(Math.min(length, this.o.maxBodyBytes));
+  }
+
+  onResponseData(controller: Dispatcher.DispatchController, chunk: Buffer): void {
+    if (this.#settled) return;
+    const room = this.o.maxBodyBytes - this.#size;
+    if (chunk.length > room) {
+      if (room > 0) this.#push(chunk.subarray(0, room));
+      this.#controller = controller;
+      void this.#finish(true);
+      return;
+    }
+    this.#push(chunk);
+  }
+
+  onResponseEnd(): void {
+    if (this.#settled) return;
+    void this.#finish(false);
+  }
+
+  onResponseError(_controller: unknown, err: Error): void {
+    if (this.#settled) return;
+    this.fail(toFlowError(err, this.o.origin));
+  }
+
+  /** Settle with an error and stop the exchange (also used for cancellation). */
+  fail(err: unknown): void {
+    if (this.#settled) return;
+    this.#settled = true;
+    this.#abort();
+    this.o.reject(toFlowError(err, this.o.origin));
+  }
+
+  #push(chunk: Buffer): void {
+    const buf = this.#buffer;
+    if (buf) {
+      if (this.#size + chunk.length <= buf.length) {
+        chunk.copy(buf, this.#size);
+        this.#size += chunk.length;
+        return;
+      }
+      // more than announced: go on with a list of chunks
+      this.#chunks.push(buf.subarray(0, this.#size));
+      this.#buffer = undefined;
+    }
+    this.#chunks.push(chunk);
+    this.#size += chunk.length;
+  }
+
+  #body(): Buffer {
+    if (this.#buffer) return this.#buffer.subarray(0, this.#size);
+    return this.#chunks.length === 1 ? this.#chunks[0] : Buffer.concat(this.#chunks, this.#size);
+  }
+
+  #abort(): void {
+    const c = this.#controller;
+    if (c && !c.aborted) {
+      try {
+        c.abort(STOPPED);
+      } catch {
+        // already finished: nothing to stop
+      }
+    }
+  }
+
+  async #finish(truncated: boolean): Promise<void> {
+    this.#settled = true;
+    if (truncated) this.#abort(); // the rest is not read
+    const ms = performance.now() - this.o.started;
+    let body = this.#body();
+    this.#chunks = [];
+    this.#buffer = undefined;
+    const encoding = this.#headers['content-encoding'];
+    if (!truncated && typeof encoding === 'string' && isEncoded(encoding) && body.length > 0) {
+      const decoded = await decodeBody(body, encoding, this.o.maxBodyBytes);
+      body = decoded.body;
+      truncated = decoded.truncated;
+    }
+    this.o.resolve(
+      createResponse({
+        status: this.#status,
+        statusText: this.#statusText,
+        headers: this.#headers,
+        body,
+        url: this.o.state.url,
+        ms,
+        truncated,
+        limitBytes: this.o.maxBodyBytes,
+        setCookies: this.o.state.setCookies,
+      }),
+    );
+  }
+}
+
+function originOf(url: string): string {
+  try {
+    return new URL(url).origin;
+  } catch {
+    return url;
+  }
+}

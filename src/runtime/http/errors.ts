@@ -1,0 +1,80 @@
+// undici's and Node's errors -> our coded FlowErrors. Messages name the origin and the
+// underlying code, never a path, query, header value or body (they may hold secrets).
+import { FlowError, hasCode } from '../../errors.js';
+
+type Mapper = (origin: string, code: string, err: Error) => FlowError;
+
+const timeout: Mapper = (origin, code, err) =>
+  new FlowError('E_TIMEOUT', `${origin} did not answer in time (${code})`, { details: { cause: code }, cause: err });
+
+const tls: Mapper = (origin, code, err) =>
+  new FlowError('E_TLS', `TLS error with ${origin}: ${code} (${oneLine(err.message)})`, { details: { cause: code }, cause: err });
+
+const network = (what: string): Mapper => (origin, code, err) =>
+  new FlowError('E_HTTP', `${what} ${origin} (${code})`, { details: { cause: code }, cause: err });
+
+const BY_CODE: Record<string, Mapper> = {
+  ECONNREFUSED: (origin, code, err) =>
+    new FlowError('E_CONNECTION_REFUSED', `connection refused by ${origin}`, { details: { cause: code }, cause: err }),
+  UND_ERR_CONNECT_TIMEOUT: timeout,
+  UND_ERR_HEADERS_TIMEOUT: timeout,
+  UND_ERR_BODY_TIMEOUT: timeout,
+  ETIMEDOUT: timeout,
+  ECONNRESET: network('connection reset by'),
+  EPIPE: network('connection closed by'),
+  UND_ERR_SOCKET: network('connection closed by'),
+  UND_ERR_CLOSED: network('connection closed to'),
+  ENOTFOUND: network('cannot resolve the host of'),
+  EAI_AGAIN: network('cannot resolve the host of'),
+  EHOSTUNREACH: network('no route to'),
+  ENETUNREACH: network('no route to'),
+  UND_ERR_DESTROYED: (origin, code, err) => new FlowError('E_ABORTED', `the HTTP client was closed before ${origin} answered`, { details: { cause: code }, cause: err }),
+  UND_ERR_ABORTED: (origin, code, err) => new FlowError('E_ABORTED', `the request to ${origin} was cancelled`, { details: { cause: code }, cause: err }),
+  ABORT_ERR: (origin, code, err) => new FlowError('E_ABORTED', `the request to ${origin} was cancelled`, { details: { cause: code }, cause: err }),
+  UND_ERR_INVALID_ARG: (origin, code, err) =>
+    // undici detects a redirect cycle (A -> B -> A) with this error; it has no own code
+    /redirect loop/i.test(err.message)
+      ? new FlowError('E_REDIRECT_LOOP', `redirect loop: ${origin} redirected back to a URL already visited`, { details: { cause: code }, cause: err })
+      : new FlowError('E_HTTP', `invalid request to ${origin}: ${oneLine(err.message)}`, { details: { cause: code }, cause: err }),
+};
+
+const TLS_CODES = new Set([
+  'CERT_HAS_EXPIRED',
+  'CERT_NOT_YET_VALID',
+  'CERT_REVOKED',
+  'CERT_UNTRUSTED',
+  'CERT_REJECTED',
+  'DEPTH_ZERO_SELF_SIGNED_CERT',
+  'SELF_SIGNED_CERT_IN_CHAIN',
+  'UNABLE_TO_VERIFY_LEAF_SIGNATURE',
+  'UNABLE_TO_GET_ISSUER_CERT',
+  'UNABLE_TO_GET_ISSUER_CERT_LOCALLY',
+  'HOSTNAME_MISMATCH',
+  'EPROTO',
+]);
+
+/** Map any error of a send to a FlowError; ours pass through unchanged. */
+export function toFlowError(err: unknown, origin: string): FlowError {
+  if (err instanceof FlowError || (hasCode(err) && (err as unknown as Error).name === 'FlowError')) return err as FlowError;
+  const e = err instanceof Error ? err : new Error(String(err));
+  const code = codeOf(e);
+  const mapper = BY_CODE[code] ?? (TLS_CODES.has(code) || /^ERR_(TLS|SSL)_/.test(code) ? tls : undefined);
+  if (mapper) return mapper(origin, code, e);
+  if (e.name === 'AbortError') return BY_CODE.ABORT_ERR(origin, code || 'AbortError', e);
+  return new FlowError('E_HTTP', `request to ${origin} failed: ${code || oneLine(e.message)}`, { details: { cause: code || e.name }, cause: e });
+}
+
+/** The most specific code: a socket error wrapped by undici keeps Node's code in `cause`. */
+function codeOf(err: Error): string {
+  const own = hasCode(err) ? err.code : '';
+  const cause = (err as { cause?: unknown }).cause;
+  if ((own === 'UND_ERR_SOCKET' || !own) && hasCode(cause) && cause.code !== own) return cause.code;
+  const inner = (err as { errors?: unknown[] }).errors?.[0]; // AggregateError of happy-eyeballs connects
+  if (!own && hasCode(inner)) return inner.code;
+  return own;
+}
+
+function oneLine(text: string): string {
+  const line = text.split('\n')[0];
+  return line.length > 160 ? `${line.slice(0, 160)}…` : line;
+}

@@ -1,0 +1,50 @@
+// Options for undici's retry interceptor (lib/handler/retry-handler.js), which does the
+// work: backoff doubling from `minTimeout`, Retry-After honoured (seconds or a date),
+// capped by `maxTimeout`. Without `methods` it would never retry a POST; here retry is
+// opt-in per operation, so every method is retried once the operation asks for it.
+import type { RetryHandler } from 'undici';
+import { HTTP_METHODS } from '../../project/types.js';
+import type { RetryOptions } from './types.js';
+
+/** 5xx and 429 (DESIGN.md: retry on network error, 5xx or 429). */
+const STATUS_CODES = [429, ...Array.from({ length: 100 }, (_, i) => 500 + i)];
+
+/** undici's defaults, plus timeouts (ours and undici's) and a transient DNS failure. */
+const ERROR_CODES = [
+  'ECONNRESET',
+  'ECONNREFUSED',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  'ENETDOWN',
+  'ENETUNREACH',
+  'EHOSTDOWN',
+  'EHOSTUNREACH',
+  'EPIPE',
+  'ETIMEDOUT',
+  'UND_ERR_SOCKET',
+  'UND_ERR_CONNECT_TIMEOUT',
+  'UND_ERR_HEADERS_TIMEOUT',
+  'UND_ERR_BODY_TIMEOUT',
+  'E_TIMEOUT',
+];
+
+/** Longest wait between attempts (a Retry-After of an hour is cut to this). */
+export const MAX_RETRY_WAIT_MS = 60_000;
+
+export function retryOptionsFor(retry: RetryOptions): RetryHandler.RetryOptions {
+  const max = Math.max(0, Math.floor(retry.max));
+  const backoff = Math.max(0, retry.backoffMs);
+  return {
+    maxRetries: max,
+    minTimeout: backoff,
+    timeoutFactor: 2,
+    maxTimeout: Math.max(MAX_RETRY_WAIT_MS, backoff),
+    methods: [...HTTP_METHODS],
+    statusCodes: STATUS_CODES,
+    errorCodes: ERROR_CODES,
+    retryAfter: true,
+    // after the last attempt, hand over the last response (a 503 stays a 503 for
+    // expect_status) instead of turning it into an error
+    throwOnError: false,
+  };
+}

@@ -1,0 +1,78 @@
+// Per-attempt deadline: connect, headers and the whole body must finish within
+// `timeoutMs`, so a server that sends headers and then stalls times out too (undici's own
+// headersTimeout/bodyTimeout only bound the gaps between bytes). It sits below retry, so a
+// timed-out attempt can be retried like a network error.
+import type { Dispatcher } from 'undici';
+import { FlowError } from '../../errors.js';
+import { exchangeOf } from './exchange.js';
+
+export function timeoutInterceptor(): Dispatcher.DispatcherComposeInterceptor {
+  return (dispatch) => (opts, handler) => {
+    const ms = exchangeOf(opts)?.timeoutMs;
+    if (!ms || ms <= 0 || !Number.isFinite(ms)) return dispatch(opts, handler);
+    return dispatch(opts, new TimeoutHandler(ms, opts.origin, handler));
+  };
+}
+
+export function timeoutError(ms: number, origin: unknown): FlowError {
+  return new FlowError('E_TIMEOUT', `no complete response from ${String(origin)} within ${ms} ms`, { details: { timeoutMs: ms } });
+}
+
+class TimeoutHandler implements Dispatcher.DispatchHandler {
+  #timer: NodeJS.Timeout;
+  #controller?: Dispatcher.DispatchController;
+  /** the deadline passed: everything undici still reports for this attempt is dropped */
+  #fired = false;
+
+  constructor(
+    private readonly ms: number,
+    private readonly origin: unknown,
+    private readonly handler: Dispatcher.DispatchHandler,
+  ) {
+    this.#timer = setTimeout(() => this.#fire(), ms);
+  }
+
+  #fire(): void {
+    this.#fired = true;
+    const err = timeoutError(this.ms, this.origin);
+    // Abort the socket if the request got one; a request still connecting or queued is
+    // aborted when it gets one (onRequestStart). The error goes up now, either way, and
+    // without the aborted controller so that a retry interceptor above may try again.
+    this.#controller?.abort(err);
+    this.handler.onResponseError?.(null as unknown as Dispatcher.DispatchController, err);
+  }
+
+  #done(): boolean {
+    clearTimeout(this.#timer);
+    return this.#fired;
+  }
+
+  onRequestStart(controller: Dispatcher.DispatchController, context: unknown): void {
+    this.#controller = controller;
+    if (this.#fired) {
+      controller.abort(timeoutError(this.ms, this.origin));
+      return;
+    }
+    this.handler.onRequestStart?.(controller, context);
+  }
+
+  onResponseStart(controller: Dispatcher.DispatchController, status: number, headers: Record<string, string | string[] | undefined>, statusMessage?: string): void {
+    if (this.#fired) return;
+    this.handler.onResponseStart?.(controller, status, headers, statusMessage);
+  }
+
+  onResponseData(controller: Dispatcher.DispatchController, chunk: Buffer): void {
+    if (this.#fired) return;
+    this.handler.onResponseData?.(controller, chunk);
+  }
+
+  onResponseEnd(controller: Dispatcher.DispatchController, trailers: Record<string, string | string[] | undefined>): void {
+    if (this.#done()) return;
+    this.handler.onResponseEnd?.(controller, trailers);
+  }
+
+  onResponseError(controller: Dispatcher.DispatchController, err: Error): void {
+    if (this.#done()) return;
+    this.handler.onResponseError?.(controller, err);
+  }
+}
