@@ -1,0 +1,85 @@
+// `flow lint`: load, lint, print with the chosen formatter, set the exit code. No logic that
+// the library lacks: the checks are in src/lint, the output in src/lint/format.
+import { parseArgs, type ParseArgsConfig } from 'node:util';
+import path from 'node:path';
+import { closestName } from '../../graph/index.js';
+import { CODES, lint } from '../../lint/index.js';
+import { FORMATS, format, isFormatName } from '../../lint/format/index.js';
+import { loadProject } from '../../project/index.js';
+import { EXIT, type CliIO, type Command } from '../io.js';
+
+export const summary = 'check the structure of a project (codes from the spec, file:line:col)';
+
+const OPTIONS = {
+  project: { type: 'string', short: 'p', default: '.' },
+  format: { type: 'string', short: 'f', default: 'stylish' },
+  strict: { type: 'boolean', default: false },
+  quiet: { type: 'boolean', short: 'q', default: false },
+  help: { type: 'boolean', short: 'h', default: false },
+  // --fix (the importer's edits, spec R7) goes here, and is applied below before printing.
+} satisfies ParseArgsConfig['options'];
+
+/** The options; with `codes`, also every code lint can print (for --help). */
+export function usage(codes = false): string {
+  const width = Math.max(...Object.keys(CODES).map((c) => c.length)) + 2;
+  const codeLines = Object.entries(CODES).map(([code, info]) => `  ${code.padEnd(width)}${info.severity.padEnd(9)}${info.cause}`);
+  return [
+    'Usage: flow lint [--project <dir>] [--format stylish|json|github] [--strict] [--quiet]',
+    '',
+    'Checks the structure of a project: YAML, keys and types (the JSON Schemas in schemas/),',
+    'references, depends_on targets, cycles. It does not call the API.',
+    '',
+    'Options:',
+    '  -p, --project <dir>  the project directory (holding flow.yaml) or the flow.yaml path; default "."',
+    `  -f, --format <name>  output format: ${Object.keys(FORMATS).join(', ')}; default stylish`,
+    '                         stylish  one line per problem, "path:line:col  severity  CODE  message", then a summary',
+    '                         json     an array of {file, line, col, severity, code, message}',
+    '                         github   GitHub Actions annotations (::error file=…,line=…,col=…,title=CODE::message)',
+    '      --strict         warnings fail too (exit 1)',
+    '  -q, --quiet          errors only: warnings are neither printed nor counted',
+    '  -h, --help           this help',
+    '',
+    'Exit codes: 0 no errors (warnings allowed unless --strict), 1 errors found, 2 usage error.',
+    '',
+    ...(codes ? ['Codes (docs/lint.md explains each):', ...codeLines, ''] : ['`flow lint --help` also lists every code.', '']),
+  ].join('\n');
+}
+
+const lintCommand: Command = async (argv: string[], io: CliIO): Promise<number> => {
+  let values: { project: string; format: string; strict: boolean; quiet: boolean; help: boolean };
+  try {
+    ({ values } = parseArgs({ args: argv, options: OPTIONS, strict: true, allowPositionals: false }));
+  } catch (err) {
+    return usageError(io, withSuggestion((err as Error).message));
+  }
+  if (values.help) {
+    io.stdout(usage(true));
+    return EXIT.ok;
+  }
+  if (!isFormatName(values.format)) {
+    return usageError(io, `unknown format "${values.format}": use one of ${Object.keys(FORMATS).join(', ')}`);
+  }
+
+  const project = await loadProject(path.resolve(io.cwd, values.project));
+  // --fix: apply the fixes to the files here (R7: edit, never regenerate), reload, then lint.
+  const result = lint(project, { strict: values.strict });
+  // --quiet drops warnings before output and exit code, so --strict has none left to fail on.
+  const shown = values.quiet ? result.diagnostics.filter((d) => d.severity === 'error') : result.diagnostics;
+  io.stdout(format(values.format, shown, { cwd: io.cwd }));
+  const ok = values.quiet ? result.errors === 0 : result.ok;
+  return ok ? EXIT.ok : EXIT.failed;
+};
+
+/** "Unknown option '--frmat'" gets " (did you mean --format?)". */
+function withSuggestion(message: string): string {
+  const unknown = /Unknown option '--([^'=]+)'/.exec(message);
+  const near = unknown && closestName(unknown[1], Object.keys(OPTIONS));
+  return near ? `${message.split('. ')[0]} (did you mean --${near}?)` : message;
+}
+
+function usageError(io: CliIO, message: string): number {
+  io.stderr(`flow lint: ${message}\n\n${usage()}`);
+  return EXIT.usage;
+}
+
+export default lintCommand;
