@@ -28,3 +28,30 @@ export function processIO(): CliIO {
     stdoutIsTTY: Boolean(process.stdout.isTTY),
   };
 }
+
+/**
+ * Lines written during a run are joined and written once per event-loop turn: a thousand
+ * requests then cost a handful of writes, not a thousand system calls.
+ */
+export function bufferedWriter(write: (text: string) => void): { write: (text: string) => void; flush: () => void } {
+  let pending: string[] = [];
+  let scheduled = false;
+  const flush = () => {
+    scheduled = false;
+    if (!pending.length) return;
+    const text = pending.join('');
+    pending = [];
+    write(text);
+  };
+  return {
+    write(text) {
+      if (!text) return;
+      pending.push(text);
+      if (!scheduled) {
+        scheduled = true;
+        setImmediate(flush);
+      }
+    },
+    flush,
+  };
+}

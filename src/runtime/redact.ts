@@ -16,8 +16,12 @@ export const MIN_SUBSTRING_LENGTH = 4;
 type HeaderValue = string | string[] | number | undefined;
 
 export interface Redactor {
-  /** a value to hide from now on (secrets; also credentials the runner obtains, e.g. a login token) */
-  add(secret: string): void;
+  /**
+   * A value to hide from now on. `secret` (default): every form it may travel in, base64
+   * included (Basic auth). `token`: a credential the runner obtained (a login token), which
+   * travels as it is: its plain, JSON- and URL-encoded forms only.
+   */
+  add(secret: string, kind?: 'secret' | 'token'): void;
   /** the text with every known secret, in every form, replaced by `***` */
   text(s: string): string;
   /** credential headers (by name) -> `***`, keeping the scheme (`Bearer ***`); other values through `text` */
@@ -31,17 +35,17 @@ export interface Redactor {
 
 export function createRedactor(initial: Iterable<string> = []): Redactor {
   const secrets = new Set<string>();
+  // Every form of every secret, kept as secrets arrive, so a rebuild does not recompute them.
+  const forms = new Set<string>();
   let pattern: RegExp | undefined;
   let dirty = false;
 
   // One combined regex of every form of every secret, rebuilt only when the set changed.
+  // Shaped as a trie, so its cost follows the text's length, not the number of secrets (a
+  // run with hundreds of actors holds hundreds of login tokens).
   function regex(): RegExp | undefined {
     if (dirty) {
-      const forms = new Set<string>();
-      for (const s of secrets) for (const f of formsOf(s)) if (f.length >= MIN_SUBSTRING_LENGTH) forms.add(f);
-      // Longest first: where one form contains another, the whole longer one is replaced.
-      const alternatives = [...forms].sort((a, b) => b.length - a.length).map(escapeRegExp);
-      pattern = alternatives.length ? new RegExp(alternatives.join('|'), 'g') : undefined;
+      pattern = forms.size ? new RegExp(trieSource([...forms]), 'g') : undefined;
       dirty = false;
     }
     return pattern;
@@ -80,9 +84,11 @@ export function createRedactor(initial: Iterable<string> = []): Redactor {
   }
 
   const redactor: Redactor = {
-    add(secret) {
+    add(secret, kind = 'secret') {
       if (!secret || secrets.has(secret)) return;
       secrets.add(secret);
+      const all = kind === 'token' ? plainFormsOf(secret) : formsOf(secret);
+      for (const f of all) if (f.length >= MIN_SUBSTRING_LENGTH) forms.add(f);
       dirty = true;
     },
     text,
@@ -100,9 +106,11 @@ export function createRedactor(initial: Iterable<string> = []): Redactor {
 
 /** The secret as it may appear in output: raw, JSON-escaped, URL- and form-encoded, base64. */
 export function formsOf(secret: string): string[] {
-  const forms = [secret, JSON.stringify(secret).slice(1, -1), encodeURIComponent(secret), new URLSearchParams({ v: secret }).toString().slice(2)];
-  forms.push(...base64Forms(secret));
-  return forms;
+  return [...plainFormsOf(secret), ...base64Forms(secret)];
+}
+
+function plainFormsOf(secret: string): string[] {
+  return [...new Set([secret, JSON.stringify(secret).slice(1, -1), encodeURIComponent(secret), new URLSearchParams({ v: secret }).toString().slice(2)])];
 }
 
 /**
@@ -123,6 +131,37 @@ export function base64Forms(secret: string): string[] {
     if (core.length >= MIN_SUBSTRING_LENGTH) out.push(core, core.replace(/\+/g, '-').replace(/\//g, '_'));
   }
   return out;
+}
+
+interface TrieNode {
+  end: boolean;
+  next: Map<string, TrieNode>;
+}
+
+/**
+ * A regex source matching any of `words`, built as a trie (`ab(?:c|d)`): at each position
+ * the engine follows one branch instead of trying every word. Longer words win over their
+ * own prefixes, as the longest-first alternation did.
+ */
+export function trieSource(words: string[]): string {
+  const root: TrieNode = { end: false, next: new Map() };
+  for (const w of words) {
+    let node = root;
+    for (const ch of w) {
+      let child = node.next.get(ch);
+      if (!child) node.next.set(ch, (child = { end: false, next: new Map() }));
+      node = child;
+    }
+    node.end = true;
+  }
+  const emit = (node: TrieNode): string => {
+    const branches = [...node.next].map(([ch, child]) => escapeRegExp(ch) + emit(child));
+    if (!branches.length) return '';
+    const body = branches.length === 1 ? branches[0] : `(?:${branches.join('|')})`;
+    // A word may end here, or go on: try going on first (longest match).
+    return node.end ? `(?:${body})?` : body;
+  };
+  return emit(root);
 }
 
 function escapeRegExp(s: string): string {

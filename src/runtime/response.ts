@@ -2,7 +2,10 @@
 // path roots of spec 2.7 that extract and assert share. Text and JSON are decoded lazily:
 // most responses are only looked at through one or two paths, or not at all.
 import { JSONPath } from 'jsonpath-plus';
-import { Cookie } from 'tough-cookie';
+import type * as Tough from 'tough-cookie';
+import { lazy } from './lazy.js';
+
+const tough = lazy<typeof Tough>('tough-cookie');
 import { FlowError } from '../errors.js';
 
 export interface FlowResponse {
@@ -135,7 +138,7 @@ function asList(v: string | string[] | undefined): string[] {
 function parseSetCookies(list: string[]): Record<string, string> {
   const out: Record<string, string> = {};
   for (const raw of list) {
-    const c = Cookie.parse(raw, { loose: true });
+    const c = tough().Cookie.parse(raw, { loose: true });
     if (c?.key) out[c.key] = c.value;
   }
   return out;

@@ -8,7 +8,7 @@ import { createRunner } from '../../runtime/index.js';
 import { recordVerified } from '../../runtime/record.js';
 import { parseVarAssignment } from '../../runtime/template/index.js';
 import { formatEvent, formatLoc, formatResult, formatSummary, type RunFormatOptions } from '../format/run-output.js';
-import { EXIT, type CliIO, type Command } from '../io.js';
+import { bufferedWriter, EXIT, type CliIO, type Command } from '../io.js';
 
 export const summary = 'run operations with every prerequisite first';
 
@@ -107,20 +107,22 @@ export default (async function run(argv: string[], io: CliIO): Promise<number> {
     return EXIT.ok;
   }
 
+  const out = bufferedWriter(io.stdout);
   const runner = createRunner(project, {
     env: o.env,
     vars,
     concurrency,
     processEnv: io.env,
     onEvent: (event) => {
-      if (event.type === 'request') io.stdout(formatEvent(event, fmt));
-      else if (event.type === 'operation:end') io.stdout(formatResult(event.result, fmt));
+      if (event.type === 'request') out.write(formatEvent(event, fmt));
+      else if (event.type === 'operation:end') out.write(formatResult(event.result, fmt));
     },
   });
   let summaryResult;
   try {
     summaryResult = await runner.runMany(asked);
   } finally {
+    out.flush();
     await runner.close();
   }
   io.stdout(formatSummary(summaryResult, fmt));

@@ -1,8 +1,9 @@
 // `source: xpath`: the body read as XML (or HTML, by Content-Type or by its look), values as
 // strings: an element gives its text, an attribute its value. XPath functions work too:
 // `count(//item)` gives a number, `boolean(//x)` a boolean.
-import { DOMParser } from '@xmldom/xmldom';
-import xpathLib from 'xpath';
+import type * as Xmldom from '@xmldom/xmldom';
+import type * as XPath from 'xpath';
+import { lazy } from '../lazy.js';
 import { header, type FlowResponse } from '../response.js';
 import { extractFailed } from './fail.js';
 import type { ExtractSourceModule } from './types.js';
@@ -12,7 +13,9 @@ type Parsed = { doc: Node; html: boolean } | { error: string };
 interface Expression {
   evaluate(options: { node: Node; isHtml: boolean }): XValue;
 }
-const parseXPath = (xpathLib as unknown as { parse(expr: string): Expression }).parse;
+const xmldom = lazy<typeof Xmldom>('@xmldom/xmldom');
+const xpathLib = lazy<typeof XPath>('xpath');
+const parseXPath = (expr: string) => (xpathLib() as unknown as { parse(expr: string): Expression }).parse(expr);
 
 /** a response is parsed once, however many xpath extractions read it */
 const docs = new WeakMap<FlowResponse, Parsed>();
@@ -46,11 +49,11 @@ function parseBody(res: FlowResponse): Parsed {
   const type = header(res.headers, 'content-type') ?? '';
   const looksHtml = /html/i.test(type) || /^\s*(<!doctype html|<html)/i.test(text);
   if (looksHtml) {
-    return { doc: new DOMParser({ onError: () => {} }).parseFromString(text, 'text/html') as unknown as Node, html: true };
+    return { doc: new (xmldom().DOMParser)({ onError: () => {} }).parseFromString(text, 'text/html') as unknown as Node, html: true };
   }
   try {
     // fatal errors still throw; warnings stay quiet (xmldom would print them)
-    return { doc: new DOMParser({ onError: () => {} }).parseFromString(text, 'text/xml') as unknown as Node, html: false };
+    return { doc: new (xmldom().DOMParser)({ onError: () => {} }).parseFromString(text, 'text/xml') as unknown as Node, html: false };
   } catch (err) {
     return { error: `the response body is not well-formed XML (${(err as Error).message.split('\n')[0].slice(0, 120)})` };
   }

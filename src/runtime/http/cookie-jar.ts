@@ -1,10 +1,17 @@
 // One cookie jar per actor. tough-cookie does the RFC 6265 work (domain and path
 // matching, expiry, Max-Age, Secure sent only over https — loopback counts as secure,
 // as in browsers); this class is the small synchronous face the HTTP layer needs.
-import { CookieJar as ToughJar } from 'tough-cookie';
+import type * as Tough from 'tough-cookie';
+import { lazy } from '../lazy.js';
+
+const tough = lazy<typeof Tough>('tough-cookie');
 
 export class CookieJar {
-  readonly #jar = new ToughJar();
+  #tough?: Tough.CookieJar;
+  /** created on the first cookie: most actors never receive one */
+  get #jar(): Tough.CookieJar {
+    return (this.#tough ??= new (tough().CookieJar)());
+  }
   /** nothing stored yet: skip the lookup on every request (the common case) */
   #empty = true;
 

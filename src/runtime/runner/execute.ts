@@ -17,6 +17,8 @@ import { checkAsserts, checkStatus, extract } from './verify.js';
 export interface OnceResult {
   extracted: Record<string, unknown>;
   asserts: AssertRecord[];
+  /** a failed assert: the operation fails, and what it extracted and asserted is still reported */
+  error?: unknown;
 }
 
 export async function executeOnce(ctx: RunContext, op: Operation, trace: Trace, binding?: Binding): Promise<OnceResult> {
@@ -31,8 +33,8 @@ export async function executeOnce(ctx: RunContext, op: Operation, trace: Trace, 
   ctx.state.record(op.resource, op.id, extracted, many, binding?.resource === op.resource ? binding.instance : undefined);
   for (const [name, values] of Object.entries(many)) extracted[name] = values;
 
-  const asserts = await checkAsserts(op.assert, res, rc, ctx.redactor);
-  return { extracted: ctx.redactor.value(extracted), asserts };
+  const { records, error } = await checkAsserts(op.assert, res, rc, ctx.redactor);
+  return { extracted: ctx.redactor.value(extracted), asserts: records, error };
 }
 
 /** Render, authenticate, run the pre_request hook and send: one HTTP exchange. */

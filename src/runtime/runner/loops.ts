@@ -48,17 +48,19 @@ export async function pollUntil(ctx: RunContext, op: Operation, rc: RenderContex
 export async function forEach(ctx: RunContext, op: Operation, trace: Trace): Promise<OnceResult> {
   const instances = [...(ctx.state.instances(op.forEach!) ?? [])];
   const merged: OnceResult = { extracted: {}, asserts: [] };
-  let firstError: unknown;
   for (const [i, instance] of instances.entries()) {
+    let failure: unknown;
     try {
       const once = await executeOnce(ctx, op, trace, { resource: op.forEach!, instance });
       Object.assign(merged.extracted, once.extracted);
       merged.asserts.push(...once.asserts);
+      failure = once.error;
     } catch (err) {
-      if (hasCode(err) && err instanceof Error) err.message = `${op.forEach}[${i + 1}]: ${err.message}`;
-      firstError ??= err;
+      failure = err;
     }
+    if (failure === undefined) continue;
+    if (hasCode(failure) && failure instanceof Error) failure.message = `${op.forEach}[${i + 1}]: ${failure.message}`;
+    merged.error ??= failure;
   }
-  if (firstError) throw firstError;
   return merged;
 }

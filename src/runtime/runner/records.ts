@@ -14,12 +14,21 @@ export function excerpt(text: string, max = BODY_EXCERPT_CHARS): string {
   return text.length > max ? `${text.slice(0, max)}… (${text.length - max} more characters)` : text;
 }
 
+/**
+ * Records are redacted when read, not when made: a run prints a URL per request, and shows
+ * headers and bodies only with --verbose or for a failure. What a record keeps is bounded
+ * (an excerpt of the body), so a large response is not held for the whole run.
+ */
 export function requestRecord(req: OutgoingRequest, redactor: Redactor): RequestRecord {
-  let body: string | undefined;
-  if (typeof req.body === 'string') body = excerpt(redactor.text(req.body));
-  else if (Buffer.isBuffer(req.body)) body = `<${req.body.length} bytes>`;
-  else if (req.body) body = describeForm(req.body, redactor);
-  return { method: req.method, url: redactor.text(req.url.toString()), headers: redactor.headers(req.headers), body };
+  const url = req.url.toString();
+  const headers = req.headers;
+  const rawBody = typeof req.body === 'string' ? excerpt(req.body) : undefined;
+  const described = Buffer.isBuffer(req.body) ? `<${req.body.length} bytes>` : req.body && typeof req.body !== 'string' ? req.body : undefined;
+  return lazyRecord({ method: req.method }, {
+    url: () => redactor.text(url),
+    headers: () => redactor.headers(headers),
+    body: () => (rawBody !== undefined ? redactor.text(rawBody) : typeof described === 'string' ? described : described ? describeForm(described, redactor) : undefined),
+  }) as RequestRecord;
 }
 
 function describeForm(form: FormData, redactor: Redactor): string {
@@ -31,13 +40,40 @@ function describeForm(form: FormData, redactor: Redactor): string {
 }
 
 export function responseRecord(res: FlowResponse, redactor: Redactor): ResponseRecord {
-  const text = isTextual(res) ? res.text() : `<${res.body.length} bytes of ${String(res.headers['content-type'] ?? 'binary data')}>`;
-  return {
-    status: res.status,
-    headers: redactor.headers(res.headers),
-    body: excerpt(redactor.text(text)) + (res.truncated ? ' (body cut at the size limit)' : ''),
-    ms: Math.round(res.ms),
-  };
+  const headers = res.headers;
+  const text = isTextual(res) ? bodyExcerpt(res) : `<${res.body.length} bytes of ${String(res.headers['content-type'] ?? 'binary data')}>`;
+  const suffix = res.truncated ? ' (body cut at the size limit)' : '';
+  return lazyRecord({ status: res.status, ms: Math.round(res.ms) }, {
+    headers: () => redactor.headers(headers),
+    body: () => redactor.text(text) + suffix,
+  }) as ResponseRecord;
+}
+
+/** At most this many bytes of a response body are decoded for its record. */
+const EXCERPT_BYTES = BODY_EXCERPT_CHARS * 4;
+
+function bodyExcerpt(res: FlowResponse): string {
+  if (res.body.length <= EXCERPT_BYTES) return excerpt(res.text());
+  return `${excerpt(res.body.subarray(0, EXCERPT_BYTES).toString('utf8'))} (${res.body.length} bytes in all)`;
+}
+
+/** Plain fields plus computed-once, enumerable getters (so JSON.stringify and spreads see them). */
+function lazyRecord<T extends object>(plain: T, computed: Record<string, () => unknown>): T {
+  for (const [key, compute] of Object.entries(computed)) {
+    let done = false;
+    let value: unknown;
+    Object.defineProperty(plain, key, {
+      enumerable: true,
+      get: () => {
+        if (!done) {
+          value = compute();
+          done = true;
+        }
+        return value;
+      },
+    });
+  }
+  return plain;
 }
 
 function isTextual(res: FlowResponse): boolean {

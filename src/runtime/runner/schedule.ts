@@ -101,13 +101,20 @@ export class Scheduler {
     const started = performance.now();
     const trace: Trace = { operation: op.id, exchanges: [] };
     this.ctx.emit({ type: 'operation:start', operation: op.id, prerequisiteOf });
-    let result: OperationResult;
+    let once: OnceResult | undefined;
+    let failure: { error: unknown } | undefined;
     try {
-      const once: OnceResult = op.forEach ? await forEach(this.ctx, op, trace) : await executeOnce(this.ctx, op, trace);
-      result = { ...this.base(op, prerequisiteOf, trace), status: 'passed', extracted: once.extracted, asserts: once.asserts };
+      once = op.forEach ? await forEach(this.ctx, op, trace) : await executeOnce(this.ctx, op, trace);
+      if (once.error !== undefined) failure = { error: once.error };
     } catch (err) {
-      result = { ...this.base(op, prerequisiteOf, trace), status: 'failed', error: errorRecord(this.explain(err), this.ctx.redactor) };
-      result.error!.loc ??= op.loc;
+      failure = { error: err };
+    }
+    // A failed assert keeps what was extracted and every assert record; other failures have none.
+    const result: OperationResult = { ...this.base(op, prerequisiteOf, trace), extracted: once?.extracted ?? {}, asserts: once?.asserts ?? [] };
+    if (failure) {
+      result.status = 'failed';
+      result.error = errorRecord(this.explain(failure.error), this.ctx.redactor);
+      result.error.loc ??= op.loc;
     }
     result.ms = Math.round(performance.now() - started);
     this.ctx.emit({ type: 'operation:end', result });

@@ -12,6 +12,11 @@ export interface SendOptions {
   actor?: string;
   timeoutMs?: number;
   retry?: RetrySpec;
+  /**
+   * Called with the response before it is recorded or shown: a login registers the tokens it
+   * returns with the redactor here, so that its own response body never shows them.
+   */
+  inspect?: (res: FlowResponse) => void;
 }
 
 export async function send(ctx: RunContext, req: OutgoingRequest, opts: SendOptions): Promise<FlowResponse> {
@@ -28,6 +33,7 @@ export async function send(ctx: RunContext, req: OutgoingRequest, opts: SendOpti
       retry: opts.retry ? { max: opts.retry.max, backoffMs: opts.retry.backoffMs } : undefined,
       cookieJar: ctx.jar(opts.actor),
     });
+    opts.inspect?.(res);
     entry.response = responseRecord(res, ctx.redactor);
     ctx.emit({ type: 'request', operation: opts.trace.operation, purpose: opts.purpose, request, response: entry.response });
     return res;

@@ -131,7 +131,7 @@ export class Sessions {
     checkStatus(response, spec.expectStatus, this.ctx.redactor);
     const { scalars } = extract(spec.extract, response);
     // Tokens a login returns are credentials from here on: never shown in any output.
-    for (const [name, v] of Object.entries(scalars)) if (typeof v === 'string' && LOGIN_CREDENTIAL.test(name)) this.ctx.redactor.add(v);
+    for (const [name, v] of Object.entries(scalars)) if (typeof v === 'string' && LOGIN_CREDENTIAL.test(name)) this.ctx.redactor.add(v, 'token');
     if (into) Object.assign(into, scalars);
     return { response, extracted: scalars };
   }

@@ -33,8 +33,11 @@ export function extract(specs: ExtractSpec[], res: FlowResponse): Extracted {
   return { scalars: out.values, many: out.many };
 }
 
-/** Every assertion is evaluated (all are reported); the first failure fails the operation. */
-export async function checkAsserts(exprs: string[], res: FlowResponse, rc: RenderContext, redactor: Redactor): Promise<AssertRecord[]> {
+/**
+ * Every assertion is evaluated and reported; the first failure is the operation's error. It is
+ * returned, not thrown, so that the records of the passing and failing asserts reach the result.
+ */
+export async function checkAsserts(exprs: string[], res: FlowResponse, rc: RenderContext, redactor: Redactor): Promise<{ records: AssertRecord[]; error?: FlowError }> {
   const records: AssertRecord[] = [];
   let firstError: FlowError | undefined;
   for (const expr of exprs) {
@@ -48,8 +51,7 @@ export async function checkAsserts(exprs: string[], res: FlowResponse, rc: Rende
         });
     }
   }
-  if (firstError) throw firstError;
-  return records;
+  return { records, error: firstError };
 }
 
 const parsedAsserts = new Map<string, AssertExpr>();

@@ -1,0 +1,167 @@
+// `flow import`: inputs -> plan + project files, checked; `--into` edits a project in place;
+// `--check` runs the self-check (and lint) on a project someone else wrote. Output only: the
+// work is in src/import.
+import { writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { parseArgs, type ParseArgsConfig } from 'node:util';
+import { hasCode } from '../../errors.js';
+import { importApi, readInput, type ImportResult } from '../../import/index.js';
+import { checkView, formatFinding, viewOfDirectory, type CheckFinding } from '../../import/check/index.js';
+import { importInto } from '../../import/emit/into.js';
+import { writeProject } from '../../import/emit/write.js';
+import { mergeApis, INPUT_FORMATS, type InputFormat } from '../../import/observed.js';
+import { lint } from '../../lint/index.js';
+import { loadProject } from '../../project/index.js';
+import { EXIT, type CliIO, type Command } from '../io.js';
+
+export const summary = 'turn an OpenAPI / Postman / HAR / curl / Markdown description into a project';
+
+const OPTIONS = {
+  out: { type: 'string', short: 'o' },
+  into: { type: 'string' },
+  from: { type: 'string' },
+  plan: { type: 'string' },
+  check: { type: 'string' },
+  name: { type: 'string' },
+  env: { type: 'string' },
+  help: { type: 'boolean', short: 'h', default: false },
+} satisfies ParseArgsConfig['options'];
+
+/** Progress lines every this many operations when stderr is not a terminal. */
+const PROGRESS_EVERY = 100;
+
+export function usage(): string {
+  return [
+    'Usage: flow import <input>... (--out <dir> | --into <project>) [--from <format>] [--plan <file>]',
+    '       flow import --check <project> [<input>...]',
+    '',
+    'Reads API descriptions and writes a plan (stdout, or --plan) and a project: flow.yaml,',
+    'environments/, actors/, resources/. Inventing nothing: every path, field and status code',
+    'comes from the inputs (each operation says where under _provenance.evidence); anything',
+    'the inputs do not ground is an open question in the plan and is skipped.',
+    '',
+    'Options:',
+    '  -o, --out <dir>       write a new project into <dir> (created; must be empty)',
+    '      --into <dir>      add to an existing project: files are edited in place, comments,',
+    '                        order and your values kept; only missing operations and keys are added',
+    `      --from <format>   the format of every input: ${INPUT_FORMATS.join(', ')} (default: detected)`,
+    '      --plan <file>     write the plan there instead of stdout',
+    '      --name <name>     project name (default: the first input\'s title)',
+    '      --env <id>        environment id (default: default)',
+    '      --check <dir>     check a project (e.g. written by an LLM): the self-check of spec 1.8,',
+    '                        lint, and with inputs given also the grounding and leak checks',
+    '  -h, --help            this help',
+    '',
+    'Several inputs are combined into one project (a collection and its environment, two docs).',
+    'Exit codes: 0 imported and every check passed, 1 the checks or lint found problems',
+    '(files are still written, to inspect), 2 usage error or unreadable input.',
+    '',
+  ].join('\n');
+}
+
+interface Values {
+  out?: string;
+  into?: string;
+  from?: string;
+  plan?: string;
+  check?: string;
+  name?: string;
+  env?: string;
+  help: boolean;
+}
+
+const importCommand: Command = async (argv, io) => {
+  let values: Values;
+  let inputs: string[];
+  try {
+    const parsed = parseArgs({ args: argv, options: OPTIONS, strict: true, allowPositionals: true });
+    values = parsed.values as Values;
+    inputs = parsed.positionals;
+  } catch (err) {
+    return usageError(io, (err as Error).message);
+  }
+  if (values.help) {
+    io.stdout(usage());
+    return EXIT.ok;
+  }
+  if (values.from !== undefined && !(INPUT_FORMATS as readonly string[]).includes(values.from)) {
+    return usageError(io, `unknown format "${values.from}": use one of ${INPUT_FORMATS.join(', ')}`);
+  }
+  const from = values.from as InputFormat | undefined;
+  try {
+    if (values.check !== undefined) return await checkCommand(values.check, inputs, from, io);
+    if (!inputs.length) return usageError(io, 'give at least one input file');
+    if (!values.out === !values.into) return usageError(io, 'give exactly one of --out <dir> (new project) or --into <project>');
+    return await runImport(inputs, values, from, io);
+  } catch (err) {
+    if (hasCode(err) && err.code.startsWith('E_IMPORT_')) {
+      io.stderr(`flow import: ${err.code} ${err.message}\n`);
+      return EXIT.usage;
+    }
+    throw err;
+  }
+};
+
+export default importCommand;
+
+async function runImport(inputs: string[], values: Values, from: InputFormat | undefined, io: CliIO): Promise<number> {
+  let shown = 0;
+  const progress = (message: string): void => {
+    if (io.isTTY) io.stderr(`\r\x1b[Kflow import: ${message}`);
+    else if (!/^inferred (\d+)/.test(message) || Number(/^inferred (\d+)/.exec(message)![1]) % PROGRESS_EVERY === 0) io.stderr(`flow import: ${message}\n`);
+    shown++;
+  };
+  const result = await importApi(inputs, { from, name: values.name, environment: values.env, cwd: io.cwd, progress });
+  if (shown && io.isTTY) io.stderr('\r\x1b[K');
+  const dir = path.resolve(io.cwd, (values.out ?? values.into)!);
+  if (values.into) {
+    const report = await importInto(result.files, dir);
+    io.stderr(`flow import: into ${dir}: ${report.created.length} files created, ${report.edited.length} edited, ${report.added.length} additions\n`);
+    for (const k of report.kept) io.stderr(`  kept: ${k}\n`);
+  } else {
+    const written = await writeProject(result.files, dir);
+    io.stderr(`flow import: wrote ${written.length} files to ${dir}\n`);
+  }
+  if (values.plan) await writeFile(path.resolve(io.cwd, values.plan), result.plan, 'utf8');
+  else io.stdout(result.plan);
+  return report(result.findings, await lintDir(dir), io, summaryOf(result));
+}
+
+function summaryOf(r: ImportResult): string {
+  const ops = r.draft.resources.reduce((n, x) => n + x.operations.length, 0);
+  const stated = r.api.inputs.reduce((n, i) => n + i.operationCount, 0);
+  const all = r.draft.resources.flatMap((x) => x.operations);
+  const explicit = all.reduce((n, o) => n + o.dependsOn.length, 0);
+  const implicit = r.draft.flows.reduce((n, f) => n + f.consumedBy.filter((c) => !c.startsWith('every ') && !c.startsWith('actor ')).length, 0);
+  return `${ops} of ${stated} operations, ${r.draft.resources.length} resources, ${r.draft.actors.length} actors, ${r.draft.questions.length} open questions, ${implicit + explicit} dependencies (${explicit} depends_on)`;
+}
+
+async function lintDir(dir: string): Promise<Array<{ line: string; error: boolean }>> {
+  const project = await loadProject(dir);
+  const result = lint(project);
+  return result.diagnostics.map((d) => ({ line: `${path.relative(dir, d.file) || d.file}:${d.line}:${d.col} ${d.severity} ${d.code} ${d.message}`, error: d.severity === 'error' }));
+}
+
+function report(findings: CheckFinding[], linted: Array<{ line: string; error: boolean }>, io: CliIO, what: string): number {
+  const errors = linted.filter((l) => l.error);
+  for (const f of findings) io.stderr(`check: ${formatFinding(f)}\n`);
+  for (const l of linted) io.stderr(`lint: ${l.line}\n`);
+  const ok = !findings.length && !errors.length;
+  io.stderr(`flow import: ${what}; self-check and grounding ${findings.length ? `FAILED (${findings.length})` : 'passed'}; lint ${errors.length ? `${errors.length} errors` : '0 errors'}\n`);
+  return ok ? EXIT.ok : EXIT.failed;
+}
+
+async function checkCommand(dir: string, inputs: string[], from: InputFormat | undefined, io: CliIO): Promise<number> {
+  const abs = path.resolve(io.cwd, dir);
+  const { view } = await viewOfDirectory(abs);
+  const apis = [];
+  for (const i of inputs) apis.push(await readInput(i, { from, cwd: io.cwd }));
+  const findings = checkView(view, apis.length ? { api: mergeApis(apis) } : {});
+  const code = report(findings, await lintDir(abs), io, `checked ${view.files.length} files${inputs.length ? ` against ${inputs.length} inputs` : ''}`);
+  return code;
+}
+
+function usageError(io: CliIO, message: string): number {
+  io.stderr(`flow import: ${message}\n\n${usage()}`);
+  return EXIT.usage;
+}
