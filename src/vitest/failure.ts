@@ -1,0 +1,103 @@
+// What a failing flow test says: the coded error, where in the YAML, the failed asserts and
+// the last exchange. Everything here comes from an OperationResult, which the runner has
+// already redacted; this module only lays it out.
+import path from 'node:path';
+import type { Diagnostic, Loc } from '../project/types.js';
+import type { OperationResult, RequestRecord, ResponseRecord } from '../runtime/types.js';
+
+/** Thrown by a failing flow test. `code` is the runner's error code (E_STATUS_MISMATCH, …). */
+export class FlowTestError extends Error {
+  declare readonly code: string;
+  declare readonly loc?: Loc;
+
+  constructor(code: string, message: string, loc?: Loc, operation?: string) {
+    super(message);
+    this.name = 'FlowError';
+    // Not enumerable: Vitest prints enumerable fields of an error as "Serialized Error"
+    // under the message, which already says both.
+    Object.defineProperty(this, 'code', { value: code, enumerable: false });
+    Object.defineProperty(this, 'loc', { value: loc, enumerable: false });
+    // A stack that points at the YAML: Vitest prints the code frame of the first frame.
+    if (loc) this.stack = `${this.name}: ${message}\n    at ${operation ?? 'flow'} (${loc.file}:${loc.line}:${loc.col})`;
+  }
+}
+
+const BODY_LINES = 20;
+/** Response headers that say nothing about why an operation failed. */
+const QUIET_HEADERS = new Set(['date', 'connection', 'keep-alive', 'transfer-encoding', 'content-length']);
+
+export function where(loc: Loc, cwd: string): string {
+  return `${displayPath(loc.file, cwd)}:${loc.line}:${loc.col}`;
+}
+
+export function displayPath(file: string, cwd: string): string {
+  const rel = path.relative(cwd, file);
+  return rel && !path.isAbsolute(rel) ? rel : file;
+}
+
+/** The error a failed result becomes. */
+export function failureError(result: OperationResult, cwd: string = process.cwd()): FlowTestError {
+  const loc = result.error?.loc ?? result.loc;
+  const code = result.error?.code ?? 'E_FAILED';
+  return new FlowTestError(code, failureMessage(result, cwd), loc, result.operation);
+}
+
+export function failureMessage(result: OperationResult, cwd: string): string {
+  const loc = result.error?.loc ?? result.loc;
+  const code = result.error?.code ?? 'E_FAILED';
+  const text = result.error?.message ?? `${result.operation} failed`;
+  const lines = [`${code}: ${text}`, `  at ${where(loc, cwd)} (${result.operation})`];
+  const failed = result.asserts.filter((a) => !a.pass);
+  if (failed.length) {
+    lines.push('  assert:');
+    for (const a of failed) lines.push(`    ✗ ${a.expr}${a.actual === undefined ? '' : ` (actual: ${brief(a.actual)})`}${a.message ? ` ${a.message}` : ''}`);
+  }
+  const last = result.exchanges.at(-1);
+  if (last) {
+    const count = result.exchanges.length;
+    lines.push(`  request${count > 1 ? ` (${last.purpose}, last of ${count})` : ''}:`, ...requestLines(last.request));
+    lines.push('  response:', ...(last.response ? responseLines(last.response) : ['    (none)']));
+  }
+  return lines.join('\n');
+}
+
+function requestLines(req: RequestRecord): string[] {
+  const out = [`    ${req.method} ${req.url}`];
+  for (const [k, v] of Object.entries(req.headers)) out.push(`    ${k}: ${v}`);
+  if (req.body) out.push(...bodyLines(req.body));
+  return out;
+}
+
+function responseLines(res: ResponseRecord): string[] {
+  const out = [`    ${res.status} (${Math.round(res.ms)} ms)`];
+  for (const [k, v] of Object.entries(res.headers)) {
+    if (!QUIET_HEADERS.has(k.toLowerCase())) out.push(`    ${k}: ${Array.isArray(v) ? v.join(', ') : v}`);
+  }
+  if (res.body) out.push(...bodyLines(res.body));
+  return out;
+}
+
+function bodyLines(body: string): string[] {
+  const lines = body.split('\n');
+  const shown = lines.slice(0, BODY_LINES).map((l) => `    ${l}`);
+  if (lines.length > BODY_LINES) shown.push(`    … ${lines.length - BODY_LINES} more lines`);
+  return shown;
+}
+
+function brief(value: unknown): string {
+  const s = typeof value === 'string' ? JSON.stringify(value) : JSON.stringify(value) ?? String(value);
+  return s.length > 120 ? `${s.slice(0, 117)}...` : s;
+}
+
+/** The message of the one `lint` test of a project with errors. */
+export function lintMessage(errors: Diagnostic[], cwd: string): string {
+  const lines = [`E_LINT: ${errors.length} lint error${errors.length === 1 ? '' : 's'}`];
+  for (const d of errors) lines.push(`  ${where(d, cwd)}  ${d.code}  ${d.message}`);
+  return lines.join('\n');
+}
+
+export function lintError(errors: Diagnostic[], cwd: string = process.cwd()): FlowTestError {
+  const first = errors[0];
+  const loc = first && { file: first.file, line: first.line, col: first.col };
+  return new FlowTestError(first?.code ?? 'E_LINT', lintMessage(errors, cwd), loc, 'lint');
+}

@@ -1,0 +1,40 @@
+// How a project's problems and an operation's result become a test outcome. Shared by the
+// generated suites and the `flowTest` fixture, so both fail and skip the same way.
+import type { TestContext } from 'vitest';
+import { lint } from '../lint/index.js';
+import type { Diagnostic, Project } from '../project/types.js';
+import type { OperationResult } from '../runtime/types.js';
+import { failureError } from './failure.js';
+
+/**
+ * Loader and lint errors, once each. A crash of lint itself is reported the same way: the
+ * suite must collect whatever happens.
+ */
+export function lintErrors(project: Project): Diagnostic[] {
+  const all = [...project.diagnostics];
+  try {
+    all.push(...lint(project).diagnostics);
+  } catch (err) {
+    all.push({ code: 'E_INTERNAL', severity: 'error', message: `lint failed: ${(err as Error).message}`, file: project.rootFile, line: 1, col: 1 });
+  }
+  const seen = new Set<string>();
+  return all.filter((d) => {
+    const key = `${d.code}\0${d.file}\0${d.line}\0${d.col}\0${d.message}`;
+    if (d.severity !== 'error' || seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
+}
+
+/** A result as the outcome of a test: pass, skip with the reason, or throw the coded failure. */
+export async function settle(result: OperationResult, ctx: Pick<TestContext, 'skip' | 'annotate'>): Promise<void> {
+  if (result.status === 'passed') return;
+  if (result.status === 'skipped') {
+    const reason = result.skippedBecause ?? 'a prerequisite did not pass';
+    // JUnit writes no reason for a skip; an annotation becomes a <property> of the testcase.
+    await ctx.annotate(reason, 'skipped');
+    ctx.skip(reason);
+  }
+  throw failureError(result);
+}
+

@@ -1,0 +1,79 @@
+// `reqflow/vitest/suite`: what a transformed `flow.yaml` runs in the test worker. It loads the
+// project at collection time and declares one test per operation on one shared runner.
+import { afterAll, beforeAll, describe, test } from 'vitest';
+import { buildGraph, prerequisites, scheduleOrder, type ProjectGraph } from '../graph/index.js';
+import { loadProject } from '../project/index.js';
+import type { Project } from '../project/types.js';
+import { createRunner, type Runner } from '../runtime/index.js';
+import { testBudgetMs } from './budget.js';
+import { lintError } from './failure.js';
+import { suiteLayout, type LayoutOperation } from './layout.js';
+import { runnerOptions, type SuitePlan } from './options.js';
+import { lintErrors, settle } from './outcome.js';
+
+export { createFlowTest, flowTest, type FlowHandle, type FlowFixtures } from './fixture.js';
+export { FlowTestError } from './failure.js';
+export { lintErrors, settle } from './outcome.js';
+export type { SuitePlan, SuiteOptions } from './options.js';
+
+/** The name of the one test a project with lint errors becomes. */
+export const LINT_TEST = 'lint';
+/** The order is the schedule: never concurrent, never shuffled (`concurrent: false` is what Vitest 4 and 5 both read). */
+const IN_ORDER = { concurrent: false, shuffle: false } as const;
+
+export async function defineFlowSuite(plan: SuitePlan): Promise<void> {
+  const project = await loadProject(plan.root);
+  const errors = lintErrors(project);
+  if (errors.length) {
+    test(LINT_TEST, () => {
+      throw lintError(errors);
+    });
+    return;
+  }
+  let graph: ProjectGraph;
+  let layout: LayoutOperation[];
+  try {
+    graph = buildGraph(project);
+    layout = layoutOf(project, graph);
+  } catch (err) {
+    // Lint passed, so this is our bug; still a failing test, never a crash of collection.
+    test(LINT_TEST, () => {
+      throw err;
+    });
+    return;
+  }
+
+  if (layout.length === 0) {
+    // Vitest fails a file without tests; a project without operations is not an error.
+    test.skip('no operations in this project', () => {});
+    return;
+  }
+
+  let runner: Runner | undefined;
+  beforeAll(() => {
+    runner = createRunner(project, runnerOptions(plan.options));
+  });
+  afterAll(async () => {
+    await runner?.close();
+  });
+
+  for (const block of suiteLayout(layout)) {
+    describe(block.resource, IN_ORDER, () => {
+      for (const id of block.operations) {
+        test(id, async (ctx) => settle(await runner!.run(id), ctx), budgetOf(project, graph, id));
+      }
+    });
+  }
+}
+
+function layoutOf(project: Project, graph: ProjectGraph): LayoutOperation[] {
+  return scheduleOrder(graph).map((id) => {
+    const op = project.operations.get(id)!;
+    return { id, resource: op.resource, method: op.method, prerequisites: new Set(prerequisites(graph, id)) };
+  });
+}
+
+function budgetOf(project: Project, graph: ProjectGraph, id: string): number {
+  const ops = [...prerequisites(graph, id), id].map((x) => project.operations.get(x)!);
+  return testBudgetMs(ops, project.actors.size);
+}

@@ -1,0 +1,145 @@
+// The small pure parts of the plugin: layout, options, failure messages, outcomes.
+import { describe, expect, test } from 'vitest';
+import { operationBudgetMs } from '../../src/vitest/budget.js';
+import { failureError, lintError } from '../../src/vitest/failure.js';
+import { suiteLayout, type LayoutOperation } from '../../src/vitest/layout.js';
+import { runnerOptions, suiteOptions } from '../../src/vitest/options.js';
+import { settle } from '../../src/vitest/outcome.js';
+import type { Operation } from '../../src/project/types.js';
+import type { OperationResult } from '../../src/runtime/types.js';
+
+const op = (id: string, method: LayoutOperation['method'], prerequisites: string[] = []): LayoutOperation => ({
+  id,
+  resource: id.split('.')[0],
+  method,
+  prerequisites: new Set(prerequisites),
+});
+
+describe('suiteLayout', () => {
+  test('keeps the schedule order, one block per run of a resource', () => {
+    const blocks = suiteLayout([op('product.create', 'POST'), op('product.publish', 'POST', ['product.create']), op('order.create', 'POST', ['product.create', 'product.publish'])]);
+    expect(blocks).toEqual([
+      { resource: 'product', operations: ['product.create', 'product.publish'] },
+      { resource: 'order', operations: ['order.create'] },
+    ]);
+  });
+
+  test('joins an earlier block only past independent operations', () => {
+    const blocks = suiteLayout([
+      op('product.create', 'POST'),
+      op('health.check', 'GET'),
+      op('product.get', 'GET', ['product.create']), // health.check is unrelated: joins product
+      op('order.create', 'POST', ['product.create']),
+      op('product.rename', 'PUT', ['product.create']), // order.create reads product: stays after it
+      op('product.delete', 'DELETE', ['product.create']), // DELETEs never move
+    ]);
+    expect(blocks.map((b) => `${b.resource}: ${b.operations.join(', ')}`)).toEqual([
+      'product: product.create, product.get',
+      'health: health.check',
+      'order: order.create',
+      'product: product.rename, product.delete',
+    ]);
+    // every operation still appears exactly once, after its prerequisites
+    const flat = blocks.flatMap((b) => b.operations);
+    expect(flat.indexOf('order.create')).toBeLessThan(flat.indexOf('product.rename'));
+  });
+});
+
+describe('runnerOptions', () => {
+  test('FLOW_ENV and FLOW_VAR_* win over the config file', () => {
+    const plan = suiteOptions({ env: 'local', vars: { baseUrl: 'http://config', tenant: 'a' }, concurrency: 3, include: ['x'] });
+    expect(plan).toEqual({ env: 'local', vars: { baseUrl: 'http://config', tenant: 'a' }, concurrency: 3 });
+    const env = { FLOW_ENV: 'staging', FLOW_VAR_baseUrl: 'http://env', FLOW_VAR_: 'ignored', OTHER: 'x' };
+    const out = runnerOptions(plan, env);
+    expect(out).toMatchObject({ env: 'staging', vars: { baseUrl: 'http://env', tenant: 'a' }, concurrency: 3 });
+    expect(out.processEnv).toBe(env);
+    expect(runnerOptions({}, {})).toEqual({ vars: {}, processEnv: {} });
+  });
+});
+
+const base: OperationResult = {
+  operation: 'order.create',
+  status: 'failed',
+  loc: { file: '/p/resources/orders.yaml', line: 3, col: 3 },
+  prerequisiteOf: [],
+  exchanges: [
+    {
+      purpose: 'request',
+      request: { method: 'POST', url: 'http://api/orders', headers: { authorization: '***', 'content-type': 'application/json' }, body: '{"product_id":"p1"}' },
+      response: { status: 409, headers: { 'content-type': 'application/json' }, body: '{"error":"not published"}', ms: 12.4 },
+    },
+  ],
+  extracted: {},
+  asserts: [{ expr: "$.data.status == 'pending'", pass: false, actual: 'cancelled' }],
+  error: { code: 'E_STATUS_MISMATCH', message: 'expected status 201, got 409', loc: { file: '/p/resources/orders.yaml', line: 12, col: 5 } },
+  ms: 13,
+};
+
+describe('failure messages', () => {
+  test('a failed result: code, file:line, asserts, request and response', () => {
+    const err = failureError(base, '/p');
+    expect(err.code).toBe('E_STATUS_MISMATCH');
+    expect(err.message.split('\n')).toEqual([
+      'E_STATUS_MISMATCH: expected status 201, got 409',
+      '  at resources/orders.yaml:12:5 (order.create)',
+      '  assert:',
+      "    ✗ $.data.status == 'pending' (actual: \"cancelled\")",
+      '  request:',
+      '    POST http://api/orders',
+      '    authorization: ***',
+      '    content-type: application/json',
+      '    {"product_id":"p1"}',
+      '  response:',
+      '    409 (12 ms)',
+      '    content-type: application/json',
+      '    {"error":"not published"}',
+    ]);
+    // the stack points at the YAML, so Vitest shows its code frame
+    expect(err.stack).toContain('(/p/resources/orders.yaml:12:5)');
+    expect(Object.keys(err)).not.toEqual(expect.arrayContaining(['code']));
+    expect(Object.keys(err)).not.toEqual(expect.arrayContaining(['loc']));
+  });
+
+  test('lint errors list every diagnostic with file:line:col', () => {
+    const err = lintError(
+      [
+        { code: 'E_REF_UNDEFINED', severity: 'error', message: 'no scope "x"', file: '/p/flow.yaml', line: 4, col: 9 },
+        { code: 'E_CYCLE', severity: 'error', message: 'a -> b -> a', file: '/p/resources/a.yaml', line: 2, col: 1 },
+      ],
+      '/p',
+    );
+    expect(err.message).toBe('E_LINT: 2 lint errors\n  flow.yaml:4:9  E_REF_UNDEFINED  no scope "x"\n  resources/a.yaml:2:1  E_CYCLE  a -> b -> a');
+  });
+});
+
+describe('settle', () => {
+  const ctx = () => {
+    const seen: string[] = [];
+    return {
+      seen,
+      annotate: async (message: string, type?: string) => {
+        seen.push(`${type}: ${message}`);
+        return { message, type: type ?? 'notice' };
+      },
+      skip: ((note?: string) => {
+        throw new Error(`skipped: ${note}`);
+      }) as never,
+    };
+  };
+
+  test('passes, skips with the reason (annotated for JUnit), or throws the coded failure', async () => {
+    const c = ctx();
+    await expect(settle({ ...base, status: 'passed', error: undefined }, c)).resolves.toBeUndefined();
+    await expect(settle({ ...base, status: 'skipped', error: undefined, skippedBecause: 'prerequisite product.create failed' }, c)).rejects.toThrow(
+      'skipped: prerequisite product.create failed',
+    );
+    expect(c.seen).toEqual(['skipped: prerequisite product.create failed']);
+    await expect(settle(base, c)).rejects.toMatchObject({ code: 'E_STATUS_MISMATCH', name: 'FlowError' });
+  });
+});
+
+test('the test timeout covers timeouts, retries and polling', () => {
+  const o = { timeoutMs: 1000, retry: { max: 2, backoffMs: 100 }, pollUntil: { condition: [], intervalMs: 50, maxAttempts: 4 } } as unknown as Operation;
+  // 3 tries of 1000 + backoff 100+200+400, then 4 polls of (1000 + 50)
+  expect(operationBudgetMs(o)).toBe(3000 + 700 + 4200);
+});
