@@ -76,7 +76,8 @@ describe('vitest run --reporter=junit on a repository of flow projects', () => {
     expect(failure.message).toMatch(/^E_STATUS_MISMATCH: /);
     expect(failure.message).toContain('at shop/resources/invoices.yaml:3:3 (invoice.create)');
     expect(failure.message).toMatch(/POST http:\/\/127\.0\.0\.1:\d+\/invoices/);
-    expect(failure.message).toContain('"order_id":"o1"');
+    // the id the server gave this file's order (files of the repository run in parallel)
+    expect(failure.message).toMatch(/"order_id":"o\d+"/);
     expect(failure.message).toContain('400 (');
     expect(failure.message).toContain('invoicing is closed');
   });
