@@ -5,3 +5,5 @@ export { buildGraph, findCycles, prerequisites, scheduleOrder, type ProjectGraph
 export { createRunner, type Runner } from './runtime/index.js';
 export type * from './runtime/types.js';
 export { FlowError, hasCode } from './errors.js';
+export { importApi } from './import/index.js';
+export { fixProject } from './import/fix/index.js';

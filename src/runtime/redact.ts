@@ -38,24 +38,31 @@ export function createRedactor(initial: Iterable<string> = []): Redactor {
   // Every form of every secret, kept as secrets arrive, so a rebuild does not recompute them.
   const forms = new Set<string>();
   let pattern: RegExp | undefined;
-  let dirty = false;
+  // Forms added since the pattern was built. They are replaced one by one until there are
+  // enough of them to rebuild: a run that logs in hundreds of actors rebuilds a few times,
+  // not once per token.
+  let recent: string[] = [];
+  const REBUILD_AT = 32;
+  // A new form inside an older one (or around it) must be matched longest-first together
+  // with it, which only the combined pattern does: then it is rebuilt at once.
+  let overlap = false;
 
-  // One combined regex of every form of every secret, rebuilt only when the set changed.
-  // Shaped as a trie, so its cost follows the text's length, not the number of secrets (a
-  // run with hundreds of actors holds hundreds of login tokens).
-  function regex(): RegExp | undefined {
-    if (dirty) {
-      pattern = forms.size ? new RegExp(trieSource([...forms]), 'g') : undefined;
-      dirty = false;
-    }
-    return pattern;
+  // One combined regex of every form of every secret, shaped as a trie, so its cost follows
+  // the text's length, not the number of secrets.
+  function rebuild(): void {
+    pattern = forms.size ? new RegExp(trieSource([...forms]), 'g') : undefined;
+    recent = [];
+    overlap = false;
   }
 
   function text(s: string): string {
     if (secrets.size === 0 || s.length === 0) return s;
     if (secrets.has(s)) return REDACTED;
-    const re = regex();
-    return re ? s.replace(re, REDACTED) : s;
+    if (recent.length >= REBUILD_AT || overlap || (!pattern && recent.length)) rebuild();
+    let out = pattern ? s.replace(pattern, REDACTED) : s;
+    // Longest first, as in the pattern.
+    for (const form of recent) if (out.includes(form)) out = out.replaceAll(form, REDACTED);
+    return out;
   }
 
   function headerValue(name: string, value: string): string {
@@ -88,8 +95,13 @@ export function createRedactor(initial: Iterable<string> = []): Redactor {
       if (!secret || secrets.has(secret)) return;
       secrets.add(secret);
       const all = kind === 'token' ? plainFormsOf(secret) : formsOf(secret);
-      for (const f of all) if (f.length >= MIN_SUBSTRING_LENGTH) forms.add(f);
-      dirty = true;
+      for (const f of all) {
+        if (f.length < MIN_SUBSTRING_LENGTH || forms.has(f)) continue;
+        if (!overlap) for (const g of forms) if (g.includes(f) || f.includes(g)) overlap = true;
+        forms.add(f);
+        recent.push(f);
+      }
+      recent.sort((a, b) => b.length - a.length);
     },
     text,
     headers: headers as Redactor['headers'],

@@ -164,3 +164,19 @@ describe('many secrets (trie-shaped pattern)', () => {
     expect('xabdx'.replace(new RegExp(trieSource(['ab', 'abd']), 'g'), '*')).toBe('x*x');
   });
 });
+
+describe('secrets added one by one, between outputs', () => {
+  it('never leaks part of a secret that contains, or is contained in, an earlier one', async () => {
+    const { createRedactor } = await import('../../src/runtime/redact.js');
+    const r = createRedactor();
+    r.add('abcd1234', 'token');
+    expect(r.text('x abcd1234 y')).toBe('x *** y');
+    r.add('abcd1234xyzw', 'token'); // contains the first
+    expect(r.text('x abcd1234xyzw y')).toBe('x *** y');
+    r.add('cd12', 'token'); // inside the first
+    expect(r.text('x abcd1234 cd12 y')).toBe('x *** *** y');
+    for (let i = 0; i < 40; i++) r.add(`tok-${i}-${'q'.repeat(8)}`, 'token');
+    const out = r.text(Array.from({ length: 40 }, (_, i) => `tok-${i}-${'q'.repeat(8)}`).join(' '));
+    expect(out).toBe(Array(40).fill('***').join(' '));
+  });
+});

@@ -16,7 +16,7 @@ const OPTIONS = {
   strict: { type: 'boolean', default: false },
   quiet: { type: 'boolean', short: 'q', default: false },
   help: { type: 'boolean', short: 'h', default: false },
-  // --fix (the importer's edits, spec R7) goes here, and is applied below before printing.
+  fix: { type: 'boolean', default: false },
 } satisfies ParseArgsConfig['options'];
 
 /** The options; with `codes`, also every code lint can print (for --help). */
@@ -24,7 +24,7 @@ export function usage(codes = false): string {
   const width = Math.max(...Object.keys(CODES).map((c) => c.length)) + 2;
   const codeLines = Object.entries(CODES).map(([code, info]) => `  ${code.padEnd(width)}${info.severity.padEnd(9)}${info.cause}`);
   return [
-    'Usage: flow lint [--project <dir>] [--format stylish|json|github] [--strict] [--quiet]',
+    'Usage: flow lint [--project <dir>] [--format stylish|json|github] [--strict] [--quiet] [--fix]',
     '',
     'Checks the structure of a project: YAML, keys and types (the JSON Schemas in schemas/),',
     'references, depends_on targets, cycles. It does not call the API.',
@@ -37,6 +37,10 @@ export function usage(codes = false): string {
     '                         github   GitHub Actions annotations (::error file=…,line=…,col=…,title=CODE::message)',
     '      --strict         warnings fail too (exit 1)',
     '  -q, --quiet          errors only: warnings are neither printed nor counted',
+    '      --fix            apply the safe fixes in place, then lint (comments and order kept):',
+    '                         a scalar depends_on/assert becomes a sequence, a path in baseUrl moves',
+    '                         into the operation paths, a plaintext credential becomes !secret NAME',
+    '                         (the value is not printed; set it with `flow secret set NAME`)',
     '  -h, --help           this help',
     '',
     'Exit codes: 0 no errors (warnings allowed unless --strict), 1 errors found, 2 usage error.',
@@ -46,7 +50,7 @@ export function usage(codes = false): string {
 }
 
 const lintCommand: Command = async (argv: string[], io: CliIO): Promise<number> => {
-  let values: { project: string; format: string; strict: boolean; quiet: boolean; help: boolean };
+  let values: { project: string; format: string; strict: boolean; quiet: boolean; help: boolean; fix: boolean };
   try {
     ({ values } = parseArgs({ args: argv, options: OPTIONS, strict: true, allowPositionals: false }));
   } catch (err) {
@@ -60,8 +64,16 @@ const lintCommand: Command = async (argv: string[], io: CliIO): Promise<number> 
     return usageError(io, `unknown format "${values.format}": use one of ${Object.keys(FORMATS).join(', ')}`);
   }
 
-  const project = await loadProject(path.resolve(io.cwd, values.project));
-  // --fix: apply the fixes to the files here (R7: edit, never regenerate), reload, then lint.
+  const target = path.resolve(io.cwd, values.project);
+  let project = await loadProject(target);
+  if (values.fix) {
+    // R7: the files are edited in place, never regenerated; then the project is read again.
+    const { fixProject } = await import('../../import/fix/index.js');
+    const fixed = await fixProject(project);
+    for (const f of fixed.fixes) io.stderr(`fixed  ${path.relative(io.cwd, f.file) || f.file}  ${f.code}  ${f.message}
+`);
+    if (fixed.changedFiles.length) project = await loadProject(target);
+  }
   const result = lint(project, { strict: values.strict });
   // --quiet drops warnings before output and exit code, so --strict has none left to fail on.
   const shown = values.quiet ? result.diagnostics.filter((d) => d.severity === 'error') : result.diagnostics;

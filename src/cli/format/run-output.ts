@@ -14,13 +14,17 @@ export function formatLoc(loc: { file: string; line: number; col: number } | und
   return loc ? `${path.relative(cwd, loc.file) || loc.file}:${loc.line}:${loc.col}` : '';
 }
 
-/** One line per HTTP exchange as it happens: method, URL, status, ms, what it served. */
-export function formatEvent(event: RunEvent, o: RunFormatOptions): string {
+/**
+ * One line per HTTP exchange as it happens: method, URL, status, ms, what it served (the
+ * operation, the login or poll it was part of, and what the operation is a prerequisite of).
+ */
+export function formatEvent(event: RunEvent, o: RunFormatOptions, prerequisiteOf: string[] = []): string {
   if (event.type !== 'request') return '';
   const { request, response, error } = event;
   const status = response ? statusText(response.status, o) : paint(o.color, 31)(error?.code ?? 'ERROR');
   const ms = response ? `${response.ms} ms` : '';
-  const purpose = event.purpose === event.operation ? event.operation : `${event.operation}: ${event.purpose}`;
+  const via = prerequisiteOf.length ? ` (prerequisite of ${prerequisiteOf.join(', ')})` : '';
+  const purpose = (event.purpose === event.operation ? event.operation : `${event.operation}: ${event.purpose}`) + via;
   let line = `  ${request.method.padEnd(6)} ${request.url}  ${status}  ${ms}  ${paint(o.color, 2)(purpose)}\n`;
   if (o.verbose) line += verbose(request, response);
   return line;

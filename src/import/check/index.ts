@@ -1,0 +1,40 @@
+// Every check of an import, run on every import (and on any project with `flow import --check`):
+// the self-check of spec 1.8, the grounding check (R1) and the leak check.
+import { isSecretRef } from '../../project/types.js';
+import type { EmittedFile } from '../emit/files.js';
+import type { ObservedApi } from '../observed.js';
+import type { CheckFinding } from './finding.js';
+import { checkGrounding } from './grounding.js';
+import { checkLeaks } from './leaks.js';
+import { checkCycles, checkReferences } from './refs.js';
+import { checkShape } from './shape.js';
+import { viewOfEmitted, type ProjectView } from './view.js';
+
+export interface CheckContext {
+  /** the observed input: enables the grounding and leak checks */
+  api?: ObservedApi;
+  plan?: string;
+}
+
+/** The self-check of spec 1.8 (plus R3–R5) on a project view. */
+export function selfCheck(view: ProjectView): CheckFinding[] {
+  const secretEnv = new Set<string>();
+  for (const env of view.environments) for (const [k, v] of Object.entries(env.variables)) if (isSecretRef(v)) secretEnv.add(k);
+  return [...checkReferences(view), ...checkShape(view, secretEnv), ...checkCycles(view)];
+}
+
+export function checkView(view: ProjectView, ctx: CheckContext = {}): CheckFinding[] {
+  const out = selfCheck(view);
+  if (ctx.api) {
+    out.push(...checkGrounding(view, ctx.api));
+    out.push(...checkLeaks(view.files, ctx.plan, ctx.api.credentials));
+  }
+  return out;
+}
+
+export function checkEmitted(files: EmittedFile[], ctx: CheckContext = {}): CheckFinding[] {
+  return checkView(viewOfEmitted(files), ctx);
+}
+
+export { CHECK_CODES, formatFinding, type CheckFinding } from './finding.js';
+export { viewOfDirectory, viewOfEmitted, type ProjectView } from './view.js';

@@ -1,0 +1,41 @@
+// Input format detection from the content (the file name is only a tie-breaker); `--from` overrides.
+import type { InputFormat } from './observed.js';
+
+type Obj = Record<string, unknown>;
+const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/** JSON inputs: the top-level keys say what they are. */
+const JSON_SIGNS: Array<[InputFormat, (v: Obj) => boolean]> = [
+  ['openapi', (v) => typeof v.openapi === 'string' || typeof v.swagger === 'string'],
+  ['postman', (v) => isObj(v.info) && (String(v.info.schema ?? '').includes('getpostman') || Array.isArray(v.item))],
+  ['postman', (v) => Array.isArray(v.values) && ('_postman_variable_scope' in v || 'name' in v)],
+  ['har', (v) => isObj(v.log) && Array.isArray(v.log.entries)],
+];
+
+const CURL_RE = /(?:^|[\s$>`])curl\s+\S/gm;
+const ENDPOINT_RE = /\b(?:GET|POST|PUT|PATCH|DELETE|HEAD|OPTIONS)\s+(?:\/|[A-Z_]{2,}\/|https?:\/\/|\{\{)/g;
+
+export function parseJson(text: string): unknown {
+  const t = text.trimStart();
+  if (!t.startsWith('{') && !t.startsWith('[')) return undefined;
+  try {
+    return JSON.parse(text.charCodeAt(0) === 0xfeff ? text.slice(1) : text);
+  } catch {
+    return undefined;
+  }
+}
+
+/** The format of one input, or undefined when nothing in it says. */
+export function detectFormat(text: string, json: unknown): InputFormat | undefined {
+  if (isObj(json)) {
+    for (const [format, test] of JSON_SIGNS) if (test(json)) return format;
+    return undefined;
+  }
+  if (/^(?:openapi|swagger)\s*:/m.test(text) && /^paths\s*:|^webhooks\s*:|^components\s*:/m.test(text)) return 'openapi';
+  if (/^(?:openapi|swagger)\s*:\s*['"]?\d/m.test(text)) return 'openapi';
+  const curls = text.match(CURL_RE)?.length ?? 0;
+  const endpoints = text.match(ENDPOINT_RE)?.length ?? 0;
+  if (curls && curls >= endpoints) return 'curl';
+  if (endpoints) return 'markdown';
+  return undefined;
+}

@@ -1,0 +1,154 @@
+// `--into` (R7): an import edits an existing project in place. Existing files keep their
+// comments, key order and every value a user wrote; only what is missing is added: new
+// operations, new keys of existing operations, new variables, new actor and resource files.
+import { readdir, readFile, writeFile, mkdir } from 'node:fs/promises';
+import path from 'node:path';
+import { isMap, parseDocument, type Document, type YAMLMap } from 'yaml';
+import { YAML_TAGS } from '../../project/yaml.js';
+import { IMPORT_CODES, importError } from '../errors.js';
+import { parsePath, shapeOf } from '../infer/paths.js';
+import { docText, docValue, ROOT_FILE, type EmittedFile } from './files.js';
+
+export interface IntoReport {
+  /** files created (relative) */
+  created: string[];
+  /** files edited in place (relative) */
+  edited: string[];
+  /** what was added, one line each (`resources/pets.yaml: operation pet.create`) */
+  added: string[];
+  /** what was left as the user wrote it although the import differs */
+  kept: string[];
+}
+
+interface Existing {
+  rel: string;
+  doc: Document.Parsed;
+  dirty: boolean;
+}
+
+const DIRS = ['environments', 'actors', 'resources'] as const;
+
+async function readExisting(dir: string): Promise<Map<string, Existing>> {
+  const out = new Map<string, Existing>();
+  const read = async (rel: string): Promise<void> => {
+    const text = await readFile(path.join(dir, rel), 'utf8');
+    const doc = parseDocument(text, { customTags: YAML_TAGS });
+    if (doc.errors.length) throw importError(IMPORT_CODES.into, `${rel}: cannot edit a file with YAML errors (${doc.errors[0].message.split('\n')[0]})`, rel);
+    out.set(rel, { rel, doc, dirty: false });
+  };
+  try {
+    await read(ROOT_FILE);
+  } catch (err) {
+    if ((err as { code?: string }).code === IMPORT_CODES.into) throw err;
+    throw importError(IMPORT_CODES.into, `${dir} has no ${ROOT_FILE}: --into needs an existing project (use --out for a new one)`, dir);
+  }
+  for (const d of DIRS) {
+    const names = await readdir(path.join(dir, d)).catch(() => [] as string[]);
+    for (const n of names.sort()) if (/\.ya?ml$/.test(n)) await read(`${d}/${n}`);
+  }
+  return out;
+}
+
+function idOf(e: Existing): string {
+  const name = e.doc.get('name');
+  return typeof name === 'string' ? name : path.basename(e.rel).replace(/\.ya?ml$/, '');
+}
+
+/** Add the keys of `value` that `map` lacks; recurse into maps both have. Returns what was added. */
+function addMissing(doc: Document, at: Array<string | number>, value: Record<string, unknown>, added: string[], label: string): void {
+  for (const [k, v] of Object.entries(value)) {
+    const here = [...at, k];
+    if (!doc.hasIn(here)) {
+      doc.setIn(here, doc.createNode(v));
+      added.push(`${label}.${k}`);
+      continue;
+    }
+    const node = doc.getIn(here, true);
+    if (isMap(node) && typeof v === 'object' && v !== null && !Array.isArray(v) && !('__reqflow' in v)) addMissing(doc, here, v as Record<string, unknown>, added, `${label}.${k}`);
+  }
+}
+
+export async function importInto(files: EmittedFile[], dir: string): Promise<IntoReport> {
+  const existing = await readExisting(dir);
+  const report: IntoReport = { created: [], edited: [], added: [], kept: [] };
+  const byKindId = new Map<string, Existing>();
+  for (const e of existing.values()) {
+    const kind = e.rel === ROOT_FILE ? 'root' : e.rel.split('/')[0];
+    byKindId.set(`${kind}:${idOf(e)}`, e);
+  }
+  const root = existing.get(ROOT_FILE)!;
+  for (const f of files) {
+    const value = docValue(f.doc) as Record<string, unknown>;
+    if (f.kind === 'root') {
+      mergeImports(root, value, report);
+      continue;
+    }
+    const dirName = f.path.split('/')[0];
+    const target = byKindId.get(`${dirName}:${f.id}`);
+    if (!target) {
+      let rel = f.path;
+      for (let i = 2; existing.has(rel); i++) rel = f.path.replace(/\.yaml$/, `_${i}.yaml`);
+      await mkdir(path.join(dir, path.dirname(rel)), { recursive: true });
+      await writeFile(path.join(dir, rel), docText(f.doc), 'utf8');
+      existing.set(rel, { rel, doc: f.doc as Document.Parsed, dirty: false });
+      report.created.push(rel);
+      continue;
+    }
+    const added: string[] = [];
+    if (f.kind === 'resource') mergeResource(target, value, added, report);
+    else addMissing(target.doc, [], value, added, `${f.kind} ${f.id}`);
+    if (added.length) {
+      target.dirty = true;
+      report.added.push(...added.map((a) => `${target.rel}: ${a}`));
+    }
+  }
+  for (const e of existing.values()) {
+    if (!e.dirty) continue;
+    await writeFile(path.join(dir, e.rel), e.doc.toString({ lineWidth: 0 }), 'utf8');
+    report.edited.push(e.rel);
+  }
+  return report;
+}
+
+function mergeImports(root: Existing, value: Record<string, unknown>, report: IntoReport): void {
+  const imports = root.doc.get('imports', true);
+  if (!imports) {
+    if (root.doc.get('resources') || root.doc.get('actors')) {
+      report.kept.push(`${ROOT_FILE}: an inline project (no imports); the imported files are written beside it and listed under imports`);
+    }
+    root.doc.set('imports', root.doc.createNode(value.imports));
+    root.dirty = true;
+    report.added.push(`${ROOT_FILE}: imports`);
+    return;
+  }
+  const have = new Set((root.doc.toJS().imports as unknown[] | undefined)?.map(String) ?? []);
+  for (const p of (value.imports as string[]) ?? []) {
+    if (have.has(p)) continue;
+    root.doc.addIn(['imports'], p);
+    root.dirty = true;
+    report.added.push(`${ROOT_FILE}: imports ${p}`);
+  }
+}
+
+/** New operations are added; an operation the user has (same name, or same method and path) is kept, missing keys added. */
+function mergeResource(target: Existing, value: Record<string, unknown>, added: string[], report: IntoReport): void {
+  const ops = (value.operations ?? {}) as Record<string, Record<string, unknown>>;
+  const theirs = target.doc.get('operations', true) as YAMLMap | undefined;
+  const current = (target.doc.toJS({ maxAliasCount: 100 }).operations ?? {}) as Record<string, Record<string, unknown>>;
+  const shapes = new Map(Object.entries(current).map(([n, o]) => [`${String(o.method ?? 'GET').toUpperCase()} ${shapeOf(parsePath(String(o.path ?? '')))}`, n]));
+  for (const [name, op] of Object.entries(ops)) {
+    const sameShape = shapes.get(`${String(op.method).toUpperCase()} ${shapeOf(parsePath(String(op.path)))}`);
+    const mine = name in current ? name : sameShape;
+    if (!theirs || !mine) {
+      if (name in current) continue;
+      target.doc.setIn(['operations', name], target.doc.createNode(op));
+      added.push(`operation ${name}`);
+      continue;
+    }
+    if (mine !== name) report.kept.push(`${target.rel}: ${mine} is the user's name for the imported ${name}`);
+    // The user's operation stays theirs: no `_provenance: ai_import` is put on it.
+    const { _provenance: _p, ...keys } = op;
+    void _p;
+    addMissing(target.doc, ['operations', mine], keys, added, `operation ${mine}`);
+  }
+}

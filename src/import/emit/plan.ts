@@ -1,0 +1,64 @@
+// The plan in plain English: the five sections of spec 1.6, in order, with their tables.
+import { evidenceText } from '../observed.js';
+import type { Draft } from '../infer/draft.js';
+
+const cell = (v: unknown): string => {
+  const s = v === undefined || v === '' ? '—' : String(v);
+  return s.replace(/\|/g, '\\|').replace(/\s+/g, ' ');
+};
+
+function table(head: string[], rows: unknown[][]): string[] {
+  return [`| ${head.join(' | ')} |`, `|${head.map(() => '---').join('|')}|`, ...rows.map((r) => `| ${r.map(cell).join(' | ')} |`)];
+}
+
+export function renderPlan(draft: Draft): string {
+  const ops = draft.resources.flatMap((r) => r.operations);
+  const stated = draft.api.inputs.reduce((n, i) => n + i.operationCount, 0);
+  const lines: string[] = [`# Import plan: ${draft.projectName}`, ''];
+  lines.push(
+    `Inputs: ${draft.api.inputs.map((i) => `\`${i.file}\` (${i.version}, ${i.operationCount} operations)`).join(', ') || 'none'}.`,
+    `${ops.length} of ${stated} operations imported into ${draft.resources.length} resources, ${draft.actors.length} actors; ${draft.questions.length} open questions.`,
+    '',
+  );
+
+  lines.push('## Actors', '');
+  if (!draft.actors.length) lines.push(ops.length ? 'No actor: the imported operations are public (the input states no authentication for them).' : 'No actor.');
+  for (const a of draft.actors) {
+    lines.push(`- **${a.name}**: ${a.description}. Strategy \`${String(a.auth.strategy)}\`. Login returns: ${a.loginReturns}.`);
+    for (const e of a.evidence) lines.push(`  - evidence: ${evidenceText(e)}`);
+  }
+  lines.push('');
+
+  lines.push('## Resources and operations', '');
+  lines.push(
+    ...table(
+      ['operation', 'method', 'path', 'actor', 'depends_on', 'expect_status', 'extracts'],
+      ops.map((o) => [`${o.resource}.${o.name}`, o.method, `\`${o.path}\``, o.actor, o.dependsOn.join(', '), o.expectStatus.join(', '), Object.keys(o.extract).join(', ')]),
+    ),
+    '',
+  );
+  if (draft.resources.length) lines.push(`Files: ${draft.resources.map((r) => `\`resources/${r.plural}.yaml\` (name: ${r.name})`).join(', ')}.`, '');
+
+  lines.push('## Variable flow', '');
+  lines.push(...table(['variable', 'produced by', 'consumed by'], draft.flows.map((f) => [`\`${f.variable}\``, f.producedBy, f.consumedBy.join(', ')])), '');
+
+  lines.push('## Environment variables', '');
+  const envRows: unknown[][] = [['`baseUrl`', 'plain', `${String(draft.baseUrl)}: ${draft.baseUrlNote}`]];
+  for (const v of draft.variables) envRows.push([`\`${v.name}\``, 'plain', `${String(v.value)}: ${v.notes}`]);
+  for (const s of draft.secrets) envRows.push([`\`${s.name}\``, 'secret', `referenced as \`{{secret.${s.name}}}\`; ${s.notes}`]);
+  lines.push(...table(['variable', 'kind', 'notes'], envRows), '');
+
+  lines.push('## Open questions', '');
+  if (!draft.questions.length) lines.push('None.');
+  draft.questions.forEach((q, i) => {
+    const blocks = q.blocks.length ? ` Blocks (skipped until answered): ${q.blocks.join(', ')}.` : '';
+    const ev = q.evidence ? ` Evidence: ${evidenceText(q.evidence)}.` : '';
+    lines.push(`${i + 1}. ${q.text}${blocks}${ev}`);
+  });
+  lines.push('');
+
+  if (draft.notes.length) {
+    lines.push('## Notes', '', ...draft.notes.map((n) => `- ${n}`), '');
+  }
+  return lines.join('\n');
+}

@@ -1,0 +1,128 @@
+// `flow lint --fix`: the safe fixes, applied to the files in place (R7: comments, order and
+// every other value kept). A scalar depends_on/assert becomes a sequence; a path in baseUrl
+// moves into every operation path; a plaintext credential becomes a `!secret`. The credential
+// itself is never printed: the fix names the secret to set.
+import { writeFile } from 'node:fs/promises';
+import { isNode, isScalar, isSeq, YAMLSeq, type Document } from 'yaml';
+import { isCredentialName, upperSnake } from '../infer/names.js';
+import { isSecretRef, secretRef, SET_VIA_VAR, type Project, type SourceFile, type YamlPath } from '../../project/types.js';
+
+export interface Fix {
+  code: 'FIX_SEQUENCE' | 'FIX_BASEURL_PATH' | 'FIX_SECRET';
+  file: string;
+  message: string;
+}
+
+export interface FixResult {
+  /** absolute paths of the files rewritten */
+  changedFiles: string[];
+  fixes: Fix[];
+}
+
+const AUTH_SECRET_KEYS = new Set(['password', 'token', 'key', 'client_secret', 'consumer_secret', 'token_secret', 'secret_key', 'secret', 'session_token', 'key_password']);
+
+class Edits {
+  readonly fixes: Fix[] = [];
+  private readonly dirty = new Set<SourceFile>();
+  private readonly byPath: Map<string, SourceFile>;
+
+  constructor(project: Project) {
+    this.byPath = new Map(project.files.map((f) => [f.path, f]));
+  }
+
+  doc(file: string): Document | undefined {
+    return this.byPath.get(file)?.doc;
+  }
+
+  set(file: string, path: YamlPath, value: unknown, fix: Fix): void {
+    const doc = this.doc(file);
+    if (!doc) return;
+    const node = doc.getIn(path, true);
+    const created = isNode(value) ? value : doc.createNode(value);
+    // Keep a comment written on the old value.
+    if (isScalar(node) && node.comment && isScalar(created)) created.comment = node.comment;
+    doc.setIn(path, created);
+    this.dirty.add(this.byPath.get(file)!);
+    this.fixes.push(fix);
+  }
+
+  async write(): Promise<string[]> {
+    const out: string[] = [];
+    for (const f of this.dirty) {
+      await writeFile(f.path, f.doc!.toString({ lineWidth: 0 }), 'utf8');
+      out.push(f.path);
+    }
+    return out;
+  }
+}
+
+export async function fixProject(project: Project): Promise<FixResult> {
+  const edits = new Edits(project);
+  fixSequences(project, edits);
+  fixBaseUrl(project, edits);
+  fixSecrets(project, edits);
+  return { changedFiles: await edits.write(), fixes: edits.fixes };
+}
+
+function fixSequences(project: Project, edits: Edits): void {
+  for (const op of project.operations.values()) {
+    for (const key of ['depends_on', 'assert']) {
+      const path = [...op.yamlPath, key];
+      const node = edits.doc(op.file)?.getIn(path, true);
+      if (!node || isSeq(node) || !isScalar(node) || node.value === null || node.value === '') continue;
+      // The scalar node itself moves into the sequence: its quoting and comment stay.
+      const seq = new YAMLSeq();
+      seq.items.push(node);
+      edits.set(op.file, path, seq, { code: 'FIX_SEQUENCE', file: op.file, message: `${op.id}: ${key} made a sequence` });
+    }
+  }
+}
+
+function fixBaseUrl(project: Project, edits: Edits): void {
+  const prefixes = new Map<string, { file: string; path: YamlPath; origin: string }>();
+  for (const env of project.environments.values()) {
+    const base = env.variables.baseUrl;
+    if (typeof base !== 'string' || base.includes('{{')) continue;
+    const m = /^([a-z][a-z0-9+.-]*:\/\/[^/?#]+)(\/[^?#]*?)\/*$/i.exec(base);
+    if (!m || m[2] === '' || m[2] === '/') continue;
+    prefixes.set(m[2], { file: env.file, path: [...env.yamlPath, 'variables', 'baseUrl'], origin: m[1] });
+  }
+  if (prefixes.size !== 1) return; // none, or environments disagree: not safe to move
+  const [prefix, env] = [...prefixes][0];
+  const withPath = [...project.environments.values()].filter((e) => typeof e.variables.baseUrl === 'string' && !String(e.variables.baseUrl).includes('{{'));
+  if (withPath.some((e) => !String(e.variables.baseUrl).replace(/\/+$/, '').endsWith(prefix))) return;
+  for (const e of withPath) {
+    const origin = String(e.variables.baseUrl).replace(/\/+$/, '').slice(0, -prefix.length);
+    edits.set(e.file, [...e.yamlPath, 'variables', 'baseUrl'], origin, { code: 'FIX_BASEURL_PATH', file: e.file, message: `baseUrl stops at the host: "${prefix}" moved into the operation paths` });
+  }
+  void env;
+  const prepend = (file: string, path: YamlPath, value: string, what: string): void => {
+    if (value.startsWith(`${prefix}/`) || value === prefix) return;
+    edits.set(file, path, `${prefix}${value.startsWith('/') ? '' : '/'}${value}`, { code: 'FIX_BASEURL_PATH', file, message: `${what}: path now starts with ${prefix}` });
+  };
+  for (const op of project.operations.values()) prepend(op.file, [...op.yamlPath, 'path'], op.path, op.id);
+  for (const actor of project.actors.values()) {
+    const requests = [actor.auth?.login, ...(actor.auth?.steps ?? []), actor.session?.refresh].filter((r) => r !== undefined);
+    for (const r of requests) prepend(r.file, [...r.yamlPath, 'path'], r.path, `actor ${actor.id}`);
+  }
+}
+
+function fixSecrets(project: Project, edits: Edits): void {
+  const plain = (v: unknown): v is string => typeof v === 'string' && v !== '' && v !== SET_VIA_VAR && !v.includes('{{') && !isSecretRef(v);
+  for (const env of project.environments.values()) {
+    for (const [name, value] of Object.entries(env.variables)) {
+      if (!isCredentialName(name) || !plain(value)) continue;
+      const secret = upperSnake(name);
+      edits.set(env.file, [...env.yamlPath, 'variables', name], secretRef(secret), { code: 'FIX_SECRET', file: env.file, message: `variable ${name} is now !secret ${secret}: store its value with \`flow secret set ${secret}\`` });
+    }
+  }
+  for (const actor of project.actors.values()) {
+    const auth = actor.auth;
+    if (!auth) continue;
+    for (const [key, value] of Object.entries(auth.options)) {
+      if (!(AUTH_SECRET_KEYS.has(key) || isCredentialName(key)) || !plain(value)) continue;
+      const secret = upperSnake(`${actor.id}_${key}`);
+      edits.set(auth.file, [...auth.yamlPath, key], secretRef(secret), { code: 'FIX_SECRET', file: auth.file, message: `actor ${actor.id}: auth.${key} is now !secret ${secret}: store its value with \`flow secret set ${secret}\`` });
+    }
+  }
+}

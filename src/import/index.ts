@@ -1,0 +1,89 @@
+// The importer's library API: inputs -> observed API -> draft -> plan + files, checked.
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { detectFormat, parseJson } from './detect.js';
+import { emitFiles, type EmittedFile } from './emit/files.js';
+import { renderPlan } from './emit/plan.js';
+import { IMPORT_CODES, importError } from './errors.js';
+import { infer } from './infer/index.js';
+import type { Draft } from './infer/draft.js';
+import { mergeApis, type InputFormat, type ObservedApi } from './observed.js';
+import { READERS } from './readers/index.js';
+import { valueFields } from './readers/openapi-schema.js';
+import { checkEmitted, type CheckFinding } from './check/index.js';
+
+export interface ImportOptions {
+  /** force the format of every input (else detected from the content) */
+  from?: InputFormat;
+  /** project name (default: the first input's title) */
+  name?: string;
+  /** environment id (default `default`) */
+  environment?: string;
+  /** progress messages for large inputs */
+  progress?: (message: string) => void;
+  /** file names in evidence are relative to this directory (default: cwd) */
+  cwd?: string;
+}
+
+export interface ImportResult {
+  api: ObservedApi;
+  draft: Draft;
+  files: EmittedFile[];
+  plan: string;
+  /** self-check (spec 1.8), grounding and leak findings; empty when the import is sound */
+  findings: CheckFinding[];
+}
+
+export async function readInput(file: string, options: ImportOptions = {}): Promise<ObservedApi> {
+  const cwd = options.cwd ?? process.cwd();
+  const abs = path.resolve(cwd, file);
+  let text: string;
+  try {
+    text = await readFile(abs, 'utf8');
+  } catch (err) {
+    throw importError(IMPORT_CODES.input, `cannot read ${file}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`, file, err);
+  }
+  const json = parseJson(text);
+  const format = options.from ?? detectFormat(text, json);
+  if (!format) throw importError(IMPORT_CODES.format, `${file}: cannot tell its format (OpenAPI, Postman, HAR, curl log, Markdown); give --from`, file);
+  const display = path.relative(cwd, abs) || path.basename(abs);
+  return READERS[format]({ file: display.startsWith('..') ? abs : display, path: abs, text, json });
+}
+
+export async function importApi(inputs: string[], options: ImportOptions = {}): Promise<ImportResult> {
+  const apis: ObservedApi[] = [];
+  for (const file of inputs) {
+    const api = await readInput(file, options);
+    options.progress?.(`read ${file}: ${api.operations.length} operations`);
+    apis.push(api);
+  }
+  const api = mergeApis(apis);
+  resolveAnchors(api);
+  const draft = infer(api, {
+    name: options.name,
+    environment: options.environment,
+    progress: options.progress ? (done, total) => options.progress!(`inferred ${done}/${total} operations`) : undefined,
+  });
+  const files = emitFiles(draft);
+  const plan = renderPlan(draft);
+  const findings = checkEmitted(files, { api, plan });
+  return { api, draft, files, plan, findings };
+}
+
+/** Markdown responses described under a heading anchor (often on another page) get that example. */
+export function resolveAnchors(api: ObservedApi): void {
+  if (!api.anchors) return;
+  for (const op of api.operations) {
+    for (const r of op.responses) {
+      const target = r.anchor ? api.anchors[r.anchor] : undefined;
+      if (!target || r.example !== undefined) continue;
+      r.example = target.example;
+      r.fields = valueFields(target.example, target.evidence);
+      r.evidence = { ...r.evidence, quote: `${r.evidence.quote} -> ${target.evidence.file} ${target.evidence.at}`.slice(0, 160) };
+    }
+  }
+}
+
+export { detectFormat } from './detect.js';
+export type { CheckFinding } from './check/index.js';
+export type { InputFormat, ObservedApi } from './observed.js';

@@ -1,0 +1,190 @@
+// Actors from security schemes and login requests. The strategy is the one the input grounds
+// (spec 5); a scheme with no matching strategy is an open question, and the operations that
+// need it are skipped (R6). Every credential is a {{secret.X}}; nothing seen is copied.
+import type { TemplateValue } from '../../project/types.js';
+import type { SecurityScheme } from '../observed.js';
+import { evidenceText } from '../observed.js';
+import type { Resolver } from './bindings.js';
+import type { InferContext } from './context.js';
+import type { DraftActor } from './draft.js';
+import { endpointId, type Endpoint } from './endpoints.js';
+import { jsonPath } from './extractions.js';
+import { ident, isCredentialName, snake } from './names.js';
+import { renderPath, segmentText } from './paths.js';
+import { fieldText } from './traffic.js';
+import { templateBody, type ValueScope } from './values.js';
+
+const LOGIN_WORD = /^(login|log_in|signin|sign_in|token|tokens|session|sessions|authenticate|auth)$/i;
+const TOKEN_FIELD = /^(token|access_token|accessToken|jwt|id_token|auth_token|authToken)$/;
+
+type AuthBuilder = (s: SecurityScheme, name: string, ctx: InferContext) => Record<string, TemplateValue>;
+
+/** A credential of actor `n`: the collection's own variable when the input names one. */
+function cred(s: SecurityScheme, key: string, n: string, ctx: InferContext, secret: boolean, what: string): string {
+  const v = s.credentialVars?.[key];
+  const name = v ?? `${n}_${key}`;
+  const note = v ? `${what} of actor ${n} (the collection's {{${v}}})` : `${what} of actor ${n}`;
+  return secret ? ctx.secret(name, note) : ctx.userVar(name, note);
+}
+
+/** A token URL as the input states it; a collection variable in it is supplied on each run. */
+function tokenUrl(s: SecurityScheme, ctx: InferContext): string {
+  return (s.tokenUrl ?? '').replace(/\{\{\s*([^{}]+?)\s*\}\}/g, (_m, v: string) => ctx.userVar(v, `part of the token URL ${s.tokenUrl}`));
+}
+
+function oauth(s: SecurityScheme, n: string, ctx: InferContext): Record<string, TemplateValue> {
+  const out: Record<string, TemplateValue> = {
+    token_url: tokenUrl(s, ctx),
+    client_id: cred(s, 'client_id', n, ctx, false, 'OAuth2 client id'),
+    client_secret: cred(s, 'client_secret', n, ctx, true, 'OAuth2 client secret'),
+  };
+  if (s.scope) out.scope = s.scope;
+  return out;
+}
+
+const BUILDERS: Record<Exclude<SecurityScheme['kind'], 'login' | 'unsupported'>, AuthBuilder> = {
+  basic: (s, n, ctx) => ({
+    strategy: 'basic',
+    username: cred(s, 'username', n, ctx, false, 'user name'),
+    password: cred(s, 'password', n, ctx, true, 'password'),
+  }),
+  bearer: (s, n, ctx) => ({ strategy: 'bearer', token: ctx.secret(s.tokenVariable ?? `${n}_token`, `token of actor ${n}, issued in advance`) }),
+  api_key: (s, n, ctx) => ({
+    strategy: 'api_key',
+    key: `${s.prefix ?? ''}${ctx.secret(s.tokenVariable ?? `${n}_key`, `API key of actor ${n}`)}`,
+    location: s.location ?? 'header',
+    name: s.paramName ?? 'Authorization',
+  }),
+  oauth2_client_credentials: (s, n, ctx) => ({ strategy: 'oauth2_client_credentials', ...oauth(s, n, ctx) }),
+  oauth2_password: (s, n, ctx) => {
+    const o = oauth(s, n, ctx);
+    const { scope, ...rest } = o;
+    return {
+      strategy: 'oauth2_password',
+      ...rest,
+      ...(scope !== undefined ? { scope } : {}),
+      username: cred(s, 'username', n, ctx, false, 'user name'),
+      password: cred(s, 'password', n, ctx, true, 'password'),
+    };
+  },
+};
+
+const RETURNS: Record<string, string> = {
+  basic: 'no login: HTTP basic credentials on every request',
+  bearer: 'no login: a token issued in advance, sent as `Authorization: Bearer`',
+  api_key: 'no login: an API key issued in advance',
+  oauth2_client_credentials: 'an access token from the token endpoint (client credentials grant)',
+  oauth2_password: 'an access token from the token endpoint (password grant)',
+};
+
+export function inferActors(endpoints: Endpoint[], ctx: InferContext, resolver: Resolver, taken: Set<string>): DraftActor[] {
+  const actors = new Map<string, DraftActor>();
+  const schemes = new Map(ctx.api.schemes.map((s) => [s.id, s]));
+  for (const e of endpoints) {
+    if (e.blocked) continue;
+    const uses = e.ops[0].security;
+    if (!uses?.length) continue; // public (R3: actor omitted)
+    const supported = uses.map((u) => schemes.get(u.scheme)).find((s) => s && s.kind !== 'unsupported');
+    if (supported) {
+      const actor = actors.get(supported.id) ?? buildActor(supported, endpoints, ctx, resolver, taken);
+      actors.set(supported.id, actor);
+      e.actor = actor.name;
+      if (uses.length > 1) ctx.count(`Operations that accept ${uses.map((u) => u.scheme).join(' or ')} use ${supported.id}`, endpointId(e));
+      continue;
+    }
+    const s = schemes.get(uses[0].scheme);
+    const text = s
+      ? `Security scheme "${s.id}" (${s.detail ?? s.kind}) is not one of the supported strategies. How does a test obtain its credential (for example a token issued in advance, sent as bearer {{secret.X}})?`
+      : `Security scheme "${uses[0].scheme}" is required but not defined in the input. Which strategy and credential does it use?`;
+    const q = ctx.ask(text, [endpointId(e)], s?.evidence ?? uses[0].evidence);
+    e.blocked = { reason: `needs security scheme ${uses[0].scheme}`, question: q };
+  }
+  return [...actors.values()];
+}
+
+function buildActor(s: SecurityScheme, endpoints: Endpoint[], ctx: InferContext, resolver: Resolver, taken: Set<string>): DraftActor {
+  let name = ident(snake(s.id) || 'user');
+  if (taken.has(name)) name = `${name}_actor`;
+  taken.add(name);
+  const login = s.kind === 'login' ? loginOf(s, endpoints) : upgradable(s) ? findLogin(endpoints) : undefined;
+  if (login) return loginActor(s, name, login, ctx, resolver);
+  const kind = s.kind === 'login' ? 'bearer' : s.kind;
+  const builder = BUILDERS[kind as keyof typeof BUILDERS];
+  const auth = builder(s, name, ctx);
+  if (s.kind === 'login') ctx.note(`Actor ${name}: the request that returns its token was not found; it uses a token issued in advance.`);
+  return {
+    name,
+    description: describe(s),
+    auth,
+    loginReturns: RETURNS[kind] ?? kind,
+    evidence: [s.evidence],
+  };
+}
+
+function describe(s: SecurityScheme): string {
+  const text = s.description?.replace(/\s+/g, ' ').trim() ?? '';
+  const d = text ? `: ${text.length > 160 ? `${text.slice(0, 159)}…` : text}` : '';
+  return `Security scheme ${s.id} (${s.kind})${d}`;
+}
+
+function upgradable(s: SecurityScheme): boolean {
+  return (s.kind === 'bearer' || (s.kind === 'api_key' && s.location === 'header')) && !s.tokenUrl;
+}
+
+interface Login {
+  endpoint: Endpoint;
+  tokenField: Array<string | number>;
+  why: string;
+}
+
+function loginOf(s: SecurityScheme, endpoints: Endpoint[]): Login | undefined {
+  const endpoint = endpoints.find((e) => !e.blocked && e.ops.some((o) => o.key === s.loginOperation));
+  if (!endpoint || !s.tokenField) return undefined;
+  return { endpoint, tokenField: s.tokenField, why: `${endpoint.ops[0].key} returns ${fieldText(s.tokenField)} and the input stores it as the credential (${s.evidence.at})` };
+}
+
+/** A POST to a login word whose body carries a password and whose response has a token. */
+function findLogin(endpoints: Endpoint[]): Login | undefined {
+  for (const e of endpoints) {
+    if (e.blocked || e.method !== 'POST') continue;
+    const lastWord = [...e.segments].reverse().map(segmentText).find((t) => t);
+    if (!lastWord || !LOGIN_WORD.test(lastWord)) continue;
+    const op = e.ops[0];
+    const sendsSecret = op.requestBody?.fields.some((f) => isCredentialName(f.path[f.path.length - 1]));
+    if (!sendsSecret) continue;
+    const token = op.responses
+      .filter((r) => r.status === undefined || (r.status >= 200 && r.status < 300))
+      .flatMap((r) => r.fields)
+      .find((f) => !f.listPath && f.path.length <= 3 && TOKEN_FIELD.test(f.path[f.path.length - 1]));
+    if (!token) continue;
+    return { endpoint: e, tokenField: token.path, why: `${op.key} takes a password and returns ${fieldText(token.path)} (${token.evidence.file} ${token.evidence.at})` };
+  }
+  return undefined;
+}
+
+function loginActor(s: SecurityScheme, name: string, login: Login, ctx: InferContext, resolver: Resolver): DraftActor {
+  const e = login.endpoint;
+  const op = e.ops[0];
+  const evidence: Record<string, string> = {};
+  const scope: ValueScope = { ctx, resolver, endpoint: e, owner: name, evidence };
+  const auth: Record<string, TemplateValue> = {
+    strategy: 'simple',
+    method: e.method,
+    path: renderPath(e.segments, (p, i) => resolver.pathParam(e, p, i).ref),
+  };
+  const body = templateBody(op.requestBody, scope);
+  if (body !== undefined) auth[op.requestBody?.kind === 'form' ? 'body_form' : 'body'] = body;
+  const ok = [...new Set(e.ops.flatMap((o) => o.responses.map((r) => r.status)).filter((c): c is number => c !== undefined && c >= 200 && c < 300))];
+  if (ok.length) auth.expect_status = ok.length === 1 ? ok[0] : ok;
+  auth.extract = { token: jsonPath(login.tokenField) };
+  const header = s.paramName ?? 'Authorization';
+  const prefix = s.prefix ?? (s.kind === 'bearer' ? 'Bearer ' : '');
+  return {
+    name,
+    description: `Logs in with ${op.key}; ${describe(s)}`,
+    auth,
+    injectHeaders: { [header]: `${prefix}{{${name}.token}}` },
+    loginReturns: `${fieldText(login.tokenField)} from ${op.key}, sent as \`${header}: ${prefix}<token>\``,
+    evidence: [s.evidence, { file: op.evidence.file, at: op.evidence.at, quote: login.why.slice(0, 120) }],
+  };
+}

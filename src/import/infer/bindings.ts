@@ -1,0 +1,183 @@
+// Where each placeholder's value comes from, in order of strength of the grounding:
+// an OpenAPI link, a collection script that stores a response field, a value seen in traffic,
+// the path itself (`/pets/{petId}` names a pet, and the operation creating pets returns `id`;
+// R2's own example), and else a variable the user supplies on each run (`<SET_VIA_--var>`).
+import { SET_VIA_VAR } from '../../project/types.js';
+import type { ObservedField, ObservedOperation } from '../observed.js';
+import type { InferContext } from './context.js';
+import { endpointId, type Endpoint } from './endpoints.js';
+import type { Extractions } from './extractions.js';
+import { isCredentialName, singular, snake } from './names.js';
+import { segmentText, shapeOf, type PathPart } from './paths.js';
+import { fieldText, ValueIndex } from './traffic.js';
+
+export interface Bound {
+  /** the text to put in the YAML: `{{pet.id}}`, `{{env.x}}`, `{{secret.X}}`, or a literal */
+  ref: string;
+  why: string;
+}
+
+type VarPart = Extract<PathPart, { kind: 'var' }>;
+
+const POSTMAN_DYNAMIC: Record<string, string> = {
+  $guid: '{{$.uuid}}',
+  $randomUUID: '{{$.uuid}}',
+  $isoTimestamp: '{{$.now}}',
+  $randomEmail: '{{$.faker.email}}',
+  $randomExampleEmail: '{{$.faker.email}}',
+  $randomPhoneNumber: '{{$.faker.phone}}',
+};
+
+export class Resolver {
+  private readonly byOp = new Map<ObservedOperation, Endpoint>();
+  private readonly inherited = new Map<string, Bound>();
+  private readonly values: ValueIndex;
+
+  constructor(
+    private readonly endpoints: Endpoint[],
+    private readonly ctx: InferContext,
+    private readonly extractions: Extractions,
+  ) {
+    for (const e of endpoints) for (const op of e.ops) this.byOp.set(op, e);
+    this.values = new ValueIndex(endpoints.filter((e) => !e.blocked).flatMap((e) => e.ops.filter((o) => o.concrete)));
+  }
+
+  private usable(p: Endpoint | undefined, consumer: Endpoint): p is Endpoint {
+    return p !== undefined && !p.blocked && p !== consumer;
+  }
+
+  /** A path placeholder of `e` at segment `index`. */
+  pathParam(e: Endpoint, part: VarPart, index: number): Bound {
+    const key = `${shapeOf(e.segments.slice(0, index + 1))}#${part.name}`;
+    const done = this.inherited.get(key);
+    if (done) return done;
+    const bound = this.resolveParam(e, part, index);
+    // Longer paths under the same prefix reuse the binding (`/repos/{owner}/{slug}/pulls`).
+    if (!bound.ref.startsWith('{{env.')) this.inherited.set(key, bound);
+    return bound;
+  }
+
+  private resolveParam(e: Endpoint, part: VarPart, index: number): Bound {
+    if (part.style === 'variable') return this.variable(part.name, e);
+    if (part.style === 'value') {
+      const source = e.valueSources.get(index);
+      const producer = source && this.byOp.get(source.producer);
+      if (source && this.usable(producer, e)) return { ref: this.extractions.ref(producer, source.field, source.evidence), why: source.evidence };
+      return { ref: part.value ?? part.name, why: `the path as sent: ${e.ops[0].evidence.file} ${e.ops[0].evidence.at}` };
+    }
+    return this.fromLink(e, part.name) ?? this.fromPath(e, part.name, index) ?? this.userParam(e, part.name, index);
+  }
+
+  private fromLink(e: Endpoint, name: string): Bound | undefined {
+    const opId = e.ops[0].operationId;
+    if (!opId) return undefined;
+    for (const producer of this.endpoints) {
+      if (!this.usable(producer, e)) continue;
+      for (const op of producer.ops) {
+        for (const link of op.links) {
+          const field = link.operationId === opId ? link.parameters[name] : undefined;
+          if (!field) continue;
+          const listPath = topLevelList(op, field) ? [] : undefined;
+          const why = `OpenAPI link ${link.name} (${link.evidence.file} ${link.evidence.at}) passes ${fieldText(field)} of ${endpointId(producer)}'s response as {${name}}`;
+          return { ref: this.extractions.ref(producer, field, why, listPath), why };
+        }
+      }
+    }
+    return undefined;
+  }
+
+  private fromPath(e: Endpoint, name: string, index: number): Bound | undefined {
+    const word = index > 0 ? segmentText(e.segments[index - 1]) : undefined;
+    if (!word) return undefined;
+    const resource = singular(snake(word));
+    // `/checks/` and `/checks/{uuid}`: a trailing slash does not make another collection.
+    const bare = (shape: string): string => shape.replace(/\/+$/, '');
+    const collection = bare(shapeOf(e.segments.slice(0, index)));
+    const candidates = this.endpoints
+      .filter((p) => this.usable(p, e) && p.resource === resource && bare(shapeOf(p.segments)) === collection)
+      .sort((a, b) => rank(a) - rank(b));
+    for (const producer of candidates) {
+      const found = findIdField(producer, name, resource);
+      if (!found) continue;
+      const why = `{${name}} follows /${word} in ${e.ops[0].key}, so it names a ${resource}; ${endpointId(producer)} (${producer.ops[0].key}) returns ${fieldText(found.path)} (${found.evidence.file} ${found.evidence.at})`;
+      return { ref: this.extractions.ref(producer, found.path, why, found.listPath), why };
+    }
+    return undefined;
+  }
+
+  private userParam(e: Endpoint, name: string, index: number): Bound {
+    const word = index > 0 ? segmentText(e.segments[index - 1]) : undefined;
+    const generic = /^(id|uuid|key|name|slug)$/i.test(name);
+    const varName = generic && word ? `${singular(snake(word))}_${snake(name)}` : snake(name) || name;
+    const why = `path parameter {${name}} of ${e.ops[0].key}; no operation in the input returns it`;
+    return { ref: this.ctx.userVar(varName, why), why: `${why}: supplied on each run` };
+  }
+
+  /** A collection variable `{{name}}` used by `consumer`. */
+  variable(name: string, consumer: Endpoint): Bound {
+    const dynamic = POSTMAN_DYNAMIC[name];
+    if (dynamic) return { ref: dynamic, why: `Postman dynamic variable {{${name}}}` };
+    const first = consumer.ops[0].order;
+    const setters = [...this.byOp.entries()]
+      .flatMap(([op, p]) => op.sets.filter((s) => s.variable === name && s.field).map((s) => ({ op, p, s })))
+      .filter(({ p }) => this.usable(p, consumer))
+      .sort((a, b) => Number(b.op.order < first) - Number(a.op.order < first) || a.op.order - b.op.order);
+    const hit = setters[0];
+    if (hit) {
+      const why = `{{${name}}} is stored from ${fieldText(hit.s.field!)} of "${hit.op.summary ?? hit.op.key}" (${hit.s.evidence.file} ${hit.s.evidence.at}: "${hit.s.evidence.quote}")`;
+      return { ref: this.extractions.ref(hit.p, hit.s.field!, why), why };
+    }
+    const declared = this.ctx.api.variables.find((v) => v.name === name);
+    const where = declared ? `declared in ${declared.evidence.file}` : 'used by the collection, set by nothing in it';
+    if (isCredentialName(name) || declared?.credential) return { ref: this.ctx.secret(name, `{{${name}}}: ${where}`), why: `credential variable {{${name}}} (${where})` };
+    const value = declared?.value && !declared.credential ? declared.value : SET_VIA_VAR;
+    return { ref: this.ctx.userVar(name, `{{${name}}}: ${where}`, value), why: `variable {{${name}}} (${where})` };
+  }
+
+  /** A literal sent by `consumer` that an earlier response returned (traffic only). */
+  value(text: string, consumer: Endpoint): Bound | undefined {
+    if (!consumer.ops[0].concrete) return undefined;
+    const source = this.values.find(text, consumer.ops[0].order);
+    const producer = source && this.byOp.get(source.producer);
+    if (!source || !this.usable(producer, consumer)) return undefined;
+    return { ref: this.extractions.ref(producer, source.field, source.evidence), why: source.evidence };
+  }
+}
+
+/** create before list before anything else */
+function rank(p: Endpoint): number {
+  if (p.name.kind === 'collection' && p.method === 'POST') return 0;
+  if (p.name.kind === 'collection' && p.method === 'GET') return 1;
+  return 2;
+}
+
+function successFields(p: Endpoint): ObservedField[] {
+  const rs = p.ops.flatMap((o) => o.responses).filter((r) => r.status === undefined || (r.status >= 200 && r.status < 300));
+  return rs.flatMap((r) => r.fields);
+}
+
+/**
+ * The response field a placeholder named `name` refers to: a top-level field of that name,
+ * else the top-level `id` when the name is id-like (`id`, `petId`, `pid`, the resource's own
+ * name as Stripe's `{customer}`), then the same one level down (an envelope or a list).
+ */
+function findIdField(p: Endpoint, name: string, resource: string): ObservedField | undefined {
+  const fields = successFields(p);
+  const depth = (f: ObservedField): number => f.path.length + (f.listPath?.length ?? 0);
+  const last = (f: ObservedField): string => f.path[f.path.length - 1];
+  const lower = name.toLowerCase();
+  const r = resource.toLowerCase().replace(/_/g, '');
+  const idLike = lower === 'id' || lower.replace(/_/g, '') === r || lower === `${r}id` || lower === `${r}_id` || /(^|_)id$/.test(lower) || /[a-z]Id$/.test(name) || (lower.length <= 4 && lower.endsWith('id'));
+  for (const d of [1, 2]) {
+    const at = fields.filter((f) => depth(f) === d);
+    const hit = at.find((f) => last(f) === name) ?? (idLike ? at.find((f) => last(f) === 'id') : undefined);
+    if (hit) return hit;
+  }
+  return undefined;
+}
+
+function topLevelList(op: ObservedOperation, field: ReadonlyArray<string | number>): boolean {
+  const first = field[0];
+  if (typeof first === 'number') return false;
+  return op.responses.some((r) => r.fields.some((f) => f.listPath?.length === 0 && f.path[0] === first));
+}

@@ -1,0 +1,85 @@
+// The draft project: what inference decided, before it is written as a plan and files.
+// Plain data; emit/ turns it into YAML documents and Markdown.
+import type { HttpMethod, TemplateValue } from '../../project/types.js';
+import type { Evidence, ObservedApi, ObservedOperation } from '../observed.js';
+
+export interface DraftOperation {
+  resource: string;
+  name: string;
+  method: HttpMethod;
+  path: string;
+  actor?: string;
+  dependsOn: string[];
+  headers: Record<string, TemplateValue>;
+  queryParams: Record<string, TemplateValue>;
+  body?: TemplateValue;
+  bodyForm?: Record<string, TemplateValue>;
+  expectStatus: number[];
+  /** variable -> `$.data…` path; the resource's variables (spec 2.6 rule 2) */
+  extract: Record<string, string>;
+  /** `_provenance.evidence`: key -> justification */
+  evidence: Record<string, string>;
+  source: ObservedOperation;
+}
+
+export interface DraftResource {
+  name: string;
+  /** file stem: `resources/<plural>.yaml` */
+  plural: string;
+  description?: string;
+  operations: DraftOperation[];
+  /** why this resource exists (written as a comment) */
+  evidence: string;
+}
+
+export interface DraftActor {
+  name: string;
+  description: string;
+  auth: Record<string, TemplateValue>;
+  injectHeaders?: Record<string, string>;
+  /** plan: what the login returns */
+  loginReturns: string;
+  evidence: Evidence[];
+}
+
+export interface DraftVariable {
+  name: string;
+  kind: 'plain' | 'secret';
+  /** plain: the value written in the environment file; secret: only referenced as {{secret.NAME}} */
+  value?: TemplateValue;
+  notes: string;
+}
+
+export interface OpenQuestion {
+  text: string;
+  /** what it blocks: operation ids or input operation keys, actor names */
+  blocks: string[];
+  evidence?: Evidence;
+}
+
+export interface VariableFlow {
+  variable: string;
+  producedBy: string;
+  consumedBy: string[];
+}
+
+export interface Draft {
+  api: ObservedApi;
+  projectName: string;
+  environment: string;
+  baseUrl: TemplateValue;
+  baseUrlNote: string;
+  variables: DraftVariable[];
+  /** keychain secrets the project references as {{secret.NAME}} */
+  secrets: DraftVariable[];
+  actors: DraftActor[];
+  resources: DraftResource[];
+  questions: OpenQuestion[];
+  flows: VariableFlow[];
+  /** notes for the plan that are neither questions nor rows (alternatives chosen, merges) */
+  notes: string[];
+}
+
+export function opId(op: { resource: string; name: string }): string {
+  return `${op.resource}.${op.name}`;
+}

@@ -1,0 +1,157 @@
+// Inference: the observed API -> a draft project (actors, resources, operations, extractions,
+// dependencies, environment), every decision with its evidence, every gap an open question.
+import type { TemplateValue } from '../../project/types.js';
+import { evidenceText, type ObservedApi } from '../observed.js';
+import { inferActors } from './actors.js';
+import { chooseBase } from './base.js';
+import { Resolver } from './bindings.js';
+import { InferContext } from './context.js';
+import { inferDependencies } from './deps.js';
+import type { Draft, DraftOperation, DraftResource, VariableFlow } from './draft.js';
+import { buildEndpoints, endpointId, type Endpoint } from './endpoints.js';
+import { Extractions } from './extractions.js';
+import { buildOperation } from './operation.js';
+import { unfillableFields } from './values.js';
+
+export interface InferOptions {
+  /** project name; default: the first input's title */
+  name?: string;
+  /** environment id; default `default` */
+  environment?: string;
+  /** called every `every` operations with (done, total) */
+  progress?: (done: number, total: number) => void;
+}
+
+export function infer(api: ObservedApi, options: InferOptions = {}): Draft {
+  const ctx = new InferContext(api);
+  const endpoints = buildEndpoints(api.operations);
+  applyReaderNotes(api, endpoints, ctx);
+
+  // Token requests of oauth2 actors are the actors' token_url, not operations of the API.
+  const tokenRequests = new Set(endpoints.filter((e) => e.ops.some((o) => api.schemes.some((s) => s.tokenUrl && s.loginOperation === o.key))));
+  for (const e of tokenRequests) e.blocked = { reason: 'the token request of an actor (its token_url)' };
+
+  const base = chooseBase(endpoints, ctx, tokenRequests);
+  const extractions = new Extractions();
+  const resolver = new Resolver(endpoints, ctx, extractions);
+  const taken = new Set(endpoints.map((e) => e.resource));
+  const actors = inferActors(endpoints, ctx, resolver, taken);
+  blockUnfillableBodies(endpoints, ctx);
+
+  // Shorter paths first, so that longer ones inherit their placeholders' bindings.
+  const live = endpoints.filter((e) => !e.blocked);
+  const built = new Map<Endpoint, DraftOperation>();
+  const byLength = [...live].sort((a, b) => a.segments.length - b.segments.length || a.ops[0].order - b.ops[0].order);
+  byLength.forEach((e, i) => {
+    built.set(e, buildOperation(e, { ctx, resolver }));
+    if (options.progress && (i + 1) % 50 === 0) options.progress(i + 1, live.length);
+  });
+  for (const [e, op] of built) {
+    for (const x of extractions.of(e)) {
+      op.extract[x.name] = x.path;
+      op.evidence[`extract.${x.name}`] = x.why;
+    }
+  }
+  addDependencies(endpoints, built);
+
+  const resources = groupResources(live, built);
+  for (const e of endpoints) {
+    if (e.blocked && e.blocked.question === undefined && !tokenRequests.has(e)) ctx.note(`Skipped ${e.ops[0].key}: ${e.blocked.reason}.`);
+  }
+  for (const e of tokenRequests) {
+    ctx.note(`${e.ops[0].key} ("${e.ops[0].summary ?? e.ops[0].key}") is the token request of an actor: written as its token_url, not as an operation.`);
+  }
+  const first = api.inputs[0];
+  return {
+    api,
+    projectName: options.name ?? first?.title ?? 'imported-api',
+    environment: options.environment ?? 'default',
+    baseUrl: base.value,
+    baseUrlNote: base.note,
+    variables: [...ctx.variables.values()],
+    actors,
+    resources,
+    questions: ctx.questions,
+    flows: variableFlows(extractions, built, actors),
+    notes: ctx.allNotes(),
+    secrets: [...ctx.secrets.values()],
+  };
+}
+
+function applyReaderNotes(api: ObservedApi, endpoints: Endpoint[], ctx: InferContext): void {
+  for (const n of api.notes) {
+    if (!n.blocks?.length) {
+      ctx.note(`${n.text} (${evidenceText(n.evidence)})`);
+      continue;
+    }
+    const blocked = endpoints.filter((e) => e.ops.some((o) => n.blocks!.includes(o.key)));
+    const q = ctx.ask(n.text, blocked.map(endpointId), n.evidence);
+    for (const e of blocked) e.blocked ??= { reason: n.text, question: q };
+  }
+}
+
+function blockUnfillableBodies(endpoints: Endpoint[], ctx: InferContext): void {
+  for (const e of endpoints) {
+    if (e.blocked) continue;
+    const missing = unfillableFields(e.ops[0].requestBody);
+    if (!missing.length) continue;
+    const names = missing.map((f) => `${f.path.join('.')} (${f.type})`).join(', ');
+    const q = ctx.ask(`${e.ops[0].key} requires ${names} in its body and the input gives no example of it: what should a test send?`, [endpointId(e)], missing[0].evidence);
+    e.blocked = { reason: `required body fields without example: ${names}`, question: q };
+  }
+}
+
+function addDependencies(endpoints: Endpoint[], built: Map<Endpoint, DraftOperation>): void {
+  for (const edge of inferDependencies(endpoints)) {
+    const from = built.get(edge.from);
+    const to = built.get(edge.to);
+    if (!from || !to) continue;
+    const target = endpointId(edge.to);
+    // Already implied by a reference to a value `to` extracts: no explicit edge needed.
+    const text = JSON.stringify([from.path, from.body, from.bodyForm, from.queryParams, from.headers]);
+    const implied = Object.keys(to.extract).some((v) => text.includes(`{{${to.resource}.${v}}}`));
+    if (implied || from.dependsOn.includes(target)) continue;
+    from.dependsOn.push(target);
+    from.evidence.depends_on = from.evidence.depends_on ? `${from.evidence.depends_on}; ${edge.why}` : edge.why;
+  }
+}
+
+function groupResources(live: Endpoint[], built: Map<Endpoint, DraftOperation>): DraftResource[] {
+  const byName = new Map<string, DraftResource>();
+  const inOrder = [...live].sort((a, b) => a.ops[0].order - b.ops[0].order);
+  for (const e of inOrder) {
+    const op = built.get(e);
+    if (!op) continue;
+    let r = byName.get(e.resource);
+    if (!r) {
+      r = { name: e.resource, plural: e.name.plural, operations: [], evidence: `operations on ${e.ops[0].path} and related paths` };
+      byName.set(e.resource, r);
+    }
+    r.operations.push(op);
+  }
+  // Two resources must not share a file name.
+  const files = new Set<string>();
+  for (const r of byName.values()) {
+    let p = r.plural;
+    if (files.has(p) || p === r.name && [...byName.values()].some((o) => o !== r && o.plural === p)) p = `${r.name}_${p}`;
+    files.add(p);
+    r.plural = p;
+  }
+  return [...byName.values()];
+}
+
+function variableFlows(extractions: Extractions, built: Map<Endpoint, DraftOperation>, actors: Array<{ name: string; auth: Record<string, TemplateValue>; injectHeaders?: Record<string, string> }>): VariableFlow[] {
+  const flows: VariableFlow[] = [];
+  const texts = [...built.values()].map((op) => ({ id: `${op.resource}.${op.name}`, text: JSON.stringify([op.path, op.body, op.bodyForm, op.queryParams, op.headers]) }));
+  for (const x of extractions.all()) {
+    const ref = `{{${x.resource}.${x.name}}}`;
+    const consumedBy = texts.filter((t) => t.text.includes(ref)).map((t) => t.id);
+    for (const a of actors) if (JSON.stringify(a.auth).includes(ref)) consumedBy.push(`actor ${a.name}`);
+    flows.push({ variable: ref, producedBy: endpointId(x.producer), consumedBy });
+  }
+  for (const a of actors) {
+    if (!a.injectHeaders) continue;
+    flows.push({ variable: `{{${a.name}.token}}`, producedBy: `actor ${a.name} (login)`, consumedBy: [`every operation of actor ${a.name} (inject.headers)`] });
+  }
+  return flows;
+}

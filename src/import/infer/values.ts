@@ -1,0 +1,140 @@
+// Request values (body, query, headers) as templates: a credential becomes a secret and is
+// never copied; a collection variable or a value an earlier response returned becomes a
+// reference; a documented example stays; a required field the input gives no value for is
+// supplied by the user on each run. Nothing else is added (R3: no placeholder fields).
+import type { TemplateValue } from '../../project/types.js';
+import type { ObservedBody, ObservedField } from '../observed.js';
+import type { Resolver } from './bindings.js';
+import type { InferContext } from './context.js';
+import type { Endpoint } from './endpoints.js';
+import { isCredentialName, snake } from './names.js';
+
+export interface ValueScope {
+  ctx: InferContext;
+  resolver: Resolver;
+  endpoint: Endpoint;
+  /** prefix for secret and variable names (`conduit_user`, `pet`) */
+  owner: string;
+  /** evidence collected for `_provenance` */
+  evidence: Record<string, string>;
+}
+
+const VAR_RE = /\{\{\s*([^{}]+?)\s*\}\}/g;
+const USERINFO_RE = /([a-z][a-z0-9+.-]*:\/\/)([^:@/\s]+):([^@/\s]+)@/gi;
+
+/** A string as sent or documented, with variables, credentials in URLs and earlier values resolved. */
+export function templateString(text: string, key: string, scope: ValueScope): string {
+  let out = text.replace(VAR_RE, (_m, name: string) => {
+    const b = scope.resolver.variable(name.trim(), scope.endpoint);
+    if (b.ref.startsWith('{{') && !b.ref.startsWith('{{env.') && !b.ref.startsWith('{{secret.') && !b.ref.startsWith('{{$')) scope.evidence[key] = b.why;
+    return b.ref;
+  });
+  // A URL with user:password@ inside a value (e.g. a replication target) keeps its shape only.
+  out = out.replace(USERINFO_RE, (_m, proto: string, user: string) => {
+    const u = scope.ctx.userVar(`${snake(scope.owner)}_url_user`, `user name inside a URL sent in ${key}`);
+    const p = scope.ctx.secret(`${scope.owner}_url_password`, `password inside a URL sent in ${key} (the captured value is not copied)`);
+    void user;
+    return `${proto}${u}:${p}@`;
+  });
+  if (out === text) {
+    const b = scope.resolver.value(text, scope.endpoint);
+    if (b) {
+      scope.evidence[key] = b.why;
+      return b.ref;
+    }
+  }
+  return out;
+}
+
+/** A JSON value as sent or documented. */
+export function templateValue(value: unknown, key: string, scope: ValueScope, depth = 0): TemplateValue | undefined {
+  if (depth > 12) return undefined;
+  if (typeof value === 'string') return templateString(value, key, scope);
+  if (typeof value === 'number') {
+    const b = scope.resolver.value(String(value), scope.endpoint);
+    if (b) {
+      scope.evidence[key] = b.why;
+      return b.ref;
+    }
+    return value;
+  }
+  if (typeof value === 'boolean' || value === null) return value;
+  if (Array.isArray(value)) return value.map((v, i) => templateValue(v, `${key}[${i}]`, scope, depth + 1) ?? null);
+  if (typeof value === 'object') {
+    const out: Record<string, TemplateValue> = {};
+    for (const [k, v] of Object.entries(value as Record<string, unknown>)) {
+      const child = `${key}.${k}`;
+      if (isCredentialName(k) && (typeof v === 'string' || typeof v === 'number') && !isReference(v)) {
+        out[k] = scope.ctx.secret(`${scope.owner}_${k}`, `${k} sent by ${scope.endpoint.ops[0].key}`);
+        continue;
+      }
+      const t = templateValue(v, child, scope, depth + 1);
+      if (t !== undefined) out[k] = t;
+    }
+    return out;
+  }
+  return undefined;
+}
+
+function isReference(v: unknown): boolean {
+  return typeof v === 'string' && /^\{\{\s*[^{}]+\}\}$/.test(v.trim()) && !/^\{\{\s*\$/.test(v.trim());
+}
+
+/** Body from a schema without example: required fields only, with the values the schema states. */
+export function bodyFromFields(fields: ObservedField[], scope: ValueScope): Record<string, TemplateValue> | undefined {
+  const out: Record<string, TemplateValue> = {};
+  let any = false;
+  for (const f of fields) {
+    if (!f.required || f.listPath) continue;
+    // Nested required fields only under required parents (`fields` has both `user` and `user.email`).
+    const parentsRequired = f.path.slice(0, -1).every((_, i) => fields.some((p) => p.required && !p.listPath && p.path.length === i + 1 && p.path.every((s, j) => s === f.path[j])));
+    if (!parentsRequired) continue;
+    const children = fields.filter((c) => !c.listPath && c.path.length === f.path.length + 1 && f.path.every((s, j) => s === c.path[j]));
+    // An object is written through its required children; with none required it is left out (R3).
+    if (children.length || f.type === 'array' || f.type === 'object') continue;
+    const name = f.path[f.path.length - 1];
+    let value: TemplateValue;
+    if (isCredentialName(name)) value = scope.ctx.secret(`${scope.owner}_${name}`, `${name} required by ${scope.endpoint.ops[0].key} (${f.evidence.file} ${f.evidence.at})`);
+    else if (f.example !== undefined && (typeof f.example !== 'object' || f.example === null)) value = f.example as TemplateValue;
+    else value = scope.ctx.userVar(`${scope.owner}_${snake(name)}`, `required field ${f.path.join('.')} of ${scope.endpoint.ops[0].key}; the input gives no example value`);
+    setPath(out, f.path, value);
+    any = true;
+  }
+  return any ? out : undefined;
+}
+
+/**
+ * Required fields the input gives neither a value nor a shape for (an array, a free-form
+ * object): a user-supplied scalar cannot stand in for them, so the operation is an open question.
+ */
+export function unfillableFields(body: ObservedBody | undefined): ObservedField[] {
+  if (!body || body.example !== undefined) return [];
+  const fields = body.fields;
+  return fields.filter((f) => {
+    if (!f.required || f.listPath || f.example !== undefined) return false;
+    const parentsRequired = f.path.slice(0, -1).every((_, i) => fields.some((p) => p.required && !p.listPath && p.path.length === i + 1 && p.path.every((s, j) => s === f.path[j])));
+    if (!parentsRequired) return false;
+    const hasChildren = fields.some((c) => !c.listPath && c.path.length === f.path.length + 1 && f.path.every((s, j) => s === c.path[j]));
+    return f.type === 'array' || (f.type === 'object' && !hasChildren);
+  });
+}
+
+function setPath(target: Record<string, TemplateValue>, path: string[], value: TemplateValue): void {
+  let node = target;
+  for (const k of path.slice(0, -1)) {
+    const next = node[k];
+    if (typeof next !== 'object' || next === null || Array.isArray(next)) node[k] = {};
+    node = node[k] as Record<string, TemplateValue>;
+  }
+  node[path[path.length - 1]] = value;
+}
+
+/** The request body of an endpoint as a template, or undefined (R3: omit rather than fill). */
+export function templateBody(body: ObservedBody | undefined, scope: ValueScope): TemplateValue | undefined {
+  if (!body) return undefined;
+  if (body.example !== undefined) {
+    if (typeof body.example === 'string' && body.kind === 'text') return templateString(body.example, 'body', scope);
+    return templateValue(body.example, 'body', scope);
+  }
+  return bodyFromFields(body.fields, scope);
+}

@@ -1,0 +1,135 @@
+// Postman authentication: `auth` objects (collection, folder, request; inherited downwards) and
+// Authorization headers become security schemes. A token stored by a request's test script
+// makes that request the actor's login; a token request with `grant_type` makes it OAuth2.
+// Literal credential values are recorded only so that the leak check can look for them.
+import { isCredentialName } from '../infer/names.js';
+import { quote, type Evidence, type SecurityScheme } from '../observed.js';
+
+export type Obj = Record<string, unknown>;
+export const obj = (v: unknown): Obj => (typeof v === 'object' && v !== null && !Array.isArray(v) ? (v as Obj) : {});
+
+/** `[{key, value}]` (v2.1) or `{key: value}` (v2.0) -> map. */
+export function kv(list: unknown): Record<string, string> {
+  if (Array.isArray(list)) {
+    const out: Record<string, string> = {};
+    for (const e of list) if (typeof obj(e).key === 'string') out[String(obj(e).key)] = String(obj(e).value ?? '');
+    return out;
+  }
+  return Object.fromEntries(Object.entries(obj(list)).map(([k, v]) => [k, String(v)]));
+}
+
+const VAR_ONLY = /^\{\{\s*([^{}]+?)\s*\}\}$/;
+const PREFIXED = /^(\S+\s+)?\{\{\s*([^{}]+?)\s*\}\}$/;
+
+/** A request that stores a variable from its response: the login of whatever uses it. */
+export interface TokenSetter {
+  opKey: string;
+  field: Array<string | number>;
+  /** grant_type sent by the setter (urlencoded/formdata body or header), when any */
+  grantType?: string;
+  url: string;
+  /** auth key -> collection variable, for the OAuth2 form fields the setter sends */
+  credentialVars: Record<string, string>;
+  scope?: string;
+  evidence: Evidence;
+}
+
+export interface AuthContext {
+  setters: Map<string, TokenSetter>;
+  schemes: Map<string, SecurityScheme>;
+  credentials: Set<string>;
+}
+
+const GRANTS: Record<string, SecurityScheme['kind']> = {
+  password: 'oauth2_password',
+  client_credentials: 'oauth2_client_credentials',
+};
+
+/** A scheme for a credential held in `{{variable}}`, sent as `<header>: <prefix>{{variable}}`. */
+function variableScheme(variable: string, header: string, prefix: string, ctx: AuthContext, evidence: Evidence): string {
+  const id = variable;
+  if (ctx.schemes.has(id)) return id;
+  const setter = ctx.setters.get(variable);
+  let scheme: SecurityScheme;
+  if (setter && setter.grantType && GRANTS[setter.grantType]) {
+    scheme = { id, kind: GRANTS[setter.grantType], tokenUrl: setter.url, loginOperation: setter.opKey, tokenField: setter.field, tokenVariable: variable, credentialVars: setter.credentialVars, scope: setter.scope, evidence: setter.evidence };
+  } else if (setter && setter.grantType) {
+    scheme = { id, kind: 'unsupported', detail: `OAuth2 grant_type=${setter.grantType} (the request "${setter.opKey}" obtains {{${variable}}})`, evidence: setter.evidence };
+  } else if (setter) {
+    scheme = { id, kind: 'login', loginOperation: setter.opKey, tokenField: setter.field, tokenVariable: variable, paramName: header, prefix, location: 'header', evidence: setter.evidence };
+  } else if (/^bearer\s+$/i.test(prefix) && header.toLowerCase() === 'authorization') {
+    scheme = { id, kind: 'bearer', paramName: header, prefix, location: 'header', tokenVariable: variable, evidence };
+  } else {
+    scheme = { id, kind: 'api_key', paramName: header, prefix: prefix || undefined, location: 'header', tokenVariable: variable, evidence };
+  }
+  ctx.schemes.set(id, scheme);
+  return id;
+}
+
+function literalScheme(id: string, scheme: Omit<SecurityScheme, 'id'>, ctx: AuthContext): string {
+  if (!ctx.schemes.has(id)) ctx.schemes.set(id, { id, ...scheme });
+  return id;
+}
+
+function noteLiteral(value: string, ctx: AuthContext): void {
+  if (!value || VAR_ONLY.test(value.trim())) return;
+  ctx.credentials.add(value);
+  const token = /^\S+\s+(\S{4,})$/.exec(value.trim());
+  if (token && !token[1].includes('{{')) ctx.credentials.add(token[1]);
+}
+
+/**
+ * The scheme ids a request's effective `auth` object stands for: [] for `noauth`, undefined
+ * when there is none. Unknown types become `unsupported` schemes (an open question).
+ */
+export function schemesOfAuth(auth: Obj | undefined, ctx: AuthContext, evidence: Evidence): string[] | undefined {
+  if (!auth || typeof auth.type !== 'string') return undefined;
+  const type = auth.type;
+  const params = kv(auth[type]);
+  switch (type) {
+    case 'noauth':
+      return [];
+    case 'bearer': {
+      const token = params.token ?? '';
+      const v = VAR_ONLY.exec(token.trim());
+      if (v) return [variableScheme(v[1], 'Authorization', 'Bearer ', ctx, evidence)];
+      noteLiteral(token, ctx);
+      return [literalScheme('bearer', { kind: 'bearer', paramName: 'Authorization', prefix: 'Bearer ', location: 'header', evidence }, ctx)];
+    }
+    case 'basic':
+      noteLiteral(params.password ?? '', ctx);
+      return [literalScheme('basic', { kind: 'basic', evidence }, ctx)];
+    case 'apikey': {
+      noteLiteral(params.value ?? '', ctx);
+      const location = params.in === 'query' ? 'query' : 'header';
+      const name = params.key || 'X-API-Key';
+      return [literalScheme(`api_key_${name}`, { kind: 'api_key', location, paramName: name, evidence }, ctx)];
+    }
+    default:
+      if (type === 'oauth2') noteLiteral(params.accessToken ?? '', ctx);
+      return [literalScheme(`postman_${type}`, { kind: 'unsupported', detail: `Postman "${type}" authorization${type === 'oauth2' ? ' (a token obtained in the Postman UI, e.g. authorization code)' : ''}`, evidence }, ctx)];
+  }
+}
+
+/** Credential headers written by hand (`Authorization: Token {{token}}`, `X-Api-Key: …`). */
+export function schemesOfHeaders(headers: Record<string, string>, ctx: AuthContext, evidence: (h: string) => Evidence): string[] {
+  const out: string[] = [];
+  for (const [name, value] of Object.entries(headers)) {
+    if (!/^authorization$/i.test(name) && !isCredentialName(name)) continue;
+    const m = PREFIXED.exec(value.trim());
+    if (m) {
+      out.push(variableScheme(m[2], name, m[1] ?? '', ctx, evidence(name)));
+      continue;
+    }
+    noteLiteral(value, ctx);
+    const word = /^(\S+)\s+\S+$/.exec(value.trim());
+    if (/^authorization$/i.test(name) && word && /^bearer$/i.test(word[1])) out.push(literalScheme('bearer', { kind: 'bearer', paramName: name, prefix: 'Bearer ', location: 'header', evidence: evidence(name) }, ctx));
+    else if (/^authorization$/i.test(name) && word && /^basic$/i.test(word[1])) out.push(literalScheme('basic', { kind: 'basic', evidence: evidence(name) }, ctx));
+    else out.push(literalScheme(`api_key_${name}`, { kind: 'api_key', paramName: name, prefix: word ? `${word[1]} ` : undefined, location: 'header', evidence: evidence(name) }, ctx));
+  }
+  return out;
+}
+
+export function evidenceOf(file: string, item: string, text: string): Evidence {
+  return { file, at: `item "${item}"`, quote: quote(text) };
+}

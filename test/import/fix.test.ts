@@ -1,0 +1,72 @@
+// fixProject (`flow lint --fix`): the safe fixes, applied in place.
+import { readFile, writeFile, mkdir } from 'node:fs/promises';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { fixProject } from '../../src/import/fix/index.js';
+import { loadProject } from '../../src/project/index.js';
+import { lint } from '../../src/lint/index.js';
+import { tempDir } from './helpers.js';
+
+const cleanups: Array<() => Promise<void>> = [];
+afterEach(async () => {
+  for (const c of cleanups.splice(0)) await c();
+});
+
+async function write(files: Record<string, string>): Promise<string> {
+  const { dir, cleanup } = await tempDir();
+  cleanups.push(cleanup);
+  for (const [rel, text] of Object.entries(files)) {
+    await mkdir(path.dirname(path.join(dir, rel)), { recursive: true });
+    await writeFile(path.join(dir, rel), text);
+  }
+  return dir;
+}
+
+describe('fixProject', () => {
+  it('makes scalars sequences, moves the baseUrl path, and turns plaintext credentials into !secret', async () => {
+    const dir = await write({
+      'flow.yaml': 'version: 1\nname: t\nimports:\n  - environments/*.yaml\n  - actors/*.yaml\n  - resources/*.yaml\n',
+      'environments/dev.yaml': 'name: dev\nvariables:\n  baseUrl: https://h.test/api/v1 # the dev server\n  password: hunter2\n',
+      'actors/admin.yaml': 'name: admin\nauth:\n  strategy: bearer\n  token: abc-real-token\n',
+      'resources/orders.yaml': [
+        '# orders, by hand',
+        'name: order',
+        'operations:',
+        '  create:',
+        '    method: POST',
+        '    path: /orders',
+        '    actor: admin',
+        '    extract: { id: $.data.id }',
+        '  get:',
+        '    path: /orders/{{order.id}}',
+        '    depends_on: order.create # must run first',
+        "    assert: \"$.data.id == '1'\"",
+        '',
+      ].join('\n'),
+    });
+    const result = await fixProject(await loadProject(dir));
+    expect(result.fixes.map((f) => f.code).sort()).toEqual(['FIX_BASEURL_PATH', 'FIX_BASEURL_PATH', 'FIX_BASEURL_PATH', 'FIX_SECRET', 'FIX_SECRET', 'FIX_SEQUENCE', 'FIX_SEQUENCE']);
+    expect(JSON.stringify(result.fixes)).not.toMatch(/hunter2|abc-real-token/);
+    const env = await readFile(path.join(dir, 'environments/dev.yaml'), 'utf8');
+    expect(env).toBe('name: dev\nvariables:\n  baseUrl: https://h.test # the dev server\n  password: !secret PASSWORD\n');
+    expect(await readFile(path.join(dir, 'actors/admin.yaml'), 'utf8')).toContain('token: !secret ADMIN_TOKEN');
+    const orders = await readFile(path.join(dir, 'resources/orders.yaml'), 'utf8');
+    expect(orders).toContain('# orders, by hand');
+    expect(orders).toContain('path: /api/v1/orders\n');
+    expect(orders).toContain('path: /api/v1/orders/{{order.id}}');
+    expect(orders).toMatch(/depends_on:\n\s+- order.create/);
+    expect(orders).toMatch(/assert:\n\s+- "\$.data.id == '1'"/);
+    const after = lint(await loadProject(dir));
+    expect(after.diagnostics.filter((d) => ['W_NOT_SEQUENCE', 'W_BASEURL_PATH', 'W_PLAINTEXT_SECRET', 'E_SCHEMA'].includes(d.code))).toEqual([]);
+    // Fixing again finds nothing to do.
+    expect((await fixProject(await loadProject(dir))).fixes).toEqual([]);
+  });
+  it('leaves a baseUrl alone when environments disagree on the path', async () => {
+    const dir = await write({
+      'flow.yaml': 'version: 1\nname: t\nimports:\n  - environments/*.yaml\n',
+      'environments/a.yaml': 'name: a\nvariables:\n  baseUrl: https://a.test/v1\n',
+      'environments/b.yaml': 'name: b\nvariables:\n  baseUrl: https://b.test/v2\n',
+    });
+    expect((await fixProject(await loadProject(dir))).fixes).toEqual([]);
+  });
+});

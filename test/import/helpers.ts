@@ -1,0 +1,39 @@
+// Shared helpers of the importer tests: import crafted fixtures, write them out, read them back.
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { importApi, type ImportOptions, type ImportResult } from '../../src/import/index.js';
+import { docText } from '../../src/import/emit/files.js';
+
+export const FIXTURES = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../fixtures/import');
+export const CORPUS = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../shared/corpus');
+
+export function importFixture(files: string[], options: ImportOptions = {}): Promise<ImportResult> {
+  return importApi(files, { cwd: FIXTURES, ...options });
+}
+
+/** Every emitted file as text, keyed by relative path. */
+export function texts(result: ImportResult): Record<string, string> {
+  return Object.fromEntries(result.files.map((f) => [f.path, docText(f.doc)]));
+}
+
+export function operation(result: ImportResult, id: string): Record<string, unknown> {
+  const [resource, name] = id.split('.');
+  const file = result.files.find((f) => f.kind === 'resource' && f.id === resource);
+  if (!file) throw new Error(`no resource ${resource}`);
+  const ops = (file.doc.toJS() as { operations: Record<string, Record<string, unknown>> }).operations;
+  if (!ops[name]) throw new Error(`no operation ${id}; have ${Object.keys(ops).join(', ')}`);
+  return ops[name];
+}
+
+export function fileValue(result: ImportResult, rel: string): Record<string, unknown> {
+  const f = result.files.find((x) => x.path === rel);
+  if (!f) throw new Error(`no file ${rel}; have ${result.files.map((x) => x.path).join(', ')}`);
+  return f.doc.toJS() as Record<string, unknown>;
+}
+
+export async function tempDir(): Promise<{ dir: string; cleanup: () => Promise<void> }> {
+  const dir = await mkdtemp(path.join(tmpdir(), 'reqflow-import-'));
+  return { dir, cleanup: () => rm(dir, { recursive: true, force: true }) };
+}

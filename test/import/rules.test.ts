@@ -1,0 +1,176 @@
+// Rules R1–R7 of spec part 1, each pinned on a crafted input.
+import { readFile, writeFile, mkdir } from 'node:fs/promises';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { parse } from 'yaml';
+import { checkEmitted } from '../../src/import/check/index.js';
+import { importInto } from '../../src/import/emit/into.js';
+import { writeProject } from '../../src/import/emit/write.js';
+import { loadProject } from '../../src/project/index.js';
+import { lint } from '../../src/lint/index.js';
+import { fileValue, importFixture, operation, tempDir, texts } from './helpers.js';
+
+const cleanups: Array<() => Promise<void>> = [];
+afterEach(async () => {
+  for (const c of cleanups.splice(0)) await c();
+});
+
+describe('R1: nothing invented', () => {
+  it('emits only paths, fields and statuses of the input', async () => {
+    const r = await importFixture(['petstore-links.oas30.yaml']);
+    expect(r.findings).toEqual([]);
+    // `name` is the only required field; its example is used, `id`/`tag` are not filled in.
+    expect(operation(r, 'pet.create').body).toEqual({ name: 'Rex' });
+    expect(operation(r, 'pet.create').expect_status).toBe(201);
+  });
+  it('the grounding check fails loudly on an invented path, field or status', async () => {
+    const r = await importFixture(['petstore-links.oas30.yaml']);
+    const file = r.files.find((f) => f.path === 'resources/pets.yaml')!;
+    file.doc.setIn(['operations', 'create', 'body', 'nickname'], 'Rexy');
+    file.doc.setIn(['operations', 'get', 'expect_status'], 418);
+    file.doc.setIn(['operations', 'delete', 'path'], '/v1/animals/{{pet.id}}');
+    const codes = checkEmitted(r.files, { api: r.api }).map((f) => `${f.code} ${f.where}`);
+    expect(codes).toEqual(expect.arrayContaining(['E_IMPORT_UNGROUNDED operations.create.body.nickname', 'E_IMPORT_UNGROUNDED operations.get.expect_status', 'E_IMPORT_UNGROUNDED operations.delete.path']));
+  });
+  it('omits expect_status when the input states only a default response', async () => {
+    const r = await importFixture(['docs.md']);
+    expect(operation(r, 'status.get')).not.toHaveProperty('expect_status');
+  });
+});
+
+describe('R2 and R6: ungrounded means an open question, and what it blocks is skipped', () => {
+  it('an unsupported OAuth2 flow is a question that blocks its operations', async () => {
+    const r = await importFixture(['petstore-links.oas30.yaml']);
+    expect(r.draft.questions).toHaveLength(1);
+    expect(r.draft.questions[0].text).toMatch(/"code" \(OAuth2 flow authorizationCode/);
+    expect(r.draft.questions[0].blocks).toEqual(['order.list']);
+    expect(r.files.some((f) => f.path === 'resources/orders.yaml')).toBe(false);
+    expect(r.plan).toMatch(/1\. Security scheme "code".*Blocks \(skipped until answered\): order\.list/);
+  });
+  it('a placeholder grounded by the path itself is allowed: /pets/{petId} needs a pet', async () => {
+    const r = await importFixture(['petstore-links.oas30.yaml']);
+    const ev = (operation(r, 'pet.get')._provenance as { evidence: Record<string, string> }).evidence;
+    expect(ev['path.petId']).toMatch(/names a pet; pet\.create .* returns id/);
+  });
+});
+
+describe('R3: keys omitted rather than filled', () => {
+  it('no empty depends_on, actor, headers or body; actor omitted on public endpoints', async () => {
+    for (const input of ['petstore-links.oas30.yaml', 'shop.postman_collection.json', 'capture.har', 'session.curl.md', 'docs.md']) {
+      const r = await importFixture([input]);
+      for (const [rel, text] of Object.entries(texts(r))) {
+        expect(text, rel).not.toMatch(/depends_on: \[\]|actor: ""|actor: null|headers: \{\}|body: \{\}|query_params: \{\}|extract: \{\}/);
+      }
+    }
+    const r = await importFixture(['petstore-links.oas30.yaml']);
+    expect(operation(r, 'pet.list')).not.toHaveProperty('actor');
+    expect(operation(r, 'pet.get')).not.toHaveProperty('depends_on');
+  });
+});
+
+describe('R4: only the keys of spec part 2', () => {
+  const KEYS = ['method', 'path', 'actor', 'depends_on', 'headers', 'query_params', 'body', 'body_form', 'expect_status', 'extract', '_provenance'];
+  it('every emitted operation, actor and root uses spec keys only', async () => {
+    const r = await importFixture(['shop.postman_collection.json']);
+    for (const f of r.files) {
+      const v = f.doc.toJS() as Record<string, unknown>;
+      if (f.kind === 'resource') for (const op of Object.values(v.operations as Record<string, object>)) for (const k of Object.keys(op)) expect(KEYS).toContain(k);
+      if (f.kind === 'actor') for (const k of Object.keys(v)) expect(['name', 'description', 'auth', 'session', 'inject']).toContain(k);
+      if (f.kind === 'root') expect(Object.keys(v)).toEqual(['version', 'name', 'default_environment', 'imports']);
+    }
+  });
+});
+
+describe('R5: provenance on every operation', () => {
+  it('source ai_import, evidence for each inference, verified_against synthetic', async () => {
+    const r = await importFixture(['shop.postman_collection.json']);
+    const ship = operation(r, 'order.ship_order')._provenance as Record<string, unknown>;
+    expect(ship.source).toBe('ai_import');
+    expect(ship.verified_against).toBe('synthetic');
+    const ev = ship.evidence as Record<string, string>;
+    expect(ev.operation).toMatch(/shop\.postman_collection\.json item "Orders \/ Ship Order"/);
+    expect(ev['path.orderId']).toMatch(/stored from order\.id of "Create Order"/);
+    expect(ev.actor).toBeDefined();
+    const status = operation(r, 'order.order_status')._provenance as { evidence: Record<string, string> };
+    expect(status.evidence.depends_on).toMatch(/runs #3 POST Ship Order .* before #4 GET Order Status .* on the same path/);
+  });
+});
+
+describe('credentials', () => {
+  it('never copies a token or password seen in traffic or a collection, and makes each a secret', async () => {
+    const real = ['sk_live_REALTOKEN123456', 'hunter2-real-pw', 's3cret-Pa55'];
+    for (const input of ['capture.har', 'shop.postman_collection.json', 'session.curl.md']) {
+      const r = await importFixture([input]);
+      expect(r.findings).toEqual([]);
+      const all = Object.values(texts(r)).join('\n') + r.plan;
+      for (const secret of real) expect(all).not.toContain(secret);
+    }
+    const shop = await importFixture(['shop.postman_collection.json']);
+    expect((fileValue(shop, 'actors/jwt.yaml').auth as { body: unknown }).body).toEqual({ email: '{{env.EMAIL}}', password: '{{secret.JWT_PASSWORD}}' });
+  });
+  it('the leak check reports a credential copied into the output', async () => {
+    const r = await importFixture(['capture.har']);
+    r.files.find((f) => f.kind === 'resource')!.doc.setIn(['operations', 'get', 'headers'], { 'X-Token': 'sk_live_REALTOKEN123456' });
+    expect(checkEmitted(r.files, { api: r.api }).map((f) => f.code)).toContain('E_IMPORT_SECRET_LEAK');
+  });
+});
+
+describe('output', () => {
+  it('plan sections in the order of spec 1.6; files in the order of spec 1.7; the result lints clean', async () => {
+    const r = await importFixture(['petstore-links.oas30.yaml']);
+    const headings = r.plan.split('\n').filter((l) => l.startsWith('## ')).slice(0, 5);
+    expect(headings).toEqual(['## Actors', '## Resources and operations', '## Variable flow', '## Environment variables', '## Open questions']);
+    expect(r.plan).toContain('| operation | method | path | actor | depends_on | expect_status | extracts |');
+    expect(r.files.map((f) => f.kind)).toEqual(['root', 'environment', 'actor', 'resource']);
+    expect(fileValue(r, 'environments/default.yaml').variables).toEqual({ baseUrl: 'https://api.example.test' });
+    const { dir, cleanup } = await tempDir();
+    cleanups.push(cleanup);
+    await writeProject(r.files, dir);
+    const result = lint(await loadProject(dir));
+    expect(result.diagnostics.filter((d) => d.severity === 'error')).toEqual([]);
+    await expect(writeProject(r.files, dir)).rejects.toMatchObject({ code: 'E_IMPORT_OUT_EXISTS' });
+  });
+});
+
+describe('R7: --into edits files in place', () => {
+  it('keeps comments, order and user values; adds only what is missing', async () => {
+    const { dir, cleanup } = await tempDir();
+    cleanups.push(cleanup);
+    await mkdir(path.join(dir, 'resources'), { recursive: true });
+    await writeFile(path.join(dir, 'flow.yaml'), '# my project\nversion: 1\nname: mine\nimports:\n  - resources/*.yaml\n');
+    const mine = [
+      '# hand-written, keep me',
+      'name: pet',
+      'operations:',
+      '  fetch_all: # my name for the list',
+      '    method: GET',
+      '    path: /v1/pets',
+      '    expect_status: 299 # my own value',
+      '',
+    ].join('\n');
+    await writeFile(path.join(dir, 'resources/pets.yaml'), mine);
+    const r = await importFixture(['petstore-links.oas30.yaml']);
+    const report = await importInto(r.files, dir);
+    const after = await readFile(path.join(dir, 'resources/pets.yaml'), 'utf8');
+    expect(after.startsWith('# hand-written, keep me\nname: pet\noperations:\n  fetch_all:')).toBe(true);
+    expect(after).toContain('# my name for the list');
+    expect(after).toContain('expect_status: 299 # my own value');
+    const v = parse(after) as { operations: Record<string, Record<string, unknown>> };
+    expect(Object.keys(v.operations)).toEqual(['fetch_all', 'create', 'get', 'delete', 'adopt']);
+    expect(v.operations.fetch_all).toEqual({ method: 'GET', path: '/v1/pets', expect_status: 299 });
+    expect(report.kept).toEqual(['resources/pets.yaml: fetch_all is the user\'s name for the imported list']);
+    const root = await readFile(path.join(dir, 'flow.yaml'), 'utf8');
+    expect(root).toMatch(/^# my project\nversion: 1\nname: mine\nimports:\n  - resources\/\*\.yaml\n  - environments\/\*\.yaml\n  - actors\/\*\.yaml\n/);
+    expect(report.created).toEqual(['environments/default.yaml', 'actors/bearer_auth.yaml']);
+    // A second import changes nothing: edits are additive and idempotent.
+    const again = await importInto(r.files, dir);
+    expect(again.edited).toEqual([]);
+    expect(again.created).toEqual([]);
+  });
+  it('refuses a directory without a project', async () => {
+    const { dir, cleanup } = await tempDir();
+    cleanups.push(cleanup);
+    const r = await importFixture(['docs.md']);
+    await expect(importInto(r.files, dir)).rejects.toMatchObject({ code: 'E_IMPORT_INTO' });
+  });
+});
