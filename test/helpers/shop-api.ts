@@ -9,7 +9,7 @@ export interface ShopApi extends TestServer {
   log: string[];
   /** the highest number of requests in flight at once */
   maxInFlight: number;
-  /** hold requests to this path prefix for `ms` before answering */
+  /** hold requests to this path prefix (or `METHOD /path` prefix) for `ms` before answering */
   slow: Map<string, number>;
   /** every token issued, so tests can grep outputs for them */
   tokens: string[];
@@ -46,7 +46,7 @@ export async function startShopApi(): Promise<ShopApi> {
     inFlight++;
     api.maxInFlight = Math.max(api.maxInFlight, inFlight);
     try {
-      const delay = [...api.slow].find(([prefix]) => req.path.startsWith(prefix))?.[1];
+      const delay = [...api.slow].find(([prefix]) => req.path.startsWith(prefix) || key.startsWith(prefix))?.[1];
       if (delay) await new Promise((r) => setTimeout(r, delay));
       route(req, res);
     } finally {

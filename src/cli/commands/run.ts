@@ -133,7 +133,10 @@ export default (async function run(argv: string[], io: CliIO): Promise<number> {
     out.flush();
     await runner.close();
   }
-  io.stdout(formatSummary(summaryResult, fmt));
+  // The summary counts every operation that ran, prerequisites included: a failed
+  // prerequisite is a failure even when only its dependents were asked for.
+  const tally = (status: string) => [...ran.values()].filter((r) => r.status === status).length;
+  io.stdout(formatSummary({ ...summaryResult, passed: tally('passed'), failed: tally('failed'), skipped: tally('skipped') }, fmt));
   if (o.record) {
     // A prerequisite that passed was confirmed by a real response too (spec part 3).
     const recorded = await recordVerified(project, [...ran.values()]);

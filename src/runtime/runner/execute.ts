@@ -12,6 +12,7 @@ import { postResponseHook, preRequestHook } from './hooks.js';
 import { pollUntil } from './loops.js';
 import { prepareRequest } from './prepare.js';
 import { send } from './send.js';
+import type { Instance } from './state.js';
 import { checkAsserts, checkStatus, extract } from './verify.js';
 
 export interface OnceResult {
@@ -23,14 +24,17 @@ export interface OnceResult {
 
 export async function executeOnce(ctx: RunContext, op: Operation, trace: Trace, binding?: Binding): Promise<OnceResult> {
   const rc = renderContext(ctx, binding);
-  const exchange = () => requestOnce(ctx, op, rc, trace);
+  // inside for_each over its own resource, the operation works on the bound instance
+  const target = binding?.resource === op.resource ? binding.instance : undefined;
+  const exchange = () => requestOnce(ctx, op, rc, trace, target);
   const res = op.pollUntil ? await pollUntil(ctx, op, rc, exchange) : await exchange();
   if (!op.pollUntil) checkStatus(res, op.expectStatus, ctx.redactor);
 
   const { scalars, many } = extract(op.extract, res);
-  const fromHook = op.postResponse ? await postResponseHook(ctx, op, res, rc) : {};
+  // post_response sees what was just extracted, in the instance it is about to go into
+  const fromHook = op.postResponse ? await postResponseHook(ctx, op, res, { ...(target ?? ctx.state.into(op.resource, op.id))?.values, ...scalars }) : {};
   const extracted = { ...scalars, ...fromHook };
-  ctx.state.record(op.resource, op.id, extracted, many, binding?.resource === op.resource ? binding.instance : undefined);
+  ctx.state.record(op.resource, op.id, extracted, many, target);
   for (const [name, values] of Object.entries(many)) extracted[name] = values;
 
   const { records, error } = await checkAsserts(op.assert, res, rc, ctx.redactor);
@@ -38,7 +42,7 @@ export async function executeOnce(ctx: RunContext, op: Operation, trace: Trace, 
 }
 
 /** Render, authenticate, run the pre_request hook and send: one HTTP exchange. */
-async function requestOnce(ctx: RunContext, op: Operation, rc: RenderContext, trace: Trace): Promise<FlowResponse> {
+async function requestOnce(ctx: RunContext, op: Operation, rc: RenderContext, trace: Trace, target?: Instance): Promise<FlowResponse> {
   const actor = op.actor ? ctx.project.actors.get(op.actor) : undefined;
   if (op.actor && !actor) throw new FlowError('E_REF_UNDEFINED', `actor "${op.actor}" is not defined`);
   // The session first: inject.headers read {{actor.token}}.
@@ -46,6 +50,6 @@ async function requestOnce(ctx: RunContext, op: Operation, rc: RenderContext, tr
   let req: OutgoingRequest = await prepareRequest(ctx, op, rc, actor?.inject.headers);
   if (actor) await ctx.sessions.apply(actor, req, trace);
   if (op.auth) await ctx.sessions.applyInline(op.auth, req, trace);
-  if (op.preRequest) req = await preRequestHook(ctx, op, req, rc);
+  if (op.preRequest) req = await preRequestHook(ctx, op, req, { ...(target ?? ctx.state.newest(op.resource))?.values });
   return send(ctx, req, { trace, purpose: op.id, actor: actor?.id, timeoutMs: op.timeoutMs, retry: op.retry });
 }

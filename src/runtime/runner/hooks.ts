@@ -2,20 +2,17 @@
 import type { OutgoingRequest } from '../../auth/types.js';
 import type { Operation } from '../../project/types.js';
 import type { FlowResponse } from '../response.js';
-import type { RenderContext } from '../template/index.js';
 import type { RunContext } from './context.js';
 
-function resourceVars(ctx: RunContext, op: Operation): Record<string, unknown> {
-  const newest = ctx.state.newest(op.resource);
-  return newest ? { ...newest.values } : {};
-}
+// `vars` is what the hook sees as ctx.vars: the values of the resource instance the operation
+// works on (for post_response, with what the operation has just extracted).
 
-export async function preRequestHook(ctx: RunContext, op: Operation, req: OutgoingRequest, _rc: RenderContext): Promise<OutgoingRequest> {
+export async function preRequestHook(ctx: RunContext, op: Operation, req: OutgoingRequest, vars: Record<string, unknown>): Promise<OutgoingRequest> {
   const body = typeof req.body === 'string' ? req.body : undefined;
   const out = await ctx.hooks.run('pre_request', op.preRequest!, {
     operation: op.id,
     request: { method: req.method, url: req.url.toString(), headers: { ...req.headers }, body },
-    vars: resourceVars(ctx, op),
+    vars,
   });
   const changed = out.request;
   if (!changed) return req;
@@ -30,7 +27,7 @@ export async function preRequestHook(ctx: RunContext, op: Operation, req: Outgoi
 }
 
 /** Values the hook returns under `extract` are stored on the resource like extractions. */
-export async function postResponseHook(ctx: RunContext, op: Operation, res: FlowResponse, _rc: RenderContext): Promise<Record<string, unknown>> {
+export async function postResponseHook(ctx: RunContext, op: Operation, res: FlowResponse, vars: Record<string, unknown>): Promise<Record<string, unknown>> {
   let json: unknown;
   try {
     json = res.json();
@@ -40,7 +37,7 @@ export async function postResponseHook(ctx: RunContext, op: Operation, res: Flow
   const out = await ctx.hooks.run('post_response', op.postResponse!, {
     operation: op.id,
     response: { status: res.status, headers: res.headers, body: res.text(), json },
-    vars: resourceVars(ctx, op),
+    vars,
   });
   return out.extract ?? {};
 }

@@ -44,7 +44,7 @@ export function createRunner(project: Project, options: RunnerOptions = {}): Run
     }),
     redactor,
     get hooks() {
-      hooks ??= createHookRunner({ projectDir: project.dir });
+      hooks ??= createHookRunner({ projectDir: project.dir, timeoutMs: options.hookTimeoutMs });
       return hooks;
     },
     environment,
@@ -88,7 +88,14 @@ export function createRunner(project: Project, options: RunnerOptions = {}): Run
         results = [];
         for (const id of order) results.push(await scheduler.request(id, generation));
       } else {
-        results = await Promise.all(order.map((id) => scheduler.request(id, generation)));
+        // DELETEs still go last: they start once every other asked operation has ended, so
+        // that a DELETE never races a read (or a use) of what it deletes.
+        const isDelete = (id: string) => project.operations.get(id)?.method === 'DELETE';
+        const running = new Map<string, Promise<OperationResult>>();
+        const start = (ids: string[]) => Promise.all(ids.map((id) => running.set(id, scheduler.request(id, generation)).get(id)));
+        await start(order.filter((id) => !isDelete(id)));
+        await start(order.filter(isDelete));
+        results = await Promise.all(order.map((id) => running.get(id)!));
       }
       return {
         results,

@@ -86,7 +86,9 @@ export class Scheduler {
     const results = await Promise.all(deps.map((d) => this.ensure(d, opId, ancestry)));
     const blocked = results.find((r) => r.status !== 'passed');
     if (blocked) {
-      const reason = blocked.status === 'skipped' && blocked.skippedBecause ? blocked.skippedBecause : `prerequisite ${blocked.operation} failed`;
+      // a cycle (only a project that skipped lint has one) is named as such, all the way up
+      const cycle = blocked.error?.code === 'E_CYCLE' ? blocked.error.message : undefined;
+      const reason = blocked.status === 'skipped' && blocked.skippedBecause ? blocked.skippedBecause : (cycle ?? `prerequisite ${blocked.operation} failed`);
       return this.skipped(op, reason, prerequisiteOf);
     }
     await this.semaphore.acquire();

@@ -5,6 +5,9 @@ import { strategyFor } from '../../auth/index.js';
 import type { AuthContext, OutgoingRequest, Session } from '../../auth/types.js';
 import { FlowError, hasCode } from '../../errors.js';
 import type { Actor, AuthConfig, RequestSpec } from '../../project/types.js';
+import { extractAll } from '../extract/index.js';
+import { isCredentialKey } from '../redact.js';
+import type { FlowResponse } from '../response.js';
 import { render, renderString } from '../template/index.js';
 import { renderContext, type RunContext, type Trace } from './context.js';
 import { prepareRequest } from './prepare.js';
@@ -103,10 +106,11 @@ export class Sessions {
       const renewed = { session, obtainedAt: this.ctx.now() };
       this.held.set(actor.id, renewed);
       return renewed;
-    } catch (err) {
-      const wrapped = authError(actor.id, 'session refresh', err);
-      this.failed.set(actor.id, wrapped);
-      throw wrapped;
+    } catch {
+      // A refresh that fails (the refresh token expired too) falls back to a full login,
+      // as a person would; only a failed login fails the actor.
+      this.held.delete(actor.id);
+      return this.login(actor, trace);
     }
   }
 
@@ -127,13 +131,38 @@ export class Sessions {
   private async exchange(actor: Actor | undefined, spec: RequestSpec, purpose: string, trace: Trace, into?: Record<string, unknown>) {
     const rc = renderContext(this.ctx);
     const req = await prepareRequest(this.ctx, spec, rc);
-    const response = await send(this.ctx, req, { trace, purpose: actor ? `${purpose} (actor ${actor.id})` : purpose, actor: actor?.id });
+    const response = await send(this.ctx, req, {
+      trace,
+      purpose: actor ? `${purpose} (actor ${actor.id})` : purpose,
+      actor: actor?.id,
+      // Tokens a login returns are credentials from the moment they arrive: the login's own
+      // response (shown by --verbose as it comes) must not show them either.
+      inspect: (res) => this.hideCredentials(spec, res),
+    });
     checkStatus(response, spec.expectStatus, this.ctx.redactor);
     const { scalars } = extract(spec.extract, response);
-    // Tokens a login returns are credentials from here on: never shown in any output.
-    for (const [name, v] of Object.entries(scalars)) if (typeof v === 'string' && LOGIN_CREDENTIAL.test(name)) this.ctx.redactor.add(v, 'token');
     if (into) Object.assign(into, scalars);
     return { response, extracted: scalars };
+  }
+
+  /**
+   * Before a login-side response is recorded: register what it extracts under a credential
+   * name, and every credential field of a JSON answer (an oauth2 token answer, which its
+   * strategy reads only after the exchange). Never throws: the real checks come after.
+   */
+  private hideCredentials(spec: RequestSpec, res: FlowResponse): void {
+    const hide = (v: unknown) => typeof v === 'string' && this.ctx.redactor.add(v, 'token');
+    const named = spec.extract.filter((e) => LOGIN_CREDENTIAL.test(e.name));
+    if (named.length) Object.values(extractAll(named, res).values).forEach(hide);
+    let answer: unknown;
+    try {
+      answer = res.json();
+    } catch {
+      return;
+    }
+    if (answer && typeof answer === 'object' && !Array.isArray(answer)) {
+      for (const [key, v] of Object.entries(answer)) if (isCredentialKey(key)) hide(v);
+    }
   }
 }
 

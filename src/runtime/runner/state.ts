@@ -59,13 +59,19 @@ export class RunState {
       return;
     }
     if (!Object.keys(scalars).length) return;
-    const into = target ?? list[list.length - 1];
-    if (into && (target || !into.writers.has(op))) {
+    const into = target ?? this.into(resource, op);
+    if (into) {
       Object.assign(into.values, scalars);
       into.writers.add(op);
     } else {
       this.push(resource, { values: { ...scalars }, writers: new Set([op]) });
     }
+  }
+
+  /** The instance a scalar extraction by `op` merges into: the newest, unless `op` wrote it (then none: a new one starts). */
+  into(resource: string, op: string): Instance | undefined {
+    const newest = this.newest(resource);
+    return newest && !newest.writers.has(op) ? newest : undefined;
   }
 
   session(actor: string): Record<string, unknown> | undefined {

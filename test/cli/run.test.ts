@@ -1,0 +1,219 @@
+// `flow run` through main() with a captured io (output lines, summary, exit codes, options),
+// checked against what the shop API received; and once as a real child process of bin/flow.js.
+import { execFile } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeEach, describe, expect, it } from 'vitest';
+import { main } from '../../src/cli/main.js';
+import { cleanProjects } from '../helpers/project.js';
+import { startShopApi, type ShopApi } from '../helpers/shop-api.js';
+import { SHOP_SECRET, shopProject } from '../helpers/shop-project.js';
+import { recordedIO } from '../runtime/secrets/cli-io.js';
+
+const REPO = fileURLToPath(new URL('../../', import.meta.url));
+let api: ShopApi;
+
+beforeEach(async () => {
+  await api?.close();
+  api = await startShopApi();
+});
+afterAll(async () => {
+  await api?.close();
+  await cleanProjects();
+});
+
+/** `flow run …` in a fresh shop project (or `dir`); the base URL is given with --var unless `noVar`. */
+async function flowRun(args: string[], options: { dir?: string; noVar?: boolean; env?: NodeJS.ProcessEnv } = {}) {
+  const dir = options.dir ?? (await shopProject());
+  const rec = recordedIO({ cwd: dir, env: { FLOW_SECRET_SHOP_PW: SHOP_SECRET, ...options.env } });
+  const code = await main(['run', ...args, ...(options.noVar ? [] : ['--var', `baseUrl=${api.url}`])], rec.io);
+  return { code, stdout: rec.out(), stderr: rec.err(), dir };
+}
+
+const MS = '\\d+ ms';
+const line = (text: string) => new RegExp(`^${text}$`, 'm');
+
+describe('flow run (in process)', () => {
+  it('prints each request (method, URL, status, ms, what it served), each result, then the summary; exit 0', async () => {
+    const r = await flowRun(['order.get']);
+    expect(r.code).toBe(0);
+    expect(r.stderr).toBe('');
+    const u = api.url.replace(/\./g, '\\.');
+    const lines = r.stdout.split('\n');
+    const expected = [
+      `  POST   ${u}/login  200  ${MS}  product\\.create: login \\(actor admin\\) \\(prerequisite of product\\.publish\\)`,
+      `  POST   ${u}/products  201  ${MS}  product\\.create \\(prerequisite of product\\.publish\\)`,
+      `✔ product\\.create \\(prerequisite of product\\.publish\\)  ${MS}`,
+      `  POST   ${u}/products/1/publish  200  ${MS}  product\\.publish \\(prerequisite of order\\.create\\)`,
+      `✔ product\\.publish \\(prerequisite of order\\.create\\)  ${MS}`,
+      `  POST   ${u}/orders  201  ${MS}  order\\.create \\(prerequisite of order\\.get\\)`,
+      `✔ order\\.create \\(prerequisite of order\\.get\\)  ${MS}`,
+      `  GET    ${u}/orders/2  200  ${MS}  order\\.get`,
+      `✔ order\\.get  ${MS}`,
+      '',
+      // every operation that ran is counted, prerequisites included
+      `4 passed, 0 failed \\(${MS}\\)`,
+      '',
+    ];
+    expect(lines).toHaveLength(expected.length);
+    lines.forEach((l, i) => expect(l).toMatch(line(expected[i])));
+    expect(api.log).toEqual(['POST /login', 'POST /products', 'POST /products/1/publish', 'POST /orders', 'GET /orders/2']);
+  });
+
+  it('exit 1 when an operation fails: the coded error with file:line, and its dependents skipped', async () => {
+    const dir = await shopProject({
+      'resources/products.yaml':
+        'name: product\noperations:\n  create: { method: POST, path: /nope, actor: admin, expect_status: 201, extract: { id: $.data.id } }\n  publish: { method: POST, path: "/products/{{product.id}}/publish", actor: admin }\n',
+    });
+    const r = await flowRun(['order.get', 'order.list'], { dir });
+    expect(r.code).toBe(1);
+    expect(r.stdout).toMatch(line('✖ product\\.create \\(prerequisite of product\\.publish\\)'));
+    expect(r.stdout).toMatch(line('    resources/products\\.yaml:3:3  E_STATUS_MISMATCH  expected 201, got 404: \\{"error":"no route POST /nope"\\}'));
+    expect(r.stdout).toMatch(line('- order\\.get  skipped: prerequisite product\\.create failed'));
+    expect(r.stdout).toMatch(line(`✔ order\\.list  ${MS}`));
+    // the failed prerequisite counts as a failure, its three dependents as skips
+    expect(r.stdout).toMatch(line(`1 passed, 1 failed, 3 skipped \\(${MS}\\)`));
+    expect(api.count('POST /orders')).toBe(0);
+  });
+
+  it.each([
+    [['order.gte'], /^flow run: unknown operation "order\.gte" \(did you mean order\.get\?\)/],
+    [['--env', 'prod', 'order.get'], /^flow run: environment "prod" is not defined \(defined: local\)/],
+    [['--var', 'novalue', 'order.get'], /^flow run: --var takes name=value; got "novalue"/],
+    [['--concurrency', '0', 'order.get'], /^flow run: --concurrency must be a whole number from 1; got "0"/],
+    [[], /^flow run: name at least one operation/],
+    [['order.get', '--bogus'], /^flow run: Unknown option '--bogus'/],
+  ])('exit 2 on a usage error, and nothing is sent: %j', async (args, message) => {
+    const r = await flowRun(args);
+    expect(r.code).toBe(2);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toMatch(message);
+    expect(api.requests).toEqual([]);
+  });
+
+  it('lint errors: exit 1, the errors with file:line, and nothing is sent', async () => {
+    const dir = await shopProject({ 'resources/extra.yaml': 'name: extra\noperations:\n  bad: { path: "/x/{{nobody.id}}", actor: admin }\n' });
+    const r = await flowRun(['order.get'], { dir });
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(/^resources\/extra\.yaml:3:\d+  error  E_REF_UNDEFINED  /m);
+    expect(r.stderr).toMatch(/flow run: the project has 1 lint error\(s\); nothing was sent/);
+    expect(r.stdout).toBe('');
+    expect(api.requests).toEqual([]);
+  });
+
+  it('--dry-run prints the plan in order with why each operation runs, and sends nothing', async () => {
+    const r = await flowRun(['--dry-run', 'order.get', 'order.delete']);
+    expect(r.code).toBe(0);
+    expect(r.stdout.split('\n')).toEqual([
+      'Plan (nothing is sent):',
+      expect.stringMatching(/^ {4}1\. product\.create +POST +\/products as admin  \(prerequisite of order\.create, product\.publish\)$/),
+      expect.stringMatching(/^ {4}2\. product\.publish +POST +\/products\/\{\{product\.id\}\}\/publish as admin  \(prerequisite of order\.create\)$/),
+      expect.stringMatching(/^ {4}3\. order\.create +POST +\/orders as admin  \(prerequisite of order\.get, order\.delete\)$/),
+      expect.stringMatching(/^ {4}4\. order\.get +GET +\/orders\/\{\{order\.id\}\} as admin  \(asked for\)$/),
+      expect.stringMatching(/^ {4}5\. order\.delete +DELETE \/orders\/\{\{order\.id\}\} as admin  \(asked for\)$/),
+      '',
+    ]);
+    expect(api.requests).toEqual([]);
+  });
+
+  it('--all runs every operation in schedule order (DELETE last), each once; the base URL may come from FLOW_VAR_', async () => {
+    const r = await flowRun(['--all'], { noVar: true, env: { FLOW_VAR_baseUrl: api.url } });
+    expect(r.code).toBe(0);
+    const done = [...r.stdout.matchAll(/^✔ (\S+)/gm)].map((m) => m[1]);
+    expect(done).toEqual(['order.list', 'product.create', 'product.publish', 'order.create', 'order.get', 'order.delete']);
+    expect(r.stdout).toMatch(line(`6 passed, 0 failed \\(${MS}\\)`));
+    expect(api.log).toEqual(['POST /login', 'GET /orders', 'POST /products', 'POST /products/1/publish', 'POST /orders', 'GET /orders/2', 'DELETE /orders/2']);
+  });
+
+  it('--var gives a <SET_VIA_--var> value; without it the error names the variable and nothing is sent', async () => {
+    const without = await flowRun(['order.list'], { noVar: true });
+    expect(without.code).toBe(1);
+    // the actor's login is the first request: its E_AUTH names the cause
+    expect(without.stdout).toMatch(/E_AUTH  login of actor admin failed: E_VAR_UNRESOLVED \{\{env\.baseUrl\}\}: env\.baseUrl is <SET_VIA_--var> and no value was given; pass --var baseUrl=<value>/);
+    expect(api.requests).toEqual([]);
+    const given = await flowRun(['order.list']);
+    expect(given.code).toBe(0);
+    expect(api.log).toEqual(['POST /login', 'GET /orders']);
+  });
+
+  it('--concurrency 4 runs independent operations at once, the login once', async () => {
+    const dir = await shopProject({
+      'resources/checks.yaml': 'name: check\noperations:\n' + [1, 2, 3, 4].map((i) => `  c${i}: { path: /whoami, actor: admin }\n`).join(''),
+    });
+    api.slow.set('/whoami', 100);
+    const r = await flowRun(['check.c1', 'check.c2', 'check.c3', 'check.c4', '--concurrency', '4'], { dir });
+    expect(r.code).toBe(0);
+    expect(api.maxInFlight).toBeGreaterThanOrEqual(3);
+    expect(api.count('POST /login')).toBe(1);
+    expect(r.stdout).toMatch(line(`4 passed, 0 failed \\(${MS}\\)`));
+  });
+
+  it('--record sets verified_against: live_capture on the operations that passed, keeping comments and order', async () => {
+    const dir = await shopProject({
+      'resources/orders.yaml': [
+        '# orders need a published product',
+        'name: order',
+        'operations:',
+        '  create: # makes one',
+        '    method: POST',
+        '    path: /orders',
+        '    actor: admin',
+        '    depends_on: [product.publish]',
+        '    body: { product: "{{product.id}}", qty: 2 }',
+        '    expect_status: 201',
+        '    extract: { id: $.data.id }',
+        '    _provenance: { source: ai_import, verified_against: synthetic }',
+        '  broken:',
+        '    path: /orders/none',
+        '    actor: admin',
+        '',
+      ].join('\n'),
+    });
+    const r = await flowRun(['order.create', 'order.broken', '--record'], { dir });
+    expect(r.code).toBe(1);
+    expect(r.stdout).toMatch(line('recorded verified_against: live_capture on 3 operation\\(s\\) in 2 file\\(s\\)'));
+    const orders = await readFile(path.join(dir, 'resources/orders.yaml'), 'utf8');
+    expect(orders.startsWith('# orders need a published product\nname: order\noperations:\n  create:')).toBe(true);
+    // the yaml library keeps a `key: # comment` but moves it to the next line
+    expect(orders).toMatch(/^  create:(?: # makes one\n|\n {4}# makes one\n) {4}method: POST\n {4}path: \/orders\n/m);
+    expect(orders).toMatch(/_provenance: \{ source: ai_import, verified_against: live_capture \}/);
+    expect(orders).not.toMatch(/broken:[\s\S]*_provenance/);
+    const products = await readFile(path.join(dir, 'resources/products.yaml'), 'utf8');
+    expect(products.match(/verified_against: live_capture/g)).toHaveLength(2);
+  });
+
+  it('--help lists every option and the exit codes', async () => {
+    const rec = recordedIO({ cwd: REPO });
+    expect(await main(['run', '--help'], rec.io)).toBe(0);
+    for (const option of ['--project', '--env', '--var', '--all', '--concurrency', '--dry-run', '--record', '--verbose', 'Exit codes']) {
+      expect(rec.out()).toContain(option);
+    }
+    expect(api.requests).toEqual([]);
+  });
+});
+
+// The real binary: needs dist/ (`npm run build`, which `npm ci` runs through `prepare`).
+const BUILT = existsSync(path.join(REPO, 'dist/cli/commands/run.js'));
+
+describe.skipIf(!BUILT)('node bin/flow.js run (child process)', () => {
+  it('runs an operation with its prerequisites against the server; exit 0, and exit 2 on a usage error', async () => {
+    const dir = await shopProject();
+    const run = (args: string[]) =>
+      new Promise<{ code: number; stdout: string; stderr: string }>((resolve) => {
+        const env = { PATH: process.env.PATH, FLOW_SECRET_SHOP_PW: SHOP_SECRET };
+        execFile(process.execPath, [path.join(REPO, 'bin/flow.js'), 'run', ...args], { cwd: dir, env, timeout: 20_000 }, (err, stdout, stderr) => {
+          resolve({ code: err ? Number((err as { code?: unknown }).code ?? 70) : 0, stdout, stderr });
+        });
+      });
+    const [ok, usage] = await Promise.all([run(['order.get', '--var', `baseUrl=${api.url}`]), run(['order.gte'])]);
+    expect(ok.stderr).toBe('');
+    expect(ok.code).toBe(0);
+    expect(ok.stdout).toMatch(line(`  GET    ${api.url.replace(/\./g, '\\.')}/orders/2  200  ${MS}  order\\.get`));
+    expect(ok.stdout).toMatch(line(`4 passed, 0 failed \\(${MS}\\)`));
+    expect(api.log).toEqual(['POST /login', 'POST /products', 'POST /products/1/publish', 'POST /orders', 'GET /orders/2']);
+    expect(usage.code).toBe(2);
+    expect(usage.stderr).toMatch(/did you mean order\.get\?/);
+  });
+});

@@ -1,0 +1,230 @@
+// Auth through the runner (spec 5, DESIGN "Sessions"): every strategy of this issue, checked
+// on the server side (what it received), sessions shared, expired, refreshed, and failed.
+import { afterAll, beforeEach, describe, expect, it } from 'vitest';
+import { json, startServer, type TestServer } from '../../helpers/http-server.js';
+import { startShopApi, type ShopApi } from '../../helpers/shop-api.js';
+import { SHOP_FILES, SHOP_SECRET } from '../../helpers/shop-project.js';
+import { closeRunners, envFile, load, outcomes, resultOf, ROOT } from './helpers.js';
+
+let api: ShopApi;
+let echo: TestServer;
+
+beforeEach(async () => {
+  await api?.close();
+  api = await startShopApi();
+});
+afterAll(async () => {
+  await closeRunners();
+  await api?.close();
+  await echo?.close();
+});
+
+/** The shop project with the base URL filled in and `files` replacing or adding files. */
+function shop(files: Record<string, string> = {}, options: Parameters<typeof load>[1] = {}) {
+  return load({ ...SHOP_FILES, ...files }, { vars: { baseUrl: api.url }, secrets: { SHOP_PW: SHOP_SECRET }, ...options });
+}
+
+const bearerOf = (auth: unknown) => /^Bearer (.+)$/.exec(String(auth ?? ''))?.[1];
+
+describe('simple and chain logins', () => {
+  it('simple: one login, its token carried by inject.headers on every request of the actor', async () => {
+    const { runner } = await shop();
+    const r = await runner.run('order.get');
+    expect(r.status).toBe('passed');
+    const login = api.requests.filter((q) => q.path === '/login');
+    expect(login).toHaveLength(1);
+    expect(login[0].json()).toEqual({ user: 'admin', password: SHOP_SECRET });
+    const rest = api.requests.filter((q) => q.path !== '/login');
+    expect(rest.map((q) => bearerOf(q.headers.authorization))).toEqual(Array(4).fill(api.tokens[0]));
+    expect(runner.values('admin')).toEqual({ token: '***', user_id: 'u-admin' });
+  });
+
+  it('chain: two steps, the second reads what the first extracted; the token of the last step is injected', async () => {
+    const { runner } = await shop(
+      {
+        'actors/otp.yaml': [
+          'name: otp',
+          'auth:',
+          '  strategy: chain',
+          '  steps:',
+          '    - { id: start, method: POST, path: /login/start, body: { user: otp }, extract: { challenge: $.data.challenge } }',
+          '    - id: verify',
+          '      method: POST',
+          '      path: /login/otp',
+          '      body: { challenge: "{{otp.challenge}}", code: "{{secret.OTP_CODE}}" }',
+          '      expect_status: 200',
+          '      extract: { token: $.data.token }',
+          'inject:',
+          '  headers: { Authorization: "Bearer {{otp.token}}" }',
+          '',
+        ].join('\n'),
+        'resources/me.yaml': 'name: me\noperations:\n  whoami: { path: /whoami, actor: otp }\n',
+      },
+      { secrets: { SHOP_PW: SHOP_SECRET, OTP_CODE: '123456' } },
+    );
+    const r = await runner.run('me.whoami');
+    expect(r.error).toBeUndefined();
+    expect(api.log).toEqual(['POST /login/start', 'POST /login/otp', 'GET /whoami']);
+    expect(api.requests[1].json()).toEqual({ challenge: 'ch-42', code: '123456' });
+    expect(bearerOf(api.requests[2].headers.authorization)).toBe(api.tokens[0]);
+    expect(r.exchanges.map((e) => e.purpose)).toEqual(['login step start (actor otp)', 'login step verify (actor otp)', 'me.whoami']);
+  });
+
+  it('one login is shared by concurrent operations of the actor', async () => {
+    api.slow.set('/login', 80);
+    const { runner } = await shop(
+      { 'resources/checks.yaml': 'name: check\noperations:\n' + [1, 2, 3, 4].map((i) => `  c${i}: { path: /whoami, actor: admin }\n`).join('') },
+      { concurrency: 4 },
+    );
+    const summary = await runner.runMany(['check.c1', 'check.c2', 'check.c3', 'check.c4']);
+    expect(summary.passed).toBe(4);
+    expect(api.count('POST /login')).toBe(1);
+    expect(api.count('GET /whoami')).toBe(4);
+  });
+
+  it('a failed login fails every operation of the actor with E_AUTH, is tried once, and others go on', async () => {
+    const { runner } = await shop(
+      {
+        'resources/checks.yaml': 'name: check\noperations:\n  a: { path: /whoami, actor: admin }\n  b: { path: /whoami, actor: admin }\n  public: { method: POST, path: /login/start }\n',
+      },
+      { secrets: { SHOP_PW: 'not-the-password' } },
+    );
+    const summary = await runner.runMany(['check.a', 'check.b', 'order.list', 'check.public']);
+    // schedule order: declaration order (checks.yaml loads before orders.yaml)
+    expect(outcomes(summary)).toEqual([
+      ['check.a', 'failed', 'E_AUTH'],
+      ['check.b', 'failed', 'E_AUTH'],
+      ['check.public', 'passed', undefined],
+      ['order.list', 'failed', 'E_AUTH'],
+    ]);
+    expect(api.count('POST /login')).toBe(1);
+    expect(api.count('GET /whoami')).toBe(0);
+    const error = resultOf(summary, 'check.a').error!;
+    expect(error.message).toMatch(/^login of actor admin failed: E_STATUS_MISMATCH expected a 2xx status, got 401/);
+    expect(error.details).toMatchObject({ cause: 'E_STATUS_MISMATCH' });
+    // later runs of the same runner do not try again either
+    expect((await runner.run('check.b')).error?.code).toBe('E_AUTH');
+    expect(api.count('POST /login')).toBe(1);
+  });
+});
+
+describe('session.ttl', () => {
+  const REFRESH = ['session:', '  ttl: 15m', '  refresh:', '    method: POST', '    path: /refresh', '    body: { refresh_token: "{{admin.token}}" }', '    extract: { token: $.data.token }', ''];
+  const actor = (session: string[]) => `${SHOP_FILES['actors/admin.yaml']}${session.join('\n')}`;
+
+  async function timed(session: string[]) {
+    let now = Date.parse('2026-01-01T00:00:00Z');
+    const loaded = await shop({ 'actors/admin.yaml': actor(session) }, { clock: () => now });
+    return { ...loaded, advance: (minutes: number) => void (now += minutes * 60_000) };
+  }
+
+  it('within the ttl the session is reused: no refresh, no new login', async () => {
+    const { runner, advance } = await timed(REFRESH);
+    await runner.run('order.list');
+    advance(14);
+    expect((await runner.run('order.list')).status).toBe('passed');
+    expect(api.log).toEqual(['POST /login', 'GET /orders', 'GET /orders']);
+  });
+
+  it('after the ttl, session.refresh is sent (not a new login) and its token is used from then on', async () => {
+    const { runner, advance } = await timed(REFRESH);
+    await runner.run('order.list');
+    advance(16);
+    const r = await runner.run('order.list');
+    expect(r.status).toBe('passed');
+    expect(api.log).toEqual(['POST /login', 'GET /orders', 'POST /refresh', 'GET /orders']);
+    expect(api.requests[2].json()).toEqual({ refresh_token: api.tokens[0] });
+    expect(bearerOf(api.requests[3].headers.authorization)).toBe(api.tokens[1]);
+    expect(r.exchanges.map((e) => e.purpose)).toEqual(['refresh of admin (actor admin)', 'order.list']);
+    // the refreshed session lives another ttl from the refresh
+    advance(10);
+    await runner.run('order.list');
+    expect(api.count('POST /refresh')).toBe(1);
+    advance(6);
+    await runner.run('order.list');
+    expect(api.count('POST /refresh')).toBe(2);
+    expect(api.count('POST /login')).toBe(1);
+  });
+
+  it('after the ttl, without session.refresh, the actor logs in again', async () => {
+    const { runner, advance } = await timed(['session:', '  ttl: 15m', '']);
+    await runner.run('order.list');
+    advance(16);
+    await runner.run('order.list');
+    expect(api.log).toEqual(['POST /login', 'GET /orders', 'POST /login', 'GET /orders']);
+    expect(bearerOf(api.requests[3].headers.authorization)).toBe(api.tokens[1]);
+  });
+});
+
+describe('credentials issued in advance, inline auth, and no actor', () => {
+  const SECRETS = { BASIC_PW: 'b4sic-pass-word', API_KEY: 'key-0f-the-api', BOT_TOKEN: 'tok-of-the-bot', INLINE_PW: 'inl1ne-pass' };
+
+  async function project() {
+    echo ??= await startServer({ '*': (_req, res) => json(res, 200, { ok: true }) });
+    const ops = ['basic', 'header', 'query', 'cookie', 'bot'].map((a) => `  as_${a}: { path: /echo/${a}, actor: ${a}, query_params: { q: "1" } }`);
+    return load(
+      {
+        'flow.yaml': ROOT,
+        'environments/test.yaml': envFile({ baseUrl: echo.url }),
+        'actors/basic.yaml': 'name: basic\nauth: { strategy: basic, username: alice, password: "{{secret.BASIC_PW}}" }\n',
+        'actors/header.yaml': 'name: header\nauth: { strategy: api_key, key: "{{secret.API_KEY}}", location: header, name: X-Api-Key }\n',
+        'actors/query.yaml': 'name: query\nauth: { strategy: api_key, key: "{{secret.API_KEY}}", location: query, name: api_key }\n',
+        'actors/cookie.yaml': 'name: cookie\nauth: { strategy: api_key, key: "{{secret.API_KEY}}", location: cookie, name: apikey }\n',
+        'actors/bot.yaml': 'name: bot\nauth: { strategy: bearer, token: "{{secret.BOT_TOKEN}}" }\n',
+        'resources/calls.yaml': [
+          'name: call',
+          'operations:',
+          ...ops,
+          '  inline: { path: /echo/inline, auth: { strategy: basic, username: bob, password: "{{secret.INLINE_PW}}" } }',
+          '  anonymous: { path: /echo/anonymous, headers: { X-Trace: t-1 } }',
+          '',
+        ].join('\n'),
+      },
+      { secrets: SECRETS },
+    );
+  }
+
+  it('sends each credential where its strategy puts it, and none without an actor', async () => {
+    const { runner } = await project();
+    const asked = ['call.as_basic', 'call.as_header', 'call.as_query', 'call.as_cookie', 'call.as_bot', 'call.inline', 'call.anonymous'];
+    const summary = await runner.runMany(asked);
+    expect(summary.passed).toBe(asked.length);
+    const got = (p: string) => echo.requests.filter((r) => r.path === `/echo/${p}`).at(-1)!;
+    const basic = (user: string, pw: string) => `Basic ${Buffer.from(`${user}:${pw}`).toString('base64')}`;
+    expect(got('basic').headers.authorization).toBe(basic('alice', SECRETS.BASIC_PW));
+    expect(got('header').headers['x-api-key']).toBe(SECRETS.API_KEY);
+    expect(got('query').query.get('api_key')).toBe(SECRETS.API_KEY);
+    expect(got('query').query.get('q')).toBe('1');
+    expect(got('cookie').headers.cookie).toBe(`apikey=${SECRETS.API_KEY}`);
+    expect(got('bot').headers.authorization).toBe(`Bearer ${SECRETS.BOT_TOKEN}`);
+    expect(got('inline').headers.authorization).toBe(basic('bob', SECRETS.INLINE_PW));
+
+    const anonymous = got('anonymous');
+    expect(anonymous.headers['x-trace']).toBe('t-1');
+    for (const h of ['authorization', 'cookie', 'x-api-key']) expect(anonymous.headers[h]).toBeUndefined();
+    expect(anonymous.url).toBe('/echo/anonymous');
+    // an actor's credential goes to that actor only
+    expect(got('header').headers.authorization).toBeUndefined();
+    expect(got('bot').headers['x-api-key']).toBeUndefined();
+  });
+
+  it('an unset secret of a strategy fails its actor with E_AUTH naming the cause, and sends nothing for it', async () => {
+    echo ??= await startServer({ '*': (_req, res) => json(res, 200, { ok: true }) });
+    const before = echo.requests.length;
+    const { runner } = await load({
+      'flow.yaml': ROOT,
+      'environments/test.yaml': envFile({ baseUrl: echo.url }),
+      'actors/bot.yaml': 'name: bot\nauth: { strategy: bearer, token: "{{secret.REQFLOW_TEST_UNSET_TOKEN}}" }\n',
+      'resources/calls.yaml': 'name: call\noperations:\n  as_bot: { path: /echo/bot, actor: bot }\n  public: { path: /echo/public }\n',
+    });
+    const summary = await runner.runMany(['call.as_bot', 'call.public']);
+    expect(outcomes(summary)).toEqual([
+      ['call.as_bot', 'failed', 'E_AUTH'],
+      ['call.public', 'passed', undefined],
+    ]);
+    const error = resultOf(summary, 'call.as_bot').error!;
+    expect(error.details).toMatchObject({ cause: 'E_SECRET_MISSING' });
+    expect(error.message).toContain('flow secret set REQFLOW_TEST_UNSET_TOKEN');
+    expect(echo.requests.slice(before).map((r) => r.path)).toEqual(['/echo/public']);
+  });
+});

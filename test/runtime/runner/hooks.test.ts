@@ -1,0 +1,100 @@
+// pre_request / post_response hooks through the runner: they run isolated in workers; what
+// they change reaches the server, what they return reaches later operations, and a hook that
+// throws or never ends fails its own operation with E_HOOK, nothing else.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { json, startServer, type TestServer } from '../../helpers/http-server.js';
+import { closeRunners, envFile, load, outcomes, resultOf, ROOT } from './helpers.js';
+
+let server: TestServer;
+
+beforeAll(async () => {
+  server = await startServer({
+    'POST /things': (_q, res) => json(res, 201, { id: 41 + server.count('POST /things') }),
+    '*': (q, res) => json(res, 200, { path: q.path }),
+  });
+});
+afterAll(async () => {
+  await closeRunners();
+  await server.close();
+});
+
+function project(operations: string[], extra: Record<string, string> = {}, hookTimeoutMs?: number) {
+  return load(
+    {
+      'flow.yaml': ROOT,
+      'environments/test.yaml': envFile({ baseUrl: server.url }),
+      'resources/things.yaml': ['name: thing', 'operations:', '  ok: { path: /ok }', ...operations, ''].join('\n'),
+      ...extra,
+    },
+    { hookTimeoutMs },
+  );
+}
+
+describe('hooks through the runner', () => {
+  it('pre_request changes a header the server sees (inline and from a file of the project)', async () => {
+    const { runner } = await project(
+      [
+        '  signed:',
+        '    method: POST',
+        '    path: /signed',
+        '    headers: { X-Signature: unsigned }',
+        '    body: { n: 1 }',
+        "    pre_request: \"ctx.request.headers['X-Signature'] = 'sig-' + ctx.request.method + '-' + ctx.request.body.length\"",
+        '  filed: { path: /filed, pre_request: ./hooks/stamp.js }',
+      ],
+      { 'hooks/stamp.js': "export default function (ctx) {\n  ctx.request.headers['x-stamp'] = ctx.operation;\n}\n" },
+    );
+    const summary = await runner.runMany(['thing.signed', 'thing.filed']);
+    expect(outcomes(summary)).toEqual([
+      ['thing.signed', 'passed', undefined],
+      ['thing.filed', 'passed', undefined],
+    ]);
+    const signed = server.requests.filter((r) => r.path === '/signed').at(-1)!;
+    expect(signed.headers['x-signature']).toBe('sig-POST-7');
+    expect(signed.json()).toEqual({ n: 1 });
+    expect(server.requests.filter((r) => r.path === '/filed').at(-1)!.headers['x-stamp']).toBe('thing.filed');
+  });
+
+  it("post_response stores a value that a later operation reads as {{resource.x}}", async () => {
+    const { runner } = await project([
+      '  create:',
+      '    method: POST',
+      '    path: /things',
+      '    expect_status: 201',
+      '    extract: { id: $.data.id }',
+      "    post_response: \"return { extract: { slug: 'thing-' + ctx.response.json.id + '-' + ctx.vars.id } }\"",
+      '  show: { path: "/things/{{thing.slug}}", depends_on: [thing.create] }',
+    ]);
+    const r = await runner.run('thing.show');
+    expect(r.status).toBe('passed');
+    const id = runner.values('thing')!.id as number;
+    // the hook sees the extractions of its own operation in ctx.vars
+    expect(server.requests.at(-1)!.path).toBe(`/things/thing-${id}-${id}`);
+    expect(runner.result('thing.create')?.extracted).toEqual({ id, slug: `thing-${id}-${id}` });
+  });
+
+  it('a hook that throws fails its operation with E_HOOK (message and line), and the others pass', async () => {
+    const { runner } = await project(['  broken: { path: /broken, pre_request: "const x = 1;\\nthrow new Error(\'no signing key\')" }']);
+    const summary = await runner.runMany(['thing.broken', 'thing.ok']);
+    expect(outcomes(summary)).toEqual([
+      ['thing.ok', 'passed', undefined],
+      ['thing.broken', 'failed', 'E_HOOK'],
+    ]);
+    const error = resultOf(summary, 'thing.broken').error!;
+    expect(error.message).toBe('pre_request hook (inline) failed at line 2: no signing key');
+    expect(server.count('/broken')).toBe(0);
+  });
+
+  it('a hook that never ends fails its operation with E_HOOK at the time limit, and the next operation runs', async () => {
+    const { runner } = await project(['  endless: { path: /endless, post_response: "while (true) {}" }', '  after: { path: /after }'], {}, 300);
+    const started = performance.now();
+    const summary = await runner.runMany(['thing.endless', 'thing.after']);
+    expect(outcomes(summary)).toEqual([
+      ['thing.endless', 'failed', 'E_HOOK'],
+      ['thing.after', 'passed', undefined],
+    ]);
+    expect(resultOf(summary, 'thing.endless').error?.message).toBe('post_response hook (inline) did not finish within 300 ms');
+    expect(performance.now() - started).toBeLessThan(4000);
+    expect(server.count('/after')).toBe(1);
+  }, 15_000);
+});
