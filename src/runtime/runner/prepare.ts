@@ -1,21 +1,15 @@
 // From a request as written (operation, login, chain step, refresh) to an OutgoingRequest:
 // rendered URL, query, headers and body. Auth is applied afterwards by the caller.
 import { FlowError } from '../../errors.js';
-import type { HttpMethod, TemplateValue } from '../../project/types.js';
+import type { RequestSpec, TemplateValue } from '../../project/types.js';
 import type { OutgoingRequest } from '../../auth/types.js';
 import { encodeBody } from '../http/index.js';
 import type { RenderContext } from '../template/index.js';
 import { render, renderString } from '../template/index.js';
 import type { RunContext } from './context.js';
 
-export interface WrittenRequest {
-  method: HttpMethod;
-  path: string;
-  headers: Record<string, TemplateValue>;
-  queryParams: Record<string, TemplateValue>;
-  body?: TemplateValue;
-  bodyForm?: Record<string, TemplateValue>;
-}
+/** What an operation, a login, a chain step and a refresh have in common. */
+export type WrittenRequest = Pick<RequestSpec, 'method' | 'path' | 'headers' | 'queryParams' | 'body' | 'bodyForm'>;
 
 export async function prepareRequest(
   ctx: RunContext,
