@@ -8,10 +8,12 @@
 // where it is a whole value: a whole string passed to `text`, a whole JSON string in
 // `value`, a whole cookie value. Credential headers are redacted by name at any length.
 
+import { FormIndex, KEY_CHARS } from './redact-index.js';
+
 export const REDACTED = '***';
 
 /** Shortest secret (and derived form) replaced inside longer text. */
-export const MIN_SUBSTRING_LENGTH = 4;
+export const MIN_SUBSTRING_LENGTH = KEY_CHARS;
 
 type HeaderValue = string | string[] | number | undefined;
 
@@ -35,34 +37,13 @@ export interface Redactor {
 
 export function createRedactor(initial: Iterable<string> = []): Redactor {
   const secrets = new Set<string>();
-  // Every form of every secret, kept as secrets arrive, so a rebuild does not recompute them.
-  const forms = new Set<string>();
-  let pattern: RegExp | undefined;
-  // Forms added since the pattern was built. They are replaced one by one until there are
-  // enough of them to rebuild: a run that logs in hundreds of actors rebuilds a few times,
-  // not once per token.
-  let recent: string[] = [];
-  const REBUILD_AT = 32;
-  // A new form inside an older one (or around it) must be matched longest-first together
-  // with it, which only the combined pattern does: then it is rebuilt at once.
-  let overlap = false;
-
-  // One combined regex of every form of every secret, shaped as a trie, so its cost follows
-  // the text's length, not the number of secrets.
-  function rebuild(): void {
-    pattern = forms.size ? new RegExp(trieSource([...forms]), 'g') : undefined;
-    recent = [];
-    overlap = false;
-  }
+  // Every form of every secret (4 characters or more), found in one pass over a text.
+  const index = new FormIndex();
 
   function text(s: string): string {
     if (secrets.size === 0 || s.length === 0) return s;
     if (secrets.has(s)) return REDACTED;
-    if (recent.length >= REBUILD_AT || overlap || (!pattern && recent.length)) rebuild();
-    let out = pattern ? s.replace(pattern, REDACTED) : s;
-    // Longest first, as in the pattern.
-    for (const form of recent) if (out.includes(form)) out = out.replaceAll(form, REDACTED);
-    return out;
+    return index.replace(s, REDACTED);
   }
 
   function headerValue(name: string, value: string): string {
@@ -95,13 +76,7 @@ export function createRedactor(initial: Iterable<string> = []): Redactor {
       if (!secret || secrets.has(secret)) return;
       secrets.add(secret);
       const all = kind === 'token' ? plainFormsOf(secret) : formsOf(secret);
-      for (const f of all) {
-        if (f.length < MIN_SUBSTRING_LENGTH || forms.has(f)) continue;
-        if (!overlap) for (const g of forms) if (g.includes(f) || f.includes(g)) overlap = true;
-        forms.add(f);
-        recent.push(f);
-      }
-      recent.sort((a, b) => b.length - a.length);
+      for (const f of all) if (f.length >= MIN_SUBSTRING_LENGTH) index.add(f);
     },
     text,
     headers: headers as Redactor['headers'],
@@ -145,40 +120,6 @@ export function base64Forms(secret: string): string[] {
   return out;
 }
 
-interface TrieNode {
-  end: boolean;
-  next: Map<string, TrieNode>;
-}
-
-/**
- * A regex source matching any of `words`, built as a trie (`ab(?:c|d)`): at each position
- * the engine follows one branch instead of trying every word. Longer words win over their
- * own prefixes, as the longest-first alternation did.
- */
-export function trieSource(words: string[]): string {
-  const root: TrieNode = { end: false, next: new Map() };
-  for (const w of words) {
-    let node = root;
-    for (const ch of w) {
-      let child = node.next.get(ch);
-      if (!child) node.next.set(ch, (child = { end: false, next: new Map() }));
-      node = child;
-    }
-    node.end = true;
-  }
-  const emit = (node: TrieNode): string => {
-    const branches = [...node.next].map(([ch, child]) => escapeRegExp(ch) + emit(child));
-    if (!branches.length) return '';
-    const body = branches.length === 1 ? branches[0] : `(?:${branches.join('|')})`;
-    // A word may end here, or go on: try going on first (longest match).
-    return node.end ? `(?:${body})?` : body;
-  };
-  return emit(root);
-}
-
-function escapeRegExp(s: string): string {
-  return s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-}
 
 // ---- credential headers and fields ----
 
