@@ -10,6 +10,8 @@ export interface LintOptions {
   strict?: boolean;
   /** the rules to run; all of them by default (tests run one) */
   rules?: readonly Rule[];
+  /** a graph already built for this project (flow run shares it with the runner) */
+  graph?: ProjectGraph;
 }
 
 export interface LintResult {
@@ -22,7 +24,7 @@ export interface LintResult {
 }
 
 export function lint(project: Project, options: LintOptions = {}): LintResult {
-  const ctx = context(project);
+  const ctx = context(project, options.graph);
   const found: Diagnostic[] = [...project.diagnostics];
   for (const rule of options.rules ?? RULES) found.push(...runRule(rule, ctx));
   const diagnostics = sortDiagnostics(dedupe(found));
@@ -32,8 +34,8 @@ export function lint(project: Project, options: LintOptions = {}): LintResult {
 }
 
 /** The graph is built on first use, once: the structural rules never pay for it. */
-function context(project: Project): LintContext {
-  let graph: ProjectGraph | undefined;
+function context(project: Project, built?: ProjectGraph): LintContext {
+  let graph: ProjectGraph | undefined = built;
   return {
     project,
     get graph() {

@@ -76,6 +76,8 @@ export interface RunnerOptions {
   /** the process environment, for FLOW_SECRET_* and FLOW_VAR_* (default process.env) */
   processEnv?: NodeJS.ProcessEnv;
   onEvent?: (event: RunEvent) => void;
+  /** the project's graph, when the caller built it already (default: built here) */
+  graph?: import('../graph/index.js').ProjectGraph;
   /** how long a pre_request / post_response hook may run (default 5000 ms) */
   hookTimeoutMs?: number;
   /** the clock for session expiry (tests move it forward); default Date.now */

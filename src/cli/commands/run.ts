@@ -81,7 +81,8 @@ export default (async function run(argv: string[], io: CliIO): Promise<number> {
 
   const fmt: RunFormatOptions = { cwd: io.cwd, verbose: o.verbose, color: io.isTTY && !o['no-color'] && !io.env.NO_COLOR };
   const project = await loadProject(path.resolve(io.cwd, o.project));
-  const linted = lint(project);
+  const graph = buildGraph(project);
+  const linted = lint(project, { graph });
   if (linted.errors) {
     for (const d of linted.diagnostics.filter((x) => x.severity === 'error')) {
       io.stderr(`${formatLoc(d, io.cwd)}  error  ${d.code}  ${d.message}\n`);
@@ -103,7 +104,7 @@ export default (async function run(argv: string[], io: CliIO): Promise<number> {
   const asked = o.all ? [...project.operations.keys()] : positionals;
 
   if (o['dry-run']) {
-    io.stdout(dryRun(project, asked));
+    io.stdout(dryRun(project, graph, asked));
     return EXIT.ok;
   }
 
@@ -113,6 +114,7 @@ export default (async function run(argv: string[], io: CliIO): Promise<number> {
   // the latest result of every operation that ran, prerequisites included (for --record)
   const ran = new Map<string, OperationResult>();
   const runner = createRunner(project, {
+    graph,
     env: o.env,
     vars,
     concurrency,
@@ -146,8 +148,7 @@ export default (async function run(argv: string[], io: CliIO): Promise<number> {
 } satisfies Command);
 
 /** The plan: every operation that would run, in order, with why it runs. */
-function dryRun(project: Awaited<ReturnType<typeof loadProject>>, asked: string[]): string {
-  const graph = buildGraph(project);
+function dryRun(project: Awaited<ReturnType<typeof loadProject>>, graph: ReturnType<typeof buildGraph>, asked: string[]): string {
   const askedSet = new Set(asked);
   const lines = ['Plan (nothing is sent):'];
   const order = scheduleOrder(graph, asked);

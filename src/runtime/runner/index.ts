@@ -33,7 +33,7 @@ export function createRunner(project: Project, options: RunnerOptions = {}): Run
   const jars = new Map<string, CookieJar>();
   const ctx = {
     project,
-    graph: buildGraph(project),
+    graph: options.graph ?? buildGraph(project),
     state: new RunState(project.resources.keys()),
     http: createHttpClient({ env: processEnv }),
     secrets: createSecretStore({
