@@ -1,11 +1,13 @@
 // The response every later step reads (expect_status, extract, assert, reports), and the
 // path roots of spec 2.7 that extract and assert share. Text and JSON are decoded lazily:
 // most responses are only looked at through one or two paths, or not at all.
-import { JSONPath } from 'jsonpath-plus';
+import type * as JsonPathPlus from 'jsonpath-plus';
 import type * as Tough from 'tough-cookie';
 import { lazy } from './lazy.js';
 
 const tough = lazy<typeof Tough>('tough-cookie');
+// Plain paths (`$.data.id`) are walked without it: most runs never load it.
+const jsonPathPlus = lazy<typeof JsonPathPlus>('jsonpath-plus');
 import { FlowError } from '../errors.js';
 
 export interface FlowResponse {
@@ -279,7 +281,7 @@ function readJson(ref: Extract<PathRef, { root: 'data' }>, json: unknown): PathR
   let values: unknown[] | undefined;
   try {
     // eval 'safe': filters like [?(@.status=='active')] work, without running arbitrary code
-    values = JSONPath({ path: ref.jsonPath, json: json as object, wrap: true, eval: 'safe' }) as unknown[] | undefined;
+    values = jsonPathPlus().JSONPath({ path: ref.jsonPath, json: json as object, wrap: true, eval: 'safe' }) as unknown[] | undefined;
   } catch (err) {
     throw new FlowError('E_PATH_INVALID', `"${ref.path}" is not a valid JSONPath: ${(err as Error).message}`, { details: { path: ref.path }, cause: err });
   }

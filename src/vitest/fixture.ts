@@ -7,7 +7,7 @@ import { fileURLToPath } from 'node:url';
 import { expect, test, type TestContext } from 'vitest';
 import { loadProject } from '../project/index.js';
 import type { Project } from '../project/types.js';
-import { createRunner, type Runner } from '../runtime/index.js';
+import type { Runner } from '../runtime/index.js';
 import type { OperationResult, RunSummary } from '../runtime/types.js';
 import { lintError } from './failure.js';
 import { ROOT_FILE_NAME, runnerOptions, type SuiteOptions } from './options.js';
@@ -46,6 +46,8 @@ export function createFlowTest(project?: string | URL, options: SuiteOptions = {
         const loaded = await loadProject(root);
         const errors = lintErrors(loaded);
         if (errors.length) throw lintError(errors);
+        // Loaded once lint has passed, as in a flow.yaml suite (suite.ts).
+        const { createRunner } = await import('../runtime/index.js');
         const runner = createRunner(loaded, runnerOptions(options));
         try {
           await use({ project: loaded, runner });

@@ -1,8 +1,9 @@
 // `reqflow/vitest`: the Vite/Vitest plugin. `plugins: [flow()]` and `npx vitest` runs every
 // `flow.yaml` as a suite. This module is loaded with the config, in the main process: it
 // must not import the `vitest` test API (see `suite.ts` for what runs in the test worker).
+// Nor, at load time, the project loader (the YAML parser, ~30 ms): only watch mode reads
+// projects here, and every `vitest` run loads this module with its config.
 import type { Plugin } from 'vitest/config';
-import { loadProject } from '../project/index.js';
 import { configPlugin } from './config-plugin.js';
 import { DependencyIndex, projectDependencies } from './dependencies.js';
 import { suiteOptions, type FlowOptions } from './options.js';
@@ -25,7 +26,8 @@ export function flow(options: FlowOptions = {}): Plugin[] {
   function track(root: string): Promise<string[]> {
     const previous = inFlight.get(root) ?? Promise.resolve([]);
     const work = previous
-      .then(() => loadProject(root))
+      .then(() => import('../project/index.js'))
+      .then(({ loadProject }) => loadProject(root))
       .then((project) => {
         const deps = projectDependencies(project);
         index.set(root, deps);

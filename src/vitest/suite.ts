@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, test } from 'vitest';
 import { buildGraph, prerequisites, scheduleOrder, type ProjectGraph } from '../graph/index.js';
 import { loadProject } from '../project/index.js';
 import type { Project } from '../project/types.js';
-import { createRunner, type Runner } from '../runtime/index.js';
+import type { Runner } from '../runtime/index.js';
 import { testBudgetMs } from './budget.js';
 import { lintError } from './failure.js';
 import { suiteLayout, type LayoutOperation } from './layout.js';
@@ -50,7 +50,10 @@ export async function defineFlowSuite(plan: SuitePlan): Promise<void> {
   }
 
   let runner: Runner | undefined;
-  beforeAll(() => {
+  beforeAll(async () => {
+    // Loaded here, not with this module: a project with lint errors never needs the runtime
+    // (undici, auth, templates: about a third of a suite's start-up).
+    const { createRunner } = await import('../runtime/index.js');
     runner = createRunner(project, runnerOptions(plan.options));
   });
   afterAll(async () => {

@@ -1,62 +1,62 @@
-// The JSON Schemas of schemas/*.json, compiled once with Ajv. The same files serve editors
-// (yaml-language-server) and lint, so what an editor underlines and what lint reports agree.
-import { readFileSync } from 'node:fs';
-import { Ajv, type ValidateFunction } from 'ajv';
+// The JSON Schemas of schemas/ compiled with Ajv: at run time when no precompiled validators
+// are at hand (tests run from src/), and at build time into standalone code (build.ts). The
+// same files serve editors (yaml-language-server) and lint, so what an editor underlines and
+// what lint reports agree. Ajv is loaded only when one of these functions is called: lint with
+// precompiled validators never pays for it.
+import { createRequire } from 'node:module';
+import type { Ajv, Options, ValidateFunction } from 'ajv';
 import type { FileKind } from '../../project/index.js';
+import { LOCATION_KEYWORD, withLocations } from './locations.js';
+import { ALL_SCHEMA_FILES, readSchema, SCHEMA_FILES, schemaFingerprint } from './sources.js';
 
-/** schemas/ next to src/ (tests) and next to dist/ (the package): three levels up from here. */
-export const SCHEMA_DIR = new URL('../../../schemas/', import.meta.url);
+export { readSchema, SCHEMA_DIR, SCHEMA_FILES } from './sources.js';
 
-/** The schema of each file kind; common.schema.json holds the parts they share. */
-export const SCHEMA_FILES: Partial<Record<FileKind, string>> = {
-  root: 'flow.schema.json',
-  environment: 'environment.schema.json',
-  actor: 'actor.schema.json',
-  resource: 'resource.schema.json',
-};
-const ALL_FILES = ['common.schema.json', ...Object.values(SCHEMA_FILES)];
+const require = createRequire(import.meta.url);
 
-/** Options shared by lint and the schema tests: strict, so a mistake in a schema is caught. */
-export function createAjv(): Ajv {
-  const ajv = new Ajv({ strict: true, allErrors: true, allowUnionTypes: true, verbose: true });
+/** The validator of each file kind (none for discarded files). */
+export type Validators = Partial<Record<FileKind, ValidateFunction>>;
+
+/** Options shared by lint, the build and the schema tests: strict, so a mistake in a schema is caught. */
+export function createAjv(extra: Options = {}): Ajv {
+  const { Ajv: AjvClass } = require('ajv') as typeof import('ajv');
+  const ajv = new AjvClass({ strict: true, allErrors: true, allowUnionTypes: true, verbose: true, ...extra });
   // yaml-language-server shows `errorMessage` instead of its generic text; lint does the same.
   ajv.addKeyword({ keyword: 'errorMessage', schemaType: 'string' });
+  ajv.addKeyword({ keyword: LOCATION_KEYWORD, schemaType: 'string' });
   return ajv;
 }
 
-export function readSchema(file: string): Record<string, unknown> {
-  return JSON.parse(readFileSync(new URL(file, SCHEMA_DIR), 'utf8')) as Record<string, unknown>;
+/**
+ * Every schema file, each schema object annotated with its location, keyed by file name and
+ * without `$id`, so relative `$ref`s such as "common.schema.json#/definitions/auth" resolve
+ * here as they do in an editor.
+ */
+function ajvWithSchemas(extra?: Options): Ajv {
+  const ajv = createAjv(extra);
+  for (const file of ALL_SCHEMA_FILES) ajv.addSchema(withLocations(readSchema(file), file), file);
+  return ajv;
 }
 
-let validators: Map<FileKind, ValidateFunction> | undefined;
-
-/** Every schema object -> its stable location, `file#/json/pointer` (Ajv's own schemaPath is relative to what it inlined). */
-const locations = new WeakMap<object, string>();
-
-/** Where a schema object (an Ajv error's `parentSchema`) is written, e.g. `common.schema.json#/definitions/method`. */
-export function schemaLocation(schema: unknown): string | undefined {
-  return typeof schema === 'object' && schema !== null ? locations.get(schema) : undefined;
+export function compileValidators(): Validators {
+  const ajv = ajvWithSchemas();
+  const out: Validators = {};
+  for (const [kind, file] of Object.entries(SCHEMA_FILES)) out[kind as FileKind] = ajv.getSchema(file);
+  return out;
 }
 
-function indexLocations(node: unknown, at: string): void {
-  if (typeof node !== 'object' || node === null) return;
-  locations.set(node, at);
-  for (const [k, v] of Object.entries(node)) indexLocations(v, `${at}/${k.replace(/~/g, '~0').replace(/\//g, '~1')}`);
-}
-
-/** The compiled validator of a file kind (none for discarded files). Compiled on first use. */
-export function validatorFor(kind: FileKind): ValidateFunction | undefined {
-  if (!validators) {
-    const ajv = createAjv();
-    // Keyed by file name and without `$id`, so relative `$ref`s such as
-    // "common.schema.json#/definitions/auth" resolve here as they do in an editor.
-    for (const file of ALL_FILES) {
-      const schema = readSchema(file);
-      indexLocations(schema, `${file}#`);
-      ajv.addSchema(schema, file);
-    }
-    validators = new Map();
-    for (const [k, file] of Object.entries(SCHEMA_FILES)) validators.set(k as FileKind, ajv.getSchema(file)!);
-  }
-  return validators.get(kind);
+/**
+ * The same validators as a CommonJS module (Ajv's standalone code): one export per file kind,
+ * plus `fingerprint`, the schema files it was built from (see `schemaFingerprint`).
+ */
+export function standaloneValidators(): string {
+  const fingerprint = schemaFingerprint();
+  const ajv = ajvWithSchemas({ code: { source: true } });
+  const { default: standaloneCode } = require('ajv/dist/standalone/index.js') as typeof import('ajv/dist/standalone/index.js');
+  return [
+    '// Generated by reqflow\'s build (src/lint/schema/build.ts) from schemas/*.json with Ajv\'s',
+    '// standalone code. Do not edit: `npm run build` writes it again.',
+    standaloneCode(ajv, { ...SCHEMA_FILES }),
+    `exports.fingerprint = ${JSON.stringify(fingerprint)};`,
+    '',
+  ].join('\n');
 }

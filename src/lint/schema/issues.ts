@@ -1,10 +1,11 @@
 // Ajv's errors for one file, as issues with a YAML path: the schema rules (E_SCHEMA,
 // W_UNKNOWN_KEY, W_UNKNOWN_METHOD, …) each claim their own from this one validation.
-import type { ErrorObject } from 'ajv';
+import type { ErrorObject, ValidateFunction } from 'ajv';
 import type { YamlPath } from '../../project/index.js';
 import { plainValue, type LintableFile } from '../files.js';
-import { schemaLocation, validatorFor } from './ajv.js';
+import { schemaLocation } from './locations.js';
 import { messageOf } from './messages.js';
+import { validatorFor } from './validators.js';
 
 export interface SchemaIssue {
   /** Ajv keyword: type, enum, additionalProperties, required, minItems, anyOf, … */
@@ -26,14 +27,14 @@ const cache = new WeakMap<LintableFile, SchemaIssue[]>();
 export function schemaIssues(file: LintableFile): SchemaIssue[] {
   let issues = cache.get(file);
   if (!issues) {
-    issues = validate(file);
+    issues = validate(file, validatorFor(file.kind));
     cache.set(file, issues);
   }
   return issues;
 }
 
-function validate(file: LintableFile): SchemaIssue[] {
-  const validator = validatorFor(file.kind);
+/** The issues `validator` finds in `file` (uncached: tests compare validators with it). */
+export function validate(file: LintableFile, validator: ValidateFunction | undefined): SchemaIssue[] {
   const value = plainValue(file);
   if (!validator || value === undefined || validator(value)) return [];
   const errors = collapse(validator.errors ?? []).filter((e) => !reportedByLoader(file, e));

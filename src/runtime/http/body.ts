@@ -3,8 +3,9 @@
 import { openAsBlob } from 'node:fs';
 import { realpath, stat } from 'node:fs/promises';
 import { basename, extname, isAbsolute, relative, resolve, sep } from 'node:path';
-import { FormData } from 'undici';
+import type { FormData } from 'undici';
 import { FlowError } from '../../errors.js';
+import { formDataClass } from './undici.js';
 
 export type BodyKind = 'json' | 'form';
 
@@ -72,7 +73,7 @@ export async function encodeBody(kind: BodyKind, value: unknown, projectDir: str
     for (const [k, v] of fields) params.append(k, formText(v));
     return { body: params.toString(), contentType: 'application/x-www-form-urlencoded' };
   }
-  const form = new FormData();
+  const form = new (formDataClass())();
   for (const [k, v] of fields) {
     if (isFileRef(v)) {
       const file = await projectFile(v.slice(1), projectDir);

@@ -3,7 +3,7 @@
 //   timeout (per attempt) -> hops (URL, cookies) -> [retry] -> redirect
 // Requests with `retry` go through a second composition of the same Agent that includes
 // undici's retry interceptor; the others pay nothing for it.
-import { Agent, EnvHttpProxyAgent, interceptors, type Dispatcher } from 'undici';
+import type { Agent as UndiciAgent, Dispatcher } from 'undici';
 import { FlowError } from '../../errors.js';
 import type { FlowResponse } from '../response.js';
 import { ResponseCollector } from './collect.js';
@@ -19,6 +19,7 @@ import {
   type HttpRequest,
   type TlsOptions,
 } from './types.js';
+import { Agent, envHttpProxyAgentClass, interceptors } from './undici.js';
 
 export function createHttpClient(options: HttpClientOptions = {}): HttpClient {
   const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
@@ -119,11 +120,12 @@ function headerList(headers: Record<string, string>, userAgent: string): string[
 
 function createAgent(options: HttpClientOptions): Dispatcher {
   const connect = tlsConnectOptions(options.tls);
-  const base: Agent.Options = {};
+  const base: UndiciAgent.Options = {};
   if (options.connections !== undefined) base.connections = options.connections;
   if (connect) base.connect = connect;
   const proxy = options.proxyFromEnv === false ? undefined : proxyFromEnv(options.env ?? process.env);
   if (!proxy) return new Agent(base);
+  const EnvHttpProxyAgent = envHttpProxyAgentClass();
   return new EnvHttpProxyAgent({ ...base, ...proxy, ...(connect ? { requestTls: connect } : {}) });
 }
 
