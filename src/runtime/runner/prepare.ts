@@ -5,6 +5,7 @@ import type { RequestSpec, TemplateValue } from '../../project/types.js';
 import type { OutgoingRequest } from '../../auth/types.js';
 import { encodeBody } from '../http/index.js';
 import type { RenderContext } from '../template/index.js';
+import { hasTemplate } from '../../graph/index.js';
 import { render, renderString } from '../template/index.js';
 import type { RunContext } from './context.js';
 
@@ -22,7 +23,8 @@ export async function prepareRequest(
   const headers: Record<string, string> = {};
   // The actor's inject.headers first; the operation's own headers win on a clash.
   for (const [name, value] of [...Object.entries(baseHeaders), ...Object.entries(spec.headers)]) {
-    const rendered = await render(value, rc);
+    // Most header values are literal text: no render, no promise.
+    const rendered = typeof value === 'string' && !hasTemplate(value) ? value : await render(value, rc);
     if (rendered === null || rendered === undefined) continue;
     setHeader(headers, name, typeof rendered === 'string' ? rendered : JSON.stringify(rendered));
   }

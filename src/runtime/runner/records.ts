@@ -3,6 +3,7 @@
 import { hasCode } from '../../errors.js';
 import type { Redactor } from '../redact.js';
 import type { FlowResponse } from '../response.js';
+import type { HttpMethod } from '../../project/types.js';
 import type { ErrorRecord, RequestRecord, ResponseRecord } from '../types.js';
 import type { OutgoingRequest } from '../../auth/types.js';
 import type { FormData } from 'undici';
@@ -17,18 +18,88 @@ export function excerpt(text: string, max = BODY_EXCERPT_CHARS): string {
 /**
  * Records are redacted when read, not when made: a run prints a URL per request, and shows
  * headers and bodies only with --verbose or for a failure. What a record keeps is bounded
- * (an excerpt of the body), so a large response is not held for the whole run.
+ * (an excerpt of the body), so a large response is not held for the whole run. The raw
+ * values sit in private fields: neither a spread nor JSON.stringify (toJSON) can see them.
  */
+class LazyRequestRecord implements RequestRecord {
+  readonly method: HttpMethod;
+  readonly #redactor: Redactor;
+  readonly #url: string;
+  readonly #headers: Record<string, string>;
+  readonly #body: string | FormData | undefined;
+  #done?: { url?: string; headers?: Record<string, string>; body?: string; bodyDone?: boolean };
+
+  constructor(req: OutgoingRequest, redactor: Redactor) {
+    this.method = req.method;
+    this.#redactor = redactor;
+    this.#url = req.url.toString();
+    this.#headers = req.headers;
+    this.#body = typeof req.body === 'string' ? excerpt(req.body) : Buffer.isBuffer(req.body) ? `<${req.body.length} bytes>` : req.body;
+  }
+
+  get url(): string {
+    const done = (this.#done ??= {});
+    return (done.url ??= this.#redactor.text(this.#url));
+  }
+
+  get headers(): Record<string, string> {
+    const done = (this.#done ??= {});
+    return (done.headers ??= this.#redactor.headers(this.#headers));
+  }
+
+  get body(): string | undefined {
+    const done = (this.#done ??= {});
+    if (!done.bodyDone) {
+      const raw = this.#body;
+      done.body = raw === undefined ? undefined : typeof raw === 'string' ? this.#redactor.text(raw) : describeForm(raw, this.#redactor);
+      done.bodyDone = true;
+    }
+    return done.body;
+  }
+
+  toJSON(): RequestRecord {
+    return { method: this.method, url: this.url, headers: this.headers, body: this.body };
+  }
+}
+
+class LazyResponseRecord implements ResponseRecord {
+  readonly status: number;
+  readonly ms: number;
+  readonly #redactor: Redactor;
+  readonly #headers: Record<string, string | string[]>;
+  readonly #text: string;
+  #done?: { headers?: Record<string, string | string[]>; body?: string };
+
+  constructor(res: FlowResponse, redactor: Redactor) {
+    this.status = res.status;
+    this.ms = Math.round(res.ms);
+    this.#redactor = redactor;
+    this.#headers = res.headers;
+    const text = isTextual(res) ? bodyExcerpt(res) : `<${res.body.length} bytes of ${String(res.headers['content-type'] ?? 'binary data')}>`;
+    this.#text = res.truncated ? `${text} (body cut at the size limit)` : text;
+  }
+
+  get headers(): Record<string, string | string[]> {
+    const done = (this.#done ??= {});
+    return (done.headers ??= this.#redactor.headers(this.#headers));
+  }
+
+  get body(): string {
+    const done = (this.#done ??= {});
+    return (done.body ??= this.#redactor.text(this.#text));
+  }
+
+  toJSON(): ResponseRecord {
+    return { status: this.status, headers: this.headers, body: this.body, ms: this.ms };
+  }
+}
+
 export function requestRecord(req: OutgoingRequest, redactor: Redactor): RequestRecord {
-  const url = req.url.toString();
-  const headers = req.headers;
-  const rawBody = typeof req.body === 'string' ? excerpt(req.body) : undefined;
-  const described = Buffer.isBuffer(req.body) ? `<${req.body.length} bytes>` : req.body && typeof req.body !== 'string' ? req.body : undefined;
-  return lazyRecord({ method: req.method }, {
-    url: () => redactor.text(url),
-    headers: () => redactor.headers(headers),
-    body: () => (rawBody !== undefined ? redactor.text(rawBody) : typeof described === 'string' ? described : described ? describeForm(described, redactor) : undefined),
-  }) as RequestRecord;
+  return new LazyRequestRecord(req, redactor);
+}
+
+export function responseRecord(res: FlowResponse, redactor: Redactor): ResponseRecord {
+  return new LazyResponseRecord(res, redactor);
 }
 
 function describeForm(form: FormData, redactor: Redactor): string {
@@ -39,41 +110,12 @@ function describeForm(form: FormData, redactor: Redactor): string {
   return `multipart: ${parts.join('; ')}`;
 }
 
-export function responseRecord(res: FlowResponse, redactor: Redactor): ResponseRecord {
-  const headers = res.headers;
-  const text = isTextual(res) ? bodyExcerpt(res) : `<${res.body.length} bytes of ${String(res.headers['content-type'] ?? 'binary data')}>`;
-  const suffix = res.truncated ? ' (body cut at the size limit)' : '';
-  return lazyRecord({ status: res.status, ms: Math.round(res.ms) }, {
-    headers: () => redactor.headers(headers),
-    body: () => redactor.text(text) + suffix,
-  }) as ResponseRecord;
-}
-
 /** At most this many bytes of a response body are decoded for its record. */
 const EXCERPT_BYTES = BODY_EXCERPT_CHARS * 4;
 
 function bodyExcerpt(res: FlowResponse): string {
   if (res.body.length <= EXCERPT_BYTES) return excerpt(res.text());
   return `${excerpt(res.body.subarray(0, EXCERPT_BYTES).toString('utf8'))} (${res.body.length} bytes in all)`;
-}
-
-/** Plain fields plus computed-once, enumerable getters (so JSON.stringify and spreads see them). */
-function lazyRecord<T extends object>(plain: T, computed: Record<string, () => unknown>): T {
-  for (const [key, compute] of Object.entries(computed)) {
-    let done = false;
-    let value: unknown;
-    Object.defineProperty(plain, key, {
-      enumerable: true,
-      get: () => {
-        if (!done) {
-          value = compute();
-          done = true;
-        }
-        return value;
-      },
-    });
-  }
-  return plain;
 }
 
 function isTextual(res: FlowResponse): boolean {

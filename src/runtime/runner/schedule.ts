@@ -82,7 +82,7 @@ export class Scheduler {
   private async execute(opId: string, prerequisiteOf: string[], ancestry: Set<string>): Promise<OperationResult> {
     const op = this.ctx.project.operations.get(opId);
     if (!op) return this.failure(opId, new FlowError('E_REF_UNDEFINED', `operation "${opId}" is not defined`), prerequisiteOf);
-    const deps = [...new Set(this.ctx.graph.edgesOf(opId).map((e) => e.to))];
+    const deps = this.depsOf(opId);
     const results = await Promise.all(deps.map((d) => this.ensure(d, opId, ancestry)));
     const blocked = results.find((r) => r.status !== 'passed');
     if (blocked) {
@@ -97,6 +97,15 @@ export class Scheduler {
     } finally {
       this.semaphore.release();
     }
+  }
+
+  private readonly deps = new Map<string, string[]>();
+
+  /** The distinct operations `opId` needs first (an operation can have several edges to one). */
+  private depsOf(opId: string): string[] {
+    let list = this.deps.get(opId);
+    if (!list) this.deps.set(opId, (list = [...new Set(this.ctx.graph.edgesOf(opId).map((e) => e.to))]));
+    return list;
   }
 
   private async runOperation(op: Operation, prerequisiteOf: string[]): Promise<OperationResult> {
