@@ -3,7 +3,7 @@
 // E_SECRET_MISSING once it is gone.
 import { spawnSync } from 'node:child_process';
 import { rmSync } from 'node:fs';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { main } from '../../../src/cli/main.js';
 import { loadProject } from '../../../src/project/index.js';
 import { createNapiKeychain, createSecretStore } from '../../../src/runtime/secrets/index.js';
@@ -20,9 +20,20 @@ if (plan.required) {
   });
 }
 
-describe.skipIf(!plan.run)('OS keychain (gnome-keyring on an isolated D-Bus session)', () => {
+// gnome-keyring under a loaded machine has failed a search once in several full-suite runs
+// (an empty `list`, then refused writes) and never alone; @napi-rs/keyring keeps its first
+// D-Bus connection, so a fresh daemon per test is not possible. Each test starts from an
+// empty keychain (beforeEach) and may run again; the assertions print what the CLI said.
+describe.skipIf(!plan.run)('OS keychain (gnome-keyring on an isolated D-Bus session)', { retry: 2 }, () => {
   let keychain: TestKeychain;
   let dir: string;
+
+  beforeEach(async () => {
+    const kc = createNapiKeychain();
+    for (const service of ['reqflow:kc-demo', 'reqflow:kc-other', 'reqflow:probe']) {
+      for (const account of await kc.list(service).catch(() => [] as string[])) await kc.delete(service, account).catch(() => false);
+    }
+  });
 
   beforeAll(async () => {
     keychain = await startTestKeychain();
@@ -74,7 +85,9 @@ describe.skipIf(!plan.run)('OS keychain (gnome-keyring on an isolated D-Bus sess
     expect((await flow(['get', 'API_TOKEN', '--reveal'])).out).toBe(value);
     expect((await flow(['get', 'API_TOKEN'], { stdoutIsTTY: true })).out).toBe(`${value}\n`);
 
-    expect((await flow(['list'])).out).toBe('API_TOKEN\n');
+    const listed = await flow(['list']);
+    expect(listed.err).toBe('');
+    expect(listed.out).toBe('API_TOKEN\n');
 
     const del = await flow(['delete', 'API_TOKEN']);
     expect(del.code).toBe(0);
@@ -95,7 +108,9 @@ describe.skipIf(!plan.run)('OS keychain (gnome-keyring on an isolated D-Bus sess
   });
 
   it('the env var wins over the keychain, and get says so', async () => {
-    expect((await flow(['set', 'PW'], { stdin: 'from-keychain' })).code).toBe(0);
+    const setPw = await flow(['set', 'PW'], { stdin: 'from-keychain' });
+    expect(setPw.err).toBe('');
+    expect(setPw.code).toBe(0);
     const env = { FLOW_SECRET_PW: 'from-env-var' };
     const store = createSecretStore({ projectName: 'kc-demo', env });
     expect(await store.get('PW')).toBe('from-env-var');
