@@ -202,7 +202,8 @@ describe('failures are E_HOOK and stay with their call', () => {
     const err = await hookError(hooks.run('post_response', `process.${name}(3)`, postInput('{}')));
     expect(err.code).toBe('E_HOOK');
     expect(err.message).toBe(`post_response hook (inline) failed: a hook cannot call process.${name}(): throw an Error to fail the operation`);
-    expect(Date.now() - started).toBeLessThan(1000);
+    // well before the 5 s limit: the hook did not hang until it was stopped
+    expect(Date.now() - started).toBeLessThan(3000);
     const next = await hooks.run('post_response', './hooks/store.js', postInput('{"id":"still"}'));
     expect(next.extract).toMatchObject({ order_id: 'still' });
   });
