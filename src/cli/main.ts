@@ -36,9 +36,14 @@ export function usage(): string {
 
 export async function main(argv: string[], io: CliIO = processIO()): Promise<number> {
   const [name, ...rest] = argv;
-  if (!name || name === '--help' || name === '-h' || name === 'help') {
+  if (!name) {
+    // No command is a usage error: the usage goes to stderr, as for an unknown command.
+    io.stderr(usage());
+    return EXIT.usage;
+  }
+  if (name === '--help' || name === '-h' || name === 'help') {
     io.stdout(usage());
-    return name ? EXIT.ok : EXIT.usage;
+    return EXIT.ok;
   }
   if (name === '--version' || name === '-v') {
     const { readFile } = await import('node:fs/promises');

@@ -66,7 +66,7 @@ export default (async function run(argv: string[], io: CliIO): Promise<number> {
     return EXIT.ok;
   }
   const usage = (message: string) => {
-    io.stderr(`flow run: ${message}\n`);
+    io.stderr(`flow run: ${message}\n(flow run --help lists the options)\n`);
     return EXIT.usage;
   };
   const concurrency = Number(o.concurrency);
