@@ -1,6 +1,7 @@
 // How a project's problems and an operation's result become a test outcome. Shared by the
 // generated suites and the `flowTest` fixture, so both fail and skip the same way.
 import type { TestContext } from 'vitest';
+import type { ProjectGraph } from '../graph/index.js';
 import { lint } from '../lint/index.js';
 import type { Diagnostic, Project } from '../project/types.js';
 import type { OperationResult } from '../runtime/types.js';
@@ -10,10 +11,10 @@ import { failureError } from './failure.js';
  * Loader and lint errors, once each. A crash of lint itself is reported the same way: the
  * suite must collect whatever happens.
  */
-export function lintErrors(project: Project): Diagnostic[] {
+export function lintErrors(project: Project, graph?: ProjectGraph): Diagnostic[] {
   const all = [...project.diagnostics];
   try {
-    all.push(...lint(project).diagnostics);
+    all.push(...lint(project, { graph }).diagnostics);
   } catch (err) {
     all.push({ code: 'E_INTERNAL', severity: 'error', message: `lint failed: ${(err as Error).message}`, file: project.rootFile, line: 1, col: 1 });
   }

@@ -23,17 +23,27 @@ const IN_ORDER = { concurrent: false, shuffle: false } as const;
 
 export async function defineFlowSuite(plan: SuitePlan): Promise<void> {
   const project = await loadProject(plan.root);
-  const errors = lintErrors(project);
+  // One graph for lint, the layout and the runner.
+  let graph: ProjectGraph;
+  let layout: LayoutOperation[];
+  try {
+    graph = buildGraph(project);
+  } catch (err) {
+    // Our bug (lint's fuzz test builds graphs from thousands of broken projects): still a
+    // failing test, never a crash of collection.
+    test(LINT_TEST, () => {
+      throw err;
+    });
+    return;
+  }
+  const errors = lintErrors(project, graph);
   if (errors.length) {
     test(LINT_TEST, () => {
       throw lintError(errors);
     });
     return;
   }
-  let graph: ProjectGraph;
-  let layout: LayoutOperation[];
   try {
-    graph = buildGraph(project);
     layout = layoutOf(project, graph);
   } catch (err) {
     // Lint passed, so this is our bug; still a failing test, never a crash of collection.
@@ -54,16 +64,17 @@ export async function defineFlowSuite(plan: SuitePlan): Promise<void> {
     // Loaded here, not with this module: a project with lint errors never needs the runtime
     // (undici, auth, templates: about a third of a suite's start-up).
     const { createRunner } = await import('../runtime/index.js');
-    runner = createRunner(project, runnerOptions(plan.options));
+    runner = createRunner(project, { ...runnerOptions(plan.options), graph });
   });
   afterAll(async () => {
     await runner?.close();
   });
 
+  const budgets = new Map(layout.map((op) => [op.id, budgetOf(project, op)]));
   for (const block of suiteLayout(layout)) {
     describe(block.resource, IN_ORDER, () => {
       for (const id of block.operations) {
-        test(id, async (ctx) => settle(await runner!.run(id), ctx), budgetOf(project, graph, id));
+        test(id, async (ctx) => settle(await runner!.run(id), ctx), budgets.get(id));
       }
     });
   }
@@ -76,7 +87,7 @@ function layoutOf(project: Project, graph: ProjectGraph): LayoutOperation[] {
   });
 }
 
-function budgetOf(project: Project, graph: ProjectGraph, id: string): number {
-  const ops = [...prerequisites(graph, id), id].map((x) => project.operations.get(x)!);
+function budgetOf(project: Project, op: LayoutOperation): number {
+  const ops = [...op.prerequisites, op.id].map((x) => project.operations.get(x)!);
   return testBudgetMs(ops, project.actors.size);
 }
