@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 // Thin launcher: the CLI lives in dist/cli (built by `npm ci` through the prepare script).
 import { setFlagsFromString } from 'node:v8';
+import { main } from '../dist/cli/main.js';
 
 // undici parses HTTP/1 with llhttp compiled to WebAssembly. After about three responses V8
 // starts optimising llhttp's parse function on a background thread (80-130 ms of compiling),
@@ -12,13 +13,7 @@ import { setFlagsFromString } from 'node:v8';
 const v8Major = Number(process.versions.v8.split('.')[0]);
 if (v8Major >= 11 && v8Major <= 12) setFlagsFromString('--wasm-tiering-budget=50000000');
 
-const argv = process.argv.slice(2);
-// `flow run` runs in a worker thread, where V8's young generation can be capped (see
-// src/cli/worker.ts): a long run's peak memory stays lower.
-const run = argv[0] === 'run'
-  ? import('../dist/cli/worker.js').then(({ runInWorker }) => runInWorker(argv))
-  : import('../dist/cli/main.js').then(({ main }) => main(argv));
-run.then(
+main(process.argv.slice(2)).then(
   (code) => { process.exitCode = code; },
   (err) => {
     // Last line of defence: never a stack trace for the user.
