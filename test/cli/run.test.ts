@@ -217,4 +217,20 @@ describe.skipIf(!BUILT && !process.env.CI)('node bin/flow.js run (child process)
     expect(usage.code).toBe(2);
     expect(usage.stderr).toMatch(/did you mean order\.get\?/);
   });
+
+  it('prints every line of a long run: nothing is lost in the batched output', async () => {
+    const ops = Array.from({ length: 60 }, (_, i) => `  c${i}: { path: /whoami, actor: admin }\n`).join('');
+    const dir = await shopProject({ 'resources/checks.yaml': `name: check\noperations:\n${ops}` });
+    const ids = Array.from({ length: 60 }, (_, i) => `check.c${i}`);
+    const r = await new Promise<{ code: number; stdout: string; stderr: string }>((resolve) => {
+      const env = { PATH: process.env.PATH, FLOW_SECRET_SHOP_PW: SHOP_SECRET };
+      execFile(process.execPath, [path.join(REPO, 'bin/flow.js'), 'run', ...ids, '--var', `baseUrl=${api.url}`, '--verbose'], { cwd: dir, env, timeout: 20_000, maxBuffer: 16 * 1024 * 1024 }, (err, stdout, stderr) => {
+        resolve({ code: err ? Number((err as { code?: unknown }).code ?? 70) : 0, stdout, stderr });
+      });
+    });
+    expect(r.stderr).toBe('');
+    expect(r.code).toBe(0);
+    for (const id of ids) expect(r.stdout).toMatch(line(`✔ ${id.replace('.', '\\.')}  ${MS}`));
+    expect(r.stdout.trimEnd().split('\n').at(-1)).toMatch(new RegExp(`^60 passed, 0 failed \\(${MS}\\)$`));
+  });
 });
