@@ -1,7 +1,7 @@
 // The `flow` command: dispatch to one module per command. No logic that the library lacks.
 import { EXIT, processIO, type CliIO, type Command } from './io.js';
 
-type Loader = () => Promise<{ default: Command; summary: string }>;
+type Loader = () => Promise<{ default: Command }>;
 
 // Loaded lazily so that `flow lint` does not pay for undici, and `flow run` not for the importer.
 const COMMANDS: Record<string, Loader> = {
@@ -12,6 +12,7 @@ const COMMANDS: Record<string, Loader> = {
   secret: () => import('./commands/secret.js'),
 };
 
+// One line per command for `flow --help`, here so that the help loads no command module.
 const SUMMARIES: Record<string, string> = {
   lint: 'check the structure of a project (codes from the spec, file:line:col)',
   run: 'run operations with every prerequisite first',

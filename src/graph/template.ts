@@ -3,8 +3,6 @@
 
 import { parseDuration } from '../project/duration.js';
 
-export { parseDuration };
-
 export type Codec = 'base64' | 'hex' | 'url';
 
 export type Expr =

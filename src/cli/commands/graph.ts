@@ -8,7 +8,6 @@ import { relativeFile } from '../../lint/format/relative.js';
 import { loadProject, locate, type Project } from '../../project/index.js';
 import { EXIT, type CliIO, type Command } from '../io.js';
 
-export const summary = 'print the dependency graph or the schedule order';
 
 const HELP = `Usage: flow graph [resource.operation...] [options]
 

@@ -14,7 +14,6 @@ import { lint } from '../../lint/index.js';
 import { loadProject } from '../../project/index.js';
 import { EXIT, type CliIO, type Command } from '../io.js';
 
-export const summary = 'turn an OpenAPI / Postman / HAR / curl / Markdown description into a project';
 
 const OPTIONS = {
   out: { type: 'string', short: 'o' },

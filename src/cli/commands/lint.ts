@@ -8,7 +8,6 @@ import { FORMATS, format, isFormatName } from '../../lint/format/index.js';
 import { loadProject } from '../../project/index.js';
 import { EXIT, type CliIO, type Command } from '../io.js';
 
-export const summary = 'check the structure of a project (codes from the spec, file:line:col)';
 
 const OPTIONS = {
   project: { type: 'string', short: 'p', default: '.' },

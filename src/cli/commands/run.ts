@@ -10,7 +10,6 @@ import { parseVarAssignment } from '../../runtime/template/index.js';
 import { formatEvent, formatLoc, formatResult, formatSummary, type RunFormatOptions } from '../format/run-output.js';
 import { bufferedWriter, EXIT, type CliIO, type Command } from '../io.js';
 
-export const summary = 'run operations with every prerequisite first';
 
 const HELP = `Usage: flow run <resource.operation>... [options]
        flow run --all [options]

@@ -7,7 +7,6 @@ import { loadProject } from '../../project/index.js';
 import { createNapiKeychain, createSecretStore, keychainService, secretFromEnv, type Keychain } from '../../runtime/secrets/index.js';
 import { EXIT, type CliIO, type Command } from '../io.js';
 
-export const summary = 'set, get or delete a secret in the OS keychain';
 
 const HELP = `Usage: flow secret <set|get|delete|list> [NAME] [--project <dir>] [--reveal]
 

@@ -2,6 +2,7 @@
 // rendered URL, query, headers and body. Auth is applied afterwards by the caller.
 import { FlowError } from '../../errors.js';
 import type { RequestSpec, TemplateValue } from '../../project/types.js';
+import { getHeader, setHeader } from '../../auth/credentials.js';
 import type { OutgoingRequest } from '../../auth/types.js';
 import { encodeBody } from '../http/index.js';
 import type { RenderContext } from '../template/index.js';
@@ -20,24 +21,23 @@ export async function prepareRequest(
 ): Promise<OutgoingRequest> {
   const url = await buildUrl(ctx, spec.path, rc);
   for (const [name, value] of Object.entries(spec.queryParams)) appendQuery(url, name, await render(value, rc));
-  const headers: Record<string, string> = {};
+  const req: OutgoingRequest = { method: spec.method, url, headers: {} };
   // The actor's inject.headers first; the operation's own headers win on a clash.
   for (const [name, value] of [...Object.entries(baseHeaders), ...Object.entries(spec.headers)]) {
     // Most header values are literal text: no render, no promise.
     const rendered = typeof value === 'string' && !hasTemplate(value) ? value : await render(value, rc);
     if (rendered === null || rendered === undefined) continue;
-    setHeader(headers, name, typeof rendered === 'string' ? rendered : JSON.stringify(rendered));
+    setHeader(req, name, typeof rendered === 'string' ? rendered : JSON.stringify(rendered));
   }
-  const req: OutgoingRequest = { method: spec.method, url, headers };
   if (spec.bodyForm !== undefined) {
     const form = (await render(spec.bodyForm, rc)) as Record<string, unknown>;
     const encoded = await encodeBody('form', form, ctx.project.dir);
     req.body = encoded.body;
-    if (encoded.contentType && !hasHeader(headers, 'content-type')) headers['content-type'] = encoded.contentType;
+    if (encoded.contentType && getHeader(req, 'content-type') === undefined) req.headers['content-type'] = encoded.contentType;
   } else if (spec.body !== undefined) {
     const value = await render(spec.body, rc);
     req.body = JSON.stringify(value);
-    if (!hasHeader(headers, 'content-type')) headers['content-type'] = 'application/json';
+    if (getHeader(req, 'content-type') === undefined) req.headers['content-type'] = 'application/json';
   }
   return req;
 }
@@ -71,16 +71,4 @@ function appendQuery(url: URL, name: string, value: unknown): void {
   if (value === undefined || value === null) return;
   const values = Array.isArray(value) ? value : [value];
   for (const v of values) url.searchParams.append(name, typeof v === 'object' ? JSON.stringify(v) : String(v));
-}
-
-export function hasHeader(headers: Record<string, string>, name: string): boolean {
-  const lower = name.toLowerCase();
-  return Object.keys(headers).some((k) => k.toLowerCase() === lower);
-}
-
-/** Set a header, replacing any earlier one whatever its case. */
-export function setHeader(headers: Record<string, string>, name: string, value: string): void {
-  const lower = name.toLowerCase();
-  for (const k of Object.keys(headers)) if (k.toLowerCase() === lower) delete headers[k];
-  headers[name] = value;
 }

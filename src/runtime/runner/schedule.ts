@@ -47,10 +47,6 @@ export class Scheduler {
     return ++this.generation;
   }
 
-  result(opId: string): Promise<OperationResult> | undefined {
-    return this.memo.get(opId)?.promise;
-  }
-
   /** Run `opId` as asked for: once per generation, always fresh in a new one. */
   request(opId: string, generation: number): Promise<OperationResult> {
     const memo = this.memo.get(opId);

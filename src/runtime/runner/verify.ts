@@ -2,7 +2,7 @@
 // then assert. Each failure is a coded error with the facts a user needs to fix it.
 import { FlowError } from '../../errors.js';
 import type { ExtractSpec } from '../../project/types.js';
-import { evaluateAssert, parseAssert, type AssertExpr } from '../assert/index.js';
+import { evaluateAssert, parseAssert } from '../assert/index.js';
 import { extractAll } from '../extract/index.js';
 import type { Redactor } from '../redact.js';
 import type { FlowResponse } from '../response.js';
@@ -54,22 +54,9 @@ export async function checkAsserts(exprs: string[], res: FlowResponse, rc: Rende
   return { records, error: firstError };
 }
 
-const parsedAsserts = new Map<string, AssertExpr>();
-
-/** Parsed once per expression text (E_ASSERT_SYNTAX is thrown every time it is met). */
-function parsed(expr: string): AssertExpr {
-  let p = parsedAsserts.get(expr);
-  if (!p) {
-    p = parseAssert(expr);
-    if (parsedAsserts.size > 10_000) parsedAsserts.clear();
-    parsedAsserts.set(expr, p);
-  }
-  return p;
-}
-
 /** One assertion; `error` is set when the path could not be read at all (E_NOT_JSON, …). */
 export async function evaluateOne(expr: string, res: FlowResponse, rc: RenderContext, redactor: Redactor): Promise<{ record: AssertRecord; error?: FlowError }> {
-  const ast = parsed(expr);
+  const ast = parseAssert(expr); // cached by expression text in the assert module
   const rendered = ast.expected?.kind === 'template' ? await render(ast.expected.text, rc) : undefined;
   const outcome = evaluateAssert(ast, res, rendered);
   const record: AssertRecord = {
