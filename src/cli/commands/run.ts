@@ -8,6 +8,7 @@ import { createRunner, type OperationResult } from '../../runtime/index.js';
 import { recordVerified } from '../../runtime/record.js';
 import { parseVarAssignment } from '../../runtime/template/index.js';
 import { formatEvent, formatLoc, formatResult, formatSummary, type RunFormatOptions } from '../format/run-output.js';
+import { letYoungGenerationGrow } from '../heap.js';
 import { bufferedWriter, EXIT, type CliIO, type Command } from '../io.js';
 
 
@@ -107,6 +108,7 @@ export default (async function run(argv: string[], io: CliIO): Promise<number> {
     return EXIT.ok;
   }
 
+  letYoungGenerationGrow();
   const out = bufferedWriter(io.stdout);
   // what each running operation is a prerequisite of, for its request lines
   const servedFor = new Map<string, string[]>();
