@@ -1,8 +1,9 @@
-// Editing project files in place (R7, --record, --fix): the file is parsed again, changed
-// through the YAML Document API and written back, so comments, key order and formatting
-// of everything untouched stay as the user wrote them.
+// Editing project files in place (R7, --record, --fix): the file is parsed again and changed
+// through the YAML Document API; only the lines the change touches are written back (see
+// splice.ts), so comments, key order and layout of everything else stay as the user wrote them.
 import { readFile, writeFile } from 'node:fs/promises';
-import { parseDocument, type Document } from 'yaml';
+import { parseDocument, type Document, type ToStringOptions } from 'yaml';
+import { spliceChange } from './splice.js';
 import { YAML_TAGS } from './yaml.js';
 
 export async function editYamlFile(file: string, change: (doc: Document.Parsed) => boolean | void): Promise<boolean> {
@@ -10,8 +11,46 @@ export async function editYamlFile(file: string, change: (doc: Document.Parsed) 
   const doc = parseDocument(text, { customTags: YAML_TAGS, keepSourceTokens: true });
   if (doc.errors.length) return false;
   if (change(doc) === false) return false;
-  const out = doc.toString({ lineWidth: 0 });
+  const out = editedText(text, doc);
   if (out === text) return false;
   await writeFile(file, out);
   return true;
+}
+
+/**
+ * The text of `doc`, a changed parse of `original`: the original with only the changed lines
+ * replaced when that means exactly the same document, else the library's render of it.
+ */
+export function editedText(original: string, doc: Document): string {
+  const options = renderOptions(original);
+  const after = doc.toString(options);
+  const unchanged = parseDocument(original, { customTags: YAML_TAGS });
+  if (unchanged.errors.length) return after;
+  const spliced = spliceChange(original, unchanged.toString(options), after);
+  if (spliced === undefined) return after;
+  // The check: the spliced text must parse to the changed document, comments included.
+  const check = parseDocument(spliced, { customTags: YAML_TAGS });
+  return check.errors.length === 0 && check.toString(options) === after ? spliced : after;
+}
+
+/** Render in the file's own indentation, so that added lines line up with their neighbours. */
+function renderOptions(text: string): ToStringOptions {
+  const lines = text.split(/\r?\n/).filter((l) => l.trim() !== '' && !l.trimStart().startsWith('#'));
+  const steps = new Map<number, number>();
+  let indentSeq = true;
+  for (let i = 0; i + 1 < lines.length; i++) {
+    if (!/:\s*(?:#.*)?$/.test(lines[i])) continue; // a key that opens a block
+    const parent = indentOf(lines[i]);
+    const child = indentOf(lines[i + 1]);
+    const item = lines[i + 1].trimStart().startsWith('- ');
+    if (item && child === parent) indentSeq = false;
+    else if (!item && child > parent) steps.set(child - parent, (steps.get(child - parent) ?? 0) + 1);
+  }
+  const common = [...steps].sort((a, b) => b[1] - a[1])[0]?.[0];
+  const indent = common && common <= 8 ? common : 2;
+  return { lineWidth: 0, indent, indentSeq };
+}
+
+function indentOf(line: string): number {
+  return line.length - line.trimStart().length;
 }

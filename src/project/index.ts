@@ -3,6 +3,6 @@ export { loadProject, ROOT_FILE } from './load.js';
 export { locate, locateIn } from './locate.js';
 export { parseYaml, YAML_TAGS, MAX_ALIAS_COUNT } from './yaml.js';
 export { parseDuration } from './duration.js';
-export { editYamlFile } from './edit.js';
+export { editedText, editYamlFile } from './edit.js';
 export { MAX_FILE_BYTES } from './read.js';
 export * from './types.js';

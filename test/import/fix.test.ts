@@ -51,11 +51,26 @@ describe('fixProject', () => {
     expect(env).toBe('name: dev\nvariables:\n  baseUrl: https://h.test # the dev server\n  password: !secret PASSWORD\n');
     expect(await readFile(path.join(dir, 'actors/admin.yaml'), 'utf8')).toContain('token: !secret ADMIN_TOKEN');
     const orders = await readFile(path.join(dir, 'resources/orders.yaml'), 'utf8');
-    expect(orders).toContain('# orders, by hand');
-    expect(orders).toContain('path: /api/v1/orders\n');
-    expect(orders).toContain('path: /api/v1/orders/{{order.id}}');
-    expect(orders).toMatch(/depends_on:\n\s+- order.create/);
-    expect(orders).toMatch(/assert:\n\s+- "\$.data.id == '1'"/);
+    // Only the fixed lines change; the comment stays with its value.
+    expect(orders).toBe(
+      [
+        '# orders, by hand',
+        'name: order',
+        'operations:',
+        '  create:',
+        '    method: POST',
+        '    path: /api/v1/orders',
+        '    actor: admin',
+        '    extract: { id: $.data.id }',
+        '  get:',
+        '    path: /api/v1/orders/{{order.id}}',
+        '    depends_on:',
+        '      - order.create # must run first',
+        '    assert:',
+        '      - "$.data.id == \'1\'"',
+        '',
+      ].join('\n'),
+    );
     const after = lint(await loadProject(dir));
     expect(after.diagnostics.filter((d) => ['W_NOT_SEQUENCE', 'W_BASEURL_PATH', 'W_PLAINTEXT_SECRET', 'E_SCHEMA'].includes(d.code))).toEqual([]);
     // Fixing again finds nothing to do.

@@ -153,7 +153,7 @@ describe('R7: --into edits files in place', () => {
     const report = await importInto(r.files, dir);
     const after = await readFile(path.join(dir, 'resources/pets.yaml'), 'utf8');
     expect(after.startsWith('# hand-written, keep me\nname: pet\noperations:\n  fetch_all:')).toBe(true);
-    expect(after).toContain('# my name for the list');
+    expect(after).toContain('  fetch_all: # my name for the list\n    method: GET\n');
     expect(after).toContain('expect_status: 299 # my own value');
     const v = parse(after) as { operations: Record<string, Record<string, unknown>> };
     expect(Object.keys(v.operations)).toEqual(['fetch_all', 'create', 'get', 'delete', 'adopt']);

@@ -4,6 +4,7 @@
 import { readdir, readFile, writeFile, mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import { isMap, parseDocument, type Document, type YAMLMap } from 'yaml';
+import { editedText } from '../../project/edit.js';
 import { YAML_TAGS } from '../../project/yaml.js';
 import { IMPORT_CODES, importError } from '../errors.js';
 import { parsePath, shapeOf } from '../infer/paths.js';
@@ -22,6 +23,8 @@ export interface IntoReport {
 
 interface Existing {
   rel: string;
+  /** the file as read, for minimal edits */
+  text: string;
   doc: Document.Parsed;
   dirty: boolean;
 }
@@ -34,7 +37,7 @@ async function readExisting(dir: string): Promise<Map<string, Existing>> {
     const text = await readFile(path.join(dir, rel), 'utf8');
     const doc = parseDocument(text, { customTags: YAML_TAGS });
     if (doc.errors.length) throw importError(IMPORT_CODES.into, `${rel}: cannot edit a file with YAML errors (${doc.errors[0].message.split('\n')[0]})`, rel);
-    out.set(rel, { rel, doc, dirty: false });
+    out.set(rel, { rel, text, doc, dirty: false });
   };
   try {
     await read(ROOT_FILE);
@@ -89,8 +92,9 @@ export async function importInto(files: EmittedFile[], dir: string): Promise<Int
       let rel = f.path;
       for (let i = 2; existing.has(rel); i++) rel = f.path.replace(/\.yaml$/, `_${i}.yaml`);
       await mkdir(path.join(dir, path.dirname(rel)), { recursive: true });
-      await writeFile(path.join(dir, rel), docText(f.doc), 'utf8');
-      existing.set(rel, { rel, doc: f.doc as Document.Parsed, dirty: false });
+      const text = docText(f.doc);
+      await writeFile(path.join(dir, rel), text, 'utf8');
+      existing.set(rel, { rel, text, doc: f.doc as Document.Parsed, dirty: false });
       report.created.push(rel);
       continue;
     }
@@ -104,7 +108,7 @@ export async function importInto(files: EmittedFile[], dir: string): Promise<Int
   }
   for (const e of existing.values()) {
     if (!e.dirty) continue;
-    await writeFile(path.join(dir, e.rel), e.doc.toString({ lineWidth: 0 }), 'utf8');
+    await writeFile(path.join(dir, e.rel), editedText(e.text, e.doc), 'utf8');
     report.edited.push(e.rel);
   }
   return report;

@@ -2,9 +2,10 @@
 // every other value kept). A scalar depends_on/assert becomes a sequence; a path in baseUrl
 // moves into every operation path; a plaintext credential becomes a `!secret`. The credential
 // itself is never printed: the fix names the secret to set.
-import { writeFile } from 'node:fs/promises';
+import { readFile, writeFile } from 'node:fs/promises';
 import { isNode, isScalar, isSeq, YAMLSeq, type Document } from 'yaml';
 import { isCredentialName, upperSnake } from '../infer/names.js';
+import { editedText } from '../../project/edit.js';
 import { isSecretRef, secretRef, SET_VIA_VAR, type Project, type SourceFile, type YamlPath } from '../../project/types.js';
 
 export interface Fix {
@@ -49,7 +50,7 @@ class Edits {
   async write(): Promise<string[]> {
     const out: string[] = [];
     for (const f of this.dirty) {
-      await writeFile(f.path, f.doc!.toString({ lineWidth: 0 }), 'utf8');
+      await writeFile(f.path, editedText(await readFile(f.path, 'utf8'), f.doc!), 'utf8');
       out.push(f.path);
     }
     return out;
