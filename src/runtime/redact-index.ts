@@ -15,9 +15,15 @@ function hashAt(text: string, at: number): number {
   return h;
 }
 
+/** The forms that share one hash of their first characters. */
+interface Bucket {
+  forms: Set<string>;
+  /** the distinct lengths of `forms`, longest first */
+  lengths: number[];
+}
+
 export class FormIndex {
-  /** hash of the first KEY_CHARS characters -> forms, longest first */
-  private readonly buckets = new Map<number, string[]>();
+  private readonly buckets = new Map<number, Bucket>();
 
   get size(): number {
     return this.buckets.size;
@@ -26,11 +32,13 @@ export class FormIndex {
   add(form: string): void {
     if (form.length < KEY_CHARS) return;
     const h = hashAt(form, 0);
-    const list = this.buckets.get(h);
-    if (!list) this.buckets.set(h, [form]);
-    else if (!list.includes(form)) {
-      list.push(form);
-      list.sort((a, b) => b.length - a.length);
+    let bucket = this.buckets.get(h);
+    if (!bucket) this.buckets.set(h, (bucket = { forms: new Set(), lengths: [] }));
+    if (bucket.forms.has(form)) return;
+    bucket.forms.add(form);
+    if (!bucket.lengths.includes(form.length)) {
+      bucket.lengths.push(form.length);
+      bucket.lengths.sort((a, b) => b - a);
     }
   }
 
@@ -42,11 +50,11 @@ export class FormIndex {
     let i = 0;
     let h = hashAt(text, 0);
     while (i + KEY_CHARS <= text.length) {
-      const list = this.buckets.get(h);
-      const hit = list && list.find((form) => text.startsWith(form, i));
+      const bucket = this.buckets.get(h);
+      const hit = bucket ? longestAt(bucket, text, i) : 0;
       if (hit) {
         out += text.slice(last, i) + mask;
-        i += hit.length;
+        i += hit;
         last = i;
         if (i + KEY_CHARS <= text.length) h = hashAt(text, i);
         continue;
@@ -58,4 +66,16 @@ export class FormIndex {
     }
     return last === 0 ? text : out + text.slice(last);
   }
+}
+
+/**
+ * The length of the longest form of the bucket at `at`, or 0. One lookup per distinct length,
+ * not one comparison per form: tokens of one issuer often share their first characters (every
+ * JWT of a server starts with the same header), and a run may hold hundreds of them.
+ */
+function longestAt(bucket: Bucket, text: string, at: number): number {
+  for (const length of bucket.lengths) {
+    if (at + length <= text.length && bucket.forms.has(text.slice(at, at + length))) return length;
+  }
+  return 0;
 }

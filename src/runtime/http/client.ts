@@ -9,6 +9,7 @@ import type { FlowResponse } from '../response.js';
 import { ResponseCollector } from './collect.js';
 import { EXCHANGE, hopsInterceptor, type ExchangeState, type FlowDispatchOptions } from './exchange.js';
 import { retryOptionsFor } from './retry.js';
+import { Deadlines } from './deadlines.js';
 import { timeoutInterceptor } from './timeout.js';
 import {
   DEFAULT_MAX_BODY_BYTES,
@@ -27,15 +28,16 @@ export function createHttpClient(options: HttpClientOptions = {}): HttpClient {
   const userAgent = options.userAgent ?? 'reqflow';
   const agent = createAgent(options);
   const redirect = maxRedirections > 0 ? [interceptors.redirect({ maxRedirections })] : [];
-  const plain = agent.compose(timeoutInterceptor(), hopsInterceptor(), ...redirect);
-  const retrying = agent.compose(timeoutInterceptor(), hopsInterceptor(), interceptors.retry(), ...redirect);
+  const deadlines = new Deadlines();
+  const plain = agent.compose(timeoutInterceptor(deadlines), hopsInterceptor(), ...redirect);
+  const retrying = agent.compose(timeoutInterceptor(deadlines), hopsInterceptor(), interceptors.retry(), ...redirect);
   let closed = false;
 
   function send(req: HttpRequest): Promise<FlowResponse> {
     return new Promise<FlowResponse>((resolve, reject) => {
       let target: URL;
       try {
-        target = new URL(req.url);
+        target = typeof req.url === 'string' ? new URL(req.url) : req.url;
       } catch {
         reject(new FlowError('E_HTTP', 'the request URL is not a valid absolute URL', { details: { cause: 'ERR_INVALID_URL' } }));
         return;

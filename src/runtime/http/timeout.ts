@@ -4,13 +4,15 @@
 // timed-out attempt can be retried like a network error.
 import type { Dispatcher } from 'undici';
 import { FlowError } from '../../errors.js';
+import type { Deadline, DeadlineList, Deadlines } from './deadlines.js';
 import { exchangeOf } from './exchange.js';
 
-export function timeoutInterceptor(): Dispatcher.DispatcherComposeInterceptor {
+/** @param deadlines shared by the client's compositions */
+export function timeoutInterceptor(deadlines: Deadlines): Dispatcher.DispatcherComposeInterceptor {
   return (dispatch) => (opts, handler) => {
     const ms = exchangeOf(opts)?.timeoutMs;
     if (!ms || ms <= 0 || !Number.isFinite(ms)) return dispatch(opts, handler);
-    return dispatch(opts, new TimeoutHandler(ms, opts.origin, handler));
+    return dispatch(opts, new TimeoutHandler(deadlines.list(ms), ms, opts.origin, handler));
   };
 }
 
@@ -19,17 +21,18 @@ export function timeoutError(ms: number, origin: unknown): FlowError {
 }
 
 class TimeoutHandler implements Dispatcher.DispatchHandler {
-  #timer: NodeJS.Timeout;
+  #deadline: Deadline;
   #controller?: Dispatcher.DispatchController;
   /** the deadline passed: everything undici still reports for this attempt is dropped */
   #fired = false;
 
   constructor(
+    private readonly list: DeadlineList,
     private readonly ms: number,
     private readonly origin: unknown,
     private readonly handler: Dispatcher.DispatchHandler,
   ) {
-    this.#timer = setTimeout(() => this.#fire(), ms);
+    this.#deadline = list.add(() => this.#fire());
   }
 
   #fire(): void {
@@ -43,7 +46,7 @@ class TimeoutHandler implements Dispatcher.DispatchHandler {
   }
 
   #done(): boolean {
-    clearTimeout(this.#timer);
+    this.list.cancel(this.#deadline);
     return this.#fired;
   }
 

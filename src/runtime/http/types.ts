@@ -42,8 +42,8 @@ export interface RetryOptions {
 
 export interface HttpRequest {
   method: HttpMethod;
-  /** absolute URL, query included (see `buildUrl`) */
-  url: string;
+  /** absolute URL, query included (see `buildUrl`); a URL object is used as it is, not parsed again */
+  url: string | URL;
   headers: Record<string, string>;
   body?: string | Buffer | FormData;
   /** per attempt (each retry and each redirect hop): connect, headers and the whole body; default 30000 */

@@ -26,7 +26,7 @@ export async function send(ctx: RunContext, req: OutgoingRequest, opts: SendOpti
   try {
     const res = await ctx.http.send({
       method: req.method,
-      url: req.url.toString(),
+      url: req.url,
       headers: req.headers,
       body: req.body,
       timeoutMs: opts.timeoutMs ?? DEFAULT_TIMEOUT_MS,
