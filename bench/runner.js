@@ -57,7 +57,7 @@ async function undiciLoop(url, chains) {
   return { ...JSON.parse(r.stdout), wallMs: r.ms, rssMB: r.rssMB };
 }
 
-export async function benchRunner({ repeat = 5 } = {}) {
+export async function benchRunner({ repeat = 5, pairs = 9 } = {}) {
   const rows = [];
   const notes = [];
   const dirs = {};
@@ -67,23 +67,27 @@ export async function benchRunner({ repeat = 5 } = {}) {
     // Start-up: a one-chain run, whole process.
     const one = [];
     for (let i = 0; i < repeat; i++) one.push(await flowRun(dirs[1], fast.url));
-    rows.push(['flow run, 1 chain (4 requests), whole process', Math.round(median(one.map((r) => r.wallMs))), '', Math.round(Math.max(...one.map((r) => r.rssMB)))]);
+    rows.push(['flow run, 1 chain (4 requests), whole process', Math.round(median(one.map((r) => r.wallMs))), '', '', Math.round(Math.max(...one.map((r) => r.rssMB)))]);
     const perRequest = {};
     for (const chains of [50, 250]) {
       const flow = [];
       const loop = [];
-      for (let i = 0; i < repeat; i++) {
+      // Pairs alternate which side runs first, so neither always follows the other.
+      for (let i = 0; i < pairs; i++) {
+        if (i % 2) loop.push(await undiciLoop(fast.url, chains));
         flow.push(await flowRun(dirs[chains], fast.url));
-        loop.push(await undiciLoop(fast.url, chains));
+        if (i % 2 === 0) loop.push(await undiciLoop(fast.url, chains));
       }
       const f = median(flow.map((r) => r.netMs));
       const u = median(loop.map((r) => r.ms));
       // The ratio is the median of the ratios of runs made back to back: the machine's load
       // drifts during a benchmark, and a pair sees the same load.
-      const ratio = median(flow.map((r, i) => r.netMs / loop[i].ms));
+      const ratios = flow.map((r, i) => r.netMs / loop[i].ms);
+      const ratio = median(ratios);
+      const spread = `${Math.min(...ratios).toFixed(2)}–${Math.max(...ratios).toFixed(2)}`;
       perRequest[chains] = f / (chains * 4);
-      rows.push([`flow run --all, ${chains} chains (${chains * 4} requests), net of start-up`, Math.round(f), ratio.toFixed(2), Math.round(Math.max(...flow.map((r) => r.rssMB)))]);
-      rows.push([`plain undici loop, same requests`, Math.round(u), '1.00', Math.round(Math.max(...loop.map((r) => r.rssMB)))]);
+      rows.push([`flow run --all, ${chains} chains (${chains * 4} requests), net of start-up`, Math.round(f), ratio.toFixed(2), spread, Math.round(Math.max(...flow.map((r) => r.rssMB)))]);
+      rows.push([`plain undici loop, same requests`, Math.round(u), '1.00', '', Math.round(Math.max(...loop.map((r) => r.rssMB)))]);
     }
     notes.push(`cost per request: ${perRequest[50].toFixed(3)} ms at 200 requests, ${perRequest[250].toFixed(3)} ms at 1,000 requests`);
   } finally {
@@ -94,15 +98,15 @@ export async function benchRunner({ repeat = 5 } = {}) {
   try {
     const seq = await flowRun(dirs[250], slow.url);
     const par = await flowRun(dirs[250], slow.url, ['--concurrency', '8']);
-    rows.push(['250 chains, 5 ms server latency, --concurrency 1', seq.netMs, '', Math.round(seq.rssMB)]);
-    rows.push(['250 chains, 5 ms server latency, --concurrency 8', par.netMs, `${(seq.netMs / par.netMs).toFixed(2)}× faster`, Math.round(par.rssMB)]);
+    rows.push(['250 chains, 5 ms server latency, --concurrency 1', seq.netMs, '', '', Math.round(seq.rssMB)]);
+    rows.push(['250 chains, 5 ms server latency, --concurrency 8', par.netMs, `${(seq.netMs / par.netMs).toFixed(2)}× faster`, '', Math.round(par.rssMB)]);
   } finally {
     slow.stop();
     await Promise.all(Object.values(dirs).map((d) => rm(d, { recursive: true, force: true })));
   }
   return {
-    title: 'flow run vs a plain undici loop (loopback server in its own process; medians of 5, ratio: median of back-to-back pairs)',
-    table: table(['case', 'ms', 'ratio to undici', 'peak RSS MB'], rows),
+    title: `flow run vs a plain undici loop (loopback server in its own process; medians; ratio: median of ${pairs} back-to-back pairs)`,
+    table: table(['case', 'ms', 'ratio to undici', 'pair ratios', 'peak RSS MB'], rows),
     notes: notes.join('\n'),
   };
 }

@@ -10,16 +10,18 @@ import { main } from '../dist/cli/main.js';
 //   background thread: 80-130 ms of CPU and about 25 MB of memory for one large function,
 //   and a process cannot exit before that job ends (a run of a few requests waited for it).
 //   llhttp stays on Liftoff code: parsing a response head is a small part of a request.
-// - Optimised JavaScript inlines less: each optimising compile of the runner's code took
-//   10-35 ms of background CPU with the default budget, for code that runs a few thousand
-//   times at most. (npm run bench: a 1,000-request run about 5% faster, 25 MB smaller.)
-// Only on the V8 versions checked to have the flags (Node 20, 22 and 24): an unknown flag
-// would print an error line on every command.
+// - JavaScript is optimised later and inlines less. The runner's code is large and each
+//   operation runs it once, so in a run of a thousand requests functions kept becoming hot
+//   one after another, each optimising compile taking 3-35 ms of background CPU (400 ms in
+//   all for 2,000 requests) for code that then ran a few hundred more times.
+// With both, a 1,000-request run took about 15% less time on 2 cores, and 25 MB less memory
+// (npm run bench; BENCHMARKS.md). Only on the V8 versions checked to have each flag: an
+// unknown flag would print an error line on every command.
 const v8Major = Number(process.versions.v8.split('.')[0]);
-if (v8Major >= 11 && v8Major <= 13) {
-  setFlagsFromString('--liftoff-only');
-  setFlagsFromString('--max-inlined-bytecode-size-cumulative=250');
-}
+const flags = [];
+if (v8Major >= 11 && v8Major <= 13) flags.push('--liftoff-only', '--max-inlined-bytecode-size-cumulative=250'); // Node 20-24
+if (v8Major === 11) flags.push('--interrupt-budget=135168'); // Node 20: twice the default; later V8s count calls instead
+for (const flag of flags) setFlagsFromString(flag);
 
 main(process.argv.slice(2)).then(
   (code) => { process.exitCode = code; },
