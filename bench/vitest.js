@@ -47,6 +47,15 @@ export async function repository() {
   return dir;
 }
 
+/** A test file with the layout a chain project's suite has: a describe per resource, three tests each. */
+function emptyChains(chains) {
+  const lines = ["import { describe, test } from 'vitest';"];
+  for (let i = 0; i < chains; i++) {
+    lines.push(`describe('item${i}', { concurrent: false }, () => {`, ...['create', 'get', 'publish'].map((op) => `  test('item${i}.${op}', async () => {});`), '});');
+  }
+  return `${lines.join('\n')}\n`;
+}
+
 function startServer() {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [path.join(ROOT, 'bench/api-server.js'), '0'], { stdio: ['ignore', 'pipe', 'inherit'] });
@@ -93,9 +102,14 @@ export async function benchVitest({ repeat = 5 } = {}) {
     await writeFile(path.join(chains, 'vitest.config.js'), "import { flow } from 'reqflow/vitest';\nexport default { plugins: [flow()] };\n");
     await mkdir(path.join(chains, 'node_modules'));
     await symlink(ROOT, path.join(chains, 'node_modules/reqflow'), 'dir');
+    // Vitest's own cost for the same tests: 750 empty ones in the same describe/test layout.
+    await mkdir(path.join(repo, 'empty'), { recursive: true });
+    await writeFile(path.join(repo, 'empty/chains.test.js'), emptyChains(250));
     const viaVitest = [];
     const viaCli = [];
+    const empty = [];
     for (let i = 0; i < repeat; i++) {
+      empty.push(await vitestRun(repo, 'empty', server.url));
       viaVitest.push(await vitestRun(chains, 'flow.yaml', server.url));
       const cli = await measureNode([FLOW, 'run', '--all', '--project', chains, '--var', `baseUrl=${server.url}`, '--no-color']);
       if (cli.code !== 0) throw new Error(`flow run failed (exit ${cli.code}):\n${cli.stdout.slice(-1500)}\n${cli.stderr.slice(-1500)}`);
@@ -105,6 +119,7 @@ export async function benchVitest({ repeat = 5 } = {}) {
     const c = median(viaCli.map((r) => r.ms));
     rows.push(['vitest run, 250 chains (1,000 requests, 750 tests)', Math.round(v), (v / c).toFixed(2), 'under 1.5', Math.round(Math.max(...viaVitest.map((r) => r.rssMB)))]);
     rows.push(['flow run --all, same project', Math.round(c), '1.00', '', Math.round(Math.max(...viaCli.map((r) => r.rssMB)))]);
+    rows.push(['vitest run, 750 empty tests in the same layout (no requests)', Math.round(median(empty.map((r) => r.ms))), '', '', Math.round(Math.max(...empty.map((r) => r.rssMB)))]);
   } finally {
     server.stop();
     await rm(repo, { recursive: true, force: true });

@@ -1,5 +1,4 @@
 // The `flow` command: dispatch to one module per command. No logic that the library lacks.
-import { keepYoungGenerationSmall } from './heap.js';
 import { EXIT, processIO, type CliIO, type Command } from './io.js';
 
 type Loader = () => Promise<{ default: Command }>;
@@ -58,7 +57,6 @@ export async function main(argv: string[], io: CliIO = processIO()): Promise<num
     io.stderr(`flow: unknown command "${name}"\n\n${usage()}`);
     return EXIT.usage;
   }
-  keepYoungGenerationSmall();
   const mod = await load();
   return mod.default(rest, io);
 }

@@ -6,6 +6,9 @@
 // lines they follow there. Lines are matched with the `diff` package (Myers' algorithm).
 import { diffArrays } from 'diff';
 
+/** Past this many differing lines the alignment gives up (the caller writes the render). */
+const MAX_EDIT_LENGTH = 5000;
+
 /** One replacement in the original's lines: `remove` lines at `at`, then `insert`. */
 interface Edit {
   at: number;
@@ -24,9 +27,11 @@ export function spliceChange(original: string, before: string, after: string): s
   const lines = original.split(/\r?\n/);
   const b = before.split('\n');
   const toOriginal = alignment(b, lines);
+  const changes = diffArrays(b, after.split('\n'), { maxEditLength: MAX_EDIT_LENGTH });
+  if (!toOriginal || !changes) return undefined;
   const edits: Edit[] = [];
   let at = 0; // index in `before`
-  for (const part of diffArrays(b, after.split('\n'))) {
+  for (const part of changes) {
     const n = part.value.length;
     if (part.removed) {
       const start = toOriginal[at];
@@ -61,12 +66,14 @@ export function spliceChange(original: string, before: string, after: string): s
 /**
  * For each line of the render, its line in the original, when the two are the same line
  * up to spacing (the library resets spaces before a comment and after a key's colon).
+ * Undefined when the two differ in too many lines to align.
  */
-function alignment(render: string[], original: string[]): Array<number | undefined> {
+function alignment(render: string[], original: string[]): Array<number | undefined> | undefined {
+  const parts = diffArrays(render.map(normalize), original.map(normalize), { maxEditLength: MAX_EDIT_LENGTH });
+  if (!parts) return undefined;
   const map = new Array<number | undefined>(render.length);
   let r = 0;
   let o = 0;
-  const parts = diffArrays(render.map(normalize), original.map(normalize));
   for (const part of parts) {
     const n = part.value.length;
     if (part.removed) r += n;

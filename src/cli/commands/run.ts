@@ -8,7 +8,7 @@ import { createRunner, type OperationResult } from '../../runtime/index.js';
 import { recordVerified } from '../../runtime/record.js';
 import { parseVarAssignment } from '../../runtime/template/index.js';
 import { formatEvent, formatLoc, formatResult, formatSummary, type RunFormatOptions } from '../format/run-output.js';
-import { letYoungGenerationGrow } from '../heap.js';
+import { keepYoungGenerationSmall, letYoungGenerationGrow } from '../heap.js';
 import { bufferedWriter, EXIT, type CliIO, type Command } from '../io.js';
 
 
@@ -80,6 +80,7 @@ export default (async function run(argv: string[], io: CliIO): Promise<number> {
   if (!o.all && positionals.length === 0) return usage('name at least one operation (resource.operation), or --all');
 
   const fmt: RunFormatOptions = { cwd: io.cwd, verbose: o.verbose, color: io.isTTY && !o['no-color'] && !io.env.NO_COLOR };
+  keepYoungGenerationSmall();
   const project = await loadProject(path.resolve(io.cwd, o.project));
   const graph = buildGraph(project);
   const linted = lint(project, { graph });
