@@ -49,7 +49,14 @@ export interface OperationResult {
   error?: ErrorRecord;
   /** for a skip: why, e.g. `prerequisite order.create failed` */
   skippedBecause?: string;
+  /** what the operation's hooks printed with console.*, in order (redacted) */
+  hookLogs?: HookLog[];
   ms: number;
+}
+
+export interface HookLog {
+  hook: 'pre_request' | 'post_response';
+  lines: string[];
 }
 
 export interface RunSummary {

@@ -29,6 +29,8 @@ export function lintErrors(project: Project, graph?: ProjectGraph): Diagnostic[]
 
 /** A result as the outcome of a test: pass, skip with the reason, or throw the coded failure. */
 export async function settle(result: OperationResult, ctx: Pick<TestContext, 'skip' | 'annotate'>): Promise<void> {
+  // Printed during the test, Vitest shows a hook's console output under the test (and in JUnit's system-out).
+  for (const log of result.hookLogs ?? []) for (const line of log.lines) console.log(`${log.hook} hook: ${line}`);
   if (result.status === 'passed') return;
   if (result.status === 'skipped') {
     const reason = result.skippedBecause ?? 'a prerequisite did not pass';

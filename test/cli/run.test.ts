@@ -150,6 +150,27 @@ describe('flow run (in process)', () => {
     expect(r.stdout).toMatch(line(`4 passed, 0 failed \\(${MS}\\)`));
   });
 
+  it('--verbose shows what hooks printed, under their operation and redacted; without it, nothing', async () => {
+    const dir = await shopProject({
+      'resources/notes.yaml': [
+        'name: note',
+        'operations:',
+        '  list:',
+        '    path: /products',
+        '    actor: admin',
+        '    expect_status: 404', // the shop has no list; the hook is what matters
+        "    pre_request: \"console.log('sending', ctx.request.headers.Authorization)\"",
+        '',
+      ].join('\n'),
+    });
+    const quiet = await flowRun(['note.list'], { dir });
+    expect(quiet.code, quiet.stdout + quiet.stderr).toBe(0);
+    expect(quiet.stdout).not.toContain('hook:');
+    const loud = await flowRun(['note.list', '--verbose'], { dir });
+    expect(loud.code).toBe(0);
+    expect(loud.stdout).toMatch(new RegExp(`^✔ note\\.list  ${MS}\\n {4}pre_request hook: sending Bearer \\*\\*\\*$`, 'm'));
+  });
+
   it('--record sets verified_against: live_capture on the operations that passed, keeping comments and order', async () => {
     const ordersYaml = [
       '# orders need a published product',

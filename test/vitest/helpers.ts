@@ -100,6 +100,8 @@ export interface JUnitCase {
   skipped: boolean;
   failure?: { message: string; type: string; text: string };
   properties: Record<string, string>;
+  /** what the test printed (Vitest's <system-out>) */
+  systemOut: string;
 }
 
 export interface JUnitSuite {
@@ -130,6 +132,7 @@ export function parseJUnit(xml: string): JUnitSuite[] {
           ? { message: failure.getAttribute('message') ?? '', type: failure.getAttribute('type') ?? '', text: failure.textContent ?? '' }
           : undefined,
         properties,
+        systemOut: Array.from(c.getElementsByTagName('system-out')).map((o) => o.textContent ?? '').join(''),
       };
     }),
   }));

@@ -139,6 +139,12 @@ describe('vitest run --reporter=junit on a repository of flow projects', () => {
     expect(run.routes.some((r) => r.includes('/send'))).toBe(false);
   });
 
+  test("what a hook prints is the test's console output, redacted", () => {
+    expect(caseNamed(run.suites, 'shop/flow.yaml', 'product.publish').systemOut).toContain('pre_request hook: publishing with Bearer ***');
+    expect(run.stdout).toContain('pre_request hook: publishing with Bearer ***');
+    expect(caseNamed(run.suites, 'shop/flow.yaml', 'product.create').systemOut).not.toContain('hook');
+  });
+
   test('the secret token is used but reaches no reporter', () => {
     expect(run.authorizations).toContain(`Bearer ${run.token}`);
     // the server echoed the token in its 400 body: it must come out redacted

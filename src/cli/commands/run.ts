@@ -28,7 +28,8 @@ Options:
   --dry-run           print the plan (order, method, path, why) and send nothing
   --record            after the run, set _provenance.verified_against: live_capture
                       on the operations that passed (files edited in place)
-  --verbose           print request and response headers and bodies (secrets as ***)
+  --verbose           print request and response headers and bodies, and what hooks
+                      print (secrets as ***)
   --no-color          plain output
   -h, --help          this help
 

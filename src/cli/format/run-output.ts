@@ -48,9 +48,19 @@ function verbose(request: RequestRecord, response?: ResponseRecord): string {
 /** The end of an operation: a mark, and for a failure the coded error with file:line. */
 export function formatResult(r: OperationResult, o: RunFormatOptions): string {
   const via = r.prerequisiteOf.length ? paint(o.color, 2)(` (prerequisite of ${r.prerequisiteOf.join(', ')})`) : '';
-  if (r.status === 'passed') return `${paint(o.color, 32)('✔')} ${r.operation}${via}  ${r.ms} ms\n`;
   if (r.status === 'skipped') return `${paint(o.color, 33)('-')} ${r.operation}${via}  skipped: ${r.skippedBecause}\n`;
-  return `${paint(o.color, 31)('✖')} ${r.operation}${via}\n${formatError(r.error, o)}`;
+  const logs = o.verbose ? hookLogLines(r) : '';
+  if (r.status === 'passed') return `${paint(o.color, 32)('✔')} ${r.operation}${via}  ${r.ms} ms\n${logs}`;
+  return `${paint(o.color, 31)('✖')} ${r.operation}${via}\n${logs}${formatError(r.error, o)}`;
+}
+
+/** What the operation's hooks printed (--verbose), one line each under the result. */
+function hookLogLines(r: OperationResult): string {
+  let out = '';
+  for (const log of r.hookLogs ?? []) {
+    for (const line of log.lines) out += `    ${log.hook} hook: ${line.replace(/\n/g, '\n      ')}\n`;
+  }
+  return out;
 }
 
 export function formatError(e: ErrorRecord | undefined, o: RunFormatOptions): string {

@@ -8,7 +8,7 @@ import type { Redactor } from '../redact.js';
 import type { SecretStore } from '../secrets/index.js';
 import type { RenderContext } from '../template/index.js';
 import { lookupInState } from '../template/index.js';
-import type { RequestRecord, ResponseRecord, RunEvent, RunnerOptions } from '../types.js';
+import type { HookLog, RequestRecord, ResponseRecord, RunEvent, RunnerOptions } from '../types.js';
 import type { Sessions } from './sessions.js';
 import type { Instance, RunState } from './state.js';
 
@@ -34,6 +34,8 @@ export interface RunContext {
 export interface Trace {
   operation: string;
   exchanges: Array<{ request: RequestRecord; response?: ResponseRecord; purpose: string }>;
+  /** what its hooks printed, redacted */
+  hookLogs?: HookLog[];
 }
 
 /** A for_each binding: inside, `{{<resource>.f}}` reads this instance. */

@@ -32,7 +32,7 @@ export async function executeOnce(ctx: RunContext, op: Operation, trace: Trace, 
 
   const { scalars, many } = extract(op.extract, res);
   // post_response sees what was just extracted, in the instance it is about to go into
-  const fromHook = op.postResponse ? await postResponseHook(ctx, op, res, { ...(target ?? ctx.state.into(op.resource, op.id))?.values, ...scalars }) : {};
+  const fromHook = op.postResponse ? await postResponseHook(ctx, op, trace, res, { ...(target ?? ctx.state.into(op.resource, op.id))?.values, ...scalars }) : {};
   const extracted = { ...scalars, ...fromHook };
   ctx.state.record(op.resource, op.id, extracted, many, target);
   for (const [name, values] of Object.entries(many)) extracted[name] = values;
@@ -50,6 +50,6 @@ async function requestOnce(ctx: RunContext, op: Operation, rc: RenderContext, tr
   let req: OutgoingRequest = await prepareRequest(ctx, op, rc, actor?.inject.headers);
   if (actor) await ctx.sessions.apply(actor, req, trace);
   if (op.auth) await ctx.sessions.applyInline(op.auth, req, trace);
-  if (op.preRequest) req = await preRequestHook(ctx, op, req, { ...(target ?? ctx.state.newest(op.resource))?.values });
+  if (op.preRequest) req = await preRequestHook(ctx, op, trace, req, { ...(target ?? ctx.state.newest(op.resource))?.values });
   return send(ctx, req, { trace, purpose: op.id, actor: actor?.id, timeoutMs: op.timeoutMs, retry: op.retry });
 }

@@ -141,7 +141,9 @@ export class Scheduler {
   }
 
   private base(op: Operation, prerequisiteOf: string[], trace: Trace): OperationResult {
-    return { operation: op.id, status: 'passed', loc: op.loc, prerequisiteOf, exchanges: trace.exchanges, extracted: {}, asserts: [], ms: 0 };
+    const result: OperationResult = { operation: op.id, status: 'passed', loc: op.loc, prerequisiteOf, exchanges: trace.exchanges, extracted: {}, asserts: [], ms: 0 };
+    if (trace.hookLogs) result.hookLogs = trace.hookLogs;
+    return result;
   }
 
   private skipped(op: Operation, reason: string, prerequisiteOf: string[]): OperationResult {

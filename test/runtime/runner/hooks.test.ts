@@ -85,6 +85,34 @@ describe('hooks through the runner', () => {
     expect(server.count('/broken')).toBe(0);
   });
 
+  it("what hooks print goes with the operation's result, in order and redacted", async () => {
+    const { runner } = await load(
+      {
+        'flow.yaml': ROOT,
+        'environments/test.yaml': envFile({ baseUrl: server.url, apiKey: '!secret API_KEY' }),
+        'resources/things.yaml': [
+          'name: thing',
+          'operations:',
+          '  logged:',
+          '    path: /logged',
+          '    headers: { X-Key: "{{env.apiKey}}" }',
+          "    pre_request: \"console.log('signing with', ctx.request.headers['X-Key']); console.error('second line')\"",
+          "    post_response: \"console.info('status', ctx.response.status)\"",
+          '  quiet: { path: /quiet, pre_request: "ctx.request.headers.a = 1" }',
+          '',
+        ].join('\n'),
+      },
+      { secrets: { API_KEY: 'k-very-secret-1' } },
+    );
+    const summary = await runner.runMany(['thing.logged', 'thing.quiet']);
+    expect(resultOf(summary, 'thing.logged').hookLogs).toEqual([
+      { hook: 'pre_request', lines: ['signing with ***', 'second line'] },
+      { hook: 'post_response', lines: ['status 200'] },
+    ]);
+    expect(resultOf(summary, 'thing.quiet').hookLogs).toBeUndefined();
+    expect(JSON.stringify(summary)).not.toContain('k-very-secret-1');
+  });
+
   it('a hook that never ends fails its operation with E_HOOK at the time limit, and the next operation runs', async () => {
     const { runner } = await project(['  endless: { path: /endless, post_response: "while (true) {}" }', '  after: { path: /after }'], {}, 300);
     const started = performance.now();
