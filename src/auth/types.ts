@@ -24,6 +24,11 @@ export interface OutgoingRequest {
   url: URL;
   headers: Record<string, string>;
   body?: string | Buffer | FormData;
+  /**
+   * Headers that carry the actor's identity (inject.headers, what the strategy set): not sent
+   * on a redirect to another origin, with every header named like a credential.
+   */
+  credentialHeaders?: string[];
   /** client certificate options, for mtls */
   tls?: { cert?: string | Buffer; key?: string | Buffer; passphrase?: string; ca?: string | Buffer; pfx?: Buffer };
 }

@@ -51,7 +51,8 @@ export function createHttpClient(options: HttpClientOptions = {}): HttpClient {
         reject(new FlowError('E_HTTP', `the HTTP client is closed; cannot send to ${origin}`));
         return;
       }
-      const state: ExchangeState = { timeoutMs: req.timeoutMs ?? DEFAULT_TIMEOUT_MS, jar: req.cookieJar, url: target.href, setCookies: [] };
+      const state: ExchangeState = { timeoutMs: req.timeoutMs ?? DEFAULT_TIMEOUT_MS, origin, jar: req.cookieJar, url: target.href, setCookies: [] };
+      if (req.credentialHeaders?.length) state.credentialHeaders = new Set(req.credentialHeaders.map((n) => n.toLowerCase()));
       const signal = req.signal;
       const onAbort = (): void => collector.fail(new FlowError('E_ABORTED', `the request to ${origin} was cancelled`));
       const done = (): void => signal?.removeEventListener('abort', onAbort);

@@ -3,10 +3,15 @@
 // The hop interceptor sits below redirect and retry: it sees every attempt and every hop,
 // which is where the cookie jar and the final URL must be handled.
 import type { Dispatcher } from 'undici';
+import { isCredentialHeader } from '../redact.js';
 import type { CookieJar } from './cookie-jar.js';
 
 export interface ExchangeState {
   timeoutMs: number;
+  /** the origin the request was sent to: a hop elsewhere loses the credentials */
+  origin: string;
+  /** lower-case names of the request's own credential headers */
+  credentialHeaders?: Set<string>;
   jar?: CookieJar;
   /** URL of the latest hop: the final URL once the response has ended */
   url: string;
@@ -30,6 +35,9 @@ export function hopsInterceptor(): Dispatcher.DispatcherComposeInterceptor {
     if (!state) return dispatch(opts, handler);
     const url = `${opts.origin}${opts.path}`;
     state.url = url;
+    // undici drops Authorization and Cookie on such a hop; an API key or a token header of
+    // any other name must not follow a redirect to another host either.
+    if (String(opts.origin) !== state.origin) opts = { ...opts, headers: withoutCredentials(opts.headers, state.credentialHeaders) };
     if (state.jar) {
       const cookie = state.jar.headerFor(url);
       if (cookie) opts = { ...opts, headers: withCookie(opts.headers, cookie) };
@@ -72,24 +80,32 @@ class HopHandler implements Dispatcher.DispatchHandler {
   }
 }
 
+/** The headers without credentials: named like one, or named by the request as one. */
+function withoutCredentials(headers: Dispatcher.DispatchOptions['headers'], own: Set<string> | undefined): Record<string, string> {
+  const out: Record<string, string> = {};
+  const keep = (name: string) => !isCredentialHeader(name) && !own?.has(name.toLowerCase());
+  for (const [name, value] of headerPairs(headers)) if (keep(name)) out[name] = value;
+  return out;
+}
+
+/** [name, value] pairs of either header form undici passes (a flat list on redirect hops). */
+function headerPairs(headers: Dispatcher.DispatchOptions['headers']): Array<[string, string]> {
+  if (!headers) return [];
+  if (Array.isArray(headers)) {
+    const pairs: Array<[string, string]> = [];
+    for (let i = 0; i < headers.length; i += 2) pairs.push([String(headers[i]), String(headers[i + 1])]);
+    return pairs;
+  }
+  return Object.entries(headers as Record<string, string | undefined>).flatMap(([n, v]) => (v === undefined ? [] : [[n, String(v)] as [string, string]]));
+}
+
 /** Add the jar's cookies to the request's own Cookie header (both are sent). */
 function withCookie(headers: Dispatcher.DispatchOptions['headers'], cookie: string): Record<string, string> {
   const out: Record<string, string> = {};
   let own: string | undefined;
-  if (Array.isArray(headers)) {
-    // undici's flat [name, value, name, value…] form (what redirect hops carry)
-    for (let i = 0; i < headers.length; i += 2) {
-      const name = String(headers[i]);
-      const value = String(headers[i + 1]);
-      if (name.toLowerCase() === 'cookie') own = value;
-      else out[name] = value;
-    }
-  } else if (headers) {
-    for (const [name, value] of Object.entries(headers as Record<string, string>)) {
-      if (value === undefined) continue;
-      if (name.toLowerCase() === 'cookie') own = String(value);
-      else out[name] = String(value);
-    }
+  for (const [name, value] of headerPairs(headers)) {
+    if (name.toLowerCase() === 'cookie') own = value;
+    else out[name] = value;
   }
   out.cookie = own ? `${own}; ${cookie}` : cookie;
   return out;

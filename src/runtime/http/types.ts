@@ -46,6 +46,8 @@ export interface HttpRequest {
   url: string | URL;
   headers: Record<string, string>;
   body?: string | Buffer | FormData;
+  /** headers not sent on a redirect to another origin (besides every header named like a credential) */
+  credentialHeaders?: string[];
   /** per attempt (each retry and each redirect hop): connect, headers and the whole body; default 30000 */
   timeoutMs?: number;
   retry?: RetryOptions;

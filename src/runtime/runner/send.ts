@@ -29,6 +29,7 @@ export async function send(ctx: RunContext, req: OutgoingRequest, opts: SendOpti
       url: req.url,
       headers: req.headers,
       body: req.body,
+      credentialHeaders: req.credentialHeaders,
       timeoutMs: opts.timeoutMs ?? DEFAULT_TIMEOUT_MS,
       retry: opts.retry ? { max: opts.retry.max, backoffMs: opts.retry.backoffMs } : undefined,
       cookieJar: ctx.jar(opts.actor),

@@ -390,6 +390,31 @@ describe('redirects', () => {
     expect(got.text()).toBe(body);
   });
 
+  test('credentials do not follow a redirect to another origin; other headers do, and same-origin hops keep them', async () => {
+    const other = await startServer({ '/echo': (req, res) => json(res, 200, { headers: req.headers }) });
+    const away = await startServer({
+      '/away': (req, res) => {
+        res.writeHead(302, { location: req.query.get('to')! });
+        res.end();
+      },
+    });
+    try {
+      const headers = { Authorization: 'Bearer t-1', 'X-Api-Key': 'k-1', 'X-Shop': 's-1', 'X-Trace': 'tr-1', Cookie: 'sid=1' };
+      const send = (to: string) =>
+        client.send({ method: 'GET', url: `${away.url}/away?to=${encodeURIComponent(to)}`, headers, credentialHeaders: ['x-shop'] });
+      await send(`${other.url}/echo`);
+      const there = other.requests.at(-1)!.headers;
+      expect(there['x-trace']).toBe('tr-1');
+      for (const name of ['authorization', 'x-api-key', 'x-shop', 'cookie']) expect(there[name], name).toBeUndefined();
+      expect(away.requests.at(-1)!.headers['x-shop']).toBe('s-1'); // the first hop had them all
+      await send('/away?to=/nowhere'); // same origin: a 404 at the end, with every header
+      expect(away.requests.at(-1)!.headers).toMatchObject({ authorization: 'Bearer t-1', 'x-api-key': 'k-1', 'x-shop': 's-1' });
+    } finally {
+      await other.close();
+      await away.close();
+    }
+  });
+
   test('a loop A -> B -> A: E_REDIRECT_LOOP', async () => {
     expect((await failure(get('/loop-a'))).code).toBe('E_REDIRECT_LOOP');
   });

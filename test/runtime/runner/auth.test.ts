@@ -208,6 +208,43 @@ describe('credentials issued in advance, inline auth, and no actor', () => {
     expect(got('bot').headers['x-api-key']).toBeUndefined();
   });
 
+  it("a redirect to another origin carries none of the actor's credentials, whatever their header names", async () => {
+    const other = await startServer({ '*': (_req, res) => json(res, 200, { ok: true }) });
+    const home = await startServer({
+      '/go': (_req, res) => {
+        res.writeHead(302, { location: `${other.url}/landed` });
+        res.end();
+      },
+    });
+    try {
+      const { runner } = await load(
+        {
+          'flow.yaml': ROOT,
+          'environments/test.yaml': envFile({ baseUrl: home.url }),
+          'actors/shop.yaml': [
+            'name: shop',
+            'auth: { strategy: api_key, key: "{{secret.API_KEY}}", location: header, name: X-Shop }',
+            'inject:',
+            '  headers: { X-Tenant-Auth: "t-{{secret.API_KEY}}" }',
+            '',
+          ].join('\n'),
+          'resources/calls.yaml': 'name: call\noperations:\n  go: { path: /go, actor: shop, headers: { X-Trace: t-2 } }\n',
+        },
+        { secrets: SECRETS },
+      );
+      expect((await runner.run('call.go')).status).toBe('passed');
+      expect(home.requests.at(-1)!.headers).toMatchObject({ 'x-shop': SECRETS.API_KEY, 'x-tenant-auth': `t-${SECRETS.API_KEY}` });
+      const landed = other.requests.at(-1)!;
+      expect(landed.path).toBe('/landed');
+      expect(landed.headers['x-trace']).toBe('t-2');
+      expect(landed.headers['x-shop']).toBeUndefined();
+      expect(landed.headers['x-tenant-auth']).toBeUndefined();
+    } finally {
+      await other.close();
+      await home.close();
+    }
+  });
+
   it('an unset secret of a strategy fails its actor with E_AUTH naming the cause, and sends nothing for it', async () => {
     echo ??= await startServer({ '*': (_req, res) => json(res, 200, { ok: true }) });
     const before = echo.requests.length;
