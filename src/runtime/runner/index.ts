@@ -61,6 +61,7 @@ export function createRunner(project: Project, options: RunnerOptions = {}): Run
   } as RunContext;
   ctx.sessions = new Sessions(ctx);
   const scheduler = new Scheduler(ctx);
+  const sequential = (options.concurrency ?? 1) <= 1;
   const latest = new Map<string, OperationResult>();
   const remember = (r: OperationResult) => {
     latest.set(r.operation, r);
@@ -74,19 +75,25 @@ export function createRunner(project: Project, options: RunnerOptions = {}): Run
 
   return {
     async run(operationId) {
-      return scheduler.request(operationId, scheduler.nextGeneration());
+      const generation = scheduler.nextGeneration();
+      if (!sequential || !project.operations.has(operationId)) return scheduler.request(operationId, generation);
+      const [result] = await scheduler.runInOrder(scheduleOrder(ctx.graph, [operationId]), new Set([operationId]), generation);
+      return result;
     },
     async runMany(operationIds) {
       const started = performance.now();
       const generation = scheduler.nextGeneration();
       const asked = new Set(operationIds);
       const known = operationIds.filter((id) => project.operations.has(id));
-      const order = [...scheduleOrder(ctx.graph, known).filter((id) => asked.has(id)), ...operationIds.filter((id) => !project.operations.has(id))];
+      const unknown = operationIds.filter((id) => !project.operations.has(id));
+      const plan = scheduleOrder(ctx.graph, known);
+      const order = [...plan.filter((id) => asked.has(id)), ...unknown];
       let results: OperationResult[];
-      if ((options.concurrency ?? 1) <= 1) {
-        // Sequential runs keep the schedule order exactly (DELETEs last among ready operations).
-        results = [];
-        for (const id of order) results.push(await scheduler.request(id, generation));
+      if (sequential) {
+        // Sequential runs keep the schedule order exactly, prerequisites included (DELETEs
+        // last among ready operations): what --dry-run prints is what is sent.
+        results = await scheduler.runInOrder(plan, asked, generation);
+        for (const id of unknown) results.push(await scheduler.request(id, generation));
       } else {
         // DELETEs still go last: they start once every other asked operation has ended, so
         // that a DELETE never races a read (or a use) of what it deletes.

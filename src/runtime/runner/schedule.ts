@@ -56,6 +56,26 @@ export class Scheduler {
     return promise;
   }
 
+  /**
+   * One at a time, in `plan` order (the schedule order `--dry-run` prints): each operation of
+   * `asked` as asked for, every other one as a prerequisite. Left to themselves, prerequisites
+   * would start in the order their dependents list them. A `force: true` prerequisite is left
+   * to its dependents, which each run it afresh. Returns the results of `asked`, in plan order.
+   */
+  async runInOrder(plan: string[], asked: Set<string>, generation: number): Promise<OperationResult[]> {
+    const results: OperationResult[] = [];
+    for (const [i, id] of plan.entries()) {
+      if (asked.has(id)) results.push(await this.request(id, generation));
+      else if (!this.ctx.project.operations.get(id)?.force) await this.ensure(id, this.firstDependent(plan, i), new Set());
+    }
+    return results;
+  }
+
+  /** The first operation after `plan[at]` that needs it. */
+  private firstDependent(plan: string[], at: number): string {
+    return plan.slice(at + 1).find((id) => this.depsOf(id).includes(plan[at])) ?? plan[plan.length - 1];
+  }
+
   /** A prerequisite: reused when it already ran (or is running), unless it has force: true. */
   private ensure(opId: string, dependent: string, ancestry: Set<string>): Promise<OperationResult> {
     if (ancestry.has(opId)) {
