@@ -1,6 +1,8 @@
 // The small pure parts of the plugin: layout, options, failure messages, outcomes.
 import { describe, expect, test } from 'vitest';
-import { operationBudgetMs } from '../../src/vitest/budget.js';
+import { DEFAULT_HOOK_TIMEOUT_MS } from '../../src/runtime/hooks/index.js';
+import { MAX_RETRY_WAIT_MS } from '../../src/runtime/http/index.js';
+import { HOOK_ALLOWANCE_MS, operationBudgetMs, RETRY_WAIT_ALLOWANCE_MS } from '../../src/vitest/budget.js';
 import { failureError, lintError } from '../../src/vitest/failure.js';
 import { suiteLayout, type LayoutOperation } from '../../src/vitest/layout.js';
 import { runnerOptions, suiteOptions } from '../../src/vitest/options.js';
@@ -140,6 +142,14 @@ describe('settle', () => {
 
 test('the test timeout covers timeouts, retries and polling', () => {
   const o = { timeoutMs: 1000, retry: { max: 2, backoffMs: 100 }, pollUntil: { condition: [], intervalMs: 50, maxAttempts: 4 } } as unknown as Operation;
-  // 3 tries of 1000 + backoff 100+200+400, then 4 polls of (1000 + 50)
-  expect(operationBudgetMs(o)).toBe(3000 + 700 + 4200);
+  // 3 tries of 1000 + backoff 100+200+400 or a Retry-After of up to 60 s before each of 2 retries, then 4 polls of (1000 + 50)
+  expect(operationBudgetMs(o)).toBe(3000 + 700 + 2 * 60_000 + 4200);
+  // hooks: pre_request before each of the 5 exchanges (1 + 4 polls), post_response once; 5 s each
+  const hooked = { ...o, preRequest: './sign.js', postResponse: 'return {}' } as Operation;
+  expect(operationBudgetMs(hooked) - operationBudgetMs(o)).toBe(6 * 5000);
+});
+
+test('the budget uses the runtime limits', () => {
+  expect(HOOK_ALLOWANCE_MS).toBe(DEFAULT_HOOK_TIMEOUT_MS);
+  expect(RETRY_WAIT_ALLOWANCE_MS).toBe(MAX_RETRY_WAIT_MS);
 });
