@@ -85,6 +85,7 @@ describe('flow run (in process)', () => {
     [['--concurrency', '0', 'order.get'], /^flow run: --concurrency must be a whole number from 1; got "0"/],
     [[], /^flow run: name at least one operation/],
     [['order.get', '--bogus'], /^flow run: Unknown option '--bogus'/],
+    [['order.get', '--dryrun'], /^flow run: Unknown option '--dryrun' \(did you mean --dry-run\?\)/],
   ])('exit 2 on a usage error, and nothing is sent: %j', async (args, message) => {
     const r = await flowRun(args);
     expect(r.code).toBe(2);

@@ -6,6 +6,7 @@ import { buildGraph, closestName, findCycles, scheduleOrder, type Edge, type Pro
 import { lint } from '../../lint/index.js';
 import { relativeFile } from '../../lint/format/relative.js';
 import { loadProject, locate, type Project } from '../../project/index.js';
+import { argumentError } from '../args.js';
 import { EXIT, type CliIO, type Command } from '../io.js';
 
 
@@ -48,22 +49,19 @@ const ORDER_FORMATS: Partial<Record<FormatName, (order: string[]) => string>> = 
   json: (order) => `${JSON.stringify({ order }, null, 2)}\n`,
 };
 
+const OPTIONS = {
+  project: { type: 'string', short: 'p', default: '.' },
+  format: { type: 'string', short: 'f', default: 'text' },
+  order: { type: 'boolean', default: false },
+  help: { type: 'boolean', short: 'h', default: false },
+} as const;
+
 const graphCommand: Command = async (argv: string[], io: CliIO): Promise<number> => {
   let parsed;
   try {
-    parsed = parseArgs({
-      args: argv,
-      allowPositionals: true,
-      strict: true,
-      options: {
-        project: { type: 'string', short: 'p', default: '.' },
-        format: { type: 'string', short: 'f', default: 'text' },
-        order: { type: 'boolean', default: false },
-        help: { type: 'boolean', short: 'h', default: false },
-      },
-    });
+    parsed = parseArgs({ args: argv, allowPositionals: true, strict: true, options: OPTIONS });
   } catch (err) {
-    return usageError(io, (err as Error).message, true);
+    return usageError(io, argumentError(err, OPTIONS), true);
   }
   const { values: o, positionals } = parsed;
   if (o.help) {

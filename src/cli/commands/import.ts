@@ -12,6 +12,7 @@ import { writeProject } from '../../import/emit/write.js';
 import { mergeApis, INPUT_FORMATS, type InputFormat } from '../../import/observed.js';
 import { lint } from '../../lint/index.js';
 import { loadProject } from '../../project/index.js';
+import { argumentError } from '../args.js';
 import { EXIT, type CliIO, type Command } from '../io.js';
 
 
@@ -77,7 +78,7 @@ const importCommand: Command = async (argv, io) => {
     values = parsed.values as Values;
     inputs = parsed.positionals;
   } catch (err) {
-    return usageError(io, (err as Error).message);
+    return usageError(io, argumentError(err, OPTIONS));
   }
   if (values.help) {
     io.stdout(usage());

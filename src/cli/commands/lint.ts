@@ -6,6 +6,7 @@ import { closestName } from '../../graph/index.js';
 import { CODES, lint } from '../../lint/index.js';
 import { FORMATS, format, isFormatName } from '../../lint/format/index.js';
 import { loadProject } from '../../project/index.js';
+import { argumentError } from '../args.js';
 import { EXIT, type CliIO, type Command } from '../io.js';
 
 
@@ -53,7 +54,7 @@ const lintCommand: Command = async (argv: string[], io: CliIO): Promise<number> 
   try {
     ({ values } = parseArgs({ args: argv, options: OPTIONS, strict: true, allowPositionals: false }));
   } catch (err) {
-    return usageError(io, withSuggestion((err as Error).message));
+    return usageError(io, argumentError(err, OPTIONS));
   }
   if (values.help) {
     io.stdout(usage(true));
@@ -80,13 +81,6 @@ const lintCommand: Command = async (argv: string[], io: CliIO): Promise<number> 
   const ok = values.quiet ? result.errors === 0 : result.ok;
   return ok ? EXIT.ok : EXIT.failed;
 };
-
-/** "Unknown option '--frmat'" gets " (did you mean --format?)". */
-function withSuggestion(message: string): string {
-  const unknown = /Unknown option '--([^'=]+)'/.exec(message);
-  const near = unknown && closestName(unknown[1], Object.keys(OPTIONS));
-  return near ? `${message.split('. ')[0]} (did you mean --${near}?)` : message;
-}
 
 function usageError(io: CliIO, message: string): number {
   io.stderr(`flow lint: ${message}\n\n${usage()}`);

@@ -1,6 +1,6 @@
 // `flow run <resource.operation>...`: run operations with every prerequisite first.
 import path from 'node:path';
-import { parseArgs } from 'node:util';
+import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { buildGraph, closestName, scheduleOrder } from '../../graph/index.js';
 import { lint } from '../../lint/index.js';
 import { loadProject } from '../../project/index.js';
@@ -9,6 +9,7 @@ import { recordVerified } from '../../runtime/record.js';
 import { parseVarAssignment } from '../../runtime/template/index.js';
 import { formatEvent, formatLoc, formatResult, formatSummary, type RunFormatOptions } from '../format/run-output.js';
 import { keepYoungGenerationSmall, letYoungGenerationGrow } from '../heap.js';
+import { argumentError } from '../args.js';
 import { bufferedWriter, EXIT, type CliIO, type Command } from '../io.js';
 
 
@@ -38,27 +39,25 @@ Exit codes: 0 every operation asked for passed, 1 a failure or skip (or lint err
 2 usage error (unknown option, unknown operation, unknown environment).
 `;
 
+const OPTIONS = {
+  project: { type: 'string', default: '.' },
+  env: { type: 'string' },
+  var: { type: 'string', multiple: true, default: [] as string[] },
+  all: { type: 'boolean', default: false },
+  concurrency: { type: 'string', default: '1' },
+  'dry-run': { type: 'boolean', default: false },
+  record: { type: 'boolean', default: false },
+  verbose: { type: 'boolean', default: false },
+  'no-color': { type: 'boolean', default: false },
+  help: { type: 'boolean', short: 'h', default: false },
+} satisfies ParseArgsConfig['options'];
+
 export default (async function run(argv: string[], io: CliIO): Promise<number> {
   let args;
   try {
-    args = parseArgs({
-      args: argv,
-      allowPositionals: true,
-      options: {
-        project: { type: 'string', default: '.' },
-        env: { type: 'string' },
-        var: { type: 'string', multiple: true, default: [] },
-        all: { type: 'boolean', default: false },
-        concurrency: { type: 'string', default: '1' },
-        'dry-run': { type: 'boolean', default: false },
-        record: { type: 'boolean', default: false },
-        verbose: { type: 'boolean', default: false },
-        'no-color': { type: 'boolean', default: false },
-        help: { type: 'boolean', short: 'h', default: false },
-      },
-    });
+    args = parseArgs({ args: argv, allowPositionals: true, options: OPTIONS });
   } catch (err) {
-    io.stderr(`flow run: ${(err as Error).message}\n\n${HELP}`);
+    io.stderr(`flow run: ${argumentError(err, OPTIONS)}\n\n${HELP}`);
     return EXIT.usage;
   }
   const { values: o, positionals } = args;

@@ -5,6 +5,7 @@ import { parseArgs } from 'node:util';
 import { FlowError, hasCode } from '../../errors.js';
 import { loadProject } from '../../project/index.js';
 import { createNapiKeychain, createSecretStore, keychainService, secretFromEnv, type Keychain } from '../../runtime/secrets/index.js';
+import { argumentError } from '../args.js';
 import { EXIT, type CliIO, type Command } from '../io.js';
 
 
@@ -119,16 +120,14 @@ export function secretCommand(deps: SecretCommandDeps = {}): Command {
   };
 }
 
+const OPTIONS = { project: { type: 'string' }, reveal: { type: 'boolean' }, help: { type: 'boolean', short: 'h' } } as const;
+
 async function runSecret(argv: string[], io: SecretIO, deps: SecretCommandDeps): Promise<number> {
   let parsed;
   try {
-    parsed = parseArgs({
-      args: argv,
-      allowPositionals: true,
-      options: { project: { type: 'string' }, reveal: { type: 'boolean' }, help: { type: 'boolean', short: 'h' } },
-    });
+    parsed = parseArgs({ args: argv, allowPositionals: true, options: OPTIONS });
   } catch (err) {
-    throw usage((err as Error).message);
+    throw usage(argumentError(err, OPTIONS));
   }
   const { values, positionals } = parsed;
   if (values.help) {
