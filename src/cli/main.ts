@@ -18,7 +18,7 @@ const SUMMARIES: Record<string, string> = {
   run: 'run operations with every prerequisite first',
   graph: 'print the dependency graph or the schedule order',
   import: 'turn an OpenAPI / Postman / HAR / curl / Markdown description into a project',
-  secret: 'set, get or delete a secret in the OS keychain',
+  secret: 'set, get, delete or list secrets in the OS keychain',
 };
 
 export function usage(): string {

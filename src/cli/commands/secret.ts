@@ -30,7 +30,8 @@ Options:
   --reveal         print the value even when stdout is not a terminal
   -h, --help       this help
 
-Exit codes: 0 done, 1 not set / keychain unreachable / nothing stored, 2 usage error.
+Exit codes: 0 done (list: also when nothing is stored), 1 not set / keychain
+unreachable, 2 usage error.
 `;
 
 /** The command's outside world beyond CliIO: stdout's terminal-ness and the keychain. */
