@@ -13,8 +13,9 @@ export class FlowTestError extends Error {
   constructor(code: string, message: string, loc?: Loc, operation?: string) {
     super(message);
     this.name = 'FlowError';
-    // Not enumerable: Vitest prints enumerable fields of an error as "Serialized Error"
-    // under the message, which already says both.
+    // Not enumerable: Vitest's terminal reporters print enumerable fields of an error as
+    // "Serialized Error" under the message, which already says both. (Its JUnit reporter
+    // prints them anyway: the worker copies every own property when it sends the error.)
     Object.defineProperty(this, 'code', { value: code, enumerable: false });
     Object.defineProperty(this, 'loc', { value: loc, enumerable: false });
     // A stack that points at the YAML: Vitest prints the code frame of the first frame.

@@ -82,6 +82,14 @@ describe('vitest run --reporter=junit on a repository of flow projects', () => {
     expect(failure.message).toContain('invoicing is closed');
   });
 
+  test('the terminal shows no serialized error fields: the message already says the code and the place', () => {
+    // (Vitest's JUnit reporter prints them: `Serialized Error: { code, loc }` under the message.)
+    for (const [where, text] of Object.entries({ stdout: run.stdout, stderr: run.stderr })) {
+      expect(text.includes('Serialized Error'), where).toBe(false);
+    }
+    expect(run.stderr).toContain('E_STATUS_MISMATCH');
+  });
+
   test('a failed assert names the expression and the actual value', () => {
     const failure = caseNamed(run.suites, 'shop/flow.yaml', 'product.stock').failure!;
     expect(failure.message).toMatch(/^E_ASSERT_FAILED: /);

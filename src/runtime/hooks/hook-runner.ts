@@ -2,6 +2,7 @@
 // created on the first hook (most projects have none: no start-up cost for them).
 // Every failure is a FlowError E_HOOK that fails the one operation, never the run.
 import { availableParallelism } from 'node:os';
+import { MessageChannel } from 'node:worker_threads';
 import type Tinypool from 'tinypool';
 import { FlowError, hasCode } from '../../errors.js';
 import { SECRET_ENV_PREFIX } from '../secrets/index.js';
@@ -13,7 +14,9 @@ export const DEFAULT_HOOK_TIMEOUT_MS = 5000;
 /** Resolved next to this module: src/ under Vitest, dist/ once built. */
 const WORKER = new URL('./hook-worker.js', import.meta.url);
 
-type WorkerAnswer = { ok: true; request?: HookOutput['request']; extract?: Record<string, unknown>; logs: string[] } | { ok: false; message: string; line?: number; logs: string[] };
+type WorkerAnswer =
+  | { ok: true; request?: HookOutput['request']; jsonBody?: true; extract?: Record<string, unknown>; logs: string[] }
+  | { ok: false; message: string; line?: number; logs: string[] };
 
 export function createHookRunner(options: HookRunnerOptions): HookRunner {
   const timeoutMs = options.timeoutMs ?? DEFAULT_HOOK_TIMEOUT_MS;
@@ -48,10 +51,21 @@ export function createHookRunner(options: HookRunnerOptions): HookRunner {
     if (closed) throw closedError(); // closed while the file was looked up: start no new pool
     const label = `${kind} hook ${source.kind === 'inline' ? '(inline)' : source.written}`;
     let answer: WorkerAnswer;
+    // The time limit counts from when a worker takes the call (it says so on `started`), not
+    // from submission: with more hooks at once than threads, waiting for a thread (or for one
+    // to start) is not the hook's time.
+    const abort = new AbortController();
+    const started = new MessageChannel();
+    let timer: NodeJS.Timeout | undefined;
+    started.port1.once('message', () => (timer = setTimeout(() => abort.abort(), timeoutMs)));
     try {
-      answer = await (await (pool ??= startPool())).run({ kind, source, input, projectDir: options.projectDir }, { signal: AbortSignal.timeout(timeoutMs) });
+      const task = { kind, source, input, projectDir: options.projectDir, started: started.port2 };
+      answer = await (await (pool ??= startPool())).run(task, { signal: abort.signal, transferList: [started.port2] });
     } catch (err) {
       throw hookError(label, source, input, closed ? 'was stopped: the hook runner was closed' : workerFailure(err, timeoutMs));
+    } finally {
+      clearTimeout(timer);
+      started.port1.close();
     }
     if (!answer.ok) {
       const at = answer.line === undefined ? '' : ` at line ${answer.line}`;
@@ -59,6 +73,7 @@ export function createHookRunner(options: HookRunnerOptions): HookRunner {
     }
     const out: HookOutput = { logs: answer.logs };
     if (answer.request) out.request = answer.request;
+    if (answer.jsonBody) out.jsonBody = true;
     if (answer.extract) out.extract = answer.extract;
     return out;
   }

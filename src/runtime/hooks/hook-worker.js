@@ -1,7 +1,7 @@
 // The worker side of hooks (tinypool runs the default export once per call). Plain
 // JavaScript on purpose: it is loaded by worker threads as it is, from src/ and from dist/.
 // A hook runs here, away from the runner's memory; whatever it does, this module answers
-// with data: { ok: true, request?, extract?, logs } or { ok: false, message, line?, logs }.
+// with data: { ok: true, request?, jsonBody?, extract?, logs } or { ok: false, message, line?, logs }.
 import { createRequire } from 'node:module';
 import { pathToFileURL } from 'node:url';
 import { format } from 'node:util';
@@ -36,9 +36,12 @@ for (const name of ['exit', 'abort']) {
 }
 
 /**
- * @param {{ kind: 'pre_request' | 'post_response', source: { kind: 'inline', code: string } | { kind: 'file', file: string, version: number }, input: any, projectDir: string }} task
+ * @param {{ kind: 'pre_request' | 'post_response', source: { kind: 'inline', code: string } | { kind: 'file', file: string, version: number }, input: any, projectDir: string, started?: import('node:worker_threads').MessagePort }} task
  */
 export default async function runHook(task) {
+  // the runner's clock for this call starts now, not when the call was queued
+  task.started?.postMessage(null);
+  task.started?.close();
   const logs = [];
   const restoreConsole = captureConsole(logs);
   try {
@@ -50,8 +53,10 @@ export default async function runHook(task) {
     const extract = readResult(result);
     if (extract) out.extract = extract;
     if (before !== undefined) {
-      const request = readRequest(ctx.request);
-      if (snapshot(request) !== before) out.request = request;
+      const { request, jsonBody } = readRequest(ctx.request);
+      // a JSON body is returned even when its text is unchanged: the runner may add its content-type
+      if (jsonBody || snapshot(request) !== before) out.request = request;
+      if (jsonBody) out.jsonBody = true;
     }
     return out;
   } catch (err) {
@@ -212,13 +217,15 @@ function readRequest(request) {
   }
   const out = { method, url, headers };
   const { body } = request;
+  let jsonBody = false;
   if (typeof body === 'string') out.body = body;
   else if (body !== undefined && body !== null) {
     // an object body is sent as JSON, as the operation's own `body` is
     checkPlain(body, 'ctx.request.body', new Set());
     out.body = JSON.stringify(body);
+    jsonBody = true;
   }
-  return out;
+  return { request: out, jsonBody };
 }
 
 /** JSON data only: it is stored, rendered into later requests and shown in reports. */

@@ -10,8 +10,11 @@ export type HookSource =
   /** `version` changes when the file does, so a worker imports the new one (watch mode) */
   | { kind: 'file'; file: string; written: string; version: number };
 
-/** One token ending in .js/.mjs/.cjs: a file. Inline code always has more to it than that. */
-const FILE_HOOK = /^[\w@.~/\\-]+\.[cm]?js$/;
+/**
+ * One token (no whitespace) ending in .js/.mjs/.cjs: a file, whatever characters its name has
+ * (`a+b.js`, `é.js`). Inline code always has more to it than that.
+ */
+const FILE_HOOK = /^\S+\.[cm]?js$/;
 
 export function isHookFile(hook: string): boolean {
   return FILE_HOOK.test(hook.trim());

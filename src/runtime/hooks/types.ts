@@ -34,6 +34,8 @@ export interface HookInput {
 export interface HookOutput {
   /** pre_request only, and only when the hook changed ctx.request: the whole new request */
   request?: HookRequest;
+  /** pre_request only: the hook set ctx.request.body to a value, not text, and it became JSON text */
+  jsonBody?: true;
   /** values the hook returned as `{ extract: {…} }`: stored on the resource like extractions */
   extract?: Record<string, unknown>;
   /** what the hook printed with console.*, in order (not printed: the runner redacts and shows them) */

@@ -8,7 +8,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { createHookRunner, type HookInput, type HookRunner } from '../../../src/runtime/hooks/index.js';
+import { createHookRunner, isHookFile, type HookInput, type HookRunner } from '../../../src/runtime/hooks/index.js';
 import { cleanProjects, writeProject } from '../../helpers/project.js';
 
 const run = promisify(execFile);
@@ -47,6 +47,8 @@ export default async function (ctx) {
     'hooks/no-default.js': 'export const hook = () => {};\n',
     'hooks/syntax.js': 'export default function (ctx) {\n  const a = 1;\n  const b = ;\n}\n',
     'hooks/edit.js': 'export default () => ({ extract: { version: 1 } });\n',
+    'hooks/a+b.js': "export default () => ({ extract: { file: 'a+b' } });\n",
+    'hooks/é.mjs': "export default () => ({ extract: { file: 'é' } });\n",
   });
   elsewhere = await mkdtemp(path.join(tmpdir(), 'reqflow-outside-'));
   await writeFile(path.join(elsewhere, 'evil.js'), 'export default () => ({ extract: { pwned: true } });\n');
@@ -94,6 +96,8 @@ describe('pre_request', () => {
       body: '{"qty":3}',
     });
     expect(out.extract).toBeUndefined();
+    // the body was an object: the runner adds a JSON content-type when the request has none
+    expect(out.jsonBody).toBe(true);
   });
 
   test('a file hook signs the request with the real credential it was given', async () => {
@@ -236,6 +240,25 @@ describe('hook files stay inside the project', () => {
     const err = await hookError(hooks.run('pre_request', hook(), preInput()));
     expect(err.code).toBe('E_FILE_OUTSIDE_PROJECT');
     expect(err.message).toContain('is outside the project directory');
+  });
+
+  test.each([
+    { hook: './hooks/a+b.js', file: 'a+b' },
+    { hook: './hooks/é.mjs', file: 'é' },
+  ])('$hook is a file whatever its characters (one token ending in .js/.mjs/.cjs)', async ({ hook, file }) => {
+    expect((await hooks.run('post_response', hook, postInput('{}'))).extract).toEqual({ file });
+  });
+
+  test.each([
+    { hook: './hooks/a+b.js', file: true },
+    { hook: '  ./hooks/é.cjs\n', file: true },
+    { hook: 'hooks/[x](y).mjs', file: true },
+    { hook: 'return import("./a.js")', file: false },
+    { hook: "console.log('a.js')", file: false },
+    { hook: './hooks/a b.js', file: false },
+    { hook: './hooks/a.json', file: false },
+  ])('isHookFile($hook) is $file', ({ hook, file }) => {
+    expect(isHookFile(hook)).toBe(file);
   });
 
   test('a missing file is E_HOOK naming it', async () => {

@@ -3,6 +3,7 @@
 // throws or never ends fails its own operation with E_HOOK, nothing else.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { json, startServer, type TestServer } from '../../helpers/http-server.js';
+import type { RunnerOptions } from '../../../src/runtime/types.js';
 import { closeRunners, envFile, load, outcomes, resultOf, ROOT } from './helpers.js';
 
 let server: TestServer;
@@ -18,7 +19,7 @@ afterAll(async () => {
   await server.close();
 });
 
-function project(operations: string[], extra: Record<string, string> = {}, hookTimeoutMs?: number) {
+function project(operations: string[], extra: Record<string, string> = {}, options: number | RunnerOptions = {}) {
   return load(
     {
       'flow.yaml': ROOT,
@@ -26,7 +27,7 @@ function project(operations: string[], extra: Record<string, string> = {}, hookT
       'resources/things.yaml': ['name: thing', 'operations:', '  ok: { path: /ok }', ...operations, ''].join('\n'),
       ...extra,
     },
-    { hookTimeoutMs },
+    typeof options === 'number' ? { hookTimeoutMs: options } : options,
   );
 }
 
@@ -85,6 +86,24 @@ describe('hooks through the runner', () => {
     expect(server.count('/broken')).toBe(0);
   });
 
+  it('an object body set by pre_request is sent as JSON, with a content-type unless the hook chose one', async () => {
+    const { runner } = await project([
+      '  objectBody: { method: POST, path: /object-body, pre_request: "ctx.request.body = { a: 1, list: [true] }" }',
+      '  ownType:',
+      '    method: PATCH',
+      '    path: /own-type',
+      '    pre_request: "ctx.request.headers[\'Content-TYPE\'] = \'application/merge-patch+json\'; ctx.request.body = { b: null }"',
+    ]);
+    const summary = await runner.runMany(['thing.objectBody', 'thing.ownType']);
+    expect(outcomes(summary).map((o) => o[1])).toEqual(['passed', 'passed']);
+    const sent = server.requests.filter((r) => r.path === '/object-body').at(-1)!;
+    expect(sent.headers['content-type']).toBe('application/json');
+    expect(sent.json()).toEqual({ a: 1, list: [true] });
+    const own = server.requests.filter((r) => r.path === '/own-type').at(-1)!;
+    expect(own.headers['content-type']).toBe('application/merge-patch+json');
+    expect(own.json()).toEqual({ b: null });
+  });
+
   it("what hooks print goes with the operation's result, in order and redacted", async () => {
     const { runner } = await load(
       {
@@ -112,6 +131,48 @@ describe('hooks through the runner', () => {
     expect(resultOf(summary, 'thing.quiet').hookLogs).toBeUndefined();
     expect(JSON.stringify(summary)).not.toContain('k-very-secret-1');
   });
+
+  it("a failing hook's output goes with the failed result too, redacted", async () => {
+    const { runner } = await load(
+      {
+        'flow.yaml': ROOT,
+        'environments/test.yaml': envFile({ baseUrl: server.url, apiKey: '!secret API_KEY' }),
+        'resources/things.yaml': [
+          'name: thing',
+          'operations:',
+          '  failing:',
+          '    path: /failing',
+          '    headers: { X-Key: "{{env.apiKey}}" }',
+          "    pre_request: \"console.log('about to sign with', ctx.request.headers['X-Key'])\"",
+          "    post_response: \"console.warn('checking', ctx.response.status); throw new Error('bad total')\"",
+          '',
+        ].join('\n'),
+      },
+      { secrets: { API_KEY: 'k-very-secret-2' } },
+    );
+    const r = await runner.run('thing.failing');
+    expect(r.status).toBe('failed');
+    expect(r.error?.message).toBe('post_response hook (inline) failed at line 1: bad total');
+    expect(r.hookLogs).toEqual([
+      { hook: 'pre_request', lines: ['about to sign with ***'] },
+      { hook: 'post_response', lines: ['checking 200'] },
+    ]);
+    expect(JSON.stringify(r)).not.toContain('k-very-secret-2');
+  });
+
+  it('the time limit counts from when a worker takes the hook, not while it waits for one', async () => {
+    // more hooks at once than the pool has threads (at most 4), each using 60% of the limit:
+    // those that wait for a thread must not be charged for the wait
+    const names = Array.from({ length: 8 }, (_, i) => `slow${i}`);
+    const { runner } = await project(
+      names.map((n) => `  ${n}: { path: /${n}, pre_request: "await new Promise((r) => setTimeout(r, 600))" }`),
+      {},
+      { hookTimeoutMs: 1000, concurrency: 8 },
+    );
+    const summary = await runner.runMany(names.map((n) => `thing.${n}`));
+    expect(summary.results.filter((r) => r.status !== 'passed').map((r) => `${r.operation}: ${r.error?.message}`)).toEqual([]);
+    expect(summary.results).toHaveLength(8);
+  }, 20_000);
 
   it('a hook that never ends fails its operation with E_HOOK at the time limit, and the next operation runs', async () => {
     const { runner } = await project(['  endless: { path: /endless, post_response: "while (true) {}" }', '  after: { path: /after }'], {}, 300);
