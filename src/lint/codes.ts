@@ -24,7 +24,7 @@ export const CODES: Record<string, CodeInfo> = {
   E_YAML_PARSE: { severity: 'error', from: 'loader', cause: 'bad indentation or quoting, nesting too deep, or an alias bomb', remedy: 'fix the YAML at the line given' },
   E_SCHEMA_VERSION: { severity: 'error', from: 'loader', cause: '`version` is missing or outside 1 to 3', remedy: 'set `version: 1`' },
   E_DUPLICATE_ID: { severity: 'error', from: 'loader', cause: 'two files (or inline entries) define the same actor, resource or environment id; the later one is ignored', remedy: 'rename one (`name:` or the filename)' },
-  W_FILE_DISCARDED: { severity: 'warning', from: 'loader', cause: 'an imported file is not directly under actors/, resources/ or environments/: it is loaded and discarded', remedy: 'move it into one of those directories' },
+  W_FILE_DISCARDED: { severity: 'warning', from: 'loader', cause: 'an imported file is not directly under actors/, resources/ or environments/: it is not read', remedy: 'move it into one of those directories' },
   W_IMPORT_PATTERN: { severity: 'warning', from: 'loader', cause: 'an import pattern uses `**` or `?`, a `*` not at the end, or matches no file', remedy: 'use a trailing `*.yaml` / `*.yml` or a file path' },
   W_EMPTY_FILE: { severity: 'warning', from: 'loader', cause: 'an imported file is empty', remedy: 'fill it or remove it from the project' },
   W_UNKNOWN_TAG: { severity: 'warning', from: 'loader', cause: 'a YAML tag other than `!secret`; the value is read as plain text', remedy: 'use `!secret NAME` or no tag' },

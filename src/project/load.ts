@@ -119,7 +119,7 @@ async function loadImports(project: Project, map: RawMap, at: Locator): Promise<
       const rel = path.relative(project.dir, file);
       const loc = literal.get(file) ?? { file, line: 1, col: 1 };
       project.diagnostics.push(
-        diagAt('W_FILE_DISCARDED', `${rel} is not directly under actors/, resources/ or environments/: it is loaded and discarded`, loc),
+        diagAt('W_FILE_DISCARDED', `${rel} is not directly under actors/, resources/ or environments/: it is not read`, loc),
       );
       return;
     }

@@ -14,8 +14,14 @@ const secretTag: ScalarTag = {
 
 export const YAML_TAGS = [secretTag];
 
-/** A YAML alias bomb expands past this many alias nodes: refused, not expanded. */
-export const MAX_ALIAS_COUNT = 100;
+/** A YAML alias bomb: more than this many alias expansions are refused, not expanded. */
+const MAX_ALIAS_EXPANSIONS = 100;
+
+/**
+ * The yaml library's `maxAliasCount` for that limit, for every `toJS` of a project document.
+ * One more: the library counts the anchor itself as 1, so `100` would refuse the 100th alias.
+ */
+export const MAX_ALIAS_COUNT = MAX_ALIAS_EXPANSIONS + 1;
 
 export interface ParsedYaml {
   doc: Document.Parsed;
@@ -65,7 +71,7 @@ export function parseYaml(text: string, file: string): ParsedYaml {
     const msg = tooDeep(err)
       ? 'nesting too deep'
       : /alias/i.test(String((err as Error).message))
-        ? `too many YAML aliases (more than ${MAX_ALIAS_COUNT} expansions): refused as a possible alias bomb`
+        ? `too many YAML aliases (more than ${MAX_ALIAS_EXPANSIONS} expansions): refused as a possible alias bomb`
         : firstLine(String((err as Error).message));
     diagnostics.push(diag('E_YAML_PARSE', `YAML: ${msg}`, file));
     return { doc, lineCounter, value: undefined, diagnostics };

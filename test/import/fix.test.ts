@@ -76,6 +76,42 @@ describe('fixProject', () => {
     // Fixing again finds nothing to do.
     expect((await fixProject(await loadProject(dir))).fixes).toEqual([]);
   });
+  it('fixes every credential W_PLAINTEXT_SECRET reports in an actor auth, nested ones included', async () => {
+    const dir = await write({
+      'flow.yaml': 'version: 1\nname: t\nimports:\n  - actors/*.yaml\n',
+      'actors/admin.yaml': [
+        'auth:',
+        '  strategy: simple',
+        '  path: /login',
+        '  password: Top-Level-Pw1',
+        '  body:',
+        '    username: admin',
+        '    password: Nested-Pw2 # the login form',
+        '    client: {api_key: Nested-Key3}',
+        '  extract: {token: $.data.token}',
+        '',
+      ].join('\n'),
+      'actors/ops.yaml': 'auth:\n  strategy: chain\n  steps:\n    - id: one\n      path: /a\n      body: {secret: Step-Secret4}\n',
+    });
+    const before = lint(await loadProject(dir)).diagnostics.filter((d) => d.code === 'W_PLAINTEXT_SECRET');
+    expect(before).toHaveLength(4);
+    const result = await fixProject(await loadProject(dir));
+    expect(result.fixes.map((f) => f.message)).toEqual([
+      'actor admin: auth.password is now !secret ADMIN_PASSWORD: store its value with `flow secret set ADMIN_PASSWORD`',
+      'actor admin: auth.body.password is now !secret ADMIN_BODY_PASSWORD: store its value with `flow secret set ADMIN_BODY_PASSWORD`',
+      'actor admin: auth.body.client.api_key is now !secret ADMIN_API_KEY: store its value with `flow secret set ADMIN_API_KEY`',
+      'actor ops: auth.steps[0].body.secret is now !secret OPS_SECRET: store its value with `flow secret set OPS_SECRET`',
+    ]);
+    expect(JSON.stringify(result.fixes)).not.toMatch(/Pw1|Pw2|Key3|Secret4/);
+    const admin = await readFile(path.join(dir, 'actors/admin.yaml'), 'utf8');
+    expect(admin).toContain('\n    password: !secret ADMIN_BODY_PASSWORD # the login form\n');
+    expect(admin).toContain('client: { api_key: !secret ADMIN_API_KEY }');
+    expect(admin).toMatch(/extract: \{ ?token: \$\.data\.token ?\}/); // a path, not a credential
+    expect(await readFile(path.join(dir, 'actors/ops.yaml'), 'utf8')).toContain('body: { secret: !secret OPS_SECRET }');
+    const after = lint(await loadProject(dir));
+    expect(after.diagnostics.filter((d) => d.code === 'W_PLAINTEXT_SECRET')).toEqual([]);
+  });
+
   it('leaves a baseUrl alone when environments disagree on the path', async () => {
     const dir = await write({
       'flow.yaml': 'version: 1\nname: t\nimports:\n  - environments/*.yaml\n',

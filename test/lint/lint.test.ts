@@ -23,6 +23,12 @@ describe('lint()', () => {
     expect(result.errors).toBeGreaterThan(0);
   });
 
+  it('still schema-checks a file with exactly 100 aliases (the loader reads it, so must lint)', async () => {
+    const aliases = Array(100).fill('*a').join(', ');
+    const { dir, result } = await lintFiles({ 'flow.yaml': `version: 1\nx-anchor: &a x\nb: [${aliases}]\n` });
+    expect(found(dir, result)).toEqual(['flow.yaml:2:1 W_UNKNOWN_KEY', 'flow.yaml:3:1 W_UNKNOWN_KEY']);
+  });
+
   it('sorts by file, line and col; equal positions keep rule order', async () => {
     const dir = await writeProject({ 'flow.yaml': ROOT, 'resources/b.yaml': 'name: b\n', 'resources/a.yaml': 'name: a\n' });
     const project = await loadProject(dir);

@@ -205,3 +205,34 @@ describe('messages never quote a credential', () => {
     expect(text.match(/TOPSECRET\d/g)).toEqual(['TOPSECRET3']);
   });
 });
+
+describe('a template under a credential key is never quoted', () => {
+  const codes = (r: { diagnostics: Array<{ code: string }> }) => r.diagnostics.map((d) => d.code).sort();
+
+  it('E_TEMPLATE_SYNTAX and E_REF_UNDEFINED name the key, not the text', async () => {
+    const { result } = await lintFiles({
+      'environments/e.yaml': y('variables:', '  api_token: "{{Sup3rEnv x}}"'),
+      'actors/a.yaml': y('auth:', '  strategy: simple', '  path: /login', '  body:', '    password: "{{hunter2 pass}}"', '    creds: {client_secret: ["{{Unclosed9"]}'),
+      'actors/b.yaml': y('auth:', '  strategy: bearer', '  token: "{{Sup3rS3cret.value}}"'),
+      'resources/r.yaml': y('operations:', '  create:', '    path: /x', '    headers:', '      Authorization: "Bearer {{env.S3cretName}}"', '      X-Api-Key: "{{r.create.S3cretField}}"', '    body: {key: "{{r.S3cretNotExtracted}}"}', '    extract: {id: $.id}'),
+    });
+    expect(codes(result)).toEqual(['E_REF_UNDEFINED', 'E_REF_UNDEFINED', 'E_REF_UNDEFINED', 'E_TEMPLATE_SYNTAX', 'E_TEMPLATE_SYNTAX', 'E_TEMPLATE_SYNTAX', 'W_FIELD_NOT_EXTRACTED']);
+    // Nowhere in the diagnostics: not in a message, not in any other field.
+    expect(JSON.stringify(result.diagnostics)).not.toMatch(/Sup3r|hunter2|Unclosed9|S3cret/);
+    const messages = result.diagnostics.map((d) => d.message);
+    expect(messages).toContain('the template under "password" is not a valid reference (its text is not quoted: "password" names a credential)');
+    expect(messages).toContain('the reference under "token" names a scope that is not an actor, a resource, env or secret (its text is not quoted: "token" names a credential)');
+    expect(messages.filter((m) => m.includes('under "client_secret"'))).toHaveLength(1);
+  });
+
+  it('still quotes the text under any other key, and under an owner merely named like a credential', async () => {
+    const { result } = await lintFiles({
+      'actors/a.yaml': y('auth:', '  strategy: simple', '  path: /login', '  body: {username: "{{Visible1 x}}"}'),
+      'resources/r.yaml': y('operations:', '  refresh_token:', '    path: /x', '    body: {user: "{{Visible2.value}}"}'),
+    });
+    expect(codes(result)).toEqual(['E_REF_UNDEFINED', 'E_TEMPLATE_SYNTAX']);
+    const text = result.diagnostics.map((d) => d.message).join('\n');
+    expect(text).toContain('"Visible1 x" is not a reference');
+    expect(text).toContain('{{Visible2.value}}: "Visible2" is not an actor');
+  });
+});

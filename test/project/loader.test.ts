@@ -264,6 +264,14 @@ describe('bad input: a coded diagnostic, never a throw or a hang', () => {
     expect(p.diagnostics[0].message).toMatch(/alias/);
   });
 
+  it('exactly 100 aliases of one anchor are read; 101 are refused, at 1:1 (the library gives no position)', async () => {
+    const aliases = (n: number) => `version: 1\na: &a x\nb: [${Array(n).fill('*a').join(', ')}]\n`;
+    const ok = await loadProject(await writeProject({ 'flow.yaml': aliases(100) }));
+    expect(ok.diagnostics).toEqual([]);
+    const bomb = await loadProject(await writeProject({ 'flow.yaml': aliases(101) }));
+    expect(bomb.diagnostics).toEqual([expect.objectContaining({ code: 'E_YAML_PARSE', line: 1, col: 1, message: expect.stringMatching(/more than 100 expansions/) })]);
+  });
+
   it('a root that is not a mapping', async () => {
     const p = await loadProject(await writeProject({ 'flow.yaml': '- a\n- b\n' }));
     expect(codes(p.diagnostics)).toEqual(['E_ROOT_NOT_MAPPING']);

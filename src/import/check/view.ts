@@ -5,7 +5,7 @@ import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { Document } from 'yaml';
 import { loadProject } from '../../project/index.js';
-import { parseYaml } from '../../project/yaml.js';
+import { MAX_ALIAS_COUNT, parseYaml } from '../../project/yaml.js';
 import type { EmittedFile, EmittedKind } from '../emit/files.js';
 import { docText } from '../emit/files.js';
 
@@ -61,7 +61,7 @@ export function viewOfEmitted(files: EmittedFile[]): ProjectView {
 }
 
 function toJs(doc: Document): unknown {
-  return doc.toJS({ maxAliasCount: 100 });
+  return doc.toJS({ maxAliasCount: MAX_ALIAS_COUNT });
 }
 
 /** The files of a project directory, as the loader finds them (root and its imports). */

@@ -1,7 +1,7 @@
 // The project files as YAML documents (yaml's Document API: key order, `!secret` tags and
 // comments as intended), in the order of spec 1.7: root, environment, actors, resources.
 import { Document, isMap, isScalar, type YAMLMap } from 'yaml';
-import { YAML_TAGS } from '../../project/yaml.js';
+import { MAX_ALIAS_COUNT, YAML_TAGS } from '../../project/yaml.js';
 import { isSecretRef, type TemplateValue } from '../../project/types.js';
 import type { Draft, DraftActor, DraftOperation, DraftResource } from '../infer/draft.js';
 
@@ -111,7 +111,7 @@ export function docText(doc: Document): string {
 
 /** Plain JS of a template value tree (SecretRefs kept), for checks on emitted documents. */
 export function docValue(doc: Document): unknown {
-  return doc.toJS({ maxAliasCount: 100 });
+  return doc.toJS({ maxAliasCount: MAX_ALIAS_COUNT });
 }
 
 export function isMapDoc(doc: Document): boolean {

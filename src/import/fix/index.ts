@@ -4,7 +4,8 @@
 // itself is never printed: the fix names the secret to set.
 import { readFile, writeFile } from 'node:fs/promises';
 import { isNode, isScalar, isSeq, YAMLSeq, type Document } from 'yaml';
-import { isCredentialName, upperSnake } from '../infer/names.js';
+import { isCredentialName, unique, upperSnake } from '../infer/names.js';
+import { plaintextSecrets } from '../../lint/rules/plaintext-secret.js';
 import { editedText } from '../../project/edit.js';
 import { isSecretRef, secretRef, SET_VIA_VAR, type Project, type SourceFile, type YamlPath } from '../../project/types.js';
 
@@ -19,8 +20,6 @@ export interface FixResult {
   changedFiles: string[];
   fixes: Fix[];
 }
-
-const AUTH_SECRET_KEYS = new Set(['password', 'token', 'key', 'client_secret', 'consumer_secret', 'token_secret', 'secret_key', 'secret', 'session_token', 'key_password']);
 
 class Edits {
   readonly fixes: Fix[] = [];
@@ -117,13 +116,24 @@ function fixSecrets(project: Project, edits: Edits): void {
       edits.set(env.file, [...env.yamlPath, 'variables', name], secretRef(secret), { code: 'FIX_SECRET', file: env.file, message: `variable ${name} is now !secret ${secret}: store its value with \`flow secret set ${secret}\`` });
     }
   }
+  // In an actor's auth, exactly what W_PLAINTEXT_SECRET reports (nested login bodies and
+  // chain steps included): the lint rule's own walk, so fix and warning cannot disagree.
+  const found = [...plaintextSecrets(project)];
   for (const actor of project.actors.values()) {
     const auth = actor.auth;
     if (!auth) continue;
-    for (const [key, value] of Object.entries(auth.options)) {
-      if (!(AUTH_SECRET_KEYS.has(key) || isCredentialName(key)) || !plain(value)) continue;
-      const secret = upperSnake(`${actor.id}_${key}`);
-      edits.set(auth.file, [...auth.yamlPath, key], secretRef(secret), { code: 'FIX_SECRET', file: auth.file, message: `actor ${actor.id}: auth.${key} is now !secret ${secret}: store its value with \`flow secret set ${secret}\`` });
+    const used = new Set<string>();
+    for (const { file, yamlPath } of found) {
+      if (file !== auth.file || !auth.yamlPath.every((k, i) => yamlPath[i] === k)) continue;
+      const inner = yamlPath.slice(auth.yamlPath.length);
+      const key = String(inner.at(-1));
+      // `<actor>_<key>` as before; a second credential with that key in the same auth (auth.password
+      // and auth.body.password) takes its whole path, so two values never share one secret.
+      let secret = upperSnake(`${actor.id}_${key}`);
+      if (used.has(secret)) secret = unique(upperSnake(`${actor.id}_${inner.join('_')}`), used);
+      used.add(secret);
+      const where = `auth${inner.map((k) => (typeof k === 'number' ? `[${k}]` : `.${k}`)).join('')}`;
+      edits.set(auth.file, yamlPath, secretRef(secret), { code: 'FIX_SECRET', file: auth.file, message: `actor ${actor.id}: ${where} is now !secret ${secret}: store its value with \`flow secret set ${secret}\`` });
     }
   }
 }

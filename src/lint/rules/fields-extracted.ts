@@ -2,6 +2,7 @@
 // operation extracts that field, or only the operation reading it does (so nothing runs first).
 import { didYouMean, operationFormOf, type RefSite } from '../../graph/index.js';
 import type { Finding, LintContext, Rule } from '../rule.js';
+import { secretKeyOver } from './plaintext-secret.js';
 
 const fieldsExtractedRule: Rule = {
   id: 'fields-extracted',
@@ -12,6 +13,12 @@ const fieldsExtractedRule: Rule = {
       if (site.class !== 'resource' || expr?.kind !== 'scoped') continue;
       if (graph.producers(expr.scope, expr.field).length) continue;
       if (operationFormOf(expr, project)) continue; // E_REF_UNDEFINED says it better
+      // No extraction has that name, so it may be a credential's text: name the key instead.
+      const hidden = secretKeyOver(site, project);
+      if (hidden) {
+        yield warn(site, `the reference under "${hidden}" reads a field that no operation of ${expr.scope} extracts (its text is not quoted: "${hidden}" names a credential)`);
+        continue;
+      }
       const fields = graph.fieldsOf(expr.scope);
       const known = fields.length ? didYouMean(expr.field, fields) : ' (it extracts nothing)';
       yield warn(site, `${site.raw}: no operation of ${expr.scope} extracts "${expr.field}"${known}`);

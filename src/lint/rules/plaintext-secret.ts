@@ -2,7 +2,8 @@
 // `{{secret.NAME}}` reference. Reads the YAML nodes (only they show the `!secret` tag). The value
 // found is never printed.
 import { isMap, isScalar, isSeq, type Node } from 'yaml';
-import { isSecretRef, SET_VIA_VAR, type YamlPath } from '../../project/index.js';
+import type { RefSite } from '../../graph/index.js';
+import { isSecretRef, SET_VIA_VAR, type Project, type YamlPath } from '../../project/index.js';
 import { lintableFiles } from '../files.js';
 import type { Finding, Rule } from '../rule.js';
 
@@ -18,6 +19,23 @@ export function isSecretKey(key: string): boolean {
   return SECRET_NAMES.has(k) || SECRET_SUFFIXES.some((s) => k.endsWith(s));
 }
 
+/**
+ * The credential-looking key a reference's string sits under (nearest first), if any: messages
+ * name that key instead of quoting the text (docs/lint.md). The owner's own path does not
+ * count: an operation called `refresh_token` is a name, not a credential.
+ */
+export function secretKeyOver(site: RefSite, project: Project): string | undefined {
+  const { kind, id } = site.owner;
+  const owner = kind === 'operation' ? project.operations.get(id) : kind === 'actor' ? project.actors.get(id) : project.environments.get(id);
+  const prefix = owner?.file === site.file ? owner.yamlPath : [];
+  const below = prefix.every((k, i) => site.yamlPath[i] === k) ? site.yamlPath.slice(prefix.length) : site.yamlPath;
+  for (let i = below.length - 1; i >= 0; i--) {
+    const key = below[i];
+    if (typeof key === 'string' && isSecretKey(key)) return key;
+  }
+  return undefined;
+}
+
 /** A literal that would be sent as is: not `!secret`, not a `{{ }}` reference, not the run-time placeholder. */
 function isPlainLiteral(node: Node): boolean {
   if (!isScalar(node) || node.tag === '!secret' || isSecretRef(node.value)) return false;
@@ -28,38 +46,44 @@ function isPlainLiteral(node: Node): boolean {
   return text !== '' && !text.includes('{{') && text !== SET_VIA_VAR;
 }
 
-const plaintextSecret: Rule = {
-  id: 'plaintext-secret',
-  codes: ['W_PLAINTEXT_SECRET'],
-  *check({ project }): Generator<Finding> {
-    for (const file of lintableFiles(project)) {
-      // Iterative: a deeply nested body must not exhaust the stack.
-      const stack: Array<{ node: unknown; path: YamlPath }> = [{ node: file.doc.contents, path: [] }];
-      while (stack.length) {
-        const { node, path } = stack.pop()!;
-        if (isSeq(node)) node.items.forEach((item, i) => stack.push({ node: item, path: [...path, i] }));
-        if (!isMap(node)) continue;
-        for (const pair of node.items) {
-          if (!isScalar(pair.key)) continue;
-          const key = String(pair.key.value);
-          if (SKIP_KEYS.has(key)) continue;
-          const valuePath = [...path, key];
-          if (isScalar(pair.value)) {
-            if (isSecretKey(key) && isPlainLiteral(pair.value)) {
-              yield {
-                code: 'W_PLAINTEXT_SECRET',
-                message: `"${key}" holds a plain-text credential: write it as !secret NAME or {{secret.NAME}}`,
-                file: file.path,
-                yamlPath: valuePath,
-              };
-            }
-          } else if (pair.value) {
-            stack.push({ node: pair.value, path: valuePath });
+/**
+ * Every plain-text credential of the project. Exported so that `flow lint --fix` replaces
+ * exactly what this rule reports.
+ */
+export function* plaintextSecrets(project: Project): Generator<Finding> {
+  for (const file of lintableFiles(project)) {
+    // Iterative: a deeply nested body must not exhaust the stack.
+    const stack: Array<{ node: unknown; path: YamlPath }> = [{ node: file.doc.contents, path: [] }];
+    while (stack.length) {
+      const { node, path } = stack.pop()!;
+      if (isSeq(node)) node.items.forEach((item, i) => stack.push({ node: item, path: [...path, i] }));
+      if (!isMap(node)) continue;
+      for (const pair of node.items) {
+        if (!isScalar(pair.key)) continue;
+        const key = String(pair.key.value);
+        if (SKIP_KEYS.has(key)) continue;
+        const valuePath = [...path, key];
+        if (isScalar(pair.value)) {
+          if (isSecretKey(key) && isPlainLiteral(pair.value)) {
+            yield {
+              code: 'W_PLAINTEXT_SECRET',
+              message: `"${key}" holds a plain-text credential: write it as !secret NAME or {{secret.NAME}}`,
+              file: file.path,
+              yamlPath: valuePath,
+            };
           }
+        } else if (pair.value) {
+          stack.push({ node: pair.value, path: valuePath });
         }
       }
     }
-  },
+  }
+}
+
+const plaintextSecret: Rule = {
+  id: 'plaintext-secret',
+  codes: ['W_PLAINTEXT_SECRET'],
+  check: ({ project }) => plaintextSecrets(project),
 };
 
 export default plaintextSecret;

@@ -3,8 +3,9 @@
 import { didYouMean, operationFormOf, type ProjectGraph, type RefSite } from '../../graph/index.js';
 import type { Project } from '../../project/types.js';
 import type { Finding, LintContext, Rule } from '../rule.js';
+import { secretKeyOver } from './plaintext-secret.js';
 
-type Check = (site: RefSite, ctx: Names) => string | undefined;
+type Check = (site: RefSite, ctx: Names, hidden?: string) => string | undefined;
 
 interface Names {
   project: Project;
@@ -12,7 +13,11 @@ interface Names {
   envVariables: Set<string>;
 }
 
-/** Per reference class: the problem with a site of that class, if any. */
+/**
+ * Per reference class: the problem with a site of that class, if any. `hidden` is the
+ * credential key the site sits under: the message then names that key and quotes nothing of
+ * the text (no scope, name or suggestion, which would echo it).
+ */
 const CHECKS: Partial<Record<RefSite['class'], Check>> = {
   'undefined-scope': undefinedScope,
   env: undefinedEnvVariable,
@@ -25,38 +30,50 @@ const referencesRule: Rule = {
   *check({ project, graph }: LintContext): Iterable<Finding> {
     const names: Names = { project, graph, envVariables: envVariables(project) };
     for (const site of graph.refs) {
-      const message = CHECKS[site.class]?.(site, names);
+      const check = CHECKS[site.class];
+      let message = check?.(site, names);
+      // Only a site that has a problem pays for the key lookup.
+      const hidden = message ? secretKeyOver(site, project) : undefined;
+      if (hidden) message = check!(site, names, hidden);
       if (message) yield { code: 'E_REF_UNDEFINED', severity: 'error', message, file: site.file, yamlPath: site.yamlPath };
     }
   },
 };
 
-function undefinedScope(site: RefSite, { project }: Names): string | undefined {
+function undefinedScope(site: RefSite, { project }: Names, hidden?: string): string | undefined {
   if (site.expr?.kind !== 'scoped') return undefined;
   const { scope, field, index } = site.expr;
   if (index !== undefined && project.actors.has(scope)) {
+    if (hidden) return under(hidden, 'numbers the instances of an actor, and an actor has one session');
     return `${site.raw}: "${scope}" is an actor, and an actor has one session, not numbered instances: write {{${scope}.${field}}}`;
   }
+  if (hidden) return under(hidden, 'names a scope that is not an actor, a resource, env or secret');
   const candidates = [...project.actors.keys(), ...project.resources.keys(), 'env', 'secret'];
   return `${site.raw}: "${scope}" is not an actor, a resource, env or secret${didYouMean(scope, candidates)}`;
 }
 
-function undefinedEnvVariable(site: RefSite, { project, envVariables }: Names): string | undefined {
+function undefinedEnvVariable(site: RefSite, { project, envVariables }: Names, hidden?: string): string | undefined {
   if (site.expr?.kind !== 'env' || envVariables.has(site.expr.name)) return undefined;
+  if (hidden) return under(hidden, 'names an env variable that is defined in no environment');
   const { name } = site.expr;
   if (project.environments.size === 0) return `${site.raw}: the project has no environment, so "${name}" is defined nowhere`;
   return `${site.raw}: "${name}" is defined in no environment${didYouMean(name, envVariables)}`;
 }
 
-function operationForm(site: RefSite, { project, graph }: Names): string | undefined {
+function operationForm(site: RefSite, { project, graph }: Names, hidden?: string): string | undefined {
   const expr = site.expr;
   if (expr?.kind !== 'scoped') return undefined;
   const op = operationFormOf(expr, project);
   // A field that happens to share an operation's name is a real field with a sub-path.
   if (!op || graph.producers(expr.scope, expr.field).length) return undefined;
+  if (hidden) return under(hidden, 'uses the {{resource.operation.field}} form, which does not exist: extractions belong to the resource');
   const index = expr.index === undefined ? '' : `[${expr.index}]`;
   const use = `{{${expr.scope}${index}.${expr.path.join('.')}}}`;
   return `${site.raw}: there is no {{resource.operation.field}} form; extractions belong to the resource: use ${use}`;
+}
+
+function under(key: string, problem: string): string {
+  return `the reference under "${key}" ${problem} (its text is not quoted: "${key}" names a credential)`;
 }
 
 function envVariables(project: Project): Set<string> {
