@@ -3,7 +3,7 @@
 // -> assert. for_each wraps it from loops.ts.
 import type { OutgoingRequest } from '../../auth/types.js';
 import { FlowError } from '../../errors.js';
-import type { Operation } from '../../project/types.js';
+import type { Actor, Operation } from '../../project/types.js';
 import type { FlowResponse } from '../response.js';
 import type { RenderContext } from '../template/index.js';
 import type { AssertRecord } from '../types.js';
@@ -41,6 +41,21 @@ export async function executeOnce(ctx: RunContext, op: Operation, trace: Trace, 
   return { extracted: ctx.redactor.value(extracted), asserts: records, error };
 }
 
+const actorsReadBy = new WeakMap<Operation, Actor[]>();
+
+/** The actors whose session values the operation or its actor's inject.headers read. */
+function actorsRead(ctx: RunContext, op: Operation): Actor[] {
+  let actors = actorsReadBy.get(op);
+  if (!actors) {
+    const sites = [...ctx.graph.sitesOf('operation', op.id), ...(op.actor ? ctx.graph.sitesOf('actor', op.actor).filter((s) => s.section === 'inject') : [])];
+    const ids = new Set<string>();
+    for (const s of sites) if (s.class === 'actor' && s.expr?.kind === 'scoped') ids.add(s.expr.scope);
+    actors = [...ids].flatMap((id) => ctx.project.actors.get(id) ?? []);
+    actorsReadBy.set(op, actors);
+  }
+  return actors;
+}
+
 /** The actor's inject.headers and whatever the auth strategy set or changed. */
 function credentialHeaders(req: OutgoingRequest, written: Record<string, string>, inject: Record<string, unknown> = {}): string[] {
   const names = Object.keys(inject);
@@ -52,8 +67,10 @@ function credentialHeaders(req: OutgoingRequest, written: Record<string, string>
 async function requestOnce(ctx: RunContext, op: Operation, rc: RenderContext, trace: Trace, target?: Instance): Promise<FlowResponse> {
   const actor = op.actor ? ctx.project.actors.get(op.actor) : undefined;
   if (op.actor && !actor) throw new FlowError('E_REF_UNDEFINED', `actor "${op.actor}" is not defined`);
-  // The session first: inject.headers read {{actor.token}}.
+  // The session first: inject.headers read {{actor.token}}. Then the session of every other
+  // actor the operation reads ({{admin.token}} in a header): its login extracts that value.
   if (actor) await ctx.sessions.ensure(actor, trace);
+  for (const other of actorsRead(ctx, op)) if (other !== actor) await ctx.sessions.ensure(other, trace);
   let req: OutgoingRequest = await prepareRequest(ctx, op, rc, actor?.inject.headers);
   const written = { ...req.headers };
   if (actor) await ctx.sessions.apply(actor, req, trace);

@@ -39,6 +39,17 @@ describe('simple and chain logins', () => {
     expect(runner.values('admin')).toEqual({ token: '***', user_id: 'u-admin' });
   });
 
+  it("an operation that reads another actor's session value logs that actor in first", async () => {
+    const { runner } = await shop({
+      'resources/audit.yaml': 'name: audit\noperations:\n  peek: { path: /products, headers: { X-Admin: "{{admin.token}}" }, expect_status: 401 }\n',
+    });
+    const r = await runner.run('audit.peek');
+    expect(r.status, JSON.stringify(r.error)).toBe('passed');
+    expect(api.requests.map((q) => q.path)).toEqual(['/login', '/products']);
+    expect(api.requests[1].headers['x-admin']).toBe(api.tokens[0]);
+    expect(api.requests[1].headers.authorization).toBeUndefined(); // no actor: no credentials of its own
+  });
+
   it('chain: two steps, the second reads what the first extracted; the token of the last step is injected', async () => {
     const { runner } = await shop(
       {
