@@ -11,6 +11,16 @@ export interface ImportExpansion {
 }
 
 const TRAILING_GLOB = /(^|\/)\*\.(yaml|yml)$/;
+const STANDARD_DIRS = new Set(['actors', 'resources', 'environments']);
+
+function normalize(pattern: string): string {
+  return pattern.replace(/\\/g, '/').replace(/^\.\//, '');
+}
+
+/** True for a pattern that expands (a trailing *.yaml / *.yml); any other is one file's path. */
+export function expands(pattern: string): boolean {
+  return TRAILING_GLOB.test(normalize(pattern));
+}
 
 export async function expandImports(projectDir: string, patterns: Array<{ pattern: string; loc: Loc }>): Promise<ImportExpansion> {
   const files: string[] = [];
@@ -18,7 +28,7 @@ export async function expandImports(projectDir: string, patterns: Array<{ patter
   const diagnostics: Diagnostic[] = [];
   for (const { pattern, loc } of patterns) {
     const warn = (code: string, message: string) => diagnostics.push(diag(code, message, loc.file, loc.line, loc.col));
-    const normalized = pattern.replace(/\\/g, '/').replace(/^\.\//, '');
+    const normalized = normalize(pattern);
     if (path.isAbsolute(normalized) || normalized.split('/').includes('..')) {
       warn('E_FILE_OUTSIDE_PROJECT', `import "${pattern}" points outside the project directory`);
       continue;
@@ -29,6 +39,10 @@ export async function expandImports(projectDir: string, patterns: Array<{ patter
       const dir = path.join(projectDir, normalized.slice(0, normalized.length - glob[0].length + glob[1].length));
       const ext = `.${glob[2]}`;
       matched = (await listFiles(dir)).filter((n) => n.endsWith(ext) && n !== ext).sort().map((n) => path.join(dir, n));
+      // A misspelt directory (`resource/*.yaml`) would otherwise leave the project silently
+      // empty. The three directories of the layout may well be empty or absent: no warning.
+      const rel = normalized.slice(0, normalized.length - glob[0].length);
+      if (matched.length === 0 && !STANDARD_DIRS.has(rel) && !/\*\*|\?/.test(normalized)) warn('W_IMPORT_PATTERN', `import "${pattern}" matches no file`);
     } else {
       matched = [path.join(projectDir, normalized)];
     }

@@ -73,6 +73,21 @@ describe('imports (spec 2.2)', () => {
     expect(w.map((d) => d.line)).toEqual([4, 5]);
   });
 
+  it('a glob that matches no file is a warning; a * elsewhere is read literally, and a missing file is an error at its import line', async () => {
+    const dir = await writeProject({
+      'flow.yaml': 'version: 1\nimports:\n  - resource/*.yaml\n  - resources/x*.yaml\n  - resources/*.yaml\n',
+      'resources/b.yaml': 'operations: { y: { path: /y } }\n',
+    });
+    const p = await loadProject(dir);
+    expect([...p.operations.keys()]).toEqual(['b.y']);
+    const root = path.join(dir, 'flow.yaml');
+    expect(p.diagnostics.map((d) => `${d.code}@${path.relative(dir, d.file)}:${d.line}`).sort()).toEqual(
+      ['E_FILE_NOT_FOUND@flow.yaml:4', 'W_IMPORT_PATTERN@flow.yaml:3', 'W_IMPORT_PATTERN@flow.yaml:4'].sort(),
+    );
+    expect(p.diagnostics.find((d) => d.line === 3)!.message).toBe('import "resource/*.yaml" matches no file');
+    expect(p.diagnostics.every((d) => d.file === root)).toBe(true);
+  });
+
   it('a multi-file project without imports loads nothing and has no diagnostics', async () => {
     const dir = await writeProject({ 'flow.yaml': 'version: 1\n', 'resources/orders.yaml': ORDERS });
     const p = await loadProject(dir);
