@@ -6,6 +6,7 @@ import type { AuthConfig, AuthStrategyName, RequestSpec, TemplateValue } from '.
 import { credential, renderCredential, renderSetting, setHeader } from './credentials.js';
 import { authConfigError, guardLogin, subject } from './errors.js';
 import { FlowError } from '../errors.js';
+import type { FlowResponse } from '../runtime/response.js';
 import type { AuthContext, AuthStrategy, Session } from './types.js';
 
 type Grant = 'client_credentials' | 'password';
@@ -52,7 +53,38 @@ function oauth2(kind: AuthStrategyName, grant: Grant): AuthStrategy {
       if (renewed.values.refresh_token === undefined) renewed.values.refresh_token = refreshToken;
       return renewed;
     },
+    refreshed(_config, session, { extracted, response }, ctx) {
+      // What the refresh extracted wins (`access_token`, or `token` as a simple login names
+      // it, spec 5); else the answer read as a token answer (RFC 6749 5.1), as at login.
+      const answer = jsonObject(response);
+      const token = [extracted.access_token, extracted.token, answer.access_token].find((v): v is string => typeof v === 'string' && v !== '');
+      if (!token) return session; // nothing new to send: the old token stays
+      ctx.redact(token);
+      const values = session.values;
+      for (const field of TOKEN_FIELDS) if (extracted[field] === undefined && answer[field] !== undefined) values[field] = answer[field];
+      values.access_token = token; // {{actor.access_token}} is what is sent
+      const renewed: Session = { ...session, credentials: { authorization: `Bearer ${token}` } };
+      const expiresAt = expiryFrom(ctx, extracted.expires_in ?? answer.expires_in);
+      if (expiresAt !== undefined) renewed.expiresAt = expiresAt;
+      return renewed;
+    },
   };
+}
+
+/** The top-level fields of a JSON object answer, else none. */
+function jsonObject(response: FlowResponse): Record<string, unknown> {
+  try {
+    const body: unknown = response.json();
+    return body && typeof body === 'object' && !Array.isArray(body) ? (body as Record<string, unknown>) : {};
+  } catch {
+    return {};
+  }
+}
+
+/** now + `expires_in` seconds; undefined without a positive number (the ttl decides). */
+function expiryFrom(ctx: AuthContext, expiresIn: unknown): number | undefined {
+  const lifetime = Number(expiresIn);
+  return Number.isFinite(lifetime) && lifetime > 0 ? ctx.now() + lifetime * 1000 : undefined;
 }
 
 async function tokenRequest(kind: AuthStrategyName, config: AuthConfig, ctx: AuthContext, form: Record<string, TemplateValue>, purpose: string): Promise<Session> {
@@ -103,8 +135,8 @@ function sessionFrom(kind: AuthStrategyName, ctx: AuthContext, answer: unknown):
     throw new FlowError('E_AUTH', `${kind} token of ${subject(ctx)} has token_type "${type}"; only Bearer tokens are supported`, { details: { actor: ctx.actor?.id } });
   }
   const session: Session = { values, credentials: { authorization: `Bearer ${token}` } };
-  const lifetime = Number(body.expires_in);
-  if (body.expires_in !== undefined && Number.isFinite(lifetime) && lifetime > 0) session.expiresAt = ctx.now() + lifetime * 1000;
+  const expiresAt = expiryFrom(ctx, body.expires_in);
+  if (expiresAt !== undefined) session.expiresAt = expiresAt;
   return session;
 }
 

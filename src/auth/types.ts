@@ -67,4 +67,18 @@ export interface AuthStrategy {
    * runner prefers the actor's `session.refresh` when written, then this, else `login`.
    */
   refresh?(config: AuthConfig, session: Session, ctx: AuthContext): Promise<Session>;
+  /**
+   * The session after the actor's own `session.refresh` request (spec 2.4): `session.values`
+   * already hold what it extracted, `expiresAt` is cleared. A strategy whose credentials come
+   * from a login's answer (oauth2) rebuilds them here, and its expiry if the answer gives one.
+   * Optional: without it the credentials stay as they were (basic, api_key, and `simple`,
+   * whose inject.headers read the values anew).
+   */
+  refreshed?(config: AuthConfig, session: Session, refresh: RefreshAnswer, ctx: AuthContext): Session;
+}
+
+/** What an actor's `session.refresh` request returned. */
+export interface RefreshAnswer {
+  extracted: Record<string, unknown>;
+  response: FlowResponse;
 }

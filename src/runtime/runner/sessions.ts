@@ -92,9 +92,12 @@ export class Sessions {
     try {
       let session: Session | undefined;
       if (actor.session?.refresh) {
-        const { extracted } = await this.exchange(actor, actor.session.refresh, `refresh of ${actor.id}`, trace, held.session.values);
-        // The refresh request's own lifetime is the ttl; the strategy's old expiry no longer applies.
-        session = { ...held.session, values: Object.assign(held.session.values, extracted), expiresAt: undefined };
+        const answer = await this.exchange(actor, actor.session.refresh, `refresh of ${actor.id}`, trace, held.session.values);
+        // The strategy's old expiry no longer applies: the ttl decides, unless the strategy
+        // reads a new one from the answer; it also rebuilds credentials kept from the login
+        // (oauth2's token), which would otherwise go on being sent expired.
+        session = { ...held.session, values: held.session.values, expiresAt: undefined };
+        if (strategy?.refreshed && actor.auth) session = strategy.refreshed(actor.auth, session, answer, this.authContext(actor, trace, held.session.values));
       } else if (strategy?.refresh && actor.auth) {
         const refreshed = await strategy.refresh(actor.auth, held.session, this.authContext(actor, trace, held.session.values));
         session = { ...refreshed, values: Object.assign(held.session.values, refreshed.values) };

@@ -167,6 +167,91 @@ describe('session.ttl', () => {
   });
 });
 
+describe('session.refresh of an oauth2 actor', () => {
+  // A token server whose tokens are numbered: login AT1 (expires_in 1 s); each refresh the next.
+  async function oauth(refreshAnswer: (n: number) => Record<string, unknown>, session: string[]) {
+    let issued = 1;
+    const srv = await startServer({
+      'POST /token': (_req, res) => json(res, 200, { access_token: 'AT1', token_type: 'Bearer', expires_in: 1, refresh_token: 'RT1' }),
+      'POST /refresh': (_req, res) => json(res, 200, refreshAnswer(++issued)),
+      '*': (_req, res) => json(res, 200, { ok: true }),
+    });
+    let now = Date.parse('2026-01-01T00:00:00Z');
+    const actor = ['name: svc', 'auth: { strategy: oauth2_client_credentials, token_url: /token, client_id: app, client_secret: "{{secret.CS}}" }', ...session, ''];
+    const loaded = await load(
+      {
+        'flow.yaml': ROOT,
+        'environments/test.yaml': envFile({ baseUrl: srv.url }),
+        'actors/svc.yaml': actor.join('\n'),
+        'resources/calls.yaml': 'name: call\noperations:\n  me: { path: /me, actor: svc }\n',
+      },
+      { secrets: { CS: 'client-secret' }, clock: () => now },
+    );
+    const log = () => srv.requests.map((r) => `${r.method} ${r.path}${r.headers.authorization?.startsWith('Bearer') ? ` ${r.headers.authorization}` : ''}`);
+    return { ...loaded, srv, log, advance: (ms: number) => void (now += ms) };
+  }
+  const refresh = (extract: string) => ['session:', '  refresh:', '    method: POST', '    path: /refresh', '    body: { refresh_token: "{{svc.refresh_token}}" }', `    extract: ${extract}`];
+
+  it('sends the refreshed access_token, and expires again by the expires_in of the refresh (no ttl)', async () => {
+    const t = await oauth((n) => ({ access_token: `AT${n}`, expires_in: 60 }), refresh('{ access_token: $.data.access_token, expires_in: $.data.expires_in }'));
+    try {
+      await t.runner.run('call.me');
+      t.advance(2_000); // AT1 has expired
+      expect((await t.runner.run('call.me')).status).toBe('passed');
+      t.advance(30_000); // AT2 lives 60 s
+      await t.runner.run('call.me');
+      t.advance(31_000);
+      await t.runner.run('call.me');
+      expect(t.log()).toEqual(['POST /token', 'GET /me Bearer AT1', 'POST /refresh', 'GET /me Bearer AT2', 'GET /me Bearer AT2', 'POST /refresh', 'GET /me Bearer AT3']);
+      expect(t.srv.requests[2].json()).toEqual({ refresh_token: 'RT1' });
+      expect(t.runner.values('svc')).toMatchObject({ access_token: '***', refresh_token: '***', expires_in: 60 });
+    } finally {
+      await t.srv.close();
+    }
+  });
+
+  it('a refresh that names it `token` and gives no expires_in: that token is sent, for the ttl', async () => {
+    const t = await oauth((n) => ({ data: { token: `AT${n}` } }), [...refresh('{ token: $.data.data.token }'), '  ttl: 10m']);
+    try {
+      await t.runner.run('call.me');
+      t.advance(2_000);
+      await t.runner.run('call.me');
+      t.advance(9 * 60_000);
+      await t.runner.run('call.me');
+      t.advance(60_000);
+      await t.runner.run('call.me');
+      expect(t.log()).toEqual(['POST /token', 'GET /me Bearer AT1', 'POST /refresh', 'GET /me Bearer AT2', 'GET /me Bearer AT2', 'POST /refresh', 'GET /me Bearer AT3']);
+    } finally {
+      await t.srv.close();
+    }
+  });
+});
+
+describe('keys a login does not read (spec 5, 2.6)', () => {
+  it('a simple login and a chain step send neither query_params nor body_form', async () => {
+    const srv = await startServer({ '*': (_req, res) => json(res, 200, { token: 'tok-1' }) });
+    const ignored = 'query_params: { q: "1" }, body_form: { f: "2" }';
+    try {
+      const { runner } = await load({
+        'flow.yaml': ROOT,
+        'environments/test.yaml': envFile({ baseUrl: srv.url }),
+        'actors/one.yaml': `name: one\nauth: { strategy: simple, method: POST, path: /login, body: { u: one }, ${ignored}, extract: { token: $.data.token } }\n`,
+        'actors/two.yaml': `name: two\nauth:\n  strategy: chain\n  steps:\n    - { id: s1, method: POST, path: /step, ${ignored}, extract: { token: $.data.token } }\n`,
+        'resources/calls.yaml': 'name: call\noperations:\n  a: { path: /a, actor: one }\n  b: { path: /b, actor: two }\n',
+      });
+      expect((await runner.runMany(['call.a', 'call.b'])).passed).toBe(2);
+      const login = srv.requests.find((r) => r.path === '/login')!;
+      const step = srv.requests.find((r) => r.path === '/step')!;
+      expect([login.url, step.url]).toEqual(['/login', '/step']);
+      expect(login.json()).toEqual({ u: 'one' }); // the JSON body, not the form
+      expect(step.body.length).toBe(0);
+      for (const r of [login, step]) expect(r.headers['content-type'] ?? '').not.toMatch(/form/);
+    } finally {
+      await srv.close();
+    }
+  });
+});
+
 describe('credentials issued in advance, inline auth, and no actor', () => {
   const SECRETS = { BASIC_PW: 'b4sic-pass-word', API_KEY: 'key-0f-the-api', BOT_TOKEN: 'tok-of-the-bot', INLINE_PW: 'inl1ne-pass' };
 
