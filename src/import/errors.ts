@@ -12,6 +12,8 @@ export const IMPORT_CODES = {
   into: 'E_IMPORT_INTO',
   /** the output directory exists and is not empty */
   outExists: 'E_IMPORT_OUT_EXISTS',
+  /** `--check answer.md`: no file in the answer, or a file path that leaves the project */
+  answer: 'E_IMPORT_ANSWER',
 } as const;
 
 export function importError(code: string, message: string, file?: string, cause?: unknown): FlowError {

@@ -1,11 +1,13 @@
 // `flow import`: inputs -> plan + project files, checked; `--into` edits a project in place;
 // `--check` runs the self-check (and lint) on a project someone else wrote. Output only: the
 // work is in src/import.
-import { writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { hasCode } from '../../errors.js';
 import { importApi, readInput, type ImportResult } from '../../import/index.js';
+import { planFindings, readAnswer } from '../../import/check/answer.js';
 import { checkView, formatFinding, viewOfDirectory, type CheckFinding } from '../../import/check/index.js';
 import { importInto } from '../../import/emit/into.js';
 import { writeProject } from '../../import/emit/write.js';
@@ -33,7 +35,7 @@ const PROGRESS_EVERY = 100;
 export function usage(): string {
   return [
     'Usage: flow import <input>... (--out <dir> | --into <project>) [--from <format>] [--plan <file>]',
-    '       flow import --check <project> [<input>...]',
+    '       flow import --check <project|answer.md> [<input>...]',
     '',
     'Reads API descriptions and writes a plan (stdout, or --plan) and a project: flow.yaml,',
     'environments/, actors/, resources/. Inventing nothing: every path, field and status code',
@@ -50,6 +52,9 @@ export function usage(): string {
     '      --env <id>        environment id (default: default)',
     '      --check <dir>     check a project (e.g. written by an LLM): the self-check of spec 1.8,',
     '                        lint, and with inputs given also the grounding and leak checks',
+    '      --check <file.md> the same for an answer in the form of spec 1.7 (the plan, then each',
+    '                        file in a fenced block labelled with its path), and the plan\'s',
+    '                        five sections (spec 1.6)',
     '  -h, --help            this help',
     '',
     'Several inputs are combined into one project (a collection and its environment, two docs).',
@@ -151,14 +156,36 @@ function report(findings: CheckFinding[], linted: Array<{ line: string; error: b
   return ok ? EXIT.ok : EXIT.failed;
 }
 
-async function checkCommand(dir: string, inputs: string[], from: InputFormat | undefined, io: CliIO): Promise<number> {
-  const abs = path.resolve(io.cwd, dir);
+async function checkCommand(target: string, inputs: string[], from: InputFormat | undefined, io: CliIO): Promise<number> {
+  const abs = path.resolve(io.cwd, target);
+  const isFile = await stat(abs).then((s) => s.isFile(), () => false);
+  if (isFile) return checkAnswer(abs, inputs, from, io);
   const { view } = await viewOfDirectory(abs);
+  const findings = checkView(view, await groundingContext(inputs, from, io));
+  return report(findings, await lintDir(abs), io, `checked ${view.files.length} files${inputs.length ? ` against ${inputs.length} inputs` : ''}`);
+}
+
+/** An answer in Markdown: its files are written to a scratch directory and checked there. */
+async function checkAnswer(file: string, inputs: string[], from: InputFormat | undefined, io: CliIO): Promise<number> {
+  const answer = readAnswer(await readFile(file, 'utf8'), path.relative(io.cwd, file) || file);
+  const dir = await mkdtemp(path.join(tmpdir(), 'reqflow-answer-'));
+  try {
+    for (const f of answer.files) {
+      await mkdir(path.dirname(path.join(dir, f.path)), { recursive: true });
+      await writeFile(path.join(dir, f.path), f.text, 'utf8');
+    }
+    const { view } = await viewOfDirectory(dir);
+    const findings = [...planFindings(answer), ...checkView(view, await groundingContext(inputs, from, io))];
+    return report(findings, await lintDir(dir), io, `checked the plan and ${answer.files.length} files of ${path.basename(file)}${inputs.length ? ` against ${inputs.length} inputs` : ''}`);
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+}
+
+async function groundingContext(inputs: string[], from: InputFormat | undefined, io: CliIO) {
   const apis = [];
   for (const i of inputs) apis.push(await readInput(i, { from, cwd: io.cwd }));
-  const findings = checkView(view, apis.length ? { api: mergeApis(apis) } : {});
-  const code = report(findings, await lintDir(abs), io, `checked ${view.files.length} files${inputs.length ? ` against ${inputs.length} inputs` : ''}`);
-  return code;
+  return apis.length ? { api: mergeApis(apis) } : {};
 }
 
 function usageError(io: CliIO, message: string): number {

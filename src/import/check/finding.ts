@@ -26,6 +26,7 @@ export const CHECK_CODES = {
   unknownKey: 'E_CHECK_UNKNOWN_KEY',
   provenance: 'E_CHECK_PROVENANCE',
   template: 'E_CHECK_TEMPLATE',
+  plan: 'E_CHECK_PLAN',
 } as const;
 
 export function formatFinding(f: CheckFinding): string {

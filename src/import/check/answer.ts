@@ -1,0 +1,76 @@
+// An answer to the import procedure written by someone else, typically an LLM (spec 1.4,
+// 1.7): a plan in Markdown, then each file in a fenced block labelled with its path.
+// `flow import --check answer.md` reads the files out of it and checks them as a project,
+// and checks that the plan has the five sections of spec 1.6, in order.
+import { blocksOf, type Block } from '../readers/markdown-blocks.js';
+import { IMPORT_CODES, importError } from '../errors.js';
+import { CHECK_CODES, type CheckFinding } from './finding.js';
+
+export interface AnswerFile {
+  /** relative, `/`-separated */
+  path: string;
+  text: string;
+  /** 1-based line of the fence in the answer */
+  line: number;
+}
+
+export interface Answer {
+  files: AnswerFile[];
+  /** the headings before the first file: the plan's sections */
+  headings: Array<{ text: string; line: number }>;
+}
+
+export const PLAN_SECTIONS = ['Actors', 'Resources and operations', 'Variable flow', 'Environment variables', 'Open questions'] as const;
+
+/** A YAML file path in a fence label or in the line just before a block: `flow.yaml`, `resources/orders.yaml`. */
+const YAML_PATH = /(?:^|[\s:="'`*])((?:[\w.-]+\/)*[\w.-]+\.ya?ml)(?=$|[\s"'`*:])/;
+
+/** The files and plan headings of an answer; throws E_IMPORT_ANSWER when it holds no file or a file outside the project. */
+export function readAnswer(markdown: string, source: string): Answer {
+  const blocks = blocksOf(markdown);
+  const files: AnswerFile[] = [];
+  const headings: Answer['headings'] = [];
+  blocks.forEach((b, i) => {
+    if (b.kind === 'heading' && files.length === 0) headings.push({ text: b.text, line: b.line });
+    if (b.kind !== 'code') return;
+    const path = labelOf(b, blocks[i - 1]);
+    if (!path) return;
+    if (path.startsWith('/') || path.split('/').includes('..')) {
+      throw importError(IMPORT_CODES.answer, `${source}:${b.line}: the file ${path} would lie outside the project`, source);
+    }
+    files.push({ path: path.replace(/^\.\//, ''), text: b.text, line: b.line });
+  });
+  if (files.length === 0) {
+    throw importError(IMPORT_CODES.answer, `${source}: no file in the answer: each file is a fenced block labelled with its path, e.g. \`\`\`yaml resources/orders.yaml`, source);
+  }
+  return { files, headings };
+}
+
+/** The label in the fence's info string, else a line that is only a path just before the block. */
+function labelOf(block: Block, previous: Block | undefined): string | undefined {
+  const fromInfo = block.info && YAML_PATH.exec(block.info)?.[1];
+  if (fromInfo) return fromInfo;
+  if (previous && previous.kind !== 'code' && previous.line >= block.line - 2) {
+    const text = previous.text.trim();
+    const m = YAML_PATH.exec(text);
+    // only a line that is the path (with its markup), not a sentence that mentions one
+    if (m && text.replace(/[`*_:#\s]/g, '') === m[1].replace(/[`*_:#\s]/g, '')) return m[1];
+  }
+  return undefined;
+}
+
+/** Spec 1.6: the plan's sections, all five, in order (numbering and case aside). */
+export function planFindings(answer: Answer): CheckFinding[] {
+  const wanted = PLAN_SECTIONS.map((name) => name.toLowerCase());
+  const found = answer.headings.map((h) => h.text.toLowerCase().replace(/^[\d.)\s]+/, '').trim());
+  const at = wanted.map((w) => found.indexOf(w));
+  const findings: CheckFinding[] = [];
+  at.forEach((index, k) => {
+    if (index < 0) findings.push({ code: CHECK_CODES.plan, file: 'plan', where: '', message: `the plan has no section "${PLAN_SECTIONS[k]}" (spec 1.6)` });
+  });
+  const present = at.filter((i) => i >= 0);
+  if (present.some((i, k) => k > 0 && i < present[k - 1])) {
+    findings.push({ code: CHECK_CODES.plan, file: 'plan', where: '', message: `the plan's sections are out of order: they go ${PLAN_SECTIONS.join(', ')} (spec 1.6)` });
+  }
+  return findings;
+}
