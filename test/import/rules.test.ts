@@ -116,9 +116,9 @@ describe('credentials', () => {
 });
 
 describe('output', () => {
-  it('plan sections in the order of spec 1.6; files in the order of spec 1.7; the result lints clean', async () => {
+  it('exactly the plan sections of spec 1.6, in order; files in the order of spec 1.7; the result lints clean', async () => {
     const r = await importFixture(['petstore-links.oas30.yaml']);
-    const headings = r.plan.split('\n').filter((l) => l.startsWith('## ')).slice(0, 5);
+    const headings = r.plan.split('\n').filter((l) => l.startsWith('## '));
     expect(headings).toEqual(['## Actors', '## Resources and operations', '## Variable flow', '## Environment variables', '## Open questions']);
     expect(r.plan).toContain('| operation | method | path | actor | depends_on | expect_status | extracts |');
     expect(r.files.map((f) => f.kind)).toEqual(['root', 'environment', 'actor', 'resource']);

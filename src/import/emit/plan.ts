@@ -1,6 +1,7 @@
-// The plan in plain English: the five sections of spec 1.6, in order, with their tables.
+// The plan in plain English: the five sections of spec 1.6, in order, with their tables, and
+// nothing else: each note ends the section it explains, so there is no sixth section.
 import { evidenceText } from '../observed.js';
-import type { Draft } from '../infer/draft.js';
+import type { Draft, PlanSection } from '../infer/draft.js';
 
 const cell = (v: unknown): string => {
   const s = v === undefined || v === '' ? '—' : String(v);
@@ -9,6 +10,12 @@ const cell = (v: unknown): string => {
 
 function table(head: string[], rows: unknown[][]): string[] {
   return [`| ${head.join(' | ')} |`, `|${head.map(() => '---').join('|')}|`, ...rows.map((r) => `| ${r.map(cell).join(' | ')} |`)];
+}
+
+/** The notes of one section, as its last lines. */
+function notesOf(draft: Draft, section: PlanSection): string[] {
+  const notes = draft.notes.filter((n) => n.section === section);
+  return notes.length ? ['Notes:', '', ...notes.map((n) => `- ${n.text}`), ''] : [];
 }
 
 export function renderPlan(draft: Draft): string {
@@ -27,7 +34,7 @@ export function renderPlan(draft: Draft): string {
     lines.push(`- **${a.name}**: ${a.description}. Strategy \`${String(a.auth.strategy)}\`. Login returns: ${a.loginReturns}.`);
     for (const e of a.evidence) lines.push(`  - evidence: ${evidenceText(e)}`);
   }
-  lines.push('');
+  lines.push('', ...notesOf(draft, 'actors'));
 
   lines.push('## Resources and operations', '');
   lines.push(
@@ -38,15 +45,17 @@ export function renderPlan(draft: Draft): string {
     '',
   );
   if (draft.resources.length) lines.push(`Files: ${draft.resources.map((r) => `\`resources/${r.plural}.yaml\` (name: ${r.name})`).join(', ')}.`, '');
+  lines.push(...notesOf(draft, 'resources'));
 
   lines.push('## Variable flow', '');
   lines.push(...table(['variable', 'produced by', 'consumed by'], draft.flows.map((f) => [`\`${f.variable}\``, f.producedBy, f.consumedBy.join(', ')])), '');
+  lines.push(...notesOf(draft, 'variables'));
 
   lines.push('## Environment variables', '');
   const envRows: unknown[][] = [['`baseUrl`', 'plain', `${String(draft.baseUrl)}: ${draft.baseUrlNote}`]];
   for (const v of draft.variables) envRows.push([`\`${v.name}\``, 'plain', `${String(v.value)}: ${v.notes}`]);
   for (const s of draft.secrets) envRows.push([`\`${s.name}\``, 'secret', `referenced as \`{{secret.${s.name}}}\`; ${s.notes}`]);
-  lines.push(...table(['variable', 'kind', 'notes'], envRows), '');
+  lines.push(...table(['variable', 'kind', 'notes'], envRows), '', ...notesOf(draft, 'environment'));
 
   lines.push('## Open questions', '');
   if (!draft.questions.length) lines.push('None.');
@@ -55,10 +64,6 @@ export function renderPlan(draft: Draft): string {
     const ev = q.evidence ? ` Evidence: ${evidenceText(q.evidence)}.` : '';
     lines.push(`${i + 1}. ${q.text}${blocks}${ev}`);
   });
-  lines.push('');
-
-  if (draft.notes.length) {
-    lines.push('## Notes', '', ...draft.notes.map((n) => `- ${n}`), '');
-  }
+  lines.push('', ...notesOf(draft, 'questions'));
   return lines.join('\n');
 }

@@ -77,6 +77,33 @@ const RETURNS: Record<string, string> = {
   oauth2_password: 'an access token from the token endpoint (password grant)',
 };
 
+// Among alternatives the input states, a credential issued in advance (spec 5.2) comes first:
+// it needs no login and is one {{secret.X}}. Basic comes last, since APIs that also offer it
+// usually mean a key in the user name (Stripe: `<api_key>:`), which basic would split into a
+// plain user name and a password. Equal ranks keep the input's order.
+const RANK: Partial<Record<SecurityScheme['kind'], number>> = { bearer: 0, api_key: 0, basic: 2 };
+
+/**
+ * The supported scheme to use; undefined if none is supported. Traffic lists what one request
+ * sent together (Gitea: basic plus an `X-Gitea-OTP` one-time code), not alternatives, so
+ * there the first one sent is kept, as the input's own order.
+ */
+export function preferred(alternatives: Array<SecurityScheme | undefined>, sentTogether = false): SecurityScheme | undefined {
+  let best: SecurityScheme | undefined;
+  for (const s of alternatives) {
+    if (!s || s.kind === 'unsupported') continue;
+    if (!best) best = s;
+    else if (!sentTogether && (RANK[s.kind] ?? 1) < (RANK[best.kind] ?? 1)) best = s;
+  }
+  return best;
+}
+
+function choiceNote(ids: string[], chosen: string, sentTogether: boolean): string {
+  return sentTogether
+    ? `Requests that send ${ids.join(' and ')} use ${chosen} (the first one sent)`
+    : `Operations that accept ${ids.join(' or ')} use ${chosen} (a credential issued in advance first, basic last)`;
+}
+
 export function inferActors(endpoints: Endpoint[], ctx: InferContext, resolver: Resolver, taken: Set<string>): DraftActor[] {
   const actors = new Map<string, DraftActor>();
   const schemes = new Map(ctx.api.schemes.map((s) => [s.id, s]));
@@ -84,12 +111,13 @@ export function inferActors(endpoints: Endpoint[], ctx: InferContext, resolver: 
     if (e.blocked) continue;
     const uses = e.ops[0].security;
     if (!uses?.length) continue; // public (R3: actor omitted)
-    const supported = uses.map((u) => schemes.get(u.scheme)).find((s) => s && s.kind !== 'unsupported');
+    const sentTogether = e.ops[0].concrete;
+    const supported = preferred(uses.map((u) => schemes.get(u.scheme)), sentTogether);
     if (supported) {
       const actor = actors.get(supported.id) ?? buildActor(supported, endpoints, ctx, resolver, taken);
       actors.set(supported.id, actor);
       e.actor = actor.name;
-      if (uses.length > 1) ctx.count(`Operations that accept ${uses.map((u) => u.scheme).join(' or ')} use ${supported.id}`, endpointId(e));
+      if (uses.length > 1) ctx.count('actors', choiceNote(uses.map((u) => u.scheme), supported.id, sentTogether), endpointId(e));
       continue;
     }
     const s = schemes.get(uses[0].scheme);
@@ -111,7 +139,7 @@ function buildActor(s: SecurityScheme, endpoints: Endpoint[], ctx: InferContext,
   const kind = s.kind === 'login' ? 'bearer' : s.kind;
   const builder = BUILDERS[kind as keyof typeof BUILDERS];
   const auth = builder(s, name, ctx);
-  if (s.kind === 'login') ctx.note(`Actor ${name}: the request that returns its token was not found; it uses a token issued in advance.`);
+  if (s.kind === 'login') ctx.note('actors', `Actor ${name}: the request that returns its token was not found; it uses a token issued in advance.`);
   return {
     name,
     description: describe(s),

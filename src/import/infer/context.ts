@@ -2,14 +2,14 @@
 // open questions raised, and notes for the plan.
 import { SET_VIA_VAR, type TemplateValue } from '../../project/types.js';
 import { evidenceText, type Evidence, type ObservedApi } from '../observed.js';
-import type { DraftVariable, OpenQuestion } from './draft.js';
+import type { DraftVariable, OpenQuestion, PlanNote, PlanSection } from './draft.js';
 import { ident, upperSnake } from './names.js';
 
 export class InferContext {
   readonly variables = new Map<string, DraftVariable>();
   readonly secrets = new Map<string, DraftVariable>();
   readonly questions: OpenQuestion[] = [];
-  readonly notes: string[] = [];
+  readonly notes: PlanNote[] = [];
 
   constructor(readonly api: ObservedApi) {}
 
@@ -44,22 +44,26 @@ export class InferContext {
     return this.questions.length;
   }
 
-  private readonly counted = new Map<string, string[]>();
+  private readonly counted = new Map<string, { section: PlanSection; items: string[] }>();
 
   /** A note that applies to many items: written once, with the count and the first few. */
-  count(text: string, item: string): void {
-    const items = this.counted.get(text) ?? [];
-    if (!items.length) this.counted.set(text, items);
-    items.push(item);
+  count(section: PlanSection, text: string, item: string): void {
+    const entry = this.counted.get(text) ?? { section, items: [] };
+    if (!entry.items.length) this.counted.set(text, entry);
+    entry.items.push(item);
   }
 
-  allNotes(): string[] {
-    const counted = [...this.counted].map(([text, items]) => `${text}: ${items.length} (${items.slice(0, 5).join(', ')}${items.length > 5 ? ', …' : ''}).`);
+  allNotes(): PlanNote[] {
+    const counted = [...this.counted].map(([text, { section, items }]) => ({
+      section,
+      text: `${text}: ${items.length} (${items.slice(0, 5).join(', ')}${items.length > 5 ? ', …' : ''}).`,
+    }));
     return [...this.notes, ...counted];
   }
 
-  note(text: string): void {
-    if (!this.notes.includes(text)) this.notes.push(text);
+  /** A note for the plan, written at the end of the section it explains (spec 1.6 has no other). */
+  note(section: PlanSection, text: string): void {
+    if (!this.notes.some((n) => n.text === text)) this.notes.push({ section, text });
   }
 }
 

@@ -76,8 +76,16 @@ export interface Draft {
   resources: DraftResource[];
   questions: OpenQuestion[];
   flows: VariableFlow[];
-  /** notes for the plan that are neither questions nor rows (alternatives chosen, merges) */
-  notes: string[];
+  /** notes for the plan that are neither questions nor rows (alternatives chosen, skips) */
+  notes: PlanNote[];
+}
+
+/** The five plan sections of spec 1.6; a note is written at the end of the one it explains. */
+export type PlanSection = 'actors' | 'resources' | 'variables' | 'environment' | 'questions';
+
+export interface PlanNote {
+  section: PlanSection;
+  text: string;
 }
 
 export function opId(op: { resource: string; name: string }): string {

@@ -56,10 +56,10 @@ export function infer(api: ObservedApi, options: InferOptions = {}): Draft {
 
   const resources = groupResources(live, built);
   for (const e of endpoints) {
-    if (e.blocked && e.blocked.question === undefined && !tokenRequests.has(e)) ctx.note(`Skipped ${e.ops[0].key}: ${e.blocked.reason}.`);
+    if (e.blocked && e.blocked.question === undefined && !tokenRequests.has(e)) ctx.note('resources', `Skipped ${e.ops[0].key}: ${e.blocked.reason}.`);
   }
   for (const e of tokenRequests) {
-    ctx.note(`${e.ops[0].key} ("${e.ops[0].summary ?? e.ops[0].key}") is the token request of an actor: written as its token_url, not as an operation.`);
+    ctx.note('actors', `${e.ops[0].key} ("${e.ops[0].summary ?? e.ops[0].key}") is the token request of an actor: written as its token_url, not as an operation.`);
   }
   const first = api.inputs[0];
   return {
@@ -81,7 +81,8 @@ export function infer(api: ObservedApi, options: InferOptions = {}): Draft {
 function applyReaderNotes(api: ObservedApi, endpoints: Endpoint[], ctx: InferContext): void {
   for (const n of api.notes) {
     if (!n.blocks?.length) {
-      ctx.note(`${n.text} (${evidenceText(n.evidence)})`);
+      // Reader notes say what an input holds or leaves out: they explain the operations table.
+      ctx.note('resources', `${n.text} (${evidenceText(n.evidence)})`);
       continue;
     }
     const blocked = endpoints.filter((e) => e.ops.some((o) => n.blocks!.includes(o.key)));
