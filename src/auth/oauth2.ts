@@ -6,13 +6,14 @@ import type { AuthConfig, AuthStrategyName, RequestSpec, TemplateValue } from '.
 import { credential, renderCredential, renderSetting, setHeader } from './credentials.js';
 import { authConfigError, guardLogin, subject } from './errors.js';
 import { FlowError } from '../errors.js';
+import { OAUTH2_SESSION_FIELDS } from '../graph/session.js';
 import type { FlowResponse } from '../runtime/response.js';
 import type { AuthContext, AuthStrategy, Session } from './types.js';
 
 type Grant = 'client_credentials' | 'password';
 
 /** The values of a token answer readable as {{<actor>.<field>}}; the tokens are redacted. */
-const TOKEN_FIELDS = ['access_token', 'token_type', 'expires_in', 'scope', 'refresh_token', 'id_token'] as const;
+const TOKEN_FIELDS = OAUTH2_SESSION_FIELDS;
 const SECRET_FIELDS = new Set(['access_token', 'refresh_token', 'id_token']);
 
 export const oauth2ClientCredentials = oauth2('oauth2_client_credentials', 'client_credentials');

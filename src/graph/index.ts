@@ -2,8 +2,10 @@
 // Imports only from src/project (and src/errors.ts).
 export { buildGraph, dependsOnEntries, ProjectGraph, type Edge, type EdgeKind, type SelfProducedRef } from './build.js';
 export { findCycles } from './cycles.js';
+export { FAKER_NAMES, fakerKey, fakerName, type FakerName } from './faker.js';
 export { prerequisites, scheduleOrder } from './order.js';
 export { classify, operationFormOf, resolveScope, RESOLUTION_ORDER, type RefClass, type ResolutionStep, type ScopeNames } from './scopes.js';
+export { loginFields, STRATEGY_SESSION_FIELDS } from './session.js';
 export { collectSites, type OwnerKind, type RefOwner, type RefSection, type RefSite } from './sites.js';
 export { closestName, didYouMean, MAX_SUGGESTION_DISTANCE } from './suggest.js';
 export * from './template.js';

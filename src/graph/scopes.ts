@@ -13,6 +13,11 @@ export type ResolutionStep = (typeof RESOLUTION_ORDER)[number];
 export interface ScopeNames {
   actors: { has(id: string): boolean };
   resources: { has(id: string): boolean };
+  /**
+   * The fields an actor's login puts in its session (see loginFields). Asked only of a name
+   * that is both an actor and a resource; without it such a name is always the actor's.
+   */
+  sessionFields?(actor: string): ReadonlySet<string>;
 }
 
 const BUILTIN_KINDS = new Set<Expr['kind']>(['uuid', 'now', 'faker', 'codec']);
@@ -22,10 +27,21 @@ const MATCHES: Record<ResolutionStep, (expr: Expr, names: ScopeNames) => boolean
   env: (e) => e.kind === 'env',
   secret: (e) => e.kind === 'secret',
   // An actor has one session: an indexed form never names an actor.
-  actor: (e, n) => e.kind === 'scoped' && e.index === undefined && n.actors.has(e.scope),
+  actor: (e, n) => e.kind === 'scoped' && e.index === undefined && n.actors.has(e.scope) && sessionAnswers(e.scope, e.field, n),
   'indexed-resource': (e, n) => e.kind === 'scoped' && e.index !== undefined && n.resources.has(e.scope),
   resource: (e, n) => e.kind === 'scoped' && e.index === undefined && n.resources.has(e.scope),
 };
+
+/**
+ * Whether the actor's session answers `{{scope.field}}`. When a resource shares the name, the
+ * runtime falls back to the resource for a field the session lacks (spec 2.8), so the
+ * reference is the actor's only if its login provides the field; otherwise it is the
+ * resource's, and the operation extracting it becomes a prerequisite (spec 2.9.1).
+ */
+function sessionAnswers(scope: string, field: string, n: ScopeNames): boolean {
+  if (!n.resources.has(scope) || !n.sessionFields) return true;
+  return n.sessionFields(scope).has(field);
+}
 
 const CLASS_OF: Record<ResolutionStep, RefClass> = {
   builtin: 'builtin',

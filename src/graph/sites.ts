@@ -2,6 +2,7 @@
 // string is parsed once per build.
 import type { Actor, AuthConfig, Environment, Operation, Project, RequestSpec, YamlPath } from '../project/types.js';
 import { classify, type RefClass, type ScopeNames } from './scopes.js';
+import { loginFields } from './session.js';
 import { hasTemplate, parseTemplate, type Expr, type TemplatePart } from './template.js';
 import { visitStrings } from './walk.js';
 
@@ -102,7 +103,16 @@ class Collector {
   private readonly names: ScopeNames;
 
   constructor(project: Project) {
-    this.names = { actors: project.actors, resources: project.resources };
+    const fields = new Map<string, ReadonlySet<string>>();
+    this.names = {
+      actors: project.actors,
+      resources: project.resources,
+      sessionFields: (actor) => {
+        let f = fields.get(actor);
+        if (!f) fields.set(actor, (f = loginFields(project.actors.get(actor))));
+        return f;
+      },
+    };
   }
 
   environment(env: Environment): RefSite[] {

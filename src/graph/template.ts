@@ -2,6 +2,8 @@
 // The runtime renders these parts; the graph and lint read their scopes.
 
 import { parseDuration } from '../project/duration.js';
+import { FAKER_NAMES, fakerKey, fakerName } from './faker.js';
+import { didYouMean } from './suggest.js';
 
 export type Codec = 'base64' | 'hex' | 'url';
 
@@ -131,7 +133,13 @@ function parseBuiltin(inner: string): Expr | string {
     return { kind: 'now', offsetMs: now[1] === '-' ? -ms : ms };
   }
   const faker = FAKER_RE.exec(inner);
-  if (faker) return { kind: 'faker', method: faker[1] };
+  if (faker) {
+    const method = faker[1];
+    if (fakerName(method)) return { kind: 'faker', method };
+    // Rejected here, not only when rendered: lint then reports the typo before a run.
+    const hint = didYouMean(fakerKey(method), FAKER_NAMES) || `; known: ${FAKER_NAMES.join(', ')}`;
+    return `"${inner}": unknown faker "${method}"${hint}`;
+  }
   const codec = CODEC_RE.exec(inner);
   if (codec) {
     const body = (codec[3] ?? codec[4]).replace(/\\([\s\S])/g, '$1');

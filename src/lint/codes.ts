@@ -25,7 +25,7 @@ export const CODES: Record<string, CodeInfo> = {
   E_SCHEMA_VERSION: { severity: 'error', from: 'loader', cause: '`version` is missing or outside 1 to 3', remedy: 'set `version: 1`' },
   E_DUPLICATE_ID: { severity: 'error', from: 'loader', cause: 'two files (or inline entries) define the same actor, resource or environment id; the later one is ignored', remedy: 'rename one (`name:` or the filename)' },
   W_FILE_DISCARDED: { severity: 'warning', from: 'loader', cause: 'an imported file is not directly under actors/, resources/ or environments/: it is not read', remedy: 'move it into one of those directories' },
-  W_IMPORT_PATTERN: { severity: 'warning', from: 'loader', cause: 'an import pattern uses `**` or `?`, a `*` not at the end, or matches no file', remedy: 'use a trailing `*.yaml` / `*.yml` or a file path' },
+  W_IMPORT_PATTERN: { severity: 'warning', from: 'loader', cause: 'an import pattern uses `**` or `?`, a `*` not at the end, or is a glob over a directory other than actors/, resources/, environments/ that matches no file', remedy: 'use a trailing `*.yaml` / `*.yml` or a file path' },
   W_EMPTY_FILE: { severity: 'warning', from: 'loader', cause: 'an imported file is empty', remedy: 'fill it or remove it from the project' },
   W_UNKNOWN_TAG: { severity: 'warning', from: 'loader', cause: 'a YAML tag other than `!secret`; the value is read as plain text', remedy: 'use `!secret NAME` or no tag' },
   W_YAML: { severity: 'warning', from: 'loader', cause: 'a YAML warning from the parser', remedy: 'follow the message' },
@@ -40,8 +40,10 @@ export const CODES: Record<string, CodeInfo> = {
   W_BASEURL_PATH: { severity: 'warning', from: 'lint', cause: '`baseUrl` goes on past the host (a path such as /api/v1)', remedy: 'end baseUrl at the host; put the prefix in each operation path' },
   E_INTERNAL: { severity: 'error', from: 'lint', cause: 'a lint rule failed (a bug in reqflow)', remedy: 'report it with the project that triggers it' },
   // graph rules (src/lint/rules, on src/graph)
-  E_REF_UNDEFINED: { severity: 'error', from: 'graph', cause: 'the scope of a `{{X.y}}` reference, a `depends_on` target, an `actor`, an `{{env.X}}` or `default_environment` names nothing', remedy: 'add the producer or correct the name' },
+  E_REF_UNDEFINED: { severity: 'error', from: 'graph', cause: 'the scope of a `{{X.y}}` reference, a `depends_on` target, an `actor` or `default_environment` names nothing', remedy: 'add the producer or correct the name' },
   E_CYCLE: { severity: 'error', from: 'graph', cause: 'operations depend on each other in a circle; the message prints the path', remedy: 'remove the unneeded `depends_on` edge or reference' },
-  E_TEMPLATE_SYNTAX: { severity: 'error', from: 'graph', cause: 'a `{{ }}` reference is malformed or names a builtin that does not exist', remedy: 'use a form of spec 2.8' },
+  E_TEMPLATE_SYNTAX: { severity: 'error', from: 'graph', cause: 'a `{{ }}` reference is malformed or names a builtin (or a `$.faker.*` name) that does not exist', remedy: 'use a form of spec 2.8' },
+  W_ENV_NOT_DEFINED: { severity: 'warning', from: 'graph', cause: 'an `{{env.X}}` that no environment defines; `--var X=…` or FLOW_VAR_X may still give it at run time', remedy: 'give it with --var X=… or FLOW_VAR_X, or add it to an environment' },
+  W_NAME_SHARED: { severity: 'warning', from: 'graph', cause: 'an actor and a resource have the same name; `{{x.f}}` reads the actor\'s session first, the resource when the login does not provide f', remedy: 'rename one of them' },
   W_FIELD_NOT_EXTRACTED: { severity: 'warning', from: 'graph', cause: 'a `{{resource.field}}` reads a field no operation of that resource extracts', remedy: 'add the extraction or correct the field name' },
 };

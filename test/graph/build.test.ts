@@ -1,7 +1,7 @@
 import { afterAll, describe, expect, it } from 'vitest';
-import { buildGraph, walkTemplates, type ProjectGraph } from '../../src/graph/index.js';
+import { buildGraph, loginFields, walkTemplates, type ProjectGraph } from '../../src/graph/index.js';
 import { secretRef } from '../../src/project/types.js';
-import { graphOf, removeTempDirs } from './helpers.js';
+import { graphOf, loadInline, removeTempDirs } from './helpers.js';
 
 afterAll(removeTempDirs);
 
@@ -289,6 +289,45 @@ resources:
   });
 });
 
+describe('a name that is both an actor and a resource (spec 2.8: the session first)', () => {
+  const SHARED = (auth: string, session = '{}') => `
+actors:
+  user:
+    auth: ${auth}
+    session: ${session}
+resources:
+  user:
+    operations:
+      create: { method: POST, extract: { id: $.data.id, token: $.data.api_token } }
+  post:
+    operations:
+      create: { method: POST, path: '/users/{{user.id}}/posts', headers: { X-T: '{{user.token}}' } }
+`;
+
+  it('a field the login does not provide is the resource\'s: the operation extracting it runs first', async () => {
+    const g = await graphOf(SHARED("{ strategy: simple, method: POST, path: /login, extract: { token: $.data.token } }"));
+    const [id, token] = g.sitesOf('operation', 'post.create');
+    expect([id.raw, id.class, token.raw, token.class]).toEqual(['{{user.id}}', 'resource', '{{user.token}}', 'actor']);
+    expect(g.edgesOf('post.create').map((e) => `${e.to} ${e.via} ${e.kind}`)).toEqual(['user.create {{user.id}} implicit']);
+  });
+
+  it('a field the login extracts (a chain step, or a strategy such as jwt or oauth2) stays the actor\'s', async () => {
+    const chain = await graphOf(SHARED('{ strategy: chain, steps: [{ id: a, path: /a }, { id: b, path: /b, extract: { id: $.data.user_id } }] }'));
+    expect(chain.sitesOf('operation', 'post.create').map((s) => s.class)).toEqual(['actor', 'resource']);
+    expect(chain.edgesOf('post.create').map((e) => `${e.to} ${e.via}`)).toEqual(['user.create {{user.token}}']);
+    const jwt = await graphOf(SHARED("{ strategy: jwt, secret: '{{secret.K}}' }"));
+    expect(jwt.sitesOf('operation', 'post.create').map((s) => s.class)).toEqual(['resource', 'actor']);
+    const bearer = await graphOf(SHARED("{ strategy: bearer, token: '{{secret.K}}' }"));
+    expect(bearer.sitesOf('operation', 'post.create').map((s) => s.class)).toEqual(['resource', 'resource']);
+    expect(loginFields((await loadInline(SHARED('{ strategy: oauth2_password }'))).actors.get('user'))).toContain('access_token');
+  });
+
+  it('a field extracted only by session.refresh is not in the first session: the resource\'s', async () => {
+    const g = await graphOf(SHARED("{ strategy: bearer, token: '{{secret.K}}' }", '{ ttl: 1h, refresh: { method: POST, path: /r, extract: { id: $.data.id } } }'));
+    expect(g.sitesOf('operation', 'post.create')[0].class).toBe('resource');
+  });
+});
+
 describe('reference sites', () => {
   it('classify in the order of spec 2.8 and keep owner, section, nesting and path', async () => {
     const g = await graphOf(`
@@ -298,22 +337,23 @@ environment:
     auth: 'Bearer {{secret.TOKEN}}'
 actors:
   order:
-    auth: { strategy: bearer, token: '{{secret.T}}' }
+    auth: { strategy: jwt, secret: '{{secret.T}}' }
 resources:
   order:
     operations:
       create:
         method: POST
-        path: '/{{env.prefix}}/{{order.token}}/{{order[1].id}}/{{nobody.x}}/{{$.random}}'
+        path: '/{{env.prefix}}/{{order.token}}/{{order[1].id}}/{{nobody.x}}/{{$.random}}/{{order.id}}'
         body: { when: '{{$.now + 1h}}', who: "{{$.url.encode('{{$.faker.email}}')}}" }
 `);
     const op = g.sitesOf('operation', 'order.create');
     expect(op.map((s) => [s.raw, s.class, s.section, s.nested])).toEqual([
       ['{{env.prefix}}', 'env', 'path', false],
-      ['{{order.token}}', 'actor', 'path', false], // an actor comes before a resource of the same name
+      ['{{order.token}}', 'actor', 'path', false], // an actor comes before a resource of the same name (jwt's login provides token)
       ['{{order[1].id}}', 'resource', 'path', false], // an indexed form is never an actor
       ['{{nobody.x}}', 'undefined-scope', 'path', false],
       ['{{$.random}}', 'syntax-error', 'path', false],
+      ['{{order.id}}', 'resource', 'path', false], // the login does not provide id: the resource answers
       ['{{$.now + 1h}}', 'builtin', 'body', false],
       ["{{$.url.encode('{{$.faker.email}}')}}", 'builtin', 'body', false],
       ['{{$.faker.email}}', 'builtin', 'body', true],
@@ -321,7 +361,7 @@ resources:
     expect(op[4].message).toMatch(/does not exist/);
     const env = g.sitesOf('environment', 'default');
     expect(env.map((s) => [s.raw, s.class, s.yamlPath.join('/')])).toEqual([['{{secret.TOKEN}}', 'secret', 'environment/variables/auth']]);
-    expect(g.sitesOf('actor', 'order').map((s) => s.yamlPath.join('/'))).toEqual(['actors/order/auth/token']);
+    expect(g.sitesOf('actor', 'order').map((s) => s.yamlPath.join('/'))).toEqual(['actors/order/auth/secret']);
     expect(g.refs).toHaveLength(op.length + 2);
   });
 });

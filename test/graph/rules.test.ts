@@ -1,11 +1,13 @@
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { buildGraph } from '../../src/graph/index.js';
+import { lint } from '../../src/lint/index.js';
 import type { Rule } from '../../src/lint/rule.js';
 import cycles from '../../src/lint/rules/cycles.js';
 import fieldsExtracted from '../../src/lint/rules/fields-extracted.js';
 import { RULES } from '../../src/lint/rules/index.js';
 import references from '../../src/lint/rules/references.js';
+import sharedNames from '../../src/lint/rules/shared-names.js';
 import targets from '../../src/lint/rules/targets.js';
 import templateSyntax from '../../src/lint/rules/template-syntax.js';
 import { loadProject } from '../../src/project/index.js';
@@ -21,7 +23,7 @@ async function findings(rule: Rule, body: string): Promise<string[]> {
 }
 
 describe('the graph rules are registered', () => {
-  it.each([templateSyntax, references, targets, cycles, fieldsExtracted])('$id', (rule) => {
+  it.each([templateSyntax, references, sharedNames, targets, cycles, fieldsExtracted])('$id', (rule) => {
     expect(RULES).toContain(rule);
   });
 });
@@ -50,6 +52,24 @@ resources:
       expect.stringMatching(/^10 E_TEMPLATE_SYNTAX "\$\.date" does not exist/),
       expect.stringMatching(/^11 E_TEMPLATE_SYNTAX unclosed "\{\{" in "\{\{order\.id"$/),
       expect.stringMatching(/^12 E_TEMPLATE_SYNTAX "\$\.uuid\(\)" is not a known builtin/),
+    ]);
+  });
+
+  it('a faker name the runtime does not know, with the closest one (it used to fail only at run time)', async () => {
+    expect(
+      await findings(
+        templateSyntax,
+        `
+resources:
+  user:
+    operations:
+      create:
+        body: { email: '{{$.faker.emial}}', first: '{{$.faker.first_name}}', size: "{{$.url.encode('{{$.faker.shoeSize}}')}}" }
+`,
+      ),
+    ).toEqual([
+      '7 E_TEMPLATE_SYNTAX "$.faker.emial": unknown faker "emial" (did you mean email?)',
+      expect.stringMatching(/^7 E_TEMPLATE_SYNTAX "\$\.faker\.shoeSize": unknown faker "shoeSize"; known: email, phone, /),
     ]);
   });
 
@@ -93,7 +113,7 @@ resources:
       ),
     ).toEqual([
       '11 E_REF_UNDEFINED {{ordr.id}}: "ordr" is not an actor, a resource, env or secret (did you mean order?)',
-      '12 E_REF_UNDEFINED {{env.baseUrll}}: "baseUrll" is defined in no environment (did you mean baseUrl?)',
+      '12 W_ENV_NOT_DEFINED {{env.baseUrll}}: no environment defines baseUrll (did you mean baseUrl?); give it with --var baseUrll=… or FLOW_VAR_baseUrll, or add it to an environment',
       '12 E_REF_UNDEFINED {{admin[1].token}}: "admin" is an actor, and an actor has one session, not numbered instances: write {{admin.token}}',
       '13 E_REF_UNDEFINED {{order.create.id}}: there is no {{resource.operation.field}} form; extractions belong to the resource: use {{order.id}}',
       '13 E_REF_UNDEFINED {{order[2].get.id}}: there is no {{resource.operation.field}} form; extractions belong to the resource: use {{order[2].id}}',
@@ -101,16 +121,18 @@ resources:
     ]);
   });
 
-  it('an env variable is defined when some environment defines it', async () => {
+  it('an env variable is defined when some environment defines it; else a warning, as --var may give it', async () => {
     const project = await loadFiles({
       'flow.yaml': 'version: 1\nimports: [environments/*.yaml, resources/*.yaml]\n',
       'environments/dev.yaml': 'variables: { baseUrl: http://dev, devOnly: x }\n',
       'environments/ci.yaml': 'variables: { baseUrl: http://ci }\n',
       'resources/r.yaml': "operations:\n  x: { path: '/{{env.devOnly}}/{{env.ciOnly}}' }\n",
     });
-    expect(runRule(references, buildGraph(project)).map((f) => `${f.rel}:${f.line} ${f.message}`)).toEqual([
-      'resources/r.yaml:2 {{env.ciOnly}}: "ciOnly" is defined in no environment',
+    expect(runRule(references, buildGraph(project)).map((f) => `${f.rel}:${f.line} ${f.code} ${f.message}`)).toEqual([
+      'resources/r.yaml:2 W_ENV_NOT_DEFINED {{env.ciOnly}}: no environment defines ciOnly; give it with --var ciOnly=… or FLOW_VAR_ciOnly, or add it to an environment',
     ]);
+    // A warning: it does not fail lint, so `flow run --var ciOnly=…` is not refused.
+    expect(lint(project)).toMatchObject({ errors: 0, warnings: 1, ok: true });
   });
 
   it('reports in multi-file projects at the file and line, and in a project without environments', async () => {
@@ -119,10 +141,10 @@ resources:
     expect(found).toEqual([
       'resources/posts.yaml:10 {{autor.id}}: "autor" is not an actor, a resource, env or secret',
       'resources/posts.yaml:15 {{post.create.id}}: there is no {{resource.operation.field}} form; extractions belong to the resource: use {{post.id}}',
-      'resources/posts.yaml:18 {{env.prefix}}: "prefix" is defined in no environment',
+      'resources/posts.yaml:18 {{env.prefix}}: no environment defines prefix; give it with --var prefix=… or FLOW_VAR_prefix, or add it to an environment',
     ]);
     expect(await findings(references, `resources:\n  r:\n    operations:\n      x: { path: '/{{env.a}}' }\n`)).toEqual([
-      '5 E_REF_UNDEFINED {{env.a}}: the project has no environment, so "a" is defined nowhere',
+      '5 W_ENV_NOT_DEFINED {{env.a}}: no environment defines a; give it with --var a=… or FLOW_VAR_a, or add it to an environment',
     ]);
   });
 
@@ -143,6 +165,43 @@ resources:
 `,
       ),
     ).toEqual([]);
+  });
+});
+
+describe('W_NAME_SHARED', () => {
+  const SHARED = `
+actors:
+  user: { auth: { strategy: simple, method: POST, path: /login, extract: { token: $.data.token } } }
+  admin: { auth: { strategy: bearer, token: '{{secret.T}}' } }
+resources:
+  user:
+    operations:
+      create: { method: POST, extract: { id: $.data.id } }
+  admin:
+    operations:
+      create: { method: POST }
+`;
+
+  it('warns at each actor that a resource shares the name of, saying what its session answers', async () => {
+    expect(await findings(sharedNames, SHARED)).toEqual([
+      "4 W_NAME_SHARED user is both an actor and a resource: {{user.<field>}} reads the actor's session first (spec 2.8); its login provides token; any other field is the resource's",
+      "5 W_NAME_SHARED admin is both an actor and a resource: {{admin.<field>}} reads the actor's session first (spec 2.8); its login provides no field, so every field is the resource's",
+    ]);
+  });
+
+  it('in files: at the name: key of the actor file, a warning that does not fail lint', async () => {
+    const project = await loadFiles({
+      'flow.yaml': 'version: 1\nimports: [actors/*.yaml, resources/*.yaml]\n',
+      'actors/user.yaml': '# the person signing in\nname: user\nauth: { strategy: jwt, secret: "{{secret.K}}" }\n',
+      'resources/users.yaml': 'name: user\noperations:\n  create: { method: POST, path: /users, extract: { id: $.data.id } }\n',
+    });
+    const result = lint(project);
+    expect(result.diagnostics.map((d) => `${path.relative(project.dir, d.file)}:${d.line}:${d.col} ${d.code} ${d.severity}`)).toEqual(['actors/user.yaml:2:1 W_NAME_SHARED warning']);
+    expect(result.ok).toBe(true);
+  });
+
+  it('keeps quiet when no actor shares a resource name', async () => {
+    expect(await findings(sharedNames, SHARED.replace(/^ {2}user:/m, '  member:').replace(/^ {2}admin: \{ auth/m, '  root: { auth'))).toEqual([]);
   });
 });
 
@@ -273,6 +332,6 @@ describe('a clean multi-file project', () => {
     const project = await loadProject(path.join(FIXTURES, 'shop'));
     expect(project.diagnostics).toEqual([]);
     const graph = buildGraph(project);
-    for (const rule of [templateSyntax, references, targets, cycles, fieldsExtracted]) expect(runRule(rule, graph)).toEqual([]);
+    for (const rule of [templateSyntax, references, sharedNames, targets, cycles, fieldsExtracted]) expect(runRule(rule, graph)).toEqual([]);
   });
 });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseExpr, parseTemplate, refsOf, type Expr, type TemplatePart } from '../../src/graph/index.js';
+import { FAKER_NAMES, parseExpr, parseTemplate, refsOf, type Expr, type TemplatePart } from '../../src/graph/index.js';
 
 function onlyRef(text: string): Expr {
   const parts = parseTemplate(text);
@@ -83,8 +83,17 @@ describe('parseTemplate: errors never throw and never swallow the rest', () => {
     ['{{secret[1].X}}', /secret takes one name/],
     ['{{order[0].id}}', /count from 1/],
     ["{{$.base64.encode('a' + 'b')}}", /not a known builtin/],
+    ['{{$.faker.emial}}', /^"\$\.faker\.emial": unknown faker "emial" \(did you mean email\?\)$/],
+    ['{{$.faker.first_nme}}', /unknown faker "first_nme" \(did you mean firstName\?\)/],
+    ['{{$.faker.shoeSize}}', /unknown faker "shoeSize"; known: email, phone, name, firstName, .*, ipv4$/],
+    ['{{$.faker.internet.email}}', /unknown faker "internet\.email"; known: email, /],
   ])('%s', (text, message) => {
     expect(onlyError(text).message).toMatch(message);
+  });
+
+  it('every faker name the runtime generates parses, in any case and with or without _', () => {
+    for (const name of FAKER_NAMES) expect(onlyRef(`{{$.faker.${name}}}`)).toEqual({ kind: 'faker', method: name });
+    for (const spelling of ['first_name', 'FIRSTNAME', 'Ip_V4']) expect(onlyRef(`{{$.faker.${spelling}}}`)).toMatchObject({ kind: 'faker' });
   });
 
   it('an unclosed {{ is an error part with an excerpt, text before it kept', () => {

@@ -3,6 +3,7 @@
 import { readFileSync } from 'node:fs';
 import { afterAll, describe, expect, it } from 'vitest';
 import { usage } from '../../src/cli/commands/lint.js';
+import { FAKER_NAMES } from '../../src/graph/index.js';
 import { loadProject } from '../../src/project/index.js';
 import { cleanProjects, writeProject } from '../helpers/project.js';
 
@@ -21,6 +22,11 @@ describe('docs/lint.md', () => {
     const options = [...usage().matchAll(/^ {2}(?:-\w, | {4})(--[a-z-]+)/gm)].map((m) => m[1]);
     expect(options).toContain('--fix');
     for (const o of options) expect(docs, o).toMatch(new RegExp(`^\\| \`(?:-\\w, )?${o}\\b`, 'm'));
+  });
+
+  it('E_TEMPLATE_SYNTAX: the row lists every faker name lint accepts, and no other', () => {
+    const list = /whose name is not one of (.*?) \(case/.exec(row('E_TEMPLATE_SYNTAX'))?.[1] ?? '';
+    expect(list.split(', ').map((n) => n.replace(/`/g, ''))).toEqual([...FAKER_NAMES]);
   });
 
   it('W_FILE_DISCARDED: the file is never read, so a missing one gets only that warning', async () => {

@@ -216,13 +216,16 @@ describe('a template under a credential key is never quoted', () => {
       'actors/b.yaml': y('auth:', '  strategy: bearer', '  token: "{{Sup3rS3cret.value}}"'),
       'resources/r.yaml': y('operations:', '  create:', '    path: /x', '    headers:', '      Authorization: "Bearer {{env.S3cretName}}"', '      X-Api-Key: "{{r.create.S3cretField}}"', '    body: {key: "{{r.S3cretNotExtracted}}"}', '    extract: {id: $.id}'),
     });
-    expect(codes(result)).toEqual(['E_REF_UNDEFINED', 'E_REF_UNDEFINED', 'E_REF_UNDEFINED', 'E_TEMPLATE_SYNTAX', 'E_TEMPLATE_SYNTAX', 'E_TEMPLATE_SYNTAX', 'W_FIELD_NOT_EXTRACTED']);
+    expect(codes(result)).toEqual(['E_REF_UNDEFINED', 'E_REF_UNDEFINED', 'E_TEMPLATE_SYNTAX', 'E_TEMPLATE_SYNTAX', 'E_TEMPLATE_SYNTAX', 'W_ENV_NOT_DEFINED', 'W_FIELD_NOT_EXTRACTED']);
     // Nowhere in the diagnostics: not in a message, not in any other field.
     expect(JSON.stringify(result.diagnostics)).not.toMatch(/Sup3r|hunter2|Unclosed9|S3cret/);
     const messages = result.diagnostics.map((d) => d.message);
     expect(messages).toContain('the template under "password" is not a valid reference (its text is not quoted: "password" names a credential)');
     expect(messages).toContain('the reference under "token" names a scope that is not an actor, a resource, env or secret (its text is not quoted: "token" names a credential)');
     expect(messages.filter((m) => m.includes('under "client_secret"'))).toHaveLength(1);
+    expect(messages).toContain(
+      'the reference under "Authorization" names an env variable that no environment defines; give it with --var or FLOW_VAR_<name>, or add it to an environment (its text is not quoted: "Authorization" names a credential)',
+    );
   });
 
   it('still quotes the text under any other key, and under an owner merely named like a credential', async () => {

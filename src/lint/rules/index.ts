@@ -7,6 +7,7 @@ import fieldsExtracted from './fields-extracted.js';
 import plaintextSecret from './plaintext-secret.js';
 import references from './references.js';
 import schema, { CLAIM_RULES } from './schema.js';
+import sharedNames from './shared-names.js';
 import targets from './targets.js';
 import templateSyntax from './template-syntax.js';
 
@@ -23,6 +24,7 @@ export const RULES: Rule[] = [
   // graph rules: references, cycles, fields not extracted
   templateSyntax,
   references,
+  sharedNames,
   targets,
   cycles,
   fieldsExtracted,

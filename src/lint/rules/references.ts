@@ -1,5 +1,7 @@
-// E_REF_UNDEFINED for `{{ }}` references (spec 2.8, 7): a scope that exists nowhere, an
-// `env.X` defined in no environment, the `{{resource.operation.field}}` form (2.8.1).
+// E_REF_UNDEFINED for `{{ }}` references (spec 2.8, 7): a scope that exists nowhere, the
+// `{{resource.operation.field}}` form (2.8.1). W_ENV_NOT_DEFINED for an `env.X` defined in no
+// environment: only a warning, since `--var X=…` or FLOW_VAR_X may give it at run time (lint
+// checks the scope, not the field: 2.8.3; a value missing then is E_VAR_UNRESOLVED).
 import { didYouMean, operationFormOf, type ProjectGraph, type RefSite } from '../../graph/index.js';
 import type { Project } from '../../project/types.js';
 import type { Finding, LintContext, Rule } from '../rule.js';
@@ -18,24 +20,25 @@ interface Names {
  * credential key the site sits under: the message then names that key and quotes nothing of
  * the text (no scope, name or suggestion, which would echo it).
  */
-const CHECKS: Partial<Record<RefSite['class'], Check>> = {
-  'undefined-scope': undefinedScope,
-  env: undefinedEnvVariable,
-  resource: operationForm,
+const CHECKS: Partial<Record<RefSite['class'], { code: string; check: Check }>> = {
+  'undefined-scope': { code: 'E_REF_UNDEFINED', check: undefinedScope },
+  env: { code: 'W_ENV_NOT_DEFINED', check: undefinedEnvVariable },
+  resource: { code: 'E_REF_UNDEFINED', check: operationForm },
 };
 
 const referencesRule: Rule = {
   id: 'references',
-  codes: ['E_REF_UNDEFINED'],
+  codes: ['E_REF_UNDEFINED', 'W_ENV_NOT_DEFINED'],
   *check({ project, graph }: LintContext): Iterable<Finding> {
     const names: Names = { project, graph, envVariables: envVariables(project) };
     for (const site of graph.refs) {
-      const check = CHECKS[site.class];
-      let message = check?.(site, names);
+      const entry = CHECKS[site.class];
+      if (!entry) continue;
+      let message = entry.check(site, names);
       // Only a site that has a problem pays for the key lookup.
       const hidden = message ? secretKeyOver(site, project) : undefined;
-      if (hidden) message = check!(site, names, hidden);
-      if (message) yield { code: 'E_REF_UNDEFINED', severity: 'error', message, file: site.file, yamlPath: site.yamlPath };
+      if (hidden) message = entry.check(site, names, hidden);
+      if (message) yield { code: entry.code, message, file: site.file, yamlPath: site.yamlPath };
     }
   },
 };
@@ -52,12 +55,11 @@ function undefinedScope(site: RefSite, { project }: Names, hidden?: string): str
   return `${site.raw}: "${scope}" is not an actor, a resource, env or secret${didYouMean(scope, candidates)}`;
 }
 
-function undefinedEnvVariable(site: RefSite, { project, envVariables }: Names, hidden?: string): string | undefined {
+function undefinedEnvVariable(site: RefSite, { envVariables }: Names, hidden?: string): string | undefined {
   if (site.expr?.kind !== 'env' || envVariables.has(site.expr.name)) return undefined;
-  if (hidden) return under(hidden, 'names an env variable that is defined in no environment');
+  if (hidden) return under(hidden, 'names an env variable that no environment defines; give it with --var or FLOW_VAR_<name>, or add it to an environment');
   const { name } = site.expr;
-  if (project.environments.size === 0) return `${site.raw}: the project has no environment, so "${name}" is defined nowhere`;
-  return `${site.raw}: "${name}" is defined in no environment${didYouMean(name, envVariables)}`;
+  return `${site.raw}: no environment defines ${name}${didYouMean(name, envVariables)}; give it with --var ${name}=… or FLOW_VAR_${name}, or add it to an environment`;
 }
 
 function operationForm(site: RefSite, { project, graph }: Names, hidden?: string): string | undefined {

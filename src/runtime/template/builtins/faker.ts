@@ -2,17 +2,19 @@
 // so it is imported on the first faker reference, never at start-up.
 import type { Faker } from '@faker-js/faker';
 import { FlowError } from '../../../errors.js';
+import { FAKER_NAMES, fakerKey, type FakerName } from '../../../graph/faker.js';
 import type { RenderContext } from '../context.js';
 import type { Resolver } from '../frame.js';
 
 type Generator = (f: Faker) => string | number;
 
 /**
- * The documented set. A name is matched without case and without `_`, so `firstName`,
- * `first_name` and `firstname` are the same. `number` is a number (it stays one in a JSON
- * body when it is the whole value); all others are strings.
+ * One generator per documented name (the list is in src/graph/faker.ts, so lint knows it
+ * too). A name is matched without case and without `_`, so `firstName`, `first_name` and
+ * `firstname` are the same. `number` is a number (it stays one in a JSON body when it is the
+ * whole value); all others are strings.
  */
-export const FAKER_GENERATORS: Readonly<Record<string, Generator>> = {
+export const FAKER_GENERATORS: Readonly<Record<FakerName, Generator>> = {
   email: (f) => f.internet.email(),
   // E.164 (`+15551234567`): the form APIs accept most often; faker's default has extensions.
   phone: (f) => f.phone.number({ style: 'international' }),
@@ -35,13 +37,9 @@ export const FAKER_GENERATORS: Readonly<Record<string, Generator>> = {
   ipv4: (f) => f.internet.ipv4(),
 };
 
-export const FAKER_NAMES: readonly string[] = Object.keys(FAKER_GENERATORS);
+export { FAKER_NAMES } from '../../../graph/faker.js';
 
-const BY_KEY = new Map(FAKER_NAMES.map((n) => [key(n), FAKER_GENERATORS[n]]));
-
-function key(name: string): string {
-  return name.replace(/_/g, '').toLowerCase();
-}
+const BY_KEY = new Map(FAKER_NAMES.map((n) => [fakerKey(n), FAKER_GENERATORS[n]]));
 
 // The English-only entry loads in a seventh of the time of the full package (all locales).
 let english: Promise<typeof import('@faker-js/faker/locale/en')> | undefined;
@@ -63,7 +61,7 @@ async function fakerFor(ctx: RenderContext): Promise<Faker> {
 }
 
 export const faker: Resolver<{ kind: 'faker'; method: string }> = async (expr, frame, raw) => {
-  const generate = BY_KEY.get(key(expr.method));
+  const generate = BY_KEY.get(fakerKey(expr.method));
   if (!generate) {
     throw new FlowError('E_TEMPLATE_SYNTAX', `${raw}: unknown faker "${expr.method}"; known: ${FAKER_NAMES.join(', ')}`, {
       details: { reference: raw, known: FAKER_NAMES },
