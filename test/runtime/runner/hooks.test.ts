@@ -31,6 +31,18 @@ function project(operations: string[], extra: Record<string, string> = {}, optio
   );
 }
 
+/** The things resource with these operations, and env.apiKey holding the secret API_KEY. */
+function withSecretKey(key: string, operations: string[]) {
+  return load(
+    {
+      'flow.yaml': ROOT,
+      'environments/test.yaml': envFile({ baseUrl: server.url, apiKey: '!secret API_KEY' }),
+      'resources/things.yaml': ['name: thing', 'operations:', ...operations, ''].join('\n'),
+    },
+    { secrets: { API_KEY: key } },
+  );
+}
+
 describe('hooks through the runner', () => {
   it('pre_request changes a header the server sees (inline and from a file of the project)', async () => {
     const { runner } = await project(
@@ -105,24 +117,14 @@ describe('hooks through the runner', () => {
   });
 
   it("what hooks print goes with the operation's result, in order and redacted", async () => {
-    const { runner } = await load(
-      {
-        'flow.yaml': ROOT,
-        'environments/test.yaml': envFile({ baseUrl: server.url, apiKey: '!secret API_KEY' }),
-        'resources/things.yaml': [
-          'name: thing',
-          'operations:',
-          '  logged:',
-          '    path: /logged',
-          '    headers: { X-Key: "{{env.apiKey}}" }',
-          "    pre_request: \"console.log('signing with', ctx.request.headers['X-Key']); console.error('second line')\"",
-          "    post_response: \"console.info('status', ctx.response.status)\"",
-          '  quiet: { path: /quiet, pre_request: "ctx.request.headers.a = 1" }',
-          '',
-        ].join('\n'),
-      },
-      { secrets: { API_KEY: 'k-very-secret-1' } },
-    );
+    const { runner } = await withSecretKey('k-very-secret-1', [
+      '  logged:',
+      '    path: /logged',
+      '    headers: { X-Key: "{{env.apiKey}}" }',
+      "    pre_request: \"console.log('signing with', ctx.request.headers['X-Key']); console.error('second line')\"",
+      "    post_response: \"console.info('status', ctx.response.status)\"",
+      '  quiet: { path: /quiet, pre_request: "ctx.request.headers.a = 1" }',
+    ]);
     const summary = await runner.runMany(['thing.logged', 'thing.quiet']);
     expect(resultOf(summary, 'thing.logged').hookLogs).toEqual([
       { hook: 'pre_request', lines: ['signing with ***', 'second line'] },
@@ -133,23 +135,13 @@ describe('hooks through the runner', () => {
   });
 
   it("a failing hook's output goes with the failed result too, redacted", async () => {
-    const { runner } = await load(
-      {
-        'flow.yaml': ROOT,
-        'environments/test.yaml': envFile({ baseUrl: server.url, apiKey: '!secret API_KEY' }),
-        'resources/things.yaml': [
-          'name: thing',
-          'operations:',
-          '  failing:',
-          '    path: /failing',
-          '    headers: { X-Key: "{{env.apiKey}}" }',
-          "    pre_request: \"console.log('about to sign with', ctx.request.headers['X-Key'])\"",
-          "    post_response: \"console.warn('checking', ctx.response.status); throw new Error('bad total')\"",
-          '',
-        ].join('\n'),
-      },
-      { secrets: { API_KEY: 'k-very-secret-2' } },
-    );
+    const { runner } = await withSecretKey('k-very-secret-2', [
+      '  failing:',
+      '    path: /failing',
+      '    headers: { X-Key: "{{env.apiKey}}" }',
+      "    pre_request: \"console.log('about to sign with', ctx.request.headers['X-Key'])\"",
+      "    post_response: \"console.warn('checking', ctx.response.status); throw new Error('bad total')\"",
+    ]);
     const r = await runner.run('thing.failing');
     expect(r.status).toBe('failed');
     expect(r.error?.message).toBe('post_response hook (inline) failed at line 1: bad total');
