@@ -1,7 +1,10 @@
-// The graph stage: references and their scopes, producers, dependencies, cycles, order.
+// The graph stage: references and their scopes, producers, dependencies, cycles, order; and the
+// syntax of the expressions a run reads responses with (assert, extraction), pure so lint checks it.
 // Imports only from src/project (and src/errors.ts).
+export { checkAssert, COMPARE_OPS, parseAssert, type AssertExpr, type AssertLiteral, type AssertOp, type CompareOp } from './assert-syntax.js';
 export { buildGraph, dependsOnEntries, ProjectGraph, type Edge, type EdgeKind, type SelfProducedRef } from './build.js';
 export { findCycles } from './cycles.js';
+export { checkExtract, checkPath, compileRegex, compileXPath, isFanOutPath, parsePath, PATH_ROOTS, type PathRef, type XPathExpression } from './extract-syntax.js';
 export { FAKER_NAMES, fakerKey, fakerName, type FakerName } from './faker.js';
 export { prerequisites, scheduleOrder } from './order.js';
 export { classify, operationFormOf, resolveScope, RESOLUTION_ORDER, type RefClass, type ResolutionStep, type ScopeNames } from './scopes.js';

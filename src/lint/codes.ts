@@ -38,6 +38,10 @@ export const CODES: Record<string, CodeInfo> = {
   W_EMPTY_KEY: { severity: 'warning', from: 'lint', cause: 'an empty `depends_on`, `assert`, `actor` or `expect_status`', remedy: 'omit the key' },
   W_PLAINTEXT_SECRET: { severity: 'warning', from: 'lint', cause: 'a password, token or key written as plain text', remedy: 'use `!secret NAME` or `{{secret.NAME}}`' },
   W_BASEURL_PATH: { severity: 'warning', from: 'lint', cause: '`baseUrl` goes on past the host (a path such as /api/v1)', remedy: 'end baseUrl at the host; put the prefix in each operation path' },
+  E_SECRET_NAME: { severity: 'error', from: 'lint', cause: 'a `!secret` tag with no name; a run that uses the value fails with E_SECRET_MISSING for secret ""', remedy: 'write the name after the tag: `!secret NAME`' },
+  E_ASSERT_SYNTAX: { severity: 'error', from: 'lint', cause: 'an `assert` or `poll_until` condition that does not parse (grammar of DESIGN.md, path roots of spec 2.7); the run fails with the same code', remedy: 'follow the message: it gives the column' },
+  E_EXTRACT_FAILED: { severity: 'error', from: 'lint', cause: 'an extraction that can never work: a path outside the roots of spec 2.7 ($.data…, $.headers.X, $.cookies.x, $.status_code, $.body), an invalid regex or XPath; the run fails with the same code', remedy: 'start the path with $.data (`$.data.id`, not `data.id`), or fix the pattern' },
+  W_INLINE_LOGIN: { severity: 'warning', from: 'lint', cause: 'an operation\'s inline `auth` with strategy simple or chain: it logs in but adds no credential to the request (only an actor\'s inject.headers carry one)', remedy: 'give the operation an actor whose inject.headers carry the token' },
   E_INTERNAL: { severity: 'error', from: 'lint', cause: 'a lint rule failed (a bug in reqflow)', remedy: 'report it with the project that triggers it' },
   // graph rules (src/lint/rules, on src/graph)
   E_REF_UNDEFINED: { severity: 'error', from: 'graph', cause: 'the scope of a `{{X.y}}` reference, a `depends_on` target, an `actor` or `default_environment` names nothing', remedy: 'add the producer or correct the name' },

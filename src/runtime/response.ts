@@ -1,5 +1,5 @@
-// The response every later step reads (expect_status, extract, assert, reports), and the
-// path roots of spec 2.7 that extract and assert share. Text and JSON are decoded lazily:
+// The response every later step reads (expect_status, extract, assert, reports), and reading
+// the path roots of spec 2.7 that extract and assert share. Text and JSON are decoded lazily:
 // most responses are only looked at through one or two paths, or not at all.
 import type * as JsonPathPlus from 'jsonpath-plus';
 import type * as Tough from 'tough-cookie';
@@ -9,6 +9,7 @@ const tough = lazy<typeof Tough>('tough-cookie');
 // Plain paths (`$.data.id`) are walked without it: most runs never load it.
 const jsonPathPlus = lazy<typeof JsonPathPlus>('jsonpath-plus');
 import { FlowError } from '../errors.js';
+import { parsePath, type PathRef } from '../graph/extract-syntax.js';
 
 export interface FlowResponse {
   status: number;
@@ -171,77 +172,9 @@ function formatBytes(n: number): string {
 }
 
 // ---------------------------------------------------------------------------------------
-// Paths (spec 2.7): `$.data…` JSONPath over the body, `$.headers.<Name>`, `$.cookies.<name>`,
-// `$.status_code`; and `$.body`, the body as text (ours, for asserts like `$.body contains 'ok'`).
+// Paths (spec 2.7): parsed in src/graph (lint checks them too); read here.
 
-export type PathRef =
-  | { root: 'data'; path: string; /** `$.data…` -> `$…`, for JSONPath */ jsonPath: string; simple?: Array<string | number>; many: boolean }
-  | { root: 'headers'; path: string; name: string; many: false }
-  | { root: 'cookies'; path: string; name: string; many: false }
-  | { root: 'status_code'; path: string; many: false }
-  | { root: 'body'; path: string; many: false };
-
-export const PATH_ROOTS = '$.data…, $.headers.<Name>, $.cookies.<name>, $.status_code or $.body';
-
-const NAMED_ROOT = /^\$\.(headers|cookies)(?:\.([^.[\]\s]+)|\[(['"])([^'"]+)\3\])$/;
-const SIMPLE_SEGMENT = /\.([A-Za-z_$][\w$-]*)|\[(\d+)\]|\[(['"])([^'"\]]*)\3\]/y;
-/** `[*]` or `.*`: one value per match (one resource instance each). Other multi-match forms give their first match. */
-const FAN_OUT = /\[\s*\*\s*\]|\.\*/;
-
-const pathCache = new Map<string, PathRef | string>();
-
-/** Parse a path; a string result is the reason it is not a valid path. Pure and cached. */
-export function parsePath(path: string): PathRef | string {
-  let hit = pathCache.get(path);
-  if (hit === undefined) {
-    hit = parsePathUncached(path.trim());
-    if (pathCache.size > 5000) pathCache.clear();
-    pathCache.set(path, hit);
-  }
-  return hit;
-}
-
-/** The reason a path is invalid, or undefined when it is fine (for lint and assert parsing). */
-export function checkPath(path: string): string | undefined {
-  const p = parsePath(path);
-  return typeof p === 'string' ? p : undefined;
-}
-
-/** True for `[*]`/`.*` paths: extraction gives one instance per match. */
-export function isFanOutPath(path: string): boolean {
-  const p = parsePath(path);
-  return typeof p !== 'string' && p.many;
-}
-
-function parsePathUncached(path: string): PathRef | string {
-  if (path === '$.status_code') return { root: 'status_code', path, many: false };
-  if (path === '$.body') return { root: 'body', path, many: false };
-  if (path === '$.data' || path.startsWith('$.data.') || path.startsWith('$.data[')) {
-    const rest = path.slice('$.data'.length);
-    if (rest.startsWith('.') && rest.length === 1) return `"${path}" ends with a dot`;
-    return { root: 'data', path, jsonPath: `$${rest}`, simple: simpleSegments(rest), many: FAN_OUT.test(rest) };
-  }
-  const named = NAMED_ROOT.exec(path);
-  if (named) {
-    const name = named[2] ?? named[4];
-    return named[1] === 'headers' ? { root: 'headers', path, name: name.toLowerCase(), many: false } : { root: 'cookies', path, name, many: false };
-  }
-  if (/^\$\.(headers|cookies)\.?$/.test(path)) return `"${path}" needs a name, as ${path.replace(/\.$/, '')}.<name>`;
-  return `"${path}" does not start with one of ${PATH_ROOTS}`;
-}
-
-/** `.a.b[0]['c']` -> ['a','b',0,'c'] when the path has only plain steps (a fast walk, no JSONPath). */
-function simpleSegments(rest: string): Array<string | number> | undefined {
-  const out: Array<string | number> = [];
-  SIMPLE_SEGMENT.lastIndex = 0;
-  while (SIMPLE_SEGMENT.lastIndex < rest.length) {
-    const at = SIMPLE_SEGMENT.lastIndex;
-    const m = SIMPLE_SEGMENT.exec(rest);
-    if (!m || m.index !== at) return undefined;
-    out.push(m[1] ?? (m[2] !== undefined ? Number(m[2]) : m[4]));
-  }
-  return out;
-}
+export { checkPath, isFanOutPath, parsePath, PATH_ROOTS, type PathRef } from '../graph/extract-syntax.js';
 
 export interface PathResult {
   found: boolean;

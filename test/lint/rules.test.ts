@@ -214,7 +214,7 @@ describe('a template under a credential key is never quoted', () => {
       'environments/e.yaml': y('variables:', '  api_token: "{{Sup3rEnv x}}"'),
       'actors/a.yaml': y('auth:', '  strategy: simple', '  path: /login', '  body:', '    password: "{{hunter2 pass}}"', '    creds: {client_secret: ["{{Unclosed9"]}'),
       'actors/b.yaml': y('auth:', '  strategy: bearer', '  token: "{{Sup3rS3cret.value}}"'),
-      'resources/r.yaml': y('operations:', '  create:', '    path: /x', '    headers:', '      Authorization: "Bearer {{env.S3cretName}}"', '      X-Api-Key: "{{r.create.S3cretField}}"', '    body: {key: "{{r.S3cretNotExtracted}}"}', '    extract: {id: $.id}'),
+      'resources/r.yaml': y('operations:', '  create:', '    path: /x', '    headers:', '      Authorization: "Bearer {{env.S3cretName}}"', '      X-Api-Key: "{{r.create.S3cretField}}"', '    body: {key: "{{r.S3cretNotExtracted}}"}', '    extract: {id: $.data.id}'),
     });
     expect(codes(result)).toEqual(['E_REF_UNDEFINED', 'E_REF_UNDEFINED', 'E_TEMPLATE_SYNTAX', 'E_TEMPLATE_SYNTAX', 'E_TEMPLATE_SYNTAX', 'W_ENV_NOT_DEFINED', 'W_FIELD_NOT_EXTRACTED']);
     // Nowhere in the diagnostics: not in a message, not in any other field.

@@ -3,10 +3,13 @@ import type { Rule } from '../rule.js';
 import baseUrlPath from './baseurl-path.js';
 import cycles from './cycles.js';
 import defaultEnvironment from './default-environment.js';
+import expressions from './expressions.js';
 import fieldsExtracted from './fields-extracted.js';
+import inlineLogin from './inline-login.js';
 import plaintextSecret from './plaintext-secret.js';
 import references from './references.js';
 import schema, { CLAIM_RULES } from './schema.js';
+import secretName from './secret-name.js';
 import sharedNames from './shared-names.js';
 import targets from './targets.js';
 import templateSyntax from './template-syntax.js';
@@ -19,8 +22,12 @@ export const RULES: Rule[] = [
   schema,
   ...CLAIM_RULES,
   plaintextSecret,
+  secretName,
   baseUrlPath,
   defaultEnvironment,
+  // what a run would fail on: expressions it cannot parse, a login that sends no credential
+  expressions,
+  inlineLogin,
   // graph rules: references, cycles, fields not extracted
   templateSyntax,
   references,

@@ -1,8 +1,8 @@
 // Evaluate a parsed assertion against a response. Never throws: an unreadable path (body
 // not JSON, …) is a failed assertion carrying the error.
 import { FlowError } from '../../errors.js';
-import { readPath, isFanOutPath, type FlowResponse } from '../response.js';
-import { compileRegex } from '../extract/regex.js';
+import { compileRegex, isFanOutPath } from '../../graph/extract-syntax.js';
+import { readPath, type FlowResponse } from '../response.js';
 import { contains, looseEquals, matches, order } from './compare.js';
 import type { AssertExpr, AssertOutcome, CompareOp } from './types.js';
 

@@ -1,5 +1,6 @@
 // Assertions: `<path> <op> <literal>` (DESIGN.md), parsed once and evaluated per response.
-export { parseAssert, checkAssert } from './parse.js';
+// Parsed in src/graph (pure, so lint checks the same syntax); evaluated here.
+export { parseAssert, checkAssert } from '../../graph/assert-syntax.js';
 export { evaluateAssert } from './evaluate.js';
 export { looseEquals, order, contains, matches, asNumber } from './compare.js';
 export { COMPARE_OPS, type AssertExpr, type AssertLiteral, type AssertOp, type AssertOutcome, type CompareOp } from './types.js';

@@ -1,23 +1,6 @@
-// The assert grammar of DESIGN.md: `<path> <op> <literal>`, `<path> exists`, `<path> not exists`.
-export const COMPARE_OPS = ['==', '!=', '<', '<=', '>', '>=', 'contains', 'matches'] as const;
-export type CompareOp = (typeof COMPARE_OPS)[number];
-export type AssertOp = CompareOp | 'exists' | 'not exists';
-
-export type AssertLiteral =
-  | { kind: 'value'; value: string | number | boolean | null }
-  /** `{{…}}`, or a quoted string holding one: the caller renders `text` and passes the value */
-  | { kind: 'template'; text: string; quoted: boolean };
-
-export interface AssertExpr {
-  /** the expression as written */
-  source: string;
-  path: string;
-  op: AssertOp;
-  /** absent for exists / not exists */
-  expected?: AssertLiteral;
-  /** for `matches` with a literal pattern: compiled once at parse time */
-  regex?: RegExp;
-}
+// The parsed form of an assertion is defined with its parser in src/graph (lint checks the
+// syntax); the outcome of evaluating one against a response is the runtime's.
+export { COMPARE_OPS, type AssertExpr, type AssertLiteral, type AssertOp, type CompareOp } from '../../graph/assert-syntax.js';
 
 export interface AssertOutcome {
   pass: boolean;

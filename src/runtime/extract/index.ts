@@ -12,6 +12,8 @@ export const SOURCES: Record<ExtractSource, ExtractSourceModule> = { jsonpath, r
 
 export type { Extracted, ExtractSourceModule } from './types.js';
 export { compileRegex } from './regex.js';
+// Pure, so it lives in src/graph where lint uses it too.
+export { checkExtract } from '../../graph/extract-syntax.js';
 
 export interface ExtractResult {
   /** scalar extractions: variable -> its (first) value */
@@ -48,10 +50,4 @@ export function extractOne(spec: Spec, res: FlowResponse): Extracted {
   } catch (err) {
     throw (err as FlowError).details?.variable === spec.name ? err : withVariable(spec, err);
   }
-}
-
-/** Why an extraction can never work (bad path, regex or XPath), for lint; undefined when fine. */
-export function checkExtract(spec: Pick<ExtractSpec, 'path' | 'source'>): string | undefined {
-  const mod = SOURCES[spec.source];
-  return mod ? mod.check(spec.path) : `unknown source "${String(spec.source)}"`;
 }

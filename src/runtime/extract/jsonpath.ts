@@ -1,6 +1,7 @@
 // `$.data…` (JSONPath over the JSON body), `$.headers.X`, `$.cookies.x`, `$.status_code`,
-// `$.body`: the path roots shared with assert (see response.ts).
-import { checkPath, parsePath, readPath, type FlowResponse } from '../response.js';
+// `$.body`: the path roots shared with assert (parsed in src/graph/extract-syntax.ts).
+import { parsePath } from '../../graph/extract-syntax.js';
+import { readPath, type FlowResponse } from '../response.js';
 import { extractFailed, withVariable } from './fail.js';
 import type { ExtractSourceModule } from './types.js';
 
@@ -9,7 +10,6 @@ const LAST_WILDCARD = /^(.*(?:\[\s*\*\s*\]|\.\*))/;
 
 export const jsonpath: ExtractSourceModule = {
   source: 'jsonpath',
-  check: checkPath,
   read(spec, res) {
     const ref = parsePath(spec.path);
     if (typeof ref === 'string') throw extractFailed(spec, ref);

@@ -1,4 +1,5 @@
-// One module per extraction source (spec 2.7), all with this shape.
+// One module per extraction source (spec 2.7), all with this shape. Whether a path can work
+// at all is checked without a response, in src/graph/extract-syntax.ts (checkExtract).
 import type { ExtractSource, ExtractSpec } from '../../project/types.js';
 import type { FlowResponse } from '../response.js';
 
@@ -11,8 +12,6 @@ export interface Extracted {
 
 export interface ExtractSourceModule {
   source: ExtractSource;
-  /** why `path` can never work for this source (for lint), or undefined */
-  check(path: string): string | undefined;
   /** throws FlowError (E_EXTRACT_FAILED, E_NOT_JSON, …) */
   read(spec: Pick<ExtractSpec, 'name' | 'path'>, res: FlowResponse): Extracted;
 }

@@ -2,38 +2,17 @@
 // strings: an element gives its text, an attribute its value. XPath functions work too:
 // `count(//item)` gives a number, `boolean(//x)` a boolean.
 import type * as Xmldom from '@xmldom/xmldom';
-import type * as XPath from 'xpath';
+import { compileXPath as compile } from '../../graph/extract-syntax.js';
 import { lazy } from '../lazy.js';
 import { header, type FlowResponse } from '../response.js';
 import { extractFailed } from './fail.js';
 import type { ExtractSourceModule } from './types.js';
 
 type Parsed = { doc: Node; html: boolean } | { error: string };
-/** `xpath.parse` exists at run time but not in the package's typings */
-interface Expression {
-  evaluate(options: { node: Node; isHtml: boolean }): XValue;
-}
 const xmldom = lazy<typeof Xmldom>('@xmldom/xmldom');
-const xpathLib = lazy<typeof XPath>('xpath');
-const parseXPath = (expr: string) => (xpathLib() as unknown as { parse(expr: string): Expression }).parse(expr);
 
 /** a response is parsed once, however many xpath extractions read it */
 const docs = new WeakMap<FlowResponse, Parsed>();
-const expressions = new Map<string, Expression | string>();
-
-function compile(path: string): Expression | string {
-  let hit = expressions.get(path);
-  if (hit === undefined) {
-    try {
-      hit = parseXPath(path);
-    } catch (err) {
-      hit = `not a valid XPath expression: ${(err as Error).message.split('\n')[0]}`;
-    }
-    if (expressions.size > 1000) expressions.clear();
-    expressions.set(path, hit);
-  }
-  return hit;
-}
 
 function parse(res: FlowResponse): Parsed {
   let hit = docs.get(res);
@@ -61,16 +40,12 @@ function parseBody(res: FlowResponse): Parsed {
 
 export const xpath: ExtractSourceModule = {
   source: 'xpath',
-  check(path) {
-    const e = compile(path);
-    return typeof e === 'string' ? e : undefined;
-  },
   read(spec, res) {
     const expr = compile(spec.path);
     if (typeof expr === 'string') throw extractFailed(spec, expr);
     const parsed = parse(res);
     if ('error' in parsed) throw extractFailed(spec, parsed.error, { status: res.status });
-    const result = expr.evaluate({ node: parsed.doc, isHtml: parsed.html });
+    const result = expr.evaluate({ node: parsed.doc, isHtml: parsed.html }) as XValue;
     const values = toValues(result);
     if (!values.length) throw extractFailed(spec, `nothing found (status ${res.status})`, { status: res.status });
     return { values, many: false };

@@ -1,9 +1,28 @@
-// Parsing of assert expressions. Pure (no response needed), so lint can check syntax.
-// Errors are E_ASSERT_SYNTAX with the 1-based column of the problem.
-import { FlowError } from '../../errors.js';
-import { checkPath } from '../response.js';
-import { compileRegex } from '../extract/regex.js';
-import type { AssertExpr, AssertLiteral, AssertOp } from './types.js';
+// The assert grammar of DESIGN.md: `<path> <op> <literal>`, `<path> exists`, `<path> not exists`.
+// Parsing is pure (no response needed), so it lives here where lint checks the syntax; the
+// runtime evaluates the parsed expressions. Errors are E_ASSERT_SYNTAX with the 1-based column.
+import { FlowError } from '../errors.js';
+import { checkPath, compileRegex } from './extract-syntax.js';
+
+export const COMPARE_OPS = ['==', '!=', '<', '<=', '>', '>=', 'contains', 'matches'] as const;
+export type CompareOp = (typeof COMPARE_OPS)[number];
+export type AssertOp = CompareOp | 'exists' | 'not exists';
+
+export type AssertLiteral =
+  | { kind: 'value'; value: string | number | boolean | null }
+  /** `{{…}}`, or a quoted string holding one: the caller renders `text` and passes the value */
+  | { kind: 'template'; text: string; quoted: boolean };
+
+export interface AssertExpr {
+  /** the expression as written */
+  source: string;
+  path: string;
+  op: AssertOp;
+  /** absent for exists / not exists */
+  expected?: AssertLiteral;
+  /** for `matches` with a literal pattern: compiled once at parse time */
+  regex?: RegExp;
+}
 
 const SYMBOL_OPS = ['==', '!=', '<=', '>=', '<', '>'] as const; // longest first
 const WORD_OPS = ['contains', 'matches', 'exists'] as const;
