@@ -49,6 +49,8 @@ export interface OperationResult {
   error?: ErrorRecord;
   /** for a skip: why, e.g. `prerequisite order.create failed` */
   skippedBecause?: string;
+  /** for a skip: the operation whose failure blocked this one, through any chain of skips */
+  blockedBy?: string;
   /** what the operation's hooks printed with console.*, in order (redacted) */
   hookLogs?: HookLog[];
   ms: number;

@@ -43,6 +43,16 @@ export function failureError(result: OperationResult, cwd: string = process.cwd(
   return new FlowTestError(code, failureMessage(result, cwd), loc, result.operation);
 }
 
+/** `operation` could not run because `prerequisite` failed, and no other test shows why. */
+export function prerequisiteFailure(operation: string, prerequisite: OperationResult, cwd: string = process.cwd()): FlowTestError {
+  const loc = prerequisite.error?.loc ?? prerequisite.loc;
+  const code = prerequisite.error?.code ?? 'E_FAILED';
+  const [first, ...rest] = failureMessage(prerequisite, cwd).split('\n');
+  const cause = first.slice(first.indexOf(': ') + 2);
+  const message = [`${code}: ${operation} did not run: its prerequisite ${prerequisite.operation} failed (no test here shows it): ${cause}`, ...rest].join('\n');
+  return new FlowTestError(code, message, loc, prerequisite.operation);
+}
+
 export function failureMessage(result: OperationResult, cwd: string): string {
   const loc = result.error?.loc ?? result.loc;
   const code = result.error?.code ?? 'E_FAILED';

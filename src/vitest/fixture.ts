@@ -11,7 +11,7 @@ import type { Runner } from '../runtime/index.js';
 import type { OperationResult, RunSummary } from '../runtime/types.js';
 import { lintError } from './failure.js';
 import { ROOT_FILE_NAME, runnerOptions, type SuiteOptions } from './options.js';
-import { lintErrors, settle } from './outcome.js';
+import { lintErrors, settle, type Reported } from './outcome.js';
 
 export interface FlowHandle {
   readonly project: Project;
@@ -29,7 +29,7 @@ export interface FlowHandle {
 
 export interface FlowFixtures {
   /** the runner of the project, shared by every test of the file */
-  flowRunner: { project: Project; runner: Runner };
+  flowRunner: { project: Project; runner: Runner; reported: Reported };
   flow: FlowHandle;
 }
 
@@ -50,7 +50,7 @@ export function createFlowTest(project?: string | URL, options: SuiteOptions = {
         const { createRunner } = await import('../runtime/index.js');
         const runner = createRunner(loaded, runnerOptions(options));
         try {
-          await use({ project: loaded, runner });
+          await use({ project: loaded, runner, reported: { ids: new Set(), result: (id) => runner.result(id) } });
         } finally {
           await runner.close();
         }
@@ -58,7 +58,7 @@ export function createFlowTest(project?: string | URL, options: SuiteOptions = {
       { scope: 'file' },
     ],
     flow: async ({ flowRunner, skip, annotate }, use) => {
-      const { project: loaded, runner } = flowRunner;
+      const { project: loaded, runner, reported } = flowRunner;
       const ctx = { skip, annotate } as Pick<TestContext, 'skip' | 'annotate'>;
       await use({
         project: loaded,
@@ -67,7 +67,7 @@ export function createFlowTest(project?: string | URL, options: SuiteOptions = {
         runMany: (ids) => runner.runMany(ids),
         check: async (id) => {
           const result = await runner.run(id);
-          await settle(result, ctx);
+          await settle(result, ctx, reported);
           return result;
         },
         result: (id) => runner.result(id),

@@ -5,7 +5,7 @@ import type { ProjectGraph } from '../graph/index.js';
 import { lint } from '../lint/index.js';
 import type { Diagnostic, Project } from '../project/types.js';
 import type { OperationResult } from '../runtime/types.js';
-import { failureError } from './failure.js';
+import { failureError, prerequisiteFailure } from './failure.js';
 
 /**
  * Loader and lint errors, once each. A crash of lint itself is reported the same way: the
@@ -27,8 +27,26 @@ export function lintErrors(project: Project, graph?: ProjectGraph): Diagnostic[]
   });
 }
 
-/** A result as the outcome of a test: pass, skip with the reason, or throw the coded failure. */
-export async function settle(result: OperationResult, ctx: Pick<TestContext, 'skip' | 'annotate'>): Promise<void> {
+/** What a file's tests have reported so far: a skip may only point at a failure shown elsewhere. */
+export interface Reported {
+  /** operations whose own test (or flow.check) has run in this file */
+  ids: Set<string>;
+  result(id: string): OperationResult | undefined;
+}
+
+/**
+ * A result as the outcome of a test: pass, skip with the reason, or throw the coded failure.
+ * A test skipped for a failed prerequisite fails instead when that prerequisite's own test
+ * did not run in this file (`-t`, a custom test): else the failure would show nowhere and the
+ * run would be green on a broken API.
+ */
+export async function settle(result: OperationResult, ctx: Pick<TestContext, 'skip' | 'annotate'>, reported?: Reported): Promise<void> {
+  reported?.ids.add(result.operation);
+  const blocking = result.status === 'skipped' && result.blockedBy && reported && !reported.ids.has(result.blockedBy) ? reported.result(result.blockedBy) : undefined;
+  if (blocking?.status === 'failed') {
+    reported!.ids.add(blocking.operation);
+    throw prerequisiteFailure(result.operation, blocking);
+  }
   // Printed during the test, Vitest shows a hook's console output under the test (and in JUnit's system-out).
   for (const log of result.hookLogs ?? []) for (const line of log.lines) console.log(`${log.hook} hook: ${line}`);
   if (result.status === 'passed') return;

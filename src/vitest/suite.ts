@@ -9,7 +9,7 @@ import { testBudgetMs } from './budget.js';
 import { lintError } from './failure.js';
 import { suiteLayout, type LayoutOperation } from './layout.js';
 import { runnerOptions, type SuitePlan } from './options.js';
-import { lintErrors, settle } from './outcome.js';
+import { lintErrors, settle, type Reported } from './outcome.js';
 
 export { createFlowTest, flowTest, type FlowHandle, type FlowFixtures } from './fixture.js';
 export { FlowTestError } from './failure.js';
@@ -71,10 +71,11 @@ export async function defineFlowSuite(plan: SuitePlan): Promise<void> {
   });
 
   const budgets = new Map(layout.map((op) => [op.id, budgetOf(project, op)]));
+  const reported: Reported = { ids: new Set(), result: (id) => runner?.result(id) };
   for (const block of suiteLayout(layout)) {
     describe(block.resource, IN_ORDER, () => {
       for (const id of block.operations) {
-        test(id, async (ctx) => settle(await runner!.run(id), ctx), budgets.get(id));
+        test(id, async (ctx) => settle(await runner!.run(id), ctx, reported), budgets.get(id));
       }
     });
   }

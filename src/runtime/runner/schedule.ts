@@ -105,7 +105,7 @@ export class Scheduler {
       // a cycle (only a project that skipped lint has one) is named as such, all the way up
       const cycle = blocked.error?.code === 'E_CYCLE' ? blocked.error.message : undefined;
       const reason = blocked.status === 'skipped' && blocked.skippedBecause ? blocked.skippedBecause : (cycle ?? `prerequisite ${blocked.operation} failed`);
-      return this.skipped(op, reason, prerequisiteOf);
+      return this.skipped(op, reason, prerequisiteOf, blocked.blockedBy ?? blocked.operation);
     }
     await this.semaphore.acquire();
     try {
@@ -166,8 +166,8 @@ export class Scheduler {
     return result;
   }
 
-  private skipped(op: Operation, reason: string, prerequisiteOf: string[]): OperationResult {
-    const result: OperationResult = { ...this.base(op, prerequisiteOf, { operation: op.id, exchanges: [] }), status: 'skipped', skippedBecause: reason };
+  private skipped(op: Operation, reason: string, prerequisiteOf: string[], blockedBy: string): OperationResult {
+    const result: OperationResult = { ...this.base(op, prerequisiteOf, { operation: op.id, exchanges: [] }), status: 'skipped', skippedBecause: reason, blockedBy };
     this.ctx.emit({ type: 'operation:end', result });
     return result;
   }
