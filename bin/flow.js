@@ -23,8 +23,22 @@ if (v8Major >= 11 && v8Major <= 13) flags.push('--liftoff-only', '--max-inlined-
 if (v8Major === 11) flags.push('--interrupt-budget=135168'); // Node 20: twice the default; later V8s count calls instead
 for (const flag of flags) setFlagsFromString(flag);
 
+// Output piped into a reader that stops early (`flow run … | head`): stop quietly, as other
+// command-line tools do, instead of failing on the next write.
+for (const stream of [process.stdout, process.stderr]) {
+  stream.on('error', (err) => {
+    process.exit(err && err.code === 'EPIPE' ? (process.exitCode ?? 0) : 70);
+  });
+}
+
 main(process.argv.slice(2)).then(
-  (code) => { process.exitCode = code; },
+  (code) => {
+    process.exitCode = code;
+    // The command is done. A timer a dependency still holds (undici's retry waits out a
+    // Retry-After of up to 60 s even after the request timed out) must not keep the process
+    // alive: exit shortly, once pending output has drained, if nothing else ends it first.
+    setTimeout(() => process.exit(code), 200).unref();
+  },
   (err) => {
     // Last line of defence: never a stack trace for the user.
     process.stderr.write(`flow: internal error: ${err && err.message ? err.message : String(err)}\n`);

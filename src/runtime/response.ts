@@ -96,7 +96,7 @@ class BufferedResponse implements FlowResponse {
   #parseJson(): unknown {
     if (this.truncated) {
       const limit = this.#limitBytes ? ` of ${formatBytes(this.#limitBytes)}` : '';
-      throw new FlowError('E_BODY_TRUNCATED', `the response body was cut at the size limit${limit}, so it cannot be read as JSON (raise maxBodyBytes)`, {
+      throw new FlowError('E_BODY_TRUNCATED', `the response body was cut at the size limit${limit}, so it cannot be read as JSON`, {
         details: { limitBytes: this.#limitBytes, excerpt: excerpt(this.text()) },
       });
     }
@@ -168,7 +168,7 @@ export function excerpt(text: string, max = EXCERPT_CHARS): string {
 }
 
 function formatBytes(n: number): string {
-  return n >= 1024 * 1024 ? `${Math.round((n / 1024 / 1024) * 10) / 10} MB` : n >= 1024 ? `${Math.round(n / 1024)} KB` : `${n} bytes`;
+  return n >= 1024 * 1024 ? `${Math.round((n / 1024 / 1024) * 10) / 10} MiB` : n >= 1024 ? `${Math.round(n / 1024)} KiB` : `${n} bytes`;
 }
 
 // ---------------------------------------------------------------------------------------

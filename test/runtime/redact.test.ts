@@ -16,6 +16,11 @@ describe('redactor: text', () => {
       basicAuth: `curl -H 'Authorization: Basic ${Buffer.from(`alice:${SECRET}`).toString('base64')}'`,
       basicAuth2: Buffer.from(`bob:${SECRET}`).toString('base64'),
       basicAuth3: Buffer.from(`anna:${SECRET}`).toString('base64'),
+      // written by hand into a path or query: the URL parser escapes only some characters
+      inPath: new URL(`https://h/x/${SECRET}`).href,
+      inQuery: new URL(`https://h/x?pw=${SECRET}`).href,
+      // a server echoing a JSON body as a JSON string
+      jsonInJson: JSON.stringify({ echo: JSON.stringify({ password: SECRET }) }),
     };
     for (const [name, text] of Object.entries(forms)) {
       const out = r.text(`before ${text} after`);
