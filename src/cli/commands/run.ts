@@ -1,4 +1,5 @@
 // `flow run <resource.operation>...`: run operations with every prerequisite first.
+import { stat } from 'node:fs/promises';
 import path from 'node:path';
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { buildGraph, closestName, scheduleOrder } from '../../graph/index.js';
@@ -20,10 +21,11 @@ Runs each operation asked for; every prerequisite (implicit from {{resource.fiel
 references, explicit from depends_on) runs first, once, and is reused.
 
 Options:
-  --project <dir>     project directory holding flow.yaml (default: .)
-  --env <name>        environment to use (default: default_environment, else the only one)
-  --var <name=value>  value for a <SET_VIA_--var> placeholder; repeatable
-                      (also read from FLOW_VAR_<name>)
+  -p, --project <dir> project directory holding flow.yaml (default: .)
+  --env <name>        environment to use (default: default_environment, else the first
+                      one declared)
+  --var <name=value>  value for a <SET_VIA_--var> placeholder, or for any environment
+                      variable (it wins over the file); repeatable; also FLOW_VAR_<name>
   --all               run every operation, in schedule order
   --concurrency <n>   independent operations run at once (default 1)
   --dry-run           print the plan (order, method, path, why) and send nothing
@@ -36,11 +38,11 @@ Options:
 
 Secrets come from FLOW_SECRET_<NAME>, then the OS keychain (flow secret set NAME).
 Exit codes: 0 every operation asked for passed, 1 a failure or skip (or lint errors),
-2 usage error (unknown option, unknown operation, unknown environment).
+2 usage error (unknown option, operation or environment, no such project directory).
 `;
 
 const OPTIONS = {
-  project: { type: 'string', default: '.' },
+  project: { type: 'string', short: 'p', default: '.' },
   env: { type: 'string' },
   var: { type: 'string', multiple: true, default: [] as string[] },
   all: { type: 'boolean', default: false },
@@ -78,10 +80,13 @@ export default (async function run(argv: string[], io: CliIO): Promise<number> {
     vars[parsed.name] = parsed.value;
   }
   if (!o.all && positionals.length === 0) return usage('name at least one operation (resource.operation), or --all');
+  if (o.all && positionals.length) return usage(`--all runs every operation: name operations (${positionals.join(', ')}) or give --all, not both`);
+  const projectDir = path.resolve(io.cwd, o.project);
+  if (!(await exists(projectDir))) return usage(`no project at ${o.project}`);
 
   const fmt: RunFormatOptions = { cwd: io.cwd, verbose: o.verbose, color: io.isTTY && !o['no-color'] && !io.env.NO_COLOR };
   keepYoungGenerationSmall();
-  const project = await loadProject(path.resolve(io.cwd, o.project));
+  const project = await loadProject(projectDir);
   const graph = buildGraph(project);
   const linted = lint(project, { graph });
   if (linted.errors) {
@@ -168,4 +173,9 @@ function dryRun(project: Awaited<ReturnType<typeof loadProject>>, graph: ReturnT
 function dependentsIn(graph: ReturnType<typeof buildGraph>, id: string, planned: Set<string>): string[] {
   const i = graph.indexOf.get(id)!;
   return graph.neededBy[i].map((n) => graph.opIds[n]).filter((d) => planned.has(d));
+}
+
+/** The project directory, or its flow.yaml, exists (a missing one is a usage error, exit 2). */
+async function exists(target: string): Promise<boolean> {
+  return stat(target).then(() => true, () => false);
 }
