@@ -118,6 +118,8 @@ export default (async function run(argv: string[], io: CliIO): Promise<number> {
   const out = bufferedWriter(io.stdout);
   // what each running operation is a prerequisite of, for its request lines
   const servedFor = new Map<string, string[]>();
+  // every operation that ended, each run of a force: true one included (for the summary)
+  const ends = { passed: 0, failed: 0, skipped: 0 };
   // the latest result of every operation that ran, prerequisites included (for --record)
   const ran = new Map<string, OperationResult>();
   const runner = createRunner(project, {
@@ -131,6 +133,7 @@ export default (async function run(argv: string[], io: CliIO): Promise<number> {
       else if (event.type === 'request') out.write(formatEvent(event, fmt, servedFor.get(event.operation)));
       else if (event.type === 'operation:end') {
         ran.set(event.result.operation, event.result);
+        ends[event.result.status]++;
         out.write(formatResult(event.result, fmt));
       }
     },
@@ -144,8 +147,7 @@ export default (async function run(argv: string[], io: CliIO): Promise<number> {
   }
   // The summary counts every operation that ran, prerequisites included: a failed
   // prerequisite is a failure even when only its dependents were asked for.
-  const tally = (status: string) => [...ran.values()].filter((r) => r.status === status).length;
-  io.stdout(formatSummary({ ...summaryResult, passed: tally('passed'), failed: tally('failed'), skipped: tally('skipped') }, fmt));
+  io.stdout(formatSummary({ ...summaryResult, ...ends }, fmt));
   if (o.record) {
     // A prerequisite that passed was confirmed by a real response too (spec part 3).
     const recorded = await recordVerified(project, [...ran.values()]);
@@ -162,7 +164,9 @@ function dryRun(project: Awaited<ReturnType<typeof loadProject>>, graph: ReturnT
   const planned = new Set(order);
   order.forEach((id, i) => {
     const op = project.operations.get(id)!;
-    const why = askedSet.has(id) ? 'asked for' : `prerequisite of ${dependentsIn(graph, id, planned).join(', ')}`;
+    let why = askedSet.has(id) ? 'asked for' : `prerequisite of ${dependentsIn(graph, id, planned).join(', ')}`;
+    // force: true is not reused: it runs afresh before each operation that needs it
+    if (op.force && !askedSet.has(id)) why += '; force: runs again before each of them';
     const actor = op.actor ? ` as ${op.actor}` : '';
     lines.push(`  ${String(i + 1).padStart(3)}. ${id.padEnd(28)} ${op.method.padEnd(6)} ${op.path}${actor}  (${why})`);
   });
