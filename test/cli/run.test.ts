@@ -86,6 +86,8 @@ describe('flow run (in process)', () => {
     [[], /^flow run: name at least one operation/],
     [['order.get', '--bogus'], /^flow run: Unknown option '--bogus'/],
     [['order.get', '--dryrun'], /^flow run: Unknown option '--dryrun' \(did you mean --dry-run\?\)/],
+    [['order.get', '--all'], /^flow run: --all runs every operation: name operations \(order\.get\) or give --all, not both/],
+    [['order.get', '-p', 'no/such/dir'], /^flow run: no project at no\/such\/dir/],
   ])('exit 2 on a usage error, and nothing is sent: %j', async (args, message) => {
     const r = await flowRun(args);
     expect(r.code).toBe(2);
@@ -128,11 +130,17 @@ describe('flow run (in process)', () => {
     expect(api.log).toEqual(['POST /login', 'GET /orders', 'POST /products', 'POST /products/1/publish', 'POST /orders', 'GET /orders/2', 'DELETE /orders/2']);
   });
 
-  it('--var gives a <SET_VIA_--var> value; without it the error names the variable and nothing is sent', async () => {
-    const without = await flowRun(['order.list'], { noVar: true });
-    expect(without.code).toBe(1);
-    // the actor's login is the first request: its E_AUTH names the cause
-    expect(without.stdout).toMatch(/E_AUTH  login of actor admin failed: E_VAR_UNRESOLVED \{\{env\.baseUrl\}\}: env\.baseUrl is <SET_VIA_--var> and no value was given; pass --var baseUrl=<value>/);
+  it('--var gives a <SET_VIA_--var> value; without it one usage error names the variable (and a mistyped --var), and nothing is sent', async () => {
+    const without = await flowRun(['--all'], { noVar: true });
+    expect(without.code).toBe(2);
+    expect(without.stdout).toBe('');
+    expect(without.stderr).toMatch(/^flow run: env\.baseUrl is <SET_VIA_--var> and no value was given: pass --var baseUrl=… or set FLOW_VAR_baseUrl\nnothing was sent\n/);
+    const typo = await flowRun(['order.list', '--var', 'baseurl=http://x'], { noVar: true });
+    expect(typo.code).toBe(2);
+    expect(typo.stderr).toContain('(--var baseurl was given: did you mean baseUrl?)');
+    const plan = await flowRun(['order.list', '--dry-run'], { noVar: true });
+    expect(plan.code).toBe(0);
+    expect(plan.stdout).toMatch(/Before it can run:\n {2}env\.baseUrl is <SET_VIA_--var>/);
     expect(api.requests).toEqual([]);
     const given = await flowRun(['order.list']);
     expect(given.code).toBe(0);
@@ -149,6 +157,25 @@ describe('flow run (in process)', () => {
     expect(api.maxInFlight).toBeGreaterThanOrEqual(3);
     expect(api.count('POST /login')).toBe(1);
     expect(r.stdout).toMatch(line(`4 passed, 0 failed \\(${MS}\\)`));
+  });
+
+  it('a force: true prerequisite runs before each operation that needs it: the plan says so and the summary counts each run', async () => {
+    const dir = await shopProject({
+      'resources/tokens.yaml': [
+        'name: tok',
+        'operations:',
+        '  make: { method: POST, path: /login, body: { user: admin, password: "{{env.password}}" }, force: true }',
+        '  use1: { path: /whoami, actor: admin, depends_on: [tok.make] }',
+        '  use2: { path: /whoami, actor: admin, depends_on: [tok.make] }',
+        '',
+      ].join('\n'),
+    });
+    const plan = await flowRun(['tok.use1', 'tok.use2', '--dry-run'], { dir });
+    expect(plan.stdout).toMatch(/tok\.make .*\(prerequisite of tok\.use1, tok\.use2; force: runs again before each of them\)/);
+    const r = await flowRun(['tok.use1', 'tok.use2'], { dir });
+    expect(r.code).toBe(0);
+    expect(r.stdout.match(/^✔ tok\.make/gm)).toHaveLength(2);
+    expect(r.stdout).toMatch(line(`4 passed, 0 failed \\(${MS}\\)`)); // tok.make twice
   });
 
   it('--verbose shows what hooks printed, under their operation and redacted; without it, nothing', async () => {

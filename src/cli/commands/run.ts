@@ -11,6 +11,7 @@ import { parseVarAssignment } from '../../runtime/template/index.js';
 import { formatEvent, formatLoc, formatResult, formatSummary, type RunFormatOptions } from '../format/run-output.js';
 import { keepYoungGenerationSmall, letYoungGenerationGrow } from '../heap.js';
 import { argumentError } from '../args.js';
+import { describeUnset, unsetVariables } from '../unset-vars.js';
 import { bufferedWriter, EXIT, type CliIO, type Command } from '../io.js';
 
 
@@ -38,7 +39,8 @@ Options:
 
 Secrets come from FLOW_SECRET_<NAME>, then the OS keychain (flow secret set NAME).
 Exit codes: 0 every operation asked for passed, 1 a failure or skip (or lint errors),
-2 usage error (unknown option, operation or environment, no such project directory).
+2 usage error (unknown option, operation or environment, no such project, a
+<SET_VIA_--var> value the run needs and nobody gave).
 `;
 
 const OPTIONS = {
@@ -108,11 +110,14 @@ export default (async function run(argv: string[], io: CliIO): Promise<number> {
     return usage(`environment "${o.env}" is not defined (defined: ${[...project.environments.keys()].join(', ') || 'none'})`);
   }
   const asked = o.all ? [...project.operations.keys()] : positionals;
+  const unset = unsetVariables(project, graph, scheduleOrder(graph, asked), o.env, vars, io.env);
 
   if (o['dry-run']) {
     io.stdout(dryRun(project, graph, asked));
+    if (unset.length) io.stdout(`\nBefore it can run:\n${describeUnset(unset).replace(/^/gm, '  ')}\n`);
     return EXIT.ok;
   }
+  if (unset.length) return usage(`${describeUnset(unset)}\nnothing was sent`);
 
   letYoungGenerationGrow();
   const out = bufferedWriter(io.stdout);
