@@ -1,12 +1,13 @@
-// `reqflow:config`: makes Vitest collect `flow.yaml` files, and re-run a flow suite when any
-// file its project reads changes (watch mode). Vitest's own watcher only knows the module
-// graph; a resource file is read by the suite at run time, not imported, so we tell Vitest
-// through `watchTriggerPatterns` (Vitest >= 3.2, root config).
+// `reqflow:config`: makes Vitest collect `flow.yaml` files, hands the `flow()` options to the
+// workers (for `flowTest`), and re-runs the tests of a project when any file it reads changes
+// (watch mode). Vitest's own watcher only knows the module graph; a resource file is read by
+// the suite at run time, not imported, so we tell Vitest through `watchTriggerPatterns`
+// (Vitest >= 3.2, root config).
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { defaultInclude, type Plugin, type WatcherTriggerPattern } from 'vitest/config';
 import { DependencyIndex, slash } from './dependencies.js';
-import { DEFAULT_INCLUDE, type FlowOptions } from './options.js';
+import { DEFAULT_INCLUDE, OPTIONS_KEY, suiteOptions, type FlowOptions } from './options.js';
 import { SUITE_MODULE } from './transform-plugin.js';
 
 /** Any path: the index decides whether it belongs to a suite. */
@@ -29,7 +30,7 @@ export function configPlugin(
       const suites = index.suitesFor(file);
       if (!suites) return undefined;
       for (const suite of suites) refresh(suite);
-      return suites;
+      return index.testsOf(suites);
     },
   };
   return {
@@ -43,8 +44,12 @@ export function configPlugin(
       return { test: { include, watchTriggerPatterns: [trigger], ...(own && { server: { deps: { external: [own] } } }) } };
     },
     // Vitest >= 3.1 (4 and 5 alike): the resolved config says whether anything will be watched.
-    configureVitest({ vitest }) {
+    configureVitest({ vitest, project }) {
       onWatchMode(vitest.config.watch);
+      // A flow.yaml suite gets its options in the generated module; a `flowTest` file is the
+      // user's own code, so its fixture reads them with `inject` (Vitest >= 3, 4 and 5 alike).
+      // Per project: another project may call flow() with other options.
+      project.provide(OPTIONS_KEY, suiteOptions(options));
     },
   };
 }

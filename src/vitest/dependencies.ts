@@ -46,10 +46,16 @@ function addFileRef(files: Set<string>, ref: TemplateValue | undefined, bases: s
   for (const base of bases) files.add(slash(path.resolve(base, rel)));
 }
 
-/** dependency file -> the suites (flow.yaml paths) that read it; kept up to date by the plugin. */
+/**
+ * dependency file -> the projects (flow.yaml paths) that read it -> the test files that run
+ * them: the flow.yaml suite itself and the `flowTest` files. Kept up to date by the plugin.
+ */
 export class DependencyIndex {
   private readonly suites = new Map<string, SuiteDependencies>();
   private readonly byFile = new Map<string, Set<string>>();
+  /** project -> the test files that run it, and back */
+  private readonly tests = new Map<string, Set<string>>();
+  private readonly runs = new Map<string, string[]>();
 
   set(suite: string, deps: SuiteDependencies): void {
     const key = slash(suite);
@@ -74,7 +80,21 @@ export class DependencyIndex {
     }
   }
 
-  /** The suites that depend on `file`, or undefined when none does (Vitest then handles the change itself). */
+  /** `testFile` runs these projects (and no others: an edit may have dropped one). */
+  setTestFile(testFile: string, projects: string[]): void {
+    const file = slash(testFile);
+    for (const project of this.runs.get(file) ?? []) this.tests.get(project)?.delete(file);
+    const keys = projects.map(slash);
+    if (keys.length) this.runs.set(file, keys);
+    else this.runs.delete(file);
+    for (const key of keys) {
+      let users = this.tests.get(key);
+      if (!users) this.tests.set(key, (users = new Set()));
+      users.add(file);
+    }
+  }
+
+  /** The projects that depend on `file`, or undefined when none does (Vitest then handles the change itself). */
   suitesFor(file: string): string[] | undefined {
     const key = slash(file);
     const found = new Set(this.byFile.get(key) ?? []);
@@ -83,6 +103,18 @@ export class DependencyIndex {
       if (deps.globs.some((g) => g.dir === dir && key.endsWith(g.ext))) found.add(suite);
     }
     return found.size > 0 ? [...found] : undefined;
+  }
+
+  /** The test files that run these projects; a project no test file was seen running stands for itself. */
+  testsOf(projects: string[]): string[] {
+    const out = new Set<string>();
+    for (const project of projects) for (const file of this.tests.get(slash(project)) ?? [slash(project)]) out.add(file);
+    return [...out];
+  }
+
+  /** whether the project is tracked (its dependencies are known) */
+  has(suite: string): boolean {
+    return this.suites.has(slash(suite));
   }
 
   get size(): number {

@@ -2,8 +2,8 @@
 // the last exchange. Everything here comes from an OperationResult, which the runner has
 // already redacted; this module only lays it out.
 import path from 'node:path';
-import type { Diagnostic, Loc } from '../project/types.js';
-import type { OperationResult, RequestRecord, ResponseRecord } from '../runtime/types.js';
+import type { Diagnostic, Loc, Project } from '../project/types.js';
+import type { AssertRecord, OperationResult, RequestRecord, ResponseRecord } from '../runtime/types.js';
 
 /** Thrown by a failing flow test. `code` is the runner's error code (E_STATUS_MISMATCH, …). */
 export class FlowTestError extends Error {
@@ -61,7 +61,7 @@ export function failureMessage(result: OperationResult, cwd: string): string {
   const failed = result.asserts.filter((a) => !a.pass);
   if (failed.length) {
     lines.push('  assert:');
-    for (const a of failed) lines.push(`    ✗ ${a.expr}${a.actual === undefined ? '' : ` (actual: ${brief(a.actual)})`}${a.message ? ` ${a.message}` : ''}`);
+    for (const a of failed) lines.push(`    ✗ ${assertLine(a)}`);
   }
   const last = result.exchanges.at(-1);
   if (last) {
@@ -70,6 +70,28 @@ export function failureMessage(result: OperationResult, cwd: string): string {
     lines.push('  response:', ...(last.response ? responseLines(last.response) : ['    (none)']));
   }
   return lines.join('\n');
+}
+
+/**
+ * A failed assert: the expression, the actual value, and the reason only when the message
+ * says more than those two (`nothing at $.x`, `cannot order …`).
+ */
+export function assertLine(a: AssertRecord): string {
+  const actual = a.actual === undefined ? '' : ` (actual: ${brief(a.actual)})`;
+  return `${a.expr}${actual}${assertReason(a)}`;
+}
+
+function assertReason(a: AssertRecord): string {
+  const m = a.message;
+  if (!m || m === a.expr) return '';
+  // The runtime's messages: "<expr> failed (actual: …)" or "<expr> failed: <why>" (evaluate.ts).
+  for (const head of [`${a.expr} failed`, a.expr]) {
+    if (!m.startsWith(head)) continue;
+    const rest = m.slice(head.length);
+    if (rest === '' || rest.startsWith(' (actual: ')) return '';
+    return rest.startsWith(': ') ? rest : `: ${rest.trimStart()}`;
+  }
+  return `: ${m}`;
 }
 
 function requestLines(req: RequestRecord): string[] {
@@ -111,4 +133,16 @@ export function lintError(errors: Diagnostic[], cwd: string = process.cwd()): Fl
   const first = errors[0];
   const loc = first && { file: first.file, line: first.line, col: first.col };
   return new FlowTestError(first?.code ?? 'E_LINT', lintMessage(errors, cwd), loc, 'lint');
+}
+
+/**
+ * The one failing test of a project that lacks the environment asked for (`env` and FLOW_ENV
+ * apply to every project), found before any request; undefined when there is nothing to say.
+ */
+export function environmentError(project: Pick<Project, 'rootFile' | 'environments'>, env: string | undefined, cwd: string = process.cwd()): FlowTestError | undefined {
+  if (!env || project.environments.has(env)) return undefined;
+  const known = [...project.environments.keys()].join(', ') || 'none';
+  const message = `E_ENV_UNDEFINED: environment "${env}" is not defined in ${displayPath(project.rootFile, cwd)} (defined: ${known})`;
+  // located at the project's root file: the stack then points there, not into reqflow
+  return new FlowTestError('E_ENV_UNDEFINED', message, { file: project.rootFile, line: 1, col: 1 }, 'environment');
 }

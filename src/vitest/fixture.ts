@@ -1,23 +1,22 @@
 // `flowTest`: a Vitest `test.extend` that gives hand-written tests a project's runner, for
 // checks YAML cannot say. One runner per test file (a file-scoped fixture), so state and
 // prerequisites carry from one test to the next, as in a flow.yaml suite.
-import { existsSync } from 'node:fs';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { expect, test, type TestContext } from 'vitest';
+import { expect, inject, test, type TestContext } from 'vitest';
+import { didYouMean } from '../graph/suggest.js';
 import { loadProject } from '../project/index.js';
 import type { Project } from '../project/types.js';
 import type { Runner } from '../runtime/index.js';
 import type { OperationResult, RunSummary } from '../runtime/types.js';
-import { lintError } from './failure.js';
-import { ROOT_FILE_NAME, runnerOptions, type SuiteOptions } from './options.js';
+import { displayPath, environmentError, lintError } from './failure.js';
+import { OPTIONS_KEY, runnerOptions, validateSuiteOptions, withDefaults, type SuiteOptions } from './options.js';
 import { lintErrors, settle, type Reported } from './outcome.js';
+import { projectRoot } from './project-files.js';
 
 export interface FlowHandle {
   readonly project: Project;
   /** the file's shared runner */
   readonly runner: Runner;
-  /** run an operation (prerequisites first, each once per file); never throws for API failures */
+  /** run an operation (prerequisites first, each once per file); never throws for API failures, only for an id the project does not define */
   run(operationId: string): Promise<OperationResult>;
   runMany(operationIds: string[]): Promise<RunSummary>;
   /** run it and pass, skip or fail this test exactly as its flow.yaml test would */
@@ -36,9 +35,11 @@ export interface FlowFixtures {
 /**
  * A `test` with a `flow` fixture for the project at `project`: a `flow.yaml`, its directory,
  * or a `file:` URL. A relative path is read from the test file's directory, like an import.
- * Without it, the nearest `flow.yaml` at or above the test file is used.
+ * Without it, the nearest `flow.yaml` at or above the test file is used. `options` win over
+ * those of `flow()` in the Vitest config, which the config plugin provides to the worker.
  */
 export function createFlowTest(project?: string | URL, options: SuiteOptions = {}) {
+  validateSuiteOptions(options);
   return test.extend<FlowFixtures>({
     flowRunner: [
       async ({}, use) => {
@@ -46,9 +47,13 @@ export function createFlowTest(project?: string | URL, options: SuiteOptions = {
         const loaded = await loadProject(root);
         const errors = lintErrors(loaded);
         if (errors.length) throw lintError(errors);
+        // Read here, not when the module loads: `inject` needs a running test file.
+        const opts = runnerOptions(withDefaults(options, inject(OPTIONS_KEY)));
+        const envError = environmentError(loaded, opts.env);
+        if (envError) throw envError;
         // Loaded once lint has passed, as in a flow.yaml suite (suite.ts).
         const { createRunner } = await import('../runtime/index.js');
-        const runner = createRunner(loaded, runnerOptions(options));
+        const runner = createRunner(loaded, opts);
         try {
           await use({ project: loaded, runner, reported: { ids: new Set(), result: (id) => runner.result(id) } });
         } finally {
@@ -60,12 +65,23 @@ export function createFlowTest(project?: string | URL, options: SuiteOptions = {
     flow: async ({ flowRunner, skip, annotate }, use) => {
       const { project: loaded, runner, reported } = flowRunner;
       const ctx = { skip, annotate } as Pick<TestContext, 'skip' | 'annotate'>;
+      // A typo must fail the test: the runner would only resolve to a failed result (E_REF_UNDEFINED).
+      const known = (call: string, ids: string[]) => {
+        for (const id of ids) if (!loaded.operations.has(id)) throw unknownOperation(call, id, loaded);
+      };
       await use({
         project: loaded,
         runner,
-        run: (id) => runner.run(id),
-        runMany: (ids) => runner.runMany(ids),
+        run: async (id) => {
+          known('run', [id]);
+          return runner.run(id);
+        },
+        runMany: async (ids) => {
+          known('runMany', ids);
+          return runner.runMany(ids);
+        },
         check: async (id) => {
+          known('check', [id]);
           const result = await runner.run(id);
           await settle(result, ctx, reported);
           return result;
@@ -77,20 +93,10 @@ export function createFlowTest(project?: string | URL, options: SuiteOptions = {
   });
 }
 
+function unknownOperation(call: string, id: string, project: Project): Error {
+  const where = displayPath(project.rootFile, process.cwd());
+  return new Error(`flow.${call}: unknown operation "${id}" in ${where}${didYouMean(id, project.operations.keys())}`);
+}
+
 /** `createFlowTest()`: the nearest flow.yaml at or above the test file. */
 export const flowTest = createFlowTest();
-
-/** The flow.yaml a fixture runs: given, or found upward from the test file. */
-export function projectRoot(project: string | URL | undefined, testPath: string | undefined): string {
-  const base = testPath ? path.dirname(testPath) : process.cwd();
-  if (project !== undefined) {
-    const given = project instanceof URL || project.startsWith('file:') ? fileURLToPath(project) : path.resolve(base, project);
-    return path.basename(given) === ROOT_FILE_NAME ? given : path.join(given, ROOT_FILE_NAME);
-  }
-  for (let dir = base; ; dir = path.dirname(dir)) {
-    const candidate = path.join(dir, ROOT_FILE_NAME);
-    if (existsSync(candidate)) return candidate;
-    if (path.dirname(dir) === dir) break;
-  }
-  throw new Error(`flowTest: no ${ROOT_FILE_NAME} at or above ${base}; use createFlowTest('path/to/${ROOT_FILE_NAME}')`);
-}

@@ -5,14 +5,17 @@
 // projects here, and every `vitest` run loads this module with its config.
 import type { Plugin } from 'vitest/config';
 import { configPlugin } from './config-plugin.js';
-import { DependencyIndex, projectDependencies } from './dependencies.js';
-import { suiteOptions, type FlowOptions } from './options.js';
+import { DependencyIndex, projectDependencies, slash } from './dependencies.js';
+import { suiteOptions, validateOptions, type FlowOptions } from './options.js';
+import { flowTestProjects } from './project-files.js';
 import { transformPlugin } from './transform-plugin.js';
 
 export type { FlowOptions, SuiteOptions, SuitePlan } from './options.js';
 export { generateSuiteModule } from './transform-plugin.js';
 
 export function flow(options: FlowOptions = {}): Plugin[] {
+  // Thrown while the config loads: a typo would otherwise be ignored without a word.
+  validateOptions(options);
   const index = new DependencyIndex();
   const inFlight = new Map<string, Promise<string[]>>();
   // Until Vitest says otherwise, assume watch mode: tracking is only a little wasted work.
@@ -41,10 +44,29 @@ export function flow(options: FlowOptions = {}): Plugin[] {
     return work;
   }
 
+  /** A flow.yaml suite runs its own project. */
+  async function suite(root: string): Promise<string[]> {
+    index.setTestFile(root, [root]);
+    return track(root);
+  }
+
+  /** Any other module: a `flowTest` file re-runs when the project it names changes. */
+  async function module(file: string, code: string): Promise<string[]> {
+    const roots = slash(file).includes('/node_modules/') ? [] : flowTestProjects(code, file);
+    index.setTestFile(file, roots);
+    // A project its flow.yaml suite already tracks (and watches) is not loaded again.
+    const files = await Promise.all(roots.map((root) => (index.has(root) || inFlight.has(root) ? [] : track(root))));
+    return files.flat();
+  }
+
   return [
     configPlugin(options, index, (suite) => void track(suite), (watch) => (watching = watch)),
     // `vitest run` watches nothing: no need to load each project a second time here.
-    transformPlugin({ options: suiteOptions(options) }, async (root) => (watching ? track(root) : [])),
+    transformPlugin(
+      { options: suiteOptions(options) },
+      async (root) => (watching ? suite(root) : []),
+      async (file, code) => (watching ? module(file, code) : []),
+    ),
   ];
 }
 

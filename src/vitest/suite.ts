@@ -6,7 +6,7 @@ import { loadProject } from '../project/index.js';
 import type { Project } from '../project/types.js';
 import type { Runner } from '../runtime/index.js';
 import { testBudgetMs } from './budget.js';
-import { lintError } from './failure.js';
+import { environmentError, lintError } from './failure.js';
 import { suiteLayout, type LayoutOperation } from './layout.js';
 import { runnerOptions, type SuitePlan } from './options.js';
 import { lintErrors, settle, type Reported } from './outcome.js';
@@ -18,6 +18,8 @@ export type { SuitePlan, SuiteOptions } from './options.js';
 
 /** The name of the one test a project with lint errors becomes. */
 export const LINT_TEST = 'lint';
+/** The name of the one test a project without the environment asked for becomes. */
+export const ENVIRONMENT_TEST = 'environment';
 /** The order is the schedule: never concurrent, never shuffled (`concurrent: false` is what Vitest 4 and 5 both read). */
 const IN_ORDER = { concurrent: false, shuffle: false } as const;
 
@@ -53,6 +55,17 @@ export async function defineFlowSuite(plan: SuitePlan): Promise<void> {
     return;
   }
 
+  // `env` (and FLOW_ENV) apply to every project: one that lacks it fails here, as one test,
+  // before any request, instead of in beforeAll with the runner's stack and every test skipped.
+  const options = runnerOptions(plan.options);
+  const envError = environmentError(project, options.env);
+  if (envError) {
+    test(ENVIRONMENT_TEST, () => {
+      throw envError;
+    });
+    return;
+  }
+
   if (layout.length === 0) {
     // Vitest fails a file without tests; a project without operations is not an error.
     test.skip('no operations in this project', () => {});
@@ -64,7 +77,7 @@ export async function defineFlowSuite(plan: SuitePlan): Promise<void> {
     // Loaded here, not with this module: a project with lint errors never needs the runtime
     // (undici, auth, templates: about a third of a suite's start-up).
     const { createRunner } = await import('../runtime/index.js');
-    runner = createRunner(project, { ...runnerOptions(plan.options), graph });
+    runner = createRunner(project, { ...options, graph });
   });
   afterAll(async () => {
     await runner?.close();

@@ -29,18 +29,24 @@ export function isFlowRoot(file: string): boolean {
 /**
  * @param onSuite called with each transformed flow.yaml; returns the files to watch (the
  *   config plugin's dependency index is filled from here, so every suite that ran is known).
+ * @param onModule called with every other module Vite transforms (a `flowTest` file among
+ *   them); returns the files to watch. The module itself is left unchanged.
  */
 export function transformPlugin(
   plan: Omit<SuitePlan, 'root'>,
   onSuite: (root: string) => Promise<string[]>,
+  onModule: (file: string, code: string) => Promise<string[]> = async () => [],
 ): Plugin {
   return {
     name: 'reqflow:transform',
     // Before Vite's own plugins and any YAML plugin the user has: a flow.yaml is a test suite.
     enforce: 'pre',
-    async transform(_code, id) {
+    async transform(code, id) {
       const file = fileOfId(id);
-      if (!isFlowRoot(file)) return undefined;
+      if (!isFlowRoot(file)) {
+        for (const dep of await onModule(path.resolve(file), code)) this.addWatchFile(dep);
+        return undefined;
+      }
       const root = path.resolve(file);
       // Vite ignores files inside the root here (its watcher sees them already).
       for (const dep of await onSuite(root)) this.addWatchFile(dep);

@@ -4,6 +4,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { flow, generateSuiteModule } from '../../src/vitest/index.js';
+import { flowTestProjects } from '../../src/vitest/project-files.js';
 import { FIXTURES } from './helpers.js';
 
 const SHOP = path.join(FIXTURES, 'repo/shop');
@@ -19,9 +20,9 @@ function plugins(options = {}) {
   return { config, transform };
 }
 
-async function transformFile(transform: { [k: string]: unknown }, id: string) {
+async function transformFile(transform: { [k: string]: unknown }, id: string, code = 'version: 1') {
   const watched: string[] = [];
-  const out = await hook(transform, 'transform').call({ addWatchFile: (f: string) => watched.push(f) }, 'version: 1', id);
+  const out = await hook(transform, 'transform').call({ addWatchFile: (f: string) => watched.push(f) }, code, id);
   return { out, watched };
 }
 
@@ -77,11 +78,69 @@ describe('reqflow:config', () => {
     }
   });
 
+  test('a flowTest file re-runs with its flow.yaml when a file of their project changes', async () => {
+    const { config, transform } = plugins();
+    const [trigger] = hook(config, 'config')({}).test.watchTriggerPatterns;
+    const root = path.join(SHOP, 'flow.yaml');
+    const spec = path.join(SHOP, 'custom.spec.ts');
+    const resource = path.join(SHOP, 'resources/orders.yaml');
+    const code = readFileSync(spec, 'utf8');
+    // the spec alone (its flow.yaml not collected): the project is tracked for it
+    const { out, watched } = await transformFile(transform, spec, code);
+    expect(out).toBeUndefined();
+    expect(watched).toContain(resource);
+    expect(trigger.testsToRun(resource, trigger.pattern.exec(resource))).toEqual([spec]);
+    await transformFile(transform, root);
+    expect(trigger.testsToRun(resource, trigger.pattern.exec(resource))).toEqual(expect.arrayContaining([root, spec]));
+    // edited to use no project: it is dropped
+    await transformFile(transform, spec, "import { test } from 'vitest';");
+    expect(trigger.testsToRun(resource, trigger.pattern.exec(resource))).toEqual([root]);
+  });
+
+  test('provides the runner options to the test workers, for flowTest', () => {
+    const provided: Record<string, unknown> = {};
+    const { config } = plugins({ env: 'staging', vars: { tenant: 'acme' }, include: ['x/flow.yaml'] });
+    hook(config, 'configureVitest')({ vitest: { config: { watch: false } }, project: { provide: (k: string, v: unknown) => (provided[k] = v) } });
+    expect(provided).toEqual({ 'reqflow:options': { env: 'staging', vars: { tenant: 'acme' } } });
+  });
+
   test('vitest run (no watch) skips the dependency tracking', async () => {
     const { config, transform } = plugins();
-    hook(config, 'configureVitest')({ vitest: { config: { watch: false } } });
+    hook(config, 'configureVitest')({ vitest: { config: { watch: false } }, project: { provide: () => {} } });
     const { out, watched } = await transformFile(transform, path.join(SHOP, 'flow.yaml'));
     expect(out.code).toContain('defineFlowSuite');
     expect(watched).toEqual([]);
+  });
+});
+
+describe('flow() options', () => {
+  test('are checked when the config loads', () => {
+    expect(() => flow({ concurrency: 0 })).toThrow('flow(): concurrency must be a whole number >= 1, got 0');
+    expect(() => flow({ enviroment: 'x' } as never)).toThrow('flow(): unknown option "enviroment" (did you mean env?)');
+    expect(() => flow({ env: 'staging', concurrency: 2 })).not.toThrow();
+  });
+});
+
+describe('flowTestProjects: the projects a test file names', () => {
+  const file = path.join(SHOP, 'tests/orders.test.ts');
+  const root = path.join(SHOP, 'flow.yaml');
+  const imports = "import { createFlowTest } from 'reqflow/vitest/suite';\n";
+
+  test('a literal path, a URL, none (the nearest flow.yaml)', () => {
+    expect(flowTestProjects(`${imports}const test = createFlowTest('../flow.yaml');`, file)).toEqual([root]);
+    expect(flowTestProjects(`${imports}const test = createFlowTest("..", { env: 'x' });`, file)).toEqual([root]);
+    expect(flowTestProjects(`${imports}const test = createFlowTest(new URL('../flow.yaml', import.meta.url));`, file)).toEqual([root]);
+    expect(flowTestProjects(`${imports}const test = createFlowTest();`, file)).toEqual([root]);
+    expect(flowTestProjects(`${imports}flowTest('x', async ({ flow }) => {});`, file)).toEqual([root]);
+    expect(flowTestProjects(`${imports}const a = createFlowTest('../../inventory'), b = createFlowTest('../flow.yaml');`, file)).toEqual([
+      path.join(FIXTURES, 'repo/inventory/flow.yaml'),
+      root,
+    ]);
+  });
+
+  test('nothing for a path it cannot read, or a file that does not import the suite module', () => {
+    expect(flowTestProjects(`${imports}const test = createFlowTest(process.env.PROJECT);`, file)).toEqual([]);
+    expect(flowTestProjects(`${imports}const test = createFlowTest(\`\${dir}/flow.yaml\`);`, file)).toEqual([]);
+    expect(flowTestProjects("import { test } from 'vitest'; // flowTest", file)).toEqual([]);
   });
 });

@@ -3,9 +3,9 @@ import { describe, expect, test } from 'vitest';
 import { DEFAULT_HOOK_TIMEOUT_MS } from '../../src/runtime/hooks/index.js';
 import { MAX_RETRY_WAIT_MS } from '../../src/runtime/http/index.js';
 import { HOOK_ALLOWANCE_MS, operationBudgetMs, RETRY_WAIT_ALLOWANCE_MS } from '../../src/vitest/budget.js';
-import { failureError, lintError } from '../../src/vitest/failure.js';
+import { assertLine, environmentError, failureError, lintError } from '../../src/vitest/failure.js';
 import { suiteLayout, type LayoutOperation } from '../../src/vitest/layout.js';
-import { runnerOptions, suiteOptions } from '../../src/vitest/options.js';
+import { runnerOptions, suiteOptions, validateOptions, validateSuiteOptions, withDefaults } from '../../src/vitest/options.js';
 import { settle } from '../../src/vitest/outcome.js';
 import type { Operation } from '../../src/project/types.js';
 import type { OperationResult } from '../../src/runtime/types.js';
@@ -59,6 +59,69 @@ describe('runnerOptions', () => {
   });
 });
 
+describe('withDefaults: createFlowTest options over the plugin options', () => {
+  test('its own options win; vars merge by name; nothing provided is no default', () => {
+    const plugin = { env: 'staging', vars: { tenant: 'acme', region: 'eu' }, concurrency: 2 };
+    expect(withDefaults({}, plugin)).toEqual(plugin);
+    expect(withDefaults({ vars: { tenant: 'beta' }, concurrency: 1 }, plugin)).toEqual({ env: 'staging', vars: { tenant: 'beta', region: 'eu' }, concurrency: 1 });
+    expect(withDefaults({ env: 'local', vars: undefined }, plugin)).toMatchObject({ env: 'local', vars: { tenant: 'acme' } });
+    expect(withDefaults({ env: 'local' }, undefined)).toEqual({ env: 'local' });
+    expect(withDefaults({}, undefined)).toEqual({});
+  });
+});
+
+describe('validateOptions', () => {
+  test('accepts the documented options', () => {
+    expect(() => validateOptions({ env: 'staging', vars: { tenant: 'acme' }, concurrency: 4, include: ['apis/**/flow.yaml'] })).not.toThrow();
+    expect(() => validateOptions({})).not.toThrow();
+    expect(() => validateOptions(undefined)).not.toThrow();
+  });
+
+  test('an unknown key is named, with a suggestion for a misspelt one', () => {
+    expect(() => validateOptions({ enviroment: 'x' })).toThrow('flow(): unknown option "enviroment" (did you mean env?); the options are env, vars, concurrency, include');
+    expect(() => validateOptions({ concurency: 2 })).toThrow('unknown option "concurency" (did you mean concurrency?)');
+    expect(() => validateOptions({ variables: {} })).toThrow('unknown option "variables" (did you mean vars?)');
+    expect(() => validateOptions({ retries: 2 })).toThrow(/unknown option "retries"; the options are/);
+  });
+
+  test('concurrency must be a whole number >= 1; every problem is named at once', () => {
+    for (const bad of [0, -1, 1.5, Number.NaN, '2']) expect(() => validateOptions({ concurrency: bad }), String(bad)).toThrow(/^flow\(\): concurrency must be a whole number >= 1, got /);
+    expect(() => validateOptions({ concurrency: 0, enviroment: 'x' })).toThrow(
+      'flow(): unknown option "enviroment" (did you mean env?); the options are env, vars, concurrency, include; concurrency must be a whole number >= 1, got 0',
+    );
+  });
+
+  test('the types of env, vars and include', () => {
+    expect(() => validateOptions({ env: '' })).toThrow('env must be an environment id');
+    expect(() => validateOptions({ vars: { port: 8080 } })).toThrow('vars.port must be a string, got 8080');
+    expect(() => validateOptions({ include: 'flow.yaml' })).toThrow('include must be an array of glob patterns');
+    expect(() => validateOptions('staging')).toThrow('flow(): the options must be an object');
+  });
+
+  test('createFlowTest takes the runner options only', () => {
+    expect(() => validateSuiteOptions({ env: 'a', vars: {}, concurrency: 1 })).not.toThrow();
+    expect(() => validateSuiteOptions({ include: [] })).toThrow('createFlowTest(): unknown option "include"');
+  });
+});
+
+describe('environmentError', () => {
+  const project = { rootFile: '/repo/api/flow.yaml', environments: new Map([['local', {}]]) } as never;
+
+  test('a project without the environment asked for: the code, the project and what it defines', () => {
+    const err = environmentError(project, 'staging', '/repo')!;
+    expect(err.message).toBe('E_ENV_UNDEFINED: environment "staging" is not defined in api/flow.yaml (defined: local)');
+    expect(err.code).toBe('E_ENV_UNDEFINED');
+    // the stack points at the project, not into reqflow
+    expect(err.stack).toBe(`FlowError: ${err.message}\n    at environment (/repo/api/flow.yaml:1:1)`);
+    expect(environmentError({ rootFile: '/repo/flow.yaml', environments: new Map() } as never, 'x', '/repo')!.message).toContain('(defined: none)');
+  });
+
+  test('nothing to say when it is defined or none was asked for', () => {
+    expect(environmentError(project, 'local')).toBeUndefined();
+    expect(environmentError(project, undefined)).toBeUndefined();
+  });
+});
+
 const base: OperationResult = {
   operation: 'order.create',
   status: 'failed',
@@ -100,6 +163,26 @@ describe('failure messages', () => {
     expect(err.stack).toContain('(/p/resources/orders.yaml:12:5)');
     expect(Object.keys(err)).not.toEqual(expect.arrayContaining(['code']));
     expect(Object.keys(err)).not.toEqual(expect.arrayContaining(['loc']));
+  });
+
+  test('a failed assert says the expression and the actual value once', () => {
+    const failed = { ...base, asserts: [{ expr: "$.data.tags contains 'x'", pass: false, actual: [], message: "$.data.tags contains 'x' failed (actual: [])" }] };
+    const err = failureError({ ...failed, error: { code: 'E_ASSERT_FAILED', message: "$.data.tags contains 'x' failed (actual: [])" } }, '/p');
+    expect(err.message.split('\n').slice(0, 4)).toEqual([
+      "E_ASSERT_FAILED: $.data.tags contains 'x' failed (actual: [])",
+      '  at resources/orders.yaml:3:3 (order.create)',
+      '  assert:',
+      "    ✗ $.data.tags contains 'x' (actual: [])",
+    ]);
+  });
+
+  test('a failed assert line adds a reason only when it says more', () => {
+    expect(assertLine({ expr: '$.data.x == 1', pass: false, message: '$.data.x == 1 failed: nothing at $.data.x' })).toBe('$.data.x == 1: nothing at $.data.x');
+    expect(assertLine({ expr: '$.data.n > 1', pass: false, actual: 'a', message: '$.data.n > 1 failed: cannot order "a" and 1' })).toBe(
+      '$.data.n > 1 (actual: "a"): cannot order "a" and 1',
+    );
+    expect(assertLine({ expr: '$.data.n == 1', pass: false, message: '$.data.n == 1: E_NOT_JSON the body is not JSON' })).toBe('$.data.n == 1: E_NOT_JSON the body is not JSON');
+    expect(assertLine({ expr: '$.a == 1', pass: false, actual: 2 })).toBe('$.a == 1 (actual: 2)');
   });
 
   test('lint errors list every diagnostic with file:line:col', () => {

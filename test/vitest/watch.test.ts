@@ -1,5 +1,6 @@
 // Watch mode: a real `vitest --watch` on a copy of the shop project. Editing a resource file
-// (read by the suite at run time, imported by nothing) must re-run that flow.yaml.
+// (read by the suite at run time, imported by nothing) must re-run that flow.yaml, and the
+// flowTest file that runs the same project.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
@@ -23,7 +24,7 @@ beforeAll(async () => {
   // a repository of its own (ESM, as reqflow is), resolving `reqflow` to this checkout
   writeFileSync(path.join(dir, 'package.json'), '{ "type": "module", "private": true }\n');
   cpSync(path.join(FIXTURES, 'repo/vitest.config.js'), path.join(dir, 'vitest.config.js'));
-  cpSync(path.join(FIXTURES, 'repo/shop'), path.join(dir, 'shop'), { recursive: true, filter: (src) => !src.endsWith('.spec.ts') });
+  cpSync(path.join(FIXTURES, 'repo/shop'), path.join(dir, 'shop'), { recursive: true });
   mkdirSync(path.join(dir, 'node_modules'));
   symlinkSync(REPO, path.join(dir, 'node_modules/reqflow'), 'dir');
   server = await startShopServer(`tok-${randomBytes(9).toString('hex')}`);
@@ -62,7 +63,7 @@ function waitFor(predicate: (text: string) => boolean, ms: number, what: string)
 
 const readyCount = (text: string) => text.match(READY)?.length ?? 0;
 
-test('editing a resource file re-runs its flow.yaml suite', async () => {
+test('editing a resource file re-runs its flow.yaml suite and the flowTest file of its project', async () => {
   child = spawn(process.execPath, [VITEST_BIN, '--watch'], {
     cwd: dir,
     env: childEnv({ FLOW_VAR_baseUrl: server.url, FLOW_SECRET_SHOP_TOKEN: server.token }),
@@ -74,8 +75,11 @@ test('editing a resource file re-runs its flow.yaml suite', async () => {
   await waitFor((t) => readyCount(t) >= 1, 60_000, 'the first run');
   const firstRun = output;
   expect(firstRun).toContain('E_ASSERT_FAILED');
-  const stockCalls = () => server.routes().filter((r) => r === 'GET /products/:id/stock').length;
+  const calls = (route: string) => server.routes().filter((r) => r === route).length;
+  const stockCalls = () => calls('GET /products/:id/stock');
   expect(stockCalls()).toBe(1);
+  // order.get runs in both files: the flow.yaml suite and custom.spec.ts
+  expect(calls('GET /orders/:id')).toBe(2);
 
   // Make product.stock pass. The watcher may still be settling: edit again if nothing happens.
   const file = path.join(dir, 'shop/resources/products.yaml');
@@ -89,6 +93,9 @@ test('editing a resource file re-runs its flow.yaml suite', async () => {
   const rerun = output.slice(output.indexOf('RERUN'));
   expect(rerun).toMatch(/RERUN\s+shop\/resources\/products\.yaml/);
   expect(rerun).toContain('shop/flow.yaml');
+  // the flowTest file ran again too (the reporter lists every file, so ask the server)
+  const reruns = rerun.match(/RERUN/g)!.length;
+  expect(calls('GET /orders/:id')).toBe(2 + 2 * reruns);
   // the suite ran again, with the edited assert
   expect(stockCalls()).toBeGreaterThanOrEqual(2);
   expect(rerun).not.toContain('E_ASSERT_FAILED');

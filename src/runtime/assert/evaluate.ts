@@ -43,7 +43,7 @@ export function evaluateAssert(expr: AssertExpr, res: FlowResponse, rendered?: u
   const actual = !found ? undefined : isFanOutPath(expr.path) ? values : values[0];
 
   if (expr.op === 'exists') return outcome(expr, found, actual, undefined, found ? undefined : `nothing at ${expr.path}`);
-  if (expr.op === 'not exists') return outcome(expr, !found, actual, undefined, found ? `found ${describe(actual)}` : undefined);
+  if (expr.op === 'not exists') return outcome(expr, !found, actual, undefined, undefined);
 
   const lit = expr.expected!;
   let expected: unknown;
@@ -54,11 +54,15 @@ export function evaluateAssert(expr: AssertExpr, res: FlowResponse, rendered?: u
   if (!found) return outcome(expr, false, actual, expected, `nothing at ${expr.path}`);
   const verdict = CHECKS[expr.op as CompareOp](actual, expected, expr);
   if (typeof verdict === 'string') return outcome(expr, false, actual, expected, verdict);
-  return outcome(expr, verdict, actual, expected, verdict ? undefined : `actual ${describe(actual)}`);
+  return outcome(expr, verdict, actual, expected, undefined);
 }
 
+/**
+ * On failure the message says the expression once, then the reason, or the actual value when
+ * that is all there is to say: `$.tags contains 'x' failed (actual: [])`.
+ */
 function outcome(expr: AssertExpr, pass: boolean, actual: unknown, expected: unknown, why: string | undefined): AssertOutcome {
-  const message = pass ? expr.source : `${expr.source} failed: ${why ?? `actual ${describe(actual)}`}`;
+  const message = pass ? expr.source : why ? `${expr.source} failed: ${why}` : `${expr.source} failed (actual: ${describe(actual)})`;
   const out: AssertOutcome = { pass, actual, message };
   if (expected !== undefined) out.expected = expected;
   return out;

@@ -46,7 +46,7 @@ export async function checkAsserts(exprs: string[], res: FlowResponse, rc: Rende
     if (!record.pass && !firstError) {
       firstError =
         error ??
-        new FlowError('E_ASSERT_FAILED', `assert failed: ${record.message ?? record.expr}`, {
+        new FlowError('E_ASSERT_FAILED', record.message ?? `${record.expr} failed`, {
           details: { expr: record.expr, actual: record.actual },
         });
     }

@@ -1,7 +1,8 @@
 // `{{env.X}}`: a value given on the command line wins (`--var X=…`, FLOW_VAR_X), then the
-// environment file. `<SET_VIA_--var>` without a given value is an error naming both ways
-// to give it. A value may hold references itself (`token: "{{secret.TOKEN}}"`): it is
-// rendered in turn, and a loop between variables is E_TEMPLATE_CYCLE.
+// environment file. `<SET_VIA_--var>` without a given value is an error naming every way
+// to give it (flag, environment variable, Vitest plugin option). A value may hold references
+// itself (`token: "{{secret.TOKEN}}"`): it is rendered in turn, and a loop between variables
+// is E_TEMPLATE_CYCLE.
 import { FlowError } from '../../errors.js';
 import { hasTemplate } from '../../graph/template.js';
 import { SET_VIA_VAR } from '../../project/types.js';
@@ -17,11 +18,11 @@ export const env: Resolver<{ kind: 'env'; name: string }> = async (expr, frame, 
   if (Object.hasOwn(ctx.vars, name)) return ctx.vars[name];
   if (!Object.hasOwn(ctx.env, name)) {
     const where = ctx.envName ? `environment "${ctx.envName}"` : 'the environment';
-    throw unresolved(raw, name, `${raw}: ${where} has no variable "${name}"; define it under variables:, or give it with --var ${name}=<value>`);
+    throw unresolved(raw, name, `${raw}: ${where} has no variable "${name}"; define it under variables:, or ${howToSet(name)}`);
   }
   const value = ctx.env[name];
   if (value === SET_VIA_VAR) {
-    throw unresolved(raw, name, `${raw}: env.${name} is ${SET_VIA_VAR} and no value was given; pass --var ${name}=<value>, or set the environment variable FLOW_VAR_${name}`);
+    throw unresolved(raw, name, `${raw}: env.${name} is ${SET_VIA_VAR} and no value was given; ${howToSet(name)}`);
   }
   if (value === null || (typeof value !== 'object' && (typeof value !== 'string' || !hasTemplate(value)))) return value;
   if (frame.envStack.includes(name) || frame.envStack.length >= MAX_DEPTH) {
@@ -35,6 +36,11 @@ export const env: Resolver<{ kind: 'env'; name: string }> = async (expr, frame, 
   if (inner.tainted) frame.tainted = true;
   return out;
 };
+
+/** Every way to give a value: the runner serves both `flow run` and the Vitest plugin. */
+function howToSet(name: string): string {
+  return `set it with --var ${name}=… (flow run), FLOW_VAR_${name}, or the plugin's vars option`;
+}
 
 function unresolved(raw: string, name: string, message: string): FlowError {
   return new FlowError('E_VAR_UNRESOLVED', message, { details: { reference: raw, variable: name, kind: 'env' } });

@@ -127,7 +127,13 @@ describe('outcome details', () => {
   test('a failure reports the actual value', () => {
     const out = run("$.data.status == 'gone'");
     expect(out).toMatchObject({ pass: false, actual: 'active', expected: 'gone' });
-    expect(out.message).toBe(`$.data.status == 'gone' failed: actual "active"`);
+    // the expression and the actual value, once each
+    expect(out.message).toBe(`$.data.status == 'gone' failed (actual: "active")`);
+  });
+
+  test('a failure with another reason says it instead of the actual value', () => {
+    expect(run('$.data.missing == 1').message).toBe('$.data.missing == 1 failed: nothing at $.data.missing');
+    expect(run('$.data.id not exists').message).toMatch(/^\$\.data\.id not exists failed \(actual: .+\)$/);
   });
 
   test('a [*] path gives the list as actual', () => {

@@ -65,7 +65,9 @@ describe('render: env and --var', () => {
   it('an undefined env variable is E_VAR_UNRESOLVED naming the environment', async () => {
     const err = await rejection(render('{{env.nope}}', testContext({ envName: 'staging' })));
     expect(err.code).toBe('E_VAR_UNRESOLVED');
-    expect(err.message).toContain('environment "staging" has no variable "nope"');
+    expect(err.message).toBe(
+      `{{env.nope}}: environment "staging" has no variable "nope"; define it under variables:, or set it with --var nope=… (flow run), FLOW_VAR_nope, or the plugin's vars option`,
+    );
   });
 
   it('an env value holding references is rendered in turn, keeping the type of a single reference', async () => {
