@@ -3,29 +3,9 @@
 // case also proves that no other rule reports the same problem under another code.
 import { afterAll, describe, expect, it } from 'vitest';
 import { cleanProjects } from '../helpers/project.js';
-import { found, lintFiles, ROOT } from './helpers.js';
+import { lintFiles, op, ROOT, runTables, y, type CodeTable } from './helpers.js';
 
-const y = (...lines: string[]) => `${lines.join('\n')}\n`;
-
-/** A resource file with one operation `create` whose body lines are given (indented 4). */
-const op = (...body: string[]) => ({ 'resources/r.yaml': y('operations:', '  create:', ...body.map((l) => `    ${l}`)) });
-
-interface Case {
-  name: string;
-  files: Record<string, string>;
-  /** every position of this rule's code, `file:line:col` */
-  expect: string[];
-  /** words the message must contain (first finding) */
-  message?: RegExp;
-}
-
-interface RuleTable {
-  code: string;
-  breaks: Case[];
-  keeps: Array<Omit<Case, 'expect'>>;
-}
-
-const TABLES: RuleTable[] = [
+const TABLES: CodeTable[] = [
   {
     code: 'E_SCHEMA',
     breaks: [
@@ -167,20 +147,7 @@ const TABLES: RuleTable[] = [
 
 afterAll(cleanProjects);
 
-describe.each(TABLES)('$code', ({ code, breaks, keeps }) => {
-  it.each(breaks)('reports: $name', async ({ files, expect: positions, message }) => {
-    const { dir, result } = await lintFiles(files);
-    expect(found(dir, result, code).map((s) => s.replace(` ${code}`, ''))).toEqual(positions);
-    const first = result.diagnostics.find((d) => d.code === code)!;
-    expect(first.severity).toBe(code.startsWith('E_') ? 'error' : 'warning');
-    if (message) expect(first.message).toMatch(message);
-  });
-
-  it.each(keeps)('keeps: $name', async ({ files }) => {
-    const { dir, result } = await lintFiles(files);
-    expect(found(dir, result, code)).toEqual([]);
-  });
-});
+runTables(TABLES);
 
 describe('the clean fixture (every key of spec parts 2 and 5)', () => {
   it('has no diagnostic at all', async () => {

@@ -8,29 +8,9 @@ import { extractOne } from '../../src/runtime/extract/index.js';
 import { createResponse } from '../../src/runtime/response.js';
 import type { ExtractSource } from '../../src/project/index.js';
 import { cleanProjects } from '../helpers/project.js';
-import { found, lintFiles } from './helpers.js';
+import { lintFiles, op, runTables, y, type CodeTable } from './helpers.js';
 
-const y = (...lines: string[]) => `${lines.join('\n')}\n`;
-
-/** A resource file with one operation `create` whose body lines are given (indented 4). */
-const op = (...body: string[]) => ({ 'resources/r.yaml': y('operations:', '  create:', ...body.map((l) => `    ${l}`)) });
-
-interface Case {
-  name: string;
-  files: Record<string, string>;
-  /** every position of this code, `file:line:col` */
-  expect: string[];
-  /** the message of the first finding */
-  message?: RegExp;
-}
-
-interface Table {
-  code: string;
-  breaks: Case[];
-  keeps: Array<Omit<Case, 'expect'>>;
-}
-
-const TABLES: Table[] = [
+const TABLES: CodeTable[] = [
   {
     code: 'E_ASSERT_SYNTAX',
     breaks: [
@@ -159,20 +139,7 @@ const TABLES: Table[] = [
 
 afterAll(cleanProjects);
 
-describe.each(TABLES)('$code', ({ code, breaks, keeps }) => {
-  it.each(breaks)('reports: $name', async ({ files, expect: positions, message }) => {
-    const { dir, result } = await lintFiles(files);
-    expect(found(dir, result, code).map((s) => s.replace(` ${code}`, ''))).toEqual(positions);
-    const first = result.diagnostics.find((d) => d.code === code)!;
-    expect(first.severity).toBe(code.startsWith('E_') ? 'error' : 'warning');
-    if (message) expect(first.message).toMatch(message);
-  });
-
-  it.each(keeps)('keeps: $name', async ({ files }) => {
-    const { dir, result } = await lintFiles(files);
-    expect(found(dir, result, code)).toEqual([]);
-  });
-});
+runTables(TABLES);
 
 describe('lint says what the run would say', () => {
   it.each(["$.id == 'x'", '$.data.id equals 1', "$.data.id == 'open", '$.data.n > true'])('assert %j: same message as the run', async (expr) => {
