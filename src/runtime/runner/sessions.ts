@@ -163,9 +163,20 @@ export class Sessions {
     } catch {
       return;
     }
-    if (answer && typeof answer === 'object' && !Array.isArray(answer)) {
-      for (const [key, v] of Object.entries(answer)) if (isCredentialKey(key)) hide(v);
-    }
+    hideCredentialFields(answer, hide);
+  }
+}
+
+/**
+ * Every value under a credential-named key of a login's JSON answer, nested ones too
+ * (`{"data": {"token": …}}`): even when the login's own extraction misses it, --verbose
+ * must not show the token. Bounded, as the answer comes from the server.
+ */
+function hideCredentialFields(value: unknown, hide: (v: unknown) => void, depth = 0): void {
+  if (!value || typeof value !== 'object' || depth > 8) return;
+  for (const [key, v] of Object.entries(value as Record<string, unknown>)) {
+    if (isCredentialKey(key)) hide(v);
+    else hideCredentialFields(v, hide, depth + 1);
   }
 }
 

@@ -31,6 +31,12 @@ beforeAll(async () => {
       issued.push(access, refresh);
       json(res, 200, { access_token: access, token_type: 'Bearer', expires_in: 3600, refresh_token: refresh });
     },
+    // a login whose token sits deeper than the actor's extract looks
+    'POST /login-nested': (_q, res) => {
+      const token = `nest-${Math.random().toString(36).slice(2, 14)}`;
+      issued.push(token);
+      json(res, 200, { data: { session: { token } } });
+    },
     // echoes everything: every credential comes back in a response body
     '*': (q, res) => json(res, q.path === '/created' ? 200 : 200, { url: q.url, headers: q.headers, body: q.text() }),
   });
@@ -150,5 +156,20 @@ describe('redaction in every output', () => {
     expect(await main(['run', 'echo.admin', '--verbose'], rec.io)).toBe(1);
     expect(rec.out()).toContain('E_AUTH');
     expect(rec.out() + rec.err()).not.toContain(wrong);
+  });
+  it('a login whose extraction misses its token: --verbose still shows the token nowhere', async () => {
+    const before = issued.length;
+    const project = {
+      'flow.yaml': ROOT,
+      'environments/test.yaml': envFile({ baseUrl: server.url }),
+      'actors/nested.yaml': 'name: nested\nauth: { strategy: simple, method: POST, path: /login-nested, extract: { token: $.data.token } }\ninject:\n  headers: { Authorization: "Bearer {{nested.token}}" }\n',
+      'resources/echoes.yaml': 'name: echo\noperations:\n  nested: { path: /echo, actor: nested }\n',
+    };
+    const rec = recordedIO({ cwd: (await load(project)).dir, env: {} });
+    expect(await main(['run', 'echo.nested', '--verbose'], rec.io)).toBe(1);
+    expect(issued.length).toBe(before + 1);
+    expect(rec.out()).toContain('E_AUTH');
+    expect(rec.out()).toContain('"token":"***"');
+    expectClean('flow run stdout', rec.out() + rec.err());
   });
 });
