@@ -75,6 +75,8 @@ describe('flow run (in process)', () => {
     expect(r.stdout).toMatch(line(`✔ order\\.list  ${MS}`));
     // the failed prerequisite counts as a failure, its three dependents as skips
     expect(r.stdout).toMatch(line(`1 passed, 1 failed, 3 skipped \\(${MS}\\)`));
+    // the failures again at the end, where a long run's reader looks
+    expect(r.stdout).toMatch(/\nFailed:\n {2}✖ product\.create {2}E_STATUS_MISMATCH {2}resources\/products\.yaml:3:3\n1 passed/);
     expect(api.count('POST /orders')).toBe(0);
   });
 

@@ -152,7 +152,7 @@ export default (async function run(argv: string[], io: CliIO): Promise<number> {
   }
   // The summary counts every operation that ran, prerequisites included: a failed
   // prerequisite is a failure even when only its dependents were asked for.
-  io.stdout(formatSummary({ ...summaryResult, ...ends }, fmt));
+  io.stdout(formatSummary({ ...summaryResult, ...ends }, fmt, [...ran.values()].filter((r) => r.status === 'failed')));
   if (o.record) {
     // A prerequisite that passed was confirmed by a real response too (spec part 3).
     const recorded = await recordVerified(project, [...ran.values()]);

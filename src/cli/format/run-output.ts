@@ -69,9 +69,11 @@ export function formatError(e: ErrorRecord | undefined, o: RunFormatOptions): st
   return `    ${where ? `${where}  ` : ''}${paint(o.color, 31)(e.code)}  ${e.message}\n`;
 }
 
-export function formatSummary(s: RunSummary, o: RunFormatOptions): string {
+/** The counts, and the failures again (in a long run they scrolled away): operation, code, where. */
+export function formatSummary(s: RunSummary, o: RunFormatOptions, failures: OperationResult[] = []): string {
   const parts = [`${s.passed} passed`, `${s.failed} failed`];
   if (s.skipped) parts.push(`${s.skipped} skipped`);
   const text = `${parts.join(', ')} (${s.ms} ms)`;
-  return `\n${s.failed || s.skipped ? paint(o.color, 31)(text) : paint(o.color, 32)(text)}\n`;
+  const list = failures.map((r) => `  ${paint(o.color, 31)('✖')} ${r.operation}  ${r.error?.code ?? 'E_FAILED'}  ${formatLoc(r.error?.loc ?? r.loc, o.cwd)}\n`).join('');
+  return `\n${list ? `Failed:\n${list}` : ''}${s.failed || s.skipped ? paint(o.color, 31)(text) : paint(o.color, 32)(text)}\n`;
 }
