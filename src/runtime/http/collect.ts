@@ -51,7 +51,7 @@ export class ResponseCollector implements Dispatcher.DispatchHandler {
     // A redirect reaches us only when the redirect interceptor gave up: the limit was hit.
     if (this.o.maxRedirections > 0 && REDIRECTS.has(status) && headers.location !== undefined) {
       const n = this.o.maxRedirections;
-      this.fail(new FlowError('E_REDIRECT_LOOP', `more than ${n} redirects, the last one from ${originOf(this.o.state.url)}`, { details: { maxRedirections: n, status } }));
+      this.fail(new FlowError('E_REDIRECT_LOOP', `more than ${n} redirects, the last one from ${this.o.state.url}`, { details: { maxRedirections: n, status } }));
       return;
     }
     this.#status = status;
@@ -80,7 +80,7 @@ export class ResponseCollector implements Dispatcher.DispatchHandler {
 
   onResponseError(_controller: unknown, err: Error): void {
     if (this.#settled) return;
-    this.fail(toFlowError(err, this.o.origin));
+    this.fail(toFlowError(err, this.o.origin, this.o.state.url));
   }
 
   /** Settle with an error and stop the exchange (also used for cancellation). */
@@ -149,13 +149,5 @@ export class ResponseCollector implements Dispatcher.DispatchHandler {
         setCookies: this.o.state.setCookies,
       }),
     );
-  }
-}
-
-function originOf(url: string): string {
-  try {
-    return new URL(url).origin;
-  } catch {
-    return url;
   }
 }

@@ -2,7 +2,8 @@
 // underlying code, never a path, query, header value or body (they may hold secrets).
 import { FlowError, hasCode } from '../../errors.js';
 
-type Mapper = (origin: string, code: string, err: Error) => FlowError;
+/** `url`: the request's URL when known (the last hop), for the messages that name a request rather than a server */
+type Mapper = (origin: string, code: string, err: Error, url?: string) => FlowError;
 
 const timeout: Mapper = (origin, code, err) =>
   new FlowError('E_TIMEOUT', `${origin} did not answer in time (${code})`, { details: { cause: code }, cause: err });
@@ -31,10 +32,10 @@ const BY_CODE: Record<string, Mapper> = {
   UND_ERR_DESTROYED: (origin, code, err) => new FlowError('E_ABORTED', `the HTTP client was closed before ${origin} answered`, { details: { cause: code }, cause: err }),
   UND_ERR_ABORTED: (origin, code, err) => new FlowError('E_ABORTED', `the request to ${origin} was cancelled`, { details: { cause: code }, cause: err }),
   ABORT_ERR: (origin, code, err) => new FlowError('E_ABORTED', `the request to ${origin} was cancelled`, { details: { cause: code }, cause: err }),
-  UND_ERR_INVALID_ARG: (origin, code, err) =>
+  UND_ERR_INVALID_ARG: (origin, code, err, url) =>
     // undici detects a redirect cycle (A -> B -> A) with this error; it has no own code
     /redirect loop/i.test(err.message)
-      ? new FlowError('E_REDIRECT_LOOP', `redirect loop: ${origin} redirected back to a URL already visited`, { details: { cause: code }, cause: err })
+      ? new FlowError('E_REDIRECT_LOOP', `redirect loop: ${url ?? origin} redirected back to a URL already visited`, { details: { cause: code }, cause: err })
       : new FlowError('E_HTTP', `invalid request to ${origin}: ${oneLine(err.message)}`, { details: { cause: code }, cause: err }),
 };
 
@@ -54,12 +55,12 @@ const TLS_CODES = new Set([
 ]);
 
 /** Map any error of a send to a FlowError; ours pass through unchanged. */
-export function toFlowError(err: unknown, origin: string): FlowError {
+export function toFlowError(err: unknown, origin: string, url?: string): FlowError {
   if (err instanceof FlowError || (hasCode(err) && (err as unknown as Error).name === 'FlowError')) return err as FlowError;
   const e = err instanceof Error ? err : new Error(String(err));
   const code = codeOf(e);
   const mapper = BY_CODE[code] ?? (TLS_CODES.has(code) || /^ERR_(TLS|SSL)_/.test(code) ? tls : undefined);
-  if (mapper) return mapper(origin, code, e);
+  if (mapper) return mapper(origin, code, e, url);
   if (e.name === 'AbortError') return BY_CODE.ABORT_ERR(origin, code || 'AbortError', e);
   return new FlowError('E_HTTP', `request to ${origin} failed: ${code || oneLine(e.message)}`, { details: { cause: code || e.name }, cause: e });
 }

@@ -12,7 +12,8 @@ export function timeoutInterceptor(deadlines: Deadlines): Dispatcher.DispatcherC
   return (dispatch) => (opts, handler) => {
     const ms = exchangeOf(opts)?.timeoutMs;
     if (!ms || ms <= 0 || !Number.isFinite(ms)) return dispatch(opts, handler);
-    return dispatch(opts, new TimeoutHandler(deadlines.list(ms), ms, opts.origin, handler));
+    // the URL of this attempt (this hop), so that the message says which request hung
+    return dispatch(opts, new TimeoutHandler(deadlines.list(ms), ms, `${String(opts.origin)}${opts.path}`, handler));
   };
 }
 

@@ -107,6 +107,7 @@ describe('network faults', () => {
   it('a server that never answers: E_TIMEOUT at the operation timeout, not the 30 s default', async () => {
     const { result, ms } = await runBeside('hang', '{ path: /hang, timeout: 300 }');
     expect(result.error).toMatchObject({ code: 'E_TIMEOUT', details: { timeoutMs: 300 } });
+    expect(result.error?.message).toBe(`no complete response from ${server.url}/hang within 300 ms`);
     expect(ms).toBeGreaterThanOrEqual(290);
     expect(ms).toBeLessThan(3000);
   });
@@ -119,6 +120,9 @@ describe('network faults', () => {
       ['f.loop', 'failed', 'E_REDIRECT_LOOP'],
       ['f.endless', 'failed', 'E_REDIRECT_LOOP'],
     ]);
+    // the messages name the request, not only the server
+    expect(resultOf(summary, 'f.loop').error?.message).toMatch(new RegExp(`^redirect loop: ${server.url}/\\S+ redirected back to a URL already visited$`));
+    expect(resultOf(summary, 'f.endless').error?.message).toBe(`more than 10 redirects, the last one from ${server.url}/hop/11`);
     expect(server.count('/hop/11')).toBe(1);
     expect(server.count('/hop/12')).toBe(0);
   });
