@@ -161,6 +161,17 @@ describe('flow run (in process)', () => {
     expect(r.stdout).toMatch(line(`4 passed, 0 failed \\(${MS}\\)`));
   });
 
+  it('with several environments and none chosen, it says which one it uses', async () => {
+    const dir = await shopProject({
+      'flow.yaml': 'version: 1\nname: shop-test\nimports:\n  - environments/*.yaml\n  - actors/*.yaml\n  - resources/*.yaml\n',
+      'environments/prod.yaml': 'name: prod\nvariables:\n  baseUrl: <SET_VIA_--var>\n  password: !secret SHOP_PW\n',
+    });
+    const r = await flowRun(['order.list'], { dir });
+    expect(r.code).toBe(0);
+    expect(r.stderr).toMatch(/^flow run: environment "\w+", the first of 2 declared \(choose one with --env, or default_environment in flow\.yaml\)\n$/);
+    expect((await flowRun(['order.list', '--env', 'prod'], { dir })).stderr).toBe('');
+  });
+
   it('a force: true prerequisite runs before each operation that needs it: the plan says so and the summary counts each run', async () => {
     const dir = await shopProject({
       'resources/tokens.yaml': [

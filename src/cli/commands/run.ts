@@ -110,6 +110,11 @@ export default (async function run(argv: string[], io: CliIO): Promise<number> {
     return usage(`environment "${o.env}" is not defined (defined: ${[...project.environments.keys()].join(', ') || 'none'})`);
   }
   const asked = o.all ? [...project.operations.keys()] : positionals;
+  if (!o.env && !project.defaultEnvironment && project.environments.size > 1) {
+    // Not chosen anywhere: say which one, rather than run silently against the first.
+    const first = project.environments.keys().next().value as string;
+    io.stderr(`flow run: environment "${first}", the first of ${project.environments.size} declared (choose one with --env, or default_environment in flow.yaml)\n`);
+  }
   const unset = unsetVariables(project, graph, scheduleOrder(graph, asked), o.env, vars, io.env);
 
   if (o['dry-run']) {
