@@ -1,16 +1,16 @@
 // `api_key`: a key issued in advance, sent as a header (default), a query parameter or a cookie.
-import { credential, getHeader, renderCredential, renderSetting, setHeader } from './credentials.js';
+import { credential, getHeader, renderCredential, renderSetting, setCredentialHeader } from './credentials.js';
 import { authConfigError, guardLogin } from './errors.js';
 import type { AuthStrategy, OutgoingRequest } from './types.js';
 
 type Place = (req: OutgoingRequest, name: string, key: string) => void;
 
 const PLACES: Record<string, Place> = {
-  header: (req, name, key) => setHeader(req, name, key),
+  header: (req, name, key) => setCredentialHeader(req, name, key),
   query: (req, name, key) => req.url.searchParams.set(name, key),
   cookie: (req, name, key) => {
     const existing = getHeader(req, 'cookie');
-    setHeader(req, 'Cookie', existing ? `${existing}; ${name}=${key}` : `${name}=${key}`);
+    setCredentialHeader(req, 'Cookie', existing ? `${existing}; ${name}=${key}` : `${name}=${key}`);
   },
 };
 

@@ -1,5 +1,5 @@
 // `basic`: `Authorization: Basic base64(username:password)` (RFC 7617), UTF-8.
-import { credential, renderCredential, setHeader } from './credentials.js';
+import { credential, renderCredential, setCredentialHeader } from './credentials.js';
 import { authConfigError, guardLogin } from './errors.js';
 import type { AuthStrategy } from './types.js';
 
@@ -16,6 +16,6 @@ export const basic: AuthStrategy = {
       return { values: {}, credentials: { authorization: `Basic ${encoded}` } };
     }),
   async apply(req, _config, session) {
-    setHeader(req, 'Authorization', credential(session.credentials, 'authorization'));
+    setCredentialHeader(req, 'Authorization', credential(session.credentials, 'authorization'));
   },
 };

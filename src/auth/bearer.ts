@@ -1,5 +1,5 @@
 // `bearer`: a token issued in advance (spec 5.2) -> `Authorization: Bearer <token>`.
-import { credential, renderCredential, setHeader } from './credentials.js';
+import { credential, renderCredential, setCredentialHeader } from './credentials.js';
 import { guardLogin } from './errors.js';
 import type { AuthStrategy } from './types.js';
 
@@ -13,6 +13,6 @@ export const bearer: AuthStrategy = {
       return { values: {}, credentials: { authorization } };
     }),
   async apply(req, _config, session) {
-    setHeader(req, 'Authorization', credential(session.credentials, 'authorization'));
+    setCredentialHeader(req, 'Authorization', credential(session.credentials, 'authorization'));
   },
 };

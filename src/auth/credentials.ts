@@ -49,6 +49,12 @@ export function setHeader(req: OutgoingRequest, name: string, value: string): vo
   req.headers[name] = value;
 }
 
+/** A header that carries the actor's credential: set as setHeader does, and named as one, so a redirect to another origin drops it. */
+export function setCredentialHeader(req: OutgoingRequest, name: string, value: string): void {
+  setHeader(req, name, value);
+  (req.credentialHeaders ??= []).push(name);
+}
+
 /** The value of a header whatever its case, or undefined. */
 export function getHeader(req: OutgoingRequest, name: string): string | undefined {
   const lower = name.toLowerCase();

@@ -2,7 +2,7 @@
 // `exp: "{{$.now + 1h}}"` work) with `secret`, `algorithm` HS256 by default; sent as
 // `Authorization: Bearer <jwt>`. An `exp` claim ends the session, so a new token is signed.
 import type { JWTPayload } from 'jose';
-import { credential, renderCredential, renderSetting, setHeader } from './credentials.js';
+import { credential, renderCredential, renderSetting, setCredentialHeader } from './credentials.js';
 import { authConfigError, guardLogin } from './errors.js';
 import type { AuthContext, AuthStrategy } from './types.js';
 
@@ -35,7 +35,7 @@ export const jwt: AuthStrategy = {
       };
     }),
   async apply(req, _config, session) {
-    setHeader(req, 'Authorization', credential(session.credentials, 'authorization'));
+    setCredentialHeader(req, 'Authorization', credential(session.credentials, 'authorization'));
   },
 };
 

@@ -56,13 +56,6 @@ function actorsRead(ctx: RunContext, op: Operation): Actor[] {
   return actors;
 }
 
-/** The actor's inject.headers and whatever the auth strategy set or changed. */
-function credentialHeaders(req: OutgoingRequest, written: Record<string, string>, inject: Record<string, unknown> = {}): string[] {
-  const names = Object.keys(inject);
-  for (const [name, value] of Object.entries(req.headers)) if (written[name] !== value) names.push(name);
-  return names;
-}
-
 /** Render, authenticate, run the pre_request hook and send: one HTTP exchange. */
 async function requestOnce(ctx: RunContext, op: Operation, rc: RenderContext, trace: Trace, target?: Instance): Promise<FlowResponse> {
   const actor = op.actor ? ctx.project.actors.get(op.actor) : undefined;
@@ -72,10 +65,10 @@ async function requestOnce(ctx: RunContext, op: Operation, rc: RenderContext, tr
   if (actor) await ctx.sessions.ensure(actor, trace);
   for (const other of actorsRead(ctx, op)) if (other !== actor) await ctx.sessions.ensure(other, trace);
   let req: OutgoingRequest = await prepareRequest(ctx, op, rc, actor?.inject.headers);
-  const written = { ...req.headers };
+  // The actor's inject.headers carry its identity too (the strategies name their own headers).
+  if (actor) req.credentialHeaders = Object.keys(actor.inject.headers);
   if (actor) await ctx.sessions.apply(actor, req, trace);
   if (op.auth) await ctx.sessions.applyInline(op.auth, req, trace);
-  req.credentialHeaders = credentialHeaders(req, written, actor?.inject.headers);
   if (op.preRequest) req = await preRequestHook(ctx, op, trace, req, { ...(target ?? ctx.state.newest(op.resource))?.values });
   return send(ctx, req, { trace, purpose: op.id, actor: actor?.id, timeoutMs: op.timeoutMs, retry: op.retry });
 }
