@@ -8,6 +8,8 @@ import type { Diagnostic, Loc } from './types.js';
 export interface ImportExpansion {
   files: string[]; // absolute, in pattern order, each once
   diagnostics: Diagnostic[];
+  /** a file named by a plain path -> that import: its problems point at that line */
+  importedAt: Map<string, Loc>;
 }
 
 const TRAILING_GLOB = /(^|\/)\*\.(yaml|yml)$/;
@@ -17,15 +19,11 @@ function normalize(pattern: string): string {
   return pattern.replace(/\\/g, '/').replace(/^\.\//, '');
 }
 
-/** True for a pattern that expands (a trailing *.yaml / *.yml); any other is one file's path. */
-export function expands(pattern: string): boolean {
-  return TRAILING_GLOB.test(normalize(pattern));
-}
-
 export async function expandImports(projectDir: string, patterns: Array<{ pattern: string; loc: Loc }>): Promise<ImportExpansion> {
   const files: string[] = [];
   const seen = new Set<string>();
   const diagnostics: Diagnostic[] = [];
+  const importedAt = new Map<string, Loc>();
   for (const { pattern, loc } of patterns) {
     const warn = (code: string, message: string) => diagnostics.push(diag(code, message, loc.file, loc.line, loc.col));
     const normalized = normalize(pattern);
@@ -45,6 +43,7 @@ export async function expandImports(projectDir: string, patterns: Array<{ patter
       if (matched.length === 0 && !STANDARD_DIRS.has(rel) && !/\*\*|\?/.test(normalized)) warn('W_IMPORT_PATTERN', `import "${pattern}" matches no file`);
     } else {
       matched = [path.join(projectDir, normalized)];
+      importedAt.set(matched[0], loc);
     }
     if (/\*\*|\?/.test(normalized)) {
       warn('W_IMPORT_PATTERN', `import "${pattern}": "**" and "?" are read literally and match nothing; only a trailing *.yaml or *.yml expands`);
@@ -59,7 +58,7 @@ export async function expandImports(projectDir: string, patterns: Array<{ patter
       files.push(f);
     }
   }
-  return { files, diagnostics };
+  return { files, diagnostics, importedAt };
 }
 
 async function listFiles(dir: string): Promise<string[]> {

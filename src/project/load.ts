@@ -8,7 +8,7 @@ import { locatorFor, type Locator } from './build/origin.js';
 import { buildResource } from './build/resource.js';
 import { asInt, asMap, asString, asText, type RawMap } from './build/values.js';
 import { diag } from './diagnostics.js';
-import { expandImports, expands } from './imports.js';
+import { expandImports } from './imports.js';
 import { readProjectFile } from './read.js';
 import type { FileKind, Loc, Project, SourceFile, YamlPath } from './types.js';
 import { parseYaml } from './yaml.js';
@@ -106,8 +106,7 @@ async function loadImports(project: Project, map: RawMap, at: Locator): Promise<
   const expansion = await expandImports(project.dir, patterns);
   project.diagnostics.push(...expansion.diagnostics);
   const files = expansion.files.filter((f) => f !== project.rootFile);
-  // Where each file named by a plain path was imported: its problems point at that line.
-  const literal = new Map(patterns.filter((p) => !expands(p.pattern)).map((p) => [path.join(project.dir, p.pattern.replace(/\\/g, '/').replace(/^\.\//, '')), p.loc]));
+  const literal = expansion.importedAt;
 
   const kinds = files.map((f) => classify(project.dir, f));
   const sources = await mapLimit(files, READ_CONCURRENCY, (file, i) =>
