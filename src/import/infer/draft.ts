@@ -1,19 +1,10 @@
 // The draft project: what inference decided, before it is written as a plan and files.
 // Plain data; emit/ turns it into YAML documents and Markdown.
-import type { HttpMethod, TemplateValue } from '../../project/types.js';
+import type { Operation, TemplateValue } from '../../project/types.js';
 import type { Evidence, ObservedApi, ObservedOperation } from '../observed.js';
 
-export interface DraftOperation {
-  resource: string;
-  name: string;
-  method: HttpMethod;
-  path: string;
-  actor?: string;
-  dependsOn: string[];
-  headers: Record<string, TemplateValue>;
-  queryParams: Record<string, TemplateValue>;
-  body?: TemplateValue;
-  bodyForm?: Record<string, TemplateValue>;
+/** The request part is the model's own (project/types.ts); status and extractions are kept in the draft's simpler form. */
+export interface DraftOperation extends Pick<Operation, 'resource' | 'name' | 'method' | 'path' | 'actor' | 'dependsOn' | 'headers' | 'queryParams' | 'body' | 'bodyForm'> {
   expectStatus: number[];
   /** variable -> `$.data…` path; the resource's variables (spec 2.6 rule 2) */
   extract: Record<string, string>;
