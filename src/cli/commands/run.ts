@@ -115,10 +115,11 @@ export default (async function run(argv: string[], io: CliIO): Promise<number> {
     const first = project.environments.keys().next().value as string;
     io.stderr(`flow run: environment "${first}", the first of ${project.environments.size} declared (choose one with --env, or default_environment in flow.yaml)\n`);
   }
-  const unset = unsetVariables(project, graph, scheduleOrder(graph, asked), o.env, vars, io.env);
+  const plan = scheduleOrder(graph, asked);
+  const unset = unsetVariables(project, graph, plan, o.env, vars, io.env);
 
   if (o['dry-run']) {
-    io.stdout(dryRun(project, graph, asked));
+    io.stdout(dryRun(project, graph, asked, plan));
     if (unset.length) io.stdout(`\nBefore it can run:\n${describeUnset(unset).replace(/^/gm, '  ')}\n`);
     return EXIT.ok;
   }
@@ -167,10 +168,10 @@ export default (async function run(argv: string[], io: CliIO): Promise<number> {
 } satisfies Command);
 
 /** The plan: every operation that would run, in order, with why it runs. */
-function dryRun(project: Awaited<ReturnType<typeof loadProject>>, graph: ReturnType<typeof buildGraph>, asked: string[]): string {
+/** @param order the schedule order of `asked` and their prerequisites */
+function dryRun(project: Awaited<ReturnType<typeof loadProject>>, graph: ReturnType<typeof buildGraph>, asked: string[], order: string[]): string {
   const askedSet = new Set(asked);
   const lines = ['Plan (nothing is sent):'];
-  const order = scheduleOrder(graph, asked);
   const planned = new Set(order);
   order.forEach((id, i) => {
     const op = project.operations.get(id)!;
