@@ -2,7 +2,6 @@
 // the library lacks: the checks are in src/lint, the output in src/lint/format.
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import path from 'node:path';
-import { closestName } from '../../graph/index.js';
 import { CODES, lint } from '../../lint/index.js';
 import { FORMATS, format, isFormatName } from '../../lint/format/index.js';
 import { loadProject } from '../../project/index.js';

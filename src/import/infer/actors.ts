@@ -3,7 +3,6 @@
 // need it are skipped (R6). Every credential is a {{secret.X}}; nothing seen is copied.
 import type { TemplateValue } from '../../project/types.js';
 import type { SecurityScheme } from '../observed.js';
-import { evidenceText } from '../observed.js';
 import type { Resolver } from './bindings.js';
 import type { InferContext } from './context.js';
 import type { DraftActor } from './draft.js';
