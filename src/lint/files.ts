@@ -22,7 +22,8 @@ export function plainValue(file: LintableFile): unknown {
   if (plainValues.has(file)) return plainValues.get(file);
   let value: unknown;
   try {
-    value = replaceSecrets(file.doc.toJS({ maxAliasCount: MAX_ALIAS_COUNT }));
+    // The loader's own copy when it has one: a second toJS of every file cost lint a fifth of its time.
+    value = replaceSecrets(file.value !== undefined ? file.value : file.doc.toJS({ maxAliasCount: MAX_ALIAS_COUNT }));
   } catch {
     value = undefined;
   }

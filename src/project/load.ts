@@ -200,7 +200,7 @@ async function readSource(file: string, kind: FileKind, project: Project, import
   }
   const parsed = parseYaml(read.text, file);
   project.diagnostics.push(...parsed.diagnostics);
-  const source: SourceFile = { path: file, kind, doc: parsed.doc, lineCounter: parsed.lineCounter };
+  const source: SourceFile = { path: file, kind, doc: parsed.doc, lineCounter: parsed.lineCounter, value: parsed.value };
   return { source, value: parsed.value };
 }
 

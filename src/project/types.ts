@@ -59,6 +59,8 @@ export interface SourceFile {
   kind: FileKind;
   doc?: Document.Parsed;
   lineCounter?: LineCounter;
+  /** the document as plain JS, as the loader read it (SecretRefs for `!secret`); absent when it could not be */
+  value?: unknown;
 }
 
 export const HTTP_METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'HEAD', 'OPTIONS', 'TRACE'] as const;

@@ -31,16 +31,25 @@ export interface ParsedYaml {
   diagnostics: Diagnostic[];
 }
 
+/** What the yaml library reads of the environment (its debug switches), and nothing else. */
+function yamlEnv(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
+  const own: NodeJS.ProcessEnv = {};
+  if (env.LOG_TOKENS !== undefined) own.LOG_TOKENS = env.LOG_TOKENS;
+  if (env.LOG_STREAM !== undefined) own.LOG_STREAM = env.LOG_STREAM;
+  return own;
+}
+
 export function parseYaml(text: string, file: string): ParsedYaml {
   const lineCounter = new LineCounter();
   const diagnostics: Diagnostic[] = [];
   let doc: Document.Parsed;
   const env = process.env;
   try {
-    // The yaml parser reads process.env.LOG_TOKENS for every token, and process.env is a slow
-    // native getter: a plain copy for the length of this synchronous call makes large projects
-    // parse about 15% faster.
-    process.env = { ...env };
+    // The yaml parser reads process.env.LOG_TOKENS and LOG_STREAM for every token, and
+    // process.env is a slow native getter: a plain object with just those two for the length
+    // of this synchronous call makes large projects parse about 15% faster. (A copy of the
+    // whole environment cost ~90 µs per file: 45 ms for a project of 500 files.)
+    process.env = yamlEnv(env);
     doc = parseDocument(text, { lineCounter, customTags: YAML_TAGS, prettyErrors: false, keepSourceTokens: false });
   } catch (err) {
     // The parser recurses on nesting; a pathological depth ends in a RangeError.
