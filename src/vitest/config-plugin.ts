@@ -8,7 +8,7 @@ import { fileURLToPath } from 'node:url';
 import { defaultInclude, type Plugin, type WatcherTriggerPattern } from 'vitest/config';
 import { DependencyIndex, slash } from './dependencies.js';
 import { DEFAULT_INCLUDE, OPTIONS_KEY, suiteOptions, type FlowOptions } from './options.js';
-import { SUITE_MODULE } from './transform-plugin.js';
+import { fileOfId, isFlowRoot, SUITE_MODULE } from './transform-plugin.js';
 
 /** Any path: the index decides whether it belongs to a suite. */
 const ANY_FILE = /.*/;
@@ -44,8 +44,12 @@ export function configPlugin(
       return { test: { include, watchTriggerPatterns: [trigger], ...(own && { server: { deps: { external: [own] } } }) } };
     },
     // Vitest >= 3.1 (4 and 5 alike): the resolved config says whether anything will be watched.
-    configureVitest({ vitest, project }) {
+    configureVitest({ vitest, project, experimental_defineCacheKeyGenerator: cacheKey }) {
       onWatchMode(vitest.config.watch);
+      // Vitest's file cache (experimental.fsModuleCache, 4.1+) would skip our transform on a
+      // cached flow.yaml, and with it the watch registration of the project's files; the
+      // generated module is three lines, so it is never worth caching.
+      cacheKey?.(({ id }) => (isFlowRoot(fileOfId(id)) ? false : undefined));
       // A flow.yaml suite gets its options in the generated module; a `flowTest` file is the
       // user's own code, so its fixture reads them with `inject` (Vitest >= 3, 4 and 5 alike).
       // Per project: another project may call flow() with other options.

@@ -5,6 +5,7 @@ import { buildGraph, prerequisites, scheduleOrder, type ProjectGraph } from '../
 import { loadProject } from '../project/index.js';
 import type { Project } from '../project/types.js';
 import type { Runner } from '../runtime/index.js';
+import { tuneV8ForRequests } from '../runtime/v8-tuning.js';
 import { testBudgetMs } from './budget.js';
 import { environmentError, lintError } from './failure.js';
 import { suiteLayout, type LayoutOperation } from './layout.js';
@@ -76,6 +77,8 @@ export async function defineFlowSuite(plan: SuitePlan): Promise<void> {
   beforeAll(async () => {
     // Loaded here, not with this module: a project with lint errors never needs the runtime
     // (undici, auth, templates: about a third of a suite's start-up).
+    // The V8 settings of `flow run`, before the first request (src/runtime/v8-tuning.ts).
+    tuneV8ForRequests();
     const { createRunner } = await import('../runtime/index.js');
     runner = createRunner(project, { ...options, graph });
   });

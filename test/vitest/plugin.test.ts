@@ -104,6 +104,19 @@ describe('reqflow:config', () => {
     expect(provided).toEqual({ 'reqflow:options': { env: 'staging', vars: { tenant: 'acme' } } });
   });
 
+  test('keeps flow.yaml suites out of the file cache of Vitest 4.1, which would skip the transform and its watch registration', () => {
+    const { config } = plugins();
+    let key: ((ctx: { id: string }) => unknown) | undefined;
+    hook(config, 'configureVitest')({
+      vitest: { config: { watch: true } },
+      project: { provide: () => {} },
+      experimental_defineCacheKeyGenerator: (fn: typeof key) => (key = fn),
+    });
+    expect(key!({ id: path.join(SHOP, 'flow.yaml') })).toBe(false);
+    expect(key!({ id: `${path.join(SHOP, 'flow.yaml')}?v=1` })).toBe(false);
+    expect(key!({ id: path.join(SHOP, 'custom.spec.ts') })).toBeUndefined();
+  });
+
   test('vitest run (no watch) skips the dependency tracking', async () => {
     const { config, transform } = plugins();
     hook(config, 'configureVitest')({ vitest: { config: { watch: false } }, project: { provide: () => {} } });
