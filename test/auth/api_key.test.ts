@@ -1,19 +1,11 @@
 // api_key: a header (default X-API-Key), a query parameter or a cookie, checked on the server.
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { describe, expect, test } from 'vitest';
 import { strategyFor } from '../../src/auth/index.js';
 import type { OutgoingRequest } from '../../src/auth/types.js';
-import { json, startServer, type RecordedRequest, type TestServer } from '../helpers/http-server.js';
-import { cleanProjects } from '../helpers/project.js';
-import { loadActor, loginAndSend, makeAuthContext, rejection } from './context.js';
+import type { RecordedRequest } from '../helpers/http-server.js';
+import { loadActor, loginAndSend, makeAuthContext, meServer, rejection } from './context.js';
 
-let srv: TestServer;
-beforeAll(async () => {
-  srv = await startServer({ '/me': (_req, res) => json(res, 200, { ok: true }) });
-});
-afterAll(async () => {
-  await srv.close();
-  await cleanProjects();
-});
+const srv = meServer();
 
 interface Case {
   name: string;
@@ -77,26 +69,26 @@ const cases: Case[] = [
 describe('api_key', () => {
   test.each(cases)('$name', async (c) => {
     const actor = await loadActor(`name: svc\nauth:\n  strategy: api_key\n  ${c.auth}\n`);
-    const t = makeAuthContext({ baseUrl: srv.url, actor, secrets: { KEY, ...c.secrets } });
+    const t = makeAuthContext({ baseUrl: srv().url, actor, secrets: { KEY, ...c.secrets } });
     if (c.error) {
-      const err = await rejection(loginAndSend(actor.auth!, t, `${srv.url}/me`));
+      const err = await rejection(loginAndSend(actor.auth!, t, `${srv().url}/me`));
       expect(err.code).toBe('E_AUTH');
       expect(err.message).toMatch(c.error);
       return;
     }
-    const { status } = await loginAndSend(actor.auth!, t, `${srv.url}${c.path ?? '/me'}`);
+    const { status } = await loginAndSend(actor.auth!, t, `${srv().url}${c.path ?? '/me'}`);
     expect(status).toBe(200);
-    c.seen!(srv.requests.at(-1)!);
+    c.seen!(srv().requests.at(-1)!);
     const key = actor.auth!.options.key;
     expect(t.redacted).toContain(key === '{{secret.KEY}}' ? KEY : key);
   });
 
   test('a cookie joins the Cookie header already on the request', async () => {
     const actor = await loadActor('name: svc\nauth:\n  strategy: api_key\n  key: kk\n  location: cookie\n  name: ak\n');
-    const t = makeAuthContext({ baseUrl: srv.url, actor });
+    const t = makeAuthContext({ baseUrl: srv().url, actor });
     const strategy = strategyFor('api_key');
     const session = await strategy.login(actor.auth!, t.ctx);
-    const req: OutgoingRequest = { method: 'GET', url: new URL(`${srv.url}/me`), headers: { cookie: 'theme=dark' } };
+    const req: OutgoingRequest = { method: 'GET', url: new URL(`${srv().url}/me`), headers: { cookie: 'theme=dark' } };
     await strategy.apply(req, actor.auth!, session, t.ctx);
     expect(req.headers).toEqual({ Cookie: 'theme=dark; ak=kk' });
   });

@@ -1,19 +1,10 @@
 // basic: `Authorization: Basic base64(username:password)`, checked on the server side.
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { describe, expect, test } from 'vitest';
 import { strategyFor } from '../../src/auth/index.js';
 import type { OutgoingRequest } from '../../src/auth/types.js';
-import { json, startServer, type TestServer } from '../helpers/http-server.js';
-import { cleanProjects } from '../helpers/project.js';
-import { loadActor, loginAndSend, makeAuthContext, rejection } from './context.js';
+import { loadActor, loginAndSend, makeAuthContext, meServer, rejection } from './context.js';
 
-let srv: TestServer;
-beforeAll(async () => {
-  srv = await startServer({ '/me': (_req, res) => json(res, 200, { ok: true }) });
-});
-afterAll(async () => {
-  await srv.close();
-  await cleanProjects();
-});
+const srv = meServer();
 
 const b64 = (s: string) => Buffer.from(s, 'utf8').toString('base64');
 
@@ -69,19 +60,19 @@ const cases: Case[] = [
 describe('basic', () => {
   test.each(cases)('$name', async (c) => {
     const actor = await loadActor(`name: admin\nauth:\n  strategy: basic\n  ${c.auth}\n`);
-    const t = makeAuthContext({ baseUrl: srv.url, actor, secrets: c.secrets });
-    const before = srv.requests.length;
+    const t = makeAuthContext({ baseUrl: srv().url, actor, secrets: c.secrets });
+    const before = srv().requests.length;
     if (c.error) {
-      const err = await rejection(loginAndSend(actor.auth!, t, `${srv.url}/me`));
+      const err = await rejection(loginAndSend(actor.auth!, t, `${srv().url}/me`));
       expect(err.code).toBe(c.error.code);
       expect(err.message).toMatch(c.error.message);
       if (c.error.secret) expect(err.message).not.toContain(c.error.secret);
-      expect(srv.requests.length).toBe(before); // nothing sent without credentials
+      expect(srv().requests.length).toBe(before); // nothing sent without credentials
       return;
     }
-    const { status, session } = await loginAndSend(actor.auth!, t, `${srv.url}/me`);
+    const { status, session } = await loginAndSend(actor.auth!, t, `${srv().url}/me`);
     expect(status).toBe(200);
-    expect(srv.requests.at(-1)!.headers.authorization).toBe(c.header);
+    expect(srv().requests.at(-1)!.headers.authorization).toBe(c.header);
     expect(session.values).toEqual({}); // nothing readable as {{admin.x}}
     for (const r of c.redacted ?? []) expect(t.redacted).toContain(r);
     if (c.notRedacted) expect(t.redacted).not.toContain(c.notRedacted);
@@ -89,10 +80,10 @@ describe('basic', () => {
 
   test('replaces an Authorization header of any case', async () => {
     const actor = await loadActor('name: admin\nauth:\n  strategy: basic\n  username: u\n  password: p\n');
-    const t = makeAuthContext({ baseUrl: srv.url, actor });
+    const t = makeAuthContext({ baseUrl: srv().url, actor });
     const strategy = strategyFor('basic');
     const session = await strategy.login(actor.auth!, t.ctx);
-    const req: OutgoingRequest = { method: 'GET', url: new URL(`${srv.url}/me`), headers: { authorization: 'Bearer old', 'x-other': '1' } };
+    const req: OutgoingRequest = { method: 'GET', url: new URL(`${srv().url}/me`), headers: { authorization: 'Bearer old', 'x-other': '1' } };
     await strategy.apply(req, actor.auth!, session, t.ctx);
     expect(req.headers).toEqual({ Authorization: `Basic ${b64('u:p')}`, 'x-other': '1' });
   });

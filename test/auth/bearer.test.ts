@@ -1,17 +1,8 @@
 // bearer: a token issued in advance -> `Authorization: Bearer <token>`, checked on the server.
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { json, startServer, type TestServer } from '../helpers/http-server.js';
-import { cleanProjects } from '../helpers/project.js';
-import { loadActor, loginAndSend, makeAuthContext, rejection } from './context.js';
+import { describe, expect, test } from 'vitest';
+import { loadActor, loginAndSend, makeAuthContext, meServer, rejection } from './context.js';
 
-let srv: TestServer;
-beforeAll(async () => {
-  srv = await startServer({ '/me': (_req, res) => json(res, 200, { ok: true }) });
-});
-afterAll(async () => {
-  await srv.close();
-  await cleanProjects();
-});
+const srv = meServer();
 
 interface Case {
   name: string;
@@ -35,17 +26,17 @@ const cases: Case[] = [
 describe('bearer', () => {
   test.each(cases)('$name', async (c) => {
     const actor = await loadActor(`name: bot\nauth:\n  strategy: bearer\n  ${c.auth}\n`);
-    const t = makeAuthContext({ baseUrl: srv.url, actor, secrets: c.secrets });
-    const before = srv.requests.length;
+    const t = makeAuthContext({ baseUrl: srv().url, actor, secrets: c.secrets });
+    const before = srv().requests.length;
     if (c.error) {
-      const err = await rejection(loginAndSend(actor.auth!, t, `${srv.url}/me`));
+      const err = await rejection(loginAndSend(actor.auth!, t, `${srv().url}/me`));
       expect(err.code).toBe('E_AUTH');
       expect(err.message).toMatch(c.error);
-      expect(srv.requests.length).toBe(before);
+      expect(srv().requests.length).toBe(before);
       return;
     }
-    await loginAndSend(actor.auth!, t, `${srv.url}/me`);
-    expect(srv.requests.at(-1)!.headers.authorization).toBe(c.header);
+    await loginAndSend(actor.auth!, t, `${srv().url}/me`);
+    expect(srv().requests.at(-1)!.headers.authorization).toBe(c.header);
     if (c.redacted) expect(t.redacted).toContain(c.redacted);
   });
 });

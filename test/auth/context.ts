@@ -5,6 +5,7 @@
 // check expect_status (none: any 2xx), extract, and show the values extracted so far as
 // {{<actor>.<field>}} to the next request of the same login.
 import { request } from 'undici';
+import { afterAll, beforeAll } from 'vitest';
 import type { AuthContext, AuthStrategy, OutgoingRequest, Session } from '../../src/auth/types.js';
 import { strategyFor } from '../../src/auth/index.js';
 import { FlowError } from '../../src/errors.js';
@@ -13,7 +14,24 @@ import type { Actor, AuthConfig, RequestSpec, TemplateValue } from '../../src/pr
 import { createResponse, readPath, type FlowResponse } from '../../src/runtime/response.js';
 import { createSecretStore } from '../../src/runtime/secrets/index.js';
 import { lookupInState, render, renderString, type RenderContext } from '../../src/runtime/template/index.js';
-import { writeProject } from '../helpers/project.js';
+import { json, startServer, type TestServer } from '../helpers/http-server.js';
+import { cleanProjects, writeProject } from '../helpers/project.js';
+
+/**
+ * An API answering GET /me with 200, for the tests of one file: started before them, closed
+ * (with the file's projects) after. Call at the top of the file; the getter gives the server.
+ */
+export function meServer(): () => TestServer {
+  let srv: TestServer | undefined;
+  beforeAll(async () => {
+    srv = await startServer({ '/me': (_req, res) => json(res, 200, { ok: true }) });
+  });
+  afterAll(async () => {
+    await srv?.close();
+    await cleanProjects();
+  });
+  return () => srv!;
+}
 
 export interface TestAuth {
   ctx: AuthContext;

@@ -5,22 +5,17 @@ import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { afterAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { main } from '../../src/cli/main.js';
 import { cleanProjects } from '../helpers/project.js';
-import { startShopApi, type ShopApi } from '../helpers/shop-api.js';
+import { freshShopApi } from '../helpers/shop-api.js';
 import { SHOP_SECRET, shopProject } from '../helpers/shop-project.js';
 import { recordedIO } from '../runtime/secrets/cli-io.js';
 
 const REPO = fileURLToPath(new URL('../../', import.meta.url));
-let api: ShopApi;
+const api = freshShopApi();
 
-beforeEach(async () => {
-  await api?.close();
-  api = await startShopApi();
-});
 afterAll(async () => {
-  await api?.close();
   await cleanProjects();
 });
 
@@ -28,7 +23,7 @@ afterAll(async () => {
 async function flowRun(args: string[], options: { dir?: string; noVar?: boolean; env?: NodeJS.ProcessEnv } = {}) {
   const dir = options.dir ?? (await shopProject());
   const rec = recordedIO({ cwd: dir, env: { FLOW_SECRET_SHOP_PW: SHOP_SECRET, ...options.env } });
-  const code = await main(['run', ...args, ...(options.noVar ? [] : ['--var', `baseUrl=${api.url}`])], rec.io);
+  const code = await main(['run', ...args, ...(options.noVar ? [] : ['--var', `baseUrl=${api().url}`])], rec.io);
   return { code, stdout: rec.out(), stderr: rec.err(), dir };
 }
 
@@ -40,7 +35,7 @@ describe('flow run (in process)', () => {
     const r = await flowRun(['order.get']);
     expect(r.code).toBe(0);
     expect(r.stderr).toBe('');
-    const u = api.url.replace(/\./g, '\\.');
+    const u = api().url.replace(/\./g, '\\.');
     const lines = r.stdout.split('\n');
     const expected = [
       `  POST   ${u}/login  200  ${MS}  product\\.create: login \\(actor admin\\) \\(prerequisite of product\\.publish\\)`,
@@ -59,7 +54,7 @@ describe('flow run (in process)', () => {
     ];
     expect(lines).toHaveLength(expected.length);
     lines.forEach((l, i) => expect(l).toMatch(line(expected[i])));
-    expect(api.log).toEqual(['POST /login', 'POST /products', 'POST /products/1/publish', 'POST /orders', 'GET /orders/2']);
+    expect(api().log).toEqual(['POST /login', 'POST /products', 'POST /products/1/publish', 'POST /orders', 'GET /orders/2']);
   });
 
   it('exit 1 when an operation fails: the coded error with file:line, and its dependents skipped', async () => {
@@ -77,7 +72,7 @@ describe('flow run (in process)', () => {
     expect(r.stdout).toMatch(line(`1 passed, 1 failed, 3 skipped \\(${MS}\\)`));
     // the failures again at the end, where a long run's reader looks
     expect(r.stdout).toMatch(/\nFailed:\n {2}✖ product\.create {2}E_STATUS_MISMATCH {2}resources\/products\.yaml:3:3\n1 passed/);
-    expect(api.count('POST /orders')).toBe(0);
+    expect(api().count('POST /orders')).toBe(0);
   });
 
   it.each([
@@ -95,7 +90,7 @@ describe('flow run (in process)', () => {
     expect(r.code).toBe(2);
     expect(r.stdout).toBe('');
     expect(r.stderr).toMatch(message);
-    expect(api.requests).toEqual([]);
+    expect(api().requests).toEqual([]);
   });
 
   it('lint errors: exit 1, the errors with file:line, and nothing is sent', async () => {
@@ -105,7 +100,7 @@ describe('flow run (in process)', () => {
     expect(r.stderr).toMatch(/^resources\/extra\.yaml:3:\d+  error  E_REF_UNDEFINED  /m);
     expect(r.stderr).toMatch(/flow run: the project has 1 lint error\(s\); nothing was sent/);
     expect(r.stdout).toBe('');
-    expect(api.requests).toEqual([]);
+    expect(api().requests).toEqual([]);
   });
 
   it('--dry-run prints the plan in order with why each operation runs, and sends nothing', async () => {
@@ -120,16 +115,16 @@ describe('flow run (in process)', () => {
       expect.stringMatching(/^ {4}5\. order\.delete +DELETE \/orders\/\{\{order\.id\}\} as admin  \(asked for\)$/),
       '',
     ]);
-    expect(api.requests).toEqual([]);
+    expect(api().requests).toEqual([]);
   });
 
   it('--all runs every operation in schedule order (DELETE last), each once; the base URL may come from FLOW_VAR_', async () => {
-    const r = await flowRun(['--all'], { noVar: true, env: { FLOW_VAR_baseUrl: api.url } });
+    const r = await flowRun(['--all'], { noVar: true, env: { FLOW_VAR_baseUrl: api().url } });
     expect(r.code).toBe(0);
     const done = [...r.stdout.matchAll(/^✔ (\S+)/gm)].map((m) => m[1]);
     expect(done).toEqual(['order.list', 'product.create', 'product.publish', 'order.create', 'order.get', 'order.delete']);
     expect(r.stdout).toMatch(line(`6 passed, 0 failed \\(${MS}\\)`));
-    expect(api.log).toEqual(['POST /login', 'GET /orders', 'POST /products', 'POST /products/1/publish', 'POST /orders', 'GET /orders/2', 'DELETE /orders/2']);
+    expect(api().log).toEqual(['POST /login', 'GET /orders', 'POST /products', 'POST /products/1/publish', 'POST /orders', 'GET /orders/2', 'DELETE /orders/2']);
   });
 
   it('--var gives a <SET_VIA_--var> value; without it one usage error names the variable (and a mistyped --var), and nothing is sent', async () => {
@@ -143,21 +138,21 @@ describe('flow run (in process)', () => {
     const plan = await flowRun(['order.list', '--dry-run'], { noVar: true });
     expect(plan.code).toBe(0);
     expect(plan.stdout).toMatch(/Before it can run:\n {2}env\.baseUrl is <SET_VIA_--var>/);
-    expect(api.requests).toEqual([]);
+    expect(api().requests).toEqual([]);
     const given = await flowRun(['order.list']);
     expect(given.code).toBe(0);
-    expect(api.log).toEqual(['POST /login', 'GET /orders']);
+    expect(api().log).toEqual(['POST /login', 'GET /orders']);
   });
 
   it('--concurrency 4 runs independent operations at once, the login once', async () => {
     const dir = await shopProject({
       'resources/checks.yaml': 'name: check\noperations:\n' + [1, 2, 3, 4].map((i) => `  c${i}: { path: /whoami, actor: admin }\n`).join(''),
     });
-    api.slow.set('/whoami', 100);
+    api().slow.set('/whoami', 100);
     const r = await flowRun(['check.c1', 'check.c2', 'check.c3', 'check.c4', '--concurrency', '4'], { dir });
     expect(r.code).toBe(0);
-    expect(api.maxInFlight).toBeGreaterThanOrEqual(3);
-    expect(api.count('POST /login')).toBe(1);
+    expect(api().maxInFlight).toBeGreaterThanOrEqual(3);
+    expect(api().count('POST /login')).toBe(1);
     expect(r.stdout).toMatch(line(`4 passed, 0 failed \\(${MS}\\)`));
   });
 
@@ -250,7 +245,7 @@ describe('flow run (in process)', () => {
     for (const option of ['--project', '--env', '--var', '--all', '--concurrency', '--dry-run', '--record', '--verbose', 'Exit codes']) {
       expect(rec.out()).toContain(option);
     }
-    expect(api.requests).toEqual([]);
+    expect(api().requests).toEqual([]);
   });
 });
 
@@ -268,12 +263,12 @@ describe.skipIf(!BUILT && !process.env.CI)('node bin/flow.js run (child process)
           resolve({ code: err ? Number((err as { code?: unknown }).code ?? 70) : 0, stdout, stderr });
         });
       });
-    const [ok, usage] = await Promise.all([run(['order.get', '--var', `baseUrl=${api.url}`]), run(['order.gte'])]);
+    const [ok, usage] = await Promise.all([run(['order.get', '--var', `baseUrl=${api().url}`]), run(['order.gte'])]);
     expect(ok.stderr).toBe('');
     expect(ok.code).toBe(0);
-    expect(ok.stdout).toMatch(line(`  GET    ${api.url.replace(/\./g, '\\.')}/orders/2  200  ${MS}  order\\.get`));
+    expect(ok.stdout).toMatch(line(`  GET    ${api().url.replace(/\./g, '\\.')}/orders/2  200  ${MS}  order\\.get`));
     expect(ok.stdout).toMatch(line(`4 passed, 0 failed \\(${MS}\\)`));
-    expect(api.log).toEqual(['POST /login', 'POST /products', 'POST /products/1/publish', 'POST /orders', 'GET /orders/2']);
+    expect(api().log).toEqual(['POST /login', 'POST /products', 'POST /products/1/publish', 'POST /orders', 'GET /orders/2']);
     expect(usage.code).toBe(2);
     expect(usage.stderr).toMatch(/did you mean order\.get\?/);
   });
@@ -284,7 +279,7 @@ describe.skipIf(!BUILT && !process.env.CI)('node bin/flow.js run (child process)
     const ids = Array.from({ length: 60 }, (_, i) => `check.c${i}`);
     const r = await new Promise<{ code: number; stdout: string; stderr: string }>((resolve) => {
       const env = { PATH: process.env.PATH, FLOW_SECRET_SHOP_PW: SHOP_SECRET };
-      execFile(process.execPath, [path.join(REPO, 'bin/flow.js'), 'run', ...ids, '--var', `baseUrl=${api.url}`, '--verbose'], { cwd: dir, env, timeout: 20_000, maxBuffer: 16 * 1024 * 1024 }, (err, stdout, stderr) => {
+      execFile(process.execPath, [path.join(REPO, 'bin/flow.js'), 'run', ...ids, '--var', `baseUrl=${api().url}`, '--verbose'], { cwd: dir, env, timeout: 20_000, maxBuffer: 16 * 1024 * 1024 }, (err, stdout, stderr) => {
         resolve({ code: err ? Number((err as { code?: unknown }).code ?? 70) : 0, stdout, stderr });
       });
     });

@@ -2,6 +2,7 @@
 // publish before order, 202 then done) and records every request, so tests can assert on
 // what the server received, in which order, and how many at once.
 import type { ServerResponse } from 'node:http';
+import { afterAll, beforeEach } from 'vitest';
 import { json, startServer, type RecordedRequest, type TestServer } from './http-server.js';
 
 export interface ShopApi extends TestServer {
@@ -13,6 +14,22 @@ export interface ShopApi extends TestServer {
   slow: Map<string, number>;
   /** every token issued, so tests can grep outputs for them */
   tokens: string[];
+}
+
+/**
+ * A new shop API for each test of the file (its state and logs start empty), closed after the
+ * last one. Call at the top of the file; the getter gives the current server.
+ */
+export function freshShopApi(): () => ShopApi {
+  let api: ShopApi | undefined;
+  beforeEach(async () => {
+    await api?.close();
+    api = await startShopApi();
+  });
+  afterAll(async () => {
+    await api?.close();
+  });
+  return () => api!;
 }
 
 export async function startShopApi(): Promise<ShopApi> {

@@ -1,27 +1,22 @@
 // Auth through the runner (spec 5, DESIGN "Sessions"): every strategy of this issue, checked
 // on the server side (what it received), sessions shared, expired, refreshed, and failed.
-import { afterAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { json, startServer, type TestServer } from '../../helpers/http-server.js';
-import { startShopApi, type ShopApi } from '../../helpers/shop-api.js';
+import { freshShopApi } from '../../helpers/shop-api.js';
 import { SHOP_FILES, SHOP_SECRET } from '../../helpers/shop-project.js';
 import { closeRunners, envFile, load, outcomes, resultOf, ROOT } from './helpers.js';
 
-let api: ShopApi;
+const api = freshShopApi();
 let echo: TestServer;
 
-beforeEach(async () => {
-  await api?.close();
-  api = await startShopApi();
-});
 afterAll(async () => {
   await closeRunners();
-  await api?.close();
   await echo?.close();
 });
 
 /** The shop project with the base URL filled in and `files` replacing or adding files. */
 function shop(files: Record<string, string> = {}, options: Parameters<typeof load>[1] = {}) {
-  return load({ ...SHOP_FILES, ...files }, { vars: { baseUrl: api.url }, secrets: { SHOP_PW: SHOP_SECRET }, ...options });
+  return load({ ...SHOP_FILES, ...files }, { vars: { baseUrl: api().url }, secrets: { SHOP_PW: SHOP_SECRET }, ...options });
 }
 
 const bearerOf = (auth: unknown) => /^Bearer (.+)$/.exec(String(auth ?? ''))?.[1];
@@ -31,11 +26,11 @@ describe('simple and chain logins', () => {
     const { runner } = await shop();
     const r = await runner.run('order.get');
     expect(r.status).toBe('passed');
-    const login = api.requests.filter((q) => q.path === '/login');
+    const login = api().requests.filter((q) => q.path === '/login');
     expect(login).toHaveLength(1);
     expect(login[0].json()).toEqual({ user: 'admin', password: SHOP_SECRET });
-    const rest = api.requests.filter((q) => q.path !== '/login');
-    expect(rest.map((q) => bearerOf(q.headers.authorization))).toEqual(Array(4).fill(api.tokens[0]));
+    const rest = api().requests.filter((q) => q.path !== '/login');
+    expect(rest.map((q) => bearerOf(q.headers.authorization))).toEqual(Array(4).fill(api().tokens[0]));
     expect(runner.values('admin')).toEqual({ token: '***', user_id: 'u-admin' });
   });
 
@@ -45,9 +40,9 @@ describe('simple and chain logins', () => {
     });
     const r = await runner.run('audit.peek');
     expect(r.status, JSON.stringify(r.error)).toBe('passed');
-    expect(api.requests.map((q) => q.path)).toEqual(['/login', '/products']);
-    expect(api.requests[1].headers['x-admin']).toBe(api.tokens[0]);
-    expect(api.requests[1].headers.authorization).toBeUndefined(); // no actor: no credentials of its own
+    expect(api().requests.map((q) => q.path)).toEqual(['/login', '/products']);
+    expect(api().requests[1].headers['x-admin']).toBe(api().tokens[0]);
+    expect(api().requests[1].headers.authorization).toBeUndefined(); // no actor: no credentials of its own
   });
 
   it('chain: two steps, the second reads what the first extracted; the token of the last step is injected', async () => {
@@ -75,22 +70,22 @@ describe('simple and chain logins', () => {
     );
     const r = await runner.run('me.whoami');
     expect(r.error).toBeUndefined();
-    expect(api.log).toEqual(['POST /login/start', 'POST /login/otp', 'GET /whoami']);
-    expect(api.requests[1].json()).toEqual({ challenge: 'ch-42', code: '123456' });
-    expect(bearerOf(api.requests[2].headers.authorization)).toBe(api.tokens[0]);
+    expect(api().log).toEqual(['POST /login/start', 'POST /login/otp', 'GET /whoami']);
+    expect(api().requests[1].json()).toEqual({ challenge: 'ch-42', code: '123456' });
+    expect(bearerOf(api().requests[2].headers.authorization)).toBe(api().tokens[0]);
     expect(r.exchanges.map((e) => e.purpose)).toEqual(['login step start (actor otp)', 'login step verify (actor otp)', 'me.whoami']);
   });
 
   it('one login is shared by concurrent operations of the actor', async () => {
-    api.slow.set('/login', 80);
+    api().slow.set('/login', 80);
     const { runner } = await shop(
       { 'resources/checks.yaml': 'name: check\noperations:\n' + [1, 2, 3, 4].map((i) => `  c${i}: { path: /whoami, actor: admin }\n`).join('') },
       { concurrency: 4 },
     );
     const summary = await runner.runMany(['check.c1', 'check.c2', 'check.c3', 'check.c4']);
     expect(summary.passed).toBe(4);
-    expect(api.count('POST /login')).toBe(1);
-    expect(api.count('GET /whoami')).toBe(4);
+    expect(api().count('POST /login')).toBe(1);
+    expect(api().count('GET /whoami')).toBe(4);
   });
 
   it('a failed login fails every operation of the actor with E_AUTH, is tried once, and others go on', async () => {
@@ -108,14 +103,14 @@ describe('simple and chain logins', () => {
       ['check.public', 'passed', undefined],
       ['order.list', 'failed', 'E_AUTH'],
     ]);
-    expect(api.count('POST /login')).toBe(1);
-    expect(api.count('GET /whoami')).toBe(0);
+    expect(api().count('POST /login')).toBe(1);
+    expect(api().count('GET /whoami')).toBe(0);
     const error = resultOf(summary, 'check.a').error!;
     expect(error.message).toMatch(/^login of actor admin failed: E_STATUS_MISMATCH expected a 2xx status, got 401/);
     expect(error.details).toMatchObject({ cause: 'E_STATUS_MISMATCH' });
     // later runs of the same runner do not try again either
     expect((await runner.run('check.b')).error?.code).toBe('E_AUTH');
-    expect(api.count('POST /login')).toBe(1);
+    expect(api().count('POST /login')).toBe(1);
   });
 });
 
@@ -134,7 +129,7 @@ describe('session.ttl', () => {
     await runner.run('order.list');
     advance(14);
     expect((await runner.run('order.list')).status).toBe('passed');
-    expect(api.log).toEqual(['POST /login', 'GET /orders', 'GET /orders']);
+    expect(api().log).toEqual(['POST /login', 'GET /orders', 'GET /orders']);
   });
 
   it('after the ttl, session.refresh is sent (not a new login) and its token is used from then on', async () => {
@@ -143,18 +138,18 @@ describe('session.ttl', () => {
     advance(16);
     const r = await runner.run('order.list');
     expect(r.status).toBe('passed');
-    expect(api.log).toEqual(['POST /login', 'GET /orders', 'POST /refresh', 'GET /orders']);
-    expect(api.requests[2].json()).toEqual({ refresh_token: api.tokens[0] });
-    expect(bearerOf(api.requests[3].headers.authorization)).toBe(api.tokens[1]);
+    expect(api().log).toEqual(['POST /login', 'GET /orders', 'POST /refresh', 'GET /orders']);
+    expect(api().requests[2].json()).toEqual({ refresh_token: api().tokens[0] });
+    expect(bearerOf(api().requests[3].headers.authorization)).toBe(api().tokens[1]);
     expect(r.exchanges.map((e) => e.purpose)).toEqual(['refresh of admin (actor admin)', 'order.list']);
     // the refreshed session lives another ttl from the refresh
     advance(10);
     await runner.run('order.list');
-    expect(api.count('POST /refresh')).toBe(1);
+    expect(api().count('POST /refresh')).toBe(1);
     advance(6);
     await runner.run('order.list');
-    expect(api.count('POST /refresh')).toBe(2);
-    expect(api.count('POST /login')).toBe(1);
+    expect(api().count('POST /refresh')).toBe(2);
+    expect(api().count('POST /login')).toBe(1);
   });
 
   it('after the ttl, without session.refresh, the actor logs in again', async () => {
@@ -162,8 +157,8 @@ describe('session.ttl', () => {
     await runner.run('order.list');
     advance(16);
     await runner.run('order.list');
-    expect(api.log).toEqual(['POST /login', 'GET /orders', 'POST /login', 'GET /orders']);
-    expect(bearerOf(api.requests[3].headers.authorization)).toBe(api.tokens[1]);
+    expect(api().log).toEqual(['POST /login', 'GET /orders', 'POST /login', 'GET /orders']);
+    expect(bearerOf(api().requests[3].headers.authorization)).toBe(api().tokens[1]);
   });
 });
 

@@ -1,21 +1,16 @@
-import { afterAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { loadProject } from '../../../src/project/index.js';
 import { createRunner, type Runner } from '../../../src/runtime/index.js';
 import type { RunEvent } from '../../../src/runtime/types.js';
 import { cleanProjects } from '../../helpers/project.js';
-import { startShopApi, type ShopApi } from '../../helpers/shop-api.js';
+import { freshShopApi } from '../../helpers/shop-api.js';
 import { SHOP_SECRET, shopProject } from '../../helpers/shop-project.js';
 
-let api: ShopApi;
+const api = freshShopApi();
 const runners: Runner[] = [];
 
-beforeEach(async () => {
-  api?.close();
-  api = await startShopApi();
-});
 afterAll(async () => {
   await Promise.all(runners.map((r) => r.close()));
-  await api?.close();
   await cleanProjects();
 });
 
@@ -23,7 +18,7 @@ async function runnerFor(overrides: Record<string, string> = {}, options: { conc
   const project = await loadProject(await shopProject(overrides));
   expect(project.diagnostics).toEqual([]);
   const runner = createRunner(project, {
-    vars: { baseUrl: api.url },
+    vars: { baseUrl: api().url },
     processEnv: { FLOW_SECRET_SHOP_PW: SHOP_SECRET },
     concurrency: options.concurrency,
     onEvent: (e) => options.events?.push(e),
@@ -38,7 +33,7 @@ describe('prerequisites', () => {
     const result = await runner.run('order.get');
     expect(result.error).toBeUndefined();
     expect(result.status).toBe('passed');
-    expect(api.log).toEqual(['POST /login', 'POST /products', `POST /products/1/publish`, 'POST /orders', 'GET /orders/2']);
+    expect(api().log).toEqual(['POST /login', 'POST /products', `POST /products/1/publish`, 'POST /orders', 'GET /orders/2']);
   });
 
   it('reuses prerequisites that already ran in the same runner', async () => {
@@ -47,7 +42,7 @@ describe('prerequisites', () => {
     const del = await runner.run('order.delete');
     expect(del.status).toBe('passed');
     // no second login, product or order: delete reads the order that exists
-    expect(api.log.slice(5)).toEqual(['DELETE /orders/2']);
+    expect(api().log.slice(5)).toEqual(['DELETE /orders/2']);
     expect(runner.result('order.create')?.prerequisiteOf).toEqual(expect.arrayContaining(['order.get', 'order.delete']));
   });
 
@@ -55,7 +50,7 @@ describe('prerequisites', () => {
     const runner = await runnerFor();
     await runner.run('order.get');
     await runner.run('order.create');
-    expect(api.count('POST /orders')).toBe(2);
+    expect(api().count('POST /orders')).toBe(2);
     expect(runner.values('order', 1)?.id).toBe(2);
     expect(runner.values('order', 2)?.id).toBe(3);
     expect(runner.values('order')?.id).toBe(3);
@@ -67,32 +62,32 @@ describe('prerequisites', () => {
     });
     await runner.run('stamp.a');
     await runner.run('stamp.b');
-    expect(api.count('GET /whoami')).toBe(4);
+    expect(api().count('GET /whoami')).toBe(4);
   });
 
   it('concurrent requests for one prerequisite share one in-flight run', async () => {
-    api.slow.set('/products', 80);
+    api().slow.set('/products', 80);
     const runner = await runnerFor({}, { concurrency: 4 });
     const [a, b] = await Promise.all([runner.run('order.get'), runner.run('order.list')]);
     expect([a.status, b.status]).toEqual(['passed', 'passed']);
-    expect(api.count('POST /login')).toBe(1);
-    expect(api.count('POST /products')).toBe(1);
-    expect(api.count('POST /orders')).toBe(1);
+    expect(api().count('POST /login')).toBe(1);
+    expect(api().count('POST /products')).toBe(1);
+    expect(api().count('POST /orders')).toBe(1);
   });
 
   it('independent branches run at once with --concurrency, one at a time without', async () => {
     const files = {
       'resources/reports.yaml': 'name: report\noperations:\n' + [1, 2, 3, 4].map((i) => `  r${i}: { path: /whoami, actor: admin }\n`).join(''),
     };
-    api.slow.set('/whoami', 60);
+    api().slow.set('/whoami', 60);
     const seq = await runnerFor(files, { concurrency: 1 });
     await seq.runMany(['report.r1', 'report.r2', 'report.r3', 'report.r4']);
-    expect(api.maxInFlight).toBe(1);
-    api.maxInFlight = 0;
+    expect(api().maxInFlight).toBe(1);
+    api().maxInFlight = 0;
     const par = await runnerFor(files, { concurrency: 4 });
     const summary = await par.runMany(['report.r1', 'report.r2', 'report.r3', 'report.r4']);
     expect(summary.passed).toBe(4);
-    expect(api.maxInFlight).toBeGreaterThanOrEqual(3);
+    expect(api().maxInFlight).toBeGreaterThanOrEqual(3);
   });
 
   it('runMany runs the schedule order, DELETEs last, each asked-for operation once', async () => {
@@ -103,7 +98,7 @@ describe('prerequisites', () => {
     const ended = events.filter((e) => e.type === 'operation:end').map((e) => (e as { result: { operation: string } }).result.operation);
     // ready operations go by declaration order (orders.yaml loads before products.yaml)
     expect(ended).toEqual(['order.list', 'product.create', 'product.publish', 'order.create', 'order.get', 'order.delete']);
-    expect(api.count('POST /orders')).toBe(1);
+    expect(api().count('POST /orders')).toBe(1);
   });
 
   it('a failed prerequisite skips its dependents with the reason, and unaffected operations go on', async () => {

@@ -1,28 +1,23 @@
 // Scheduling: under --concurrency, DELETEs still go last (DESIGN "Prerequisites"), so that a
 // DELETE never races a read of what it deletes; a sequential run sends what --dry-run plans.
-import { afterAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { buildGraph, scheduleOrder } from '../../../src/graph/index.js';
 import { json, startServer } from '../../helpers/http-server.js';
-import { startShopApi, type ShopApi } from '../../helpers/shop-api.js';
+import { freshShopApi } from '../../helpers/shop-api.js';
 import { SHOP_FILES, SHOP_SECRET } from '../../helpers/shop-project.js';
 import { closeRunners, envFile, load, outcomes, ROOT } from './helpers.js';
 
-let api: ShopApi;
+const api = freshShopApi();
 
-beforeEach(async () => {
-  await api?.close();
-  api = await startShopApi();
-});
 afterAll(async () => {
   await closeRunners();
-  await api?.close();
 });
 
-const shop = (concurrency: number) => load(SHOP_FILES, { vars: { baseUrl: api.url }, secrets: { SHOP_PW: SHOP_SECRET }, concurrency });
+const shop = (concurrency: number) => load(SHOP_FILES, { vars: { baseUrl: api().url }, secrets: { SHOP_PW: SHOP_SECRET }, concurrency });
 
 describe('DELETEs under --concurrency', () => {
   it('a DELETE starts only after the other asked operations ended, even when a read of the same order is slow', async () => {
-    api.slow.set('GET /orders/', 120);
+    api().slow.set('GET /orders/', 120);
     const { runner } = await shop(4);
     const summary = await runner.runMany(['order.delete', 'order.get', 'order.list']);
     expect(outcomes(summary)).toEqual([
@@ -30,7 +25,7 @@ describe('DELETEs under --concurrency', () => {
       ['order.get', 'passed', undefined],
       ['order.delete', 'passed', undefined],
     ]);
-    expect(api.log.slice(-2)).toEqual(['GET /orders/2', 'DELETE /orders/2']);
+    expect(api().log.slice(-2)).toEqual(['GET /orders/2', 'DELETE /orders/2']);
   });
 });
 
