@@ -1,9 +1,10 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { buildGraph, loginFields, walkTemplates, type ProjectGraph } from '../../src/graph/index.js';
 import { secretRef } from '../../src/project/types.js';
+import { cleanProjects } from '../helpers/project.js';
 import { graphOf, loadInline, removeTempDirs } from './helpers.js';
 
-afterAll(removeTempDirs);
+afterAll(cleanProjects);
 
 /** `from -> to (kind via)` for every edge of the graph, in operation order. */
 function edgeLines(graph: ProjectGraph): string[] {

@@ -1,23 +1,13 @@
 // Small projects for graph tests, loaded by the real loader from a temporary directory.
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { buildGraph, type ProjectGraph } from '../../src/graph/index.js';
 import type { Finding, Rule } from '../../src/lint/rule.js';
 import { loadProject, locate, type Operation, type Project } from '../../src/project/index.js';
-
-const dirs: string[] = [];
+import { writeProject } from '../helpers/project.js';
 
 /** Write `files` (relative path -> YAML text) into a fresh directory and load it. */
 export async function loadFiles(files: Record<string, string>): Promise<Project> {
-  const dir = await mkdtemp(path.join(tmpdir(), 'reqflow-graph-'));
-  dirs.push(dir);
-  for (const [rel, text] of Object.entries(files)) {
-    const file = path.join(dir, rel);
-    await mkdir(path.dirname(file), { recursive: true });
-    await writeFile(file, text);
-  }
-  return loadProject(dir);
+  return loadProject(await writeProject(files));
 }
 
 /** An inline project: `body` is the YAML after `version: 1` in flow.yaml. */
@@ -30,10 +20,6 @@ export async function graphOf(body: string): Promise<ProjectGraph> {
   const errors = project.diagnostics.filter((d) => d.severity === 'error');
   if (errors.length) throw new Error(`fixture does not load: ${errors.map((d) => d.message).join('; ')}`);
   return buildGraph(project);
-}
-
-export async function removeTempDirs(): Promise<void> {
-  await Promise.all(dirs.splice(0).map((d) => rm(d, { recursive: true, force: true })));
 }
 
 export interface Located extends Finding {

@@ -1,8 +1,9 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { buildGraph, findCycles, prerequisites, scheduleOrder } from '../../src/graph/index.js';
-import { graphOf, removeTempDirs, syntheticProject } from './helpers.js';
+import { cleanProjects } from '../helpers/project.js';
+import { graphOf, syntheticProject } from './helpers.js';
 
-afterAll(removeTempDirs);
+afterAll(cleanProjects);
 
 /** Deterministic numbers in [0, 1). */
 const pseudoRandom = (i: number) => {

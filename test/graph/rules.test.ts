@@ -11,9 +11,10 @@ import sharedNames from '../../src/lint/rules/shared-names.js';
 import targets from '../../src/lint/rules/targets.js';
 import templateSyntax from '../../src/lint/rules/template-syntax.js';
 import { loadProject } from '../../src/project/index.js';
-import { graphOf, loadFiles, removeTempDirs, runRule } from './helpers.js';
+import { cleanProjects } from '../helpers/project.js';
+import { graphOf, loadFiles, runRule } from './helpers.js';
 
-afterAll(removeTempDirs);
+afterAll(cleanProjects);
 
 const FIXTURES = path.join(import.meta.dirname, '../fixtures/graph');
 

@@ -1,30 +1,17 @@
 // fixProject (`flow lint --fix`): the safe fixes, applied in place.
-import { readFile, writeFile, mkdir } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { fixProject } from '../../src/import/fix/index.js';
 import { loadProject } from '../../src/project/index.js';
 import { lint } from '../../src/lint/index.js';
-import { tempDir } from './helpers.js';
+import { cleanProjects, writeProject } from '../helpers/project.js';
 
-const cleanups: Array<() => Promise<void>> = [];
-afterEach(async () => {
-  for (const c of cleanups.splice(0)) await c();
-});
-
-async function write(files: Record<string, string>): Promise<string> {
-  const { dir, cleanup } = await tempDir();
-  cleanups.push(cleanup);
-  for (const [rel, text] of Object.entries(files)) {
-    await mkdir(path.dirname(path.join(dir, rel)), { recursive: true });
-    await writeFile(path.join(dir, rel), text);
-  }
-  return dir;
-}
+afterEach(cleanProjects);
 
 describe('fixProject', () => {
   it('makes scalars sequences, moves the baseUrl path, and turns plaintext credentials into !secret', async () => {
-    const dir = await write({
+    const dir = await writeProject({
       'flow.yaml': 'version: 1\nname: t\nimports:\n  - environments/*.yaml\n  - actors/*.yaml\n  - resources/*.yaml\n',
       'environments/dev.yaml': 'name: dev\nvariables:\n  baseUrl: https://h.test/api/v1 # the dev server\n  password: hunter2\n',
       'actors/admin.yaml': 'name: admin\nauth:\n  strategy: bearer\n  token: abc-real-token\n',
@@ -77,7 +64,7 @@ describe('fixProject', () => {
     expect((await fixProject(await loadProject(dir))).fixes).toEqual([]);
   });
   it('fixes every credential W_PLAINTEXT_SECRET reports in an actor auth, nested ones included', async () => {
-    const dir = await write({
+    const dir = await writeProject({
       'flow.yaml': 'version: 1\nname: t\nimports:\n  - actors/*.yaml\n',
       'actors/admin.yaml': [
         'auth:',
@@ -113,7 +100,7 @@ describe('fixProject', () => {
   });
 
   it('leaves a baseUrl alone when environments disagree on the path', async () => {
-    const dir = await write({
+    const dir = await writeProject({
       'flow.yaml': 'version: 1\nname: t\nimports:\n  - environments/*.yaml\n',
       'environments/a.yaml': 'name: a\nvariables:\n  baseUrl: https://a.test/v1\n',
       'environments/b.yaml': 'name: b\nvariables:\n  baseUrl: https://b.test/v2\n',
