@@ -13,7 +13,7 @@ import { importInto } from '../../import/emit/into.js';
 import { writeProject } from '../../import/emit/write.js';
 import { mergeApis, INPUT_FORMATS, type InputFormat } from '../../import/observed.js';
 import { lint } from '../../lint/index.js';
-import { loadProject } from '../../project/index.js';
+import { loadProject, type Project } from '../../project/index.js';
 import { argumentError } from '../args.js';
 import { EXIT, type CliIO, type Command } from '../io.js';
 
@@ -142,9 +142,12 @@ function summaryOf(r: ImportResult): string {
 }
 
 async function lintDir(dir: string): Promise<Array<{ line: string; error: boolean }>> {
-  const project = await loadProject(dir);
+  return lintLines(await loadProject(dir));
+}
+
+function lintLines(project: Project): Array<{ line: string; error: boolean }> {
   const result = lint(project);
-  return result.diagnostics.map((d) => ({ line: `${path.relative(dir, d.file) || d.file}:${d.line}:${d.col} ${d.severity} ${d.code} ${d.message}`, error: d.severity === 'error' }));
+  return result.diagnostics.map((d) => ({ line: `${path.relative(project.dir, d.file) || d.file}:${d.line}:${d.col} ${d.severity} ${d.code} ${d.message}`, error: d.severity === 'error' }));
 }
 
 function report(findings: CheckFinding[], linted: Array<{ line: string; error: boolean }>, io: CliIO, what: string): number {
@@ -160,9 +163,9 @@ async function checkCommand(target: string, inputs: string[], from: InputFormat 
   const abs = path.resolve(io.cwd, target);
   const isFile = await stat(abs).then((s) => s.isFile(), () => false);
   if (isFile) return checkAnswer(abs, inputs, from, io);
-  const { view } = await viewOfDirectory(abs);
+  const { view, project } = await viewOfDirectory(abs);
   const findings = checkView(view, await groundingContext(inputs, from, io));
-  return report(findings, await lintDir(abs), io, `checked ${view.files.length} files${inputs.length ? ` against ${inputs.length} inputs` : ''}`);
+  return report(findings, lintLines(project), io, `checked ${view.files.length} files${inputs.length ? ` against ${inputs.length} inputs` : ''}`);
 }
 
 /** An answer in Markdown: its files are written to a scratch directory and checked there. */
@@ -174,9 +177,9 @@ async function checkAnswer(file: string, inputs: string[], from: InputFormat | u
       await mkdir(path.dirname(path.join(dir, f.path)), { recursive: true });
       await writeFile(path.join(dir, f.path), f.text, 'utf8');
     }
-    const { view } = await viewOfDirectory(dir);
+    const { view, project } = await viewOfDirectory(dir);
     const findings = [...planFindings(answer), ...checkView(view, await groundingContext(inputs, from, io))];
-    return report(findings, await lintDir(dir), io, `checked the plan and ${answer.files.length} files of ${path.basename(file)}${inputs.length ? ` against ${inputs.length} inputs` : ''}`);
+    return report(findings, lintLines(project), io, `checked the plan and ${answer.files.length} files of ${path.basename(file)}${inputs.length ? ` against ${inputs.length} inputs` : ''}`);
   } finally {
     await rm(dir, { recursive: true, force: true });
   }

@@ -1,17 +1,17 @@
 // The grounding check (R1): every path, field name and status code in the emitted files traces
 // to the input. It runs on every import; a failure fails the import loudly.
-import type { ObservedApi, ObservedOperation } from '../observed.js';
+import { obj, type ObservedApi, type ObservedOperation } from '../observed.js';
 import { parsePath, shapeOf } from '../infer/paths.js';
 import { CHECK_CODES, type CheckFinding } from './finding.js';
 import type { ProjectView, ViewFile } from './view.js';
-
-const asMap = (v: unknown): Record<string, unknown> => (typeof v === 'object' && v !== null && !Array.isArray(v) ? (v as Record<string, unknown>) : {});
 
 interface Vocabulary {
   fields: Set<string>;
   statuses: Set<number>;
   ops: ObservedOperation[];
   byEvidence: Map<string, ObservedOperation>;
+  /** each input operation's path shape, worked out once (every emitted path is matched against every one) */
+  shapes: Map<ObservedOperation, string>;
 }
 
 function keysOf(v: unknown, into: Set<string>, depth = 0): void {
@@ -46,13 +46,12 @@ export function vocabularyOf(api: ObservedApi): Vocabulary {
     if (s.paramName) fields.add(s.paramName);
     for (const k of s.tokenField ?? []) fields.add(String(k));
   }
-  return { fields, statuses, ops: api.operations, byEvidence };
+  return { fields, statuses, ops: api.operations, byEvidence, shapes: new Map(api.operations.map((o) => [o, shapeOf(parsePath(o.path))])) };
 }
 
 /** `{}` in the emitted shape matches any one segment of a path as sent; a documented path must match exactly. */
-function pathMatches(emitted: string, op: ObservedOperation): boolean {
-  const observed = shapeOf(parsePath(op.path));
-  if (observed === emitted) return true;
+function pathMatches(emitted: string, op: ObservedOperation, vocab: Vocabulary): boolean {
+  if (vocab.shapes.get(op) === emitted) return true;
   if (!op.concrete) return false;
   const a = emitted.split('/');
   const b = op.path.split('?')[0].split('/');
@@ -105,15 +104,15 @@ export function checkGrounding(view: ProjectView, api: ObservedApi): CheckFindin
     const method = String(op.value.method ?? 'GET').toUpperCase();
     const path = typeof op.value.path === 'string' ? op.value.path : '';
     const shape = shapeOf(parsePath(path));
-    const evidence = String(asMap(asMap(op.value._provenance).evidence).operation ?? '');
+    const evidence = String(obj(obj(op.value._provenance).evidence).operation ?? '');
     const source = vocab.byEvidence.get(evidence.split(': "')[0]);
-    const matches = vocab.ops.filter((o) => o.method === method && pathMatches(shape, o));
+    const matches = vocab.ops.filter((o) => o.method === method && pathMatches(shape, o, vocab));
     if (!matches.length) bad(op.file, w('path'), `${id}: ${method} ${path} matches no operation of the input`);
     for (const k of ['body', 'body_form']) checkNames(op.file, w(k), op.value[k], id);
-    for (const k of Object.keys(asMap(op.value.query_params))) if (!vocab.fields.has(k)) bad(op.file, w(`query_params.${k}`), `${id}: query parameter "${k}" is not in the input`);
-    for (const k of Object.keys(asMap(op.value.headers))) if (!vocab.fields.has(k)) bad(op.file, w(`headers.${k}`), `${id}: header "${k}" is not in the input`);
-    for (const [name, p] of Object.entries(asMap(op.value.extract))) {
-      for (const f of extractFields(typeof p === 'string' ? p : String(asMap(p).path ?? ''))) if (!vocab.fields.has(f)) bad(op.file, w(`extract.${name}`), `${id}: extracted field "${f}" is not in the input`);
+    for (const k of Object.keys(obj(op.value.query_params))) if (!vocab.fields.has(k)) bad(op.file, w(`query_params.${k}`), `${id}: query parameter "${k}" is not in the input`);
+    for (const k of Object.keys(obj(op.value.headers))) if (!vocab.fields.has(k)) bad(op.file, w(`headers.${k}`), `${id}: header "${k}" is not in the input`);
+    for (const [name, p] of Object.entries(obj(op.value.extract))) {
+      for (const f of extractFields(typeof p === 'string' ? p : String(obj(p).path ?? ''))) if (!vocab.fields.has(f)) bad(op.file, w(`extract.${name}`), `${id}: extracted field "${f}" is not in the input`);
     }
     const codes = ([] as unknown[]).concat(op.value.expect_status ?? []);
     const stated = new Set((source ? [source, ...matches] : matches).flatMap((o) => o.responses.map((r) => r.status)));
@@ -124,16 +123,16 @@ export function checkGrounding(view: ProjectView, api: ObservedApi): CheckFindin
     if (publicOp && op.value.actor !== undefined) bad(op.file, w('actor'), `${id}: the input states no authentication for ${source.key}: actor must be omitted`, CHECK_CODES.publicActor);
   }
   for (const [id, a] of view.actors) {
-    const auth = asMap(a.value.auth);
+    const auth = obj(a.value.auth);
     for (const k of ['body', 'body_form']) checkNames(a.file, `auth.${k}`, auth[k], `actor ${id}`);
     if (typeof auth.path === 'string') {
       const shape = shapeOf(parsePath(auth.path));
-      if (!vocab.ops.some((o) => pathMatches(shape, o))) bad(a.file, 'auth.path', `actor ${id}: login path ${auth.path} matches no operation of the input`);
+      if (!vocab.ops.some((o) => pathMatches(shape, o, vocab))) bad(a.file, 'auth.path', `actor ${id}: login path ${auth.path} matches no operation of the input`);
     }
-    for (const [name, p] of Object.entries(asMap(auth.extract))) {
+    for (const [name, p] of Object.entries(obj(auth.extract))) {
       for (const f of extractFields(String(p))) if (!vocab.fields.has(f)) bad(a.file, `auth.extract.${name}`, `actor ${id}: extracted field "${f}" is not in the input`);
     }
-    for (const h of Object.keys(asMap(asMap(a.value.inject).headers))) if (!vocab.fields.has(h)) bad(a.file, `inject.headers.${h}`, `actor ${id}: header "${h}" is not in the input`);
+    for (const h of Object.keys(obj(obj(a.value.inject).headers))) if (!vocab.fields.has(h)) bad(a.file, `inject.headers.${h}`, `actor ${id}: header "${h}" is not in the input`);
     if (typeof auth.token_url === 'string' && !api.schemes.some((s) => s.tokenUrl !== undefined && vars(s.tokenUrl) === vars(String(auth.token_url)))) bad(a.file, 'auth.token_url', `actor ${id}: token_url is not in the input`);
     if (typeof auth.name === 'string' && auth.strategy === 'api_key' && !vocab.fields.has(auth.name)) bad(a.file, 'auth.name', `actor ${id}: "${auth.name}" is not in the input`);
   }

@@ -4,8 +4,8 @@
 import { CHECK_CODES, type CheckFinding } from './finding.js';
 import type { ProjectView } from './view.js';
 import { allStrings, refsIn } from './walk.js';
+import { obj } from '../observed.js';
 
-const asMap = (v: unknown): Record<string, unknown> => (typeof v === 'object' && v !== null && !Array.isArray(v) ? (v as Record<string, unknown>) : {});
 
 /** Fields each resource extracts (any of its operations) and each actor extracts at login. */
 function extracted(view: ProjectView): Map<string, Set<string>> {
@@ -15,12 +15,12 @@ function extracted(view: ProjectView): Map<string, Set<string>> {
     for (const n of names) set.add(n);
     out.set(scope, set);
   };
-  for (const op of view.operations.values()) add(op.resource, Object.keys(asMap(op.value.extract)));
+  for (const op of view.operations.values()) add(op.resource, Object.keys(obj(op.value.extract)));
   for (const [id, a] of view.actors) {
-    const auth = asMap(a.value.auth);
-    add(id, Object.keys(asMap(auth.extract)));
-    for (const step of Array.isArray(auth.steps) ? auth.steps : []) add(id, Object.keys(asMap(asMap(step).extract)));
-    add(id, Object.keys(asMap(asMap(asMap(a.value.session).refresh).extract)));
+    const auth = obj(a.value.auth);
+    add(id, Object.keys(obj(auth.extract)));
+    for (const step of Array.isArray(auth.steps) ? auth.steps : []) add(id, Object.keys(obj(obj(step).extract)));
+    add(id, Object.keys(obj(obj(obj(a.value.session).refresh).extract)));
   }
   return out;
 }
@@ -62,7 +62,7 @@ export function checkReferences(view: ProjectView): CheckFinding[] {
 export function checkCycles(view: ProjectView): CheckFinding[] {
   const producers = new Map<string, string[]>();
   for (const [id, op] of view.operations) {
-    for (const f of Object.keys(asMap(op.value.extract))) {
+    for (const f of Object.keys(obj(op.value.extract))) {
       const key = `${op.resource}.${f}`;
       producers.set(key, [...(producers.get(key) ?? []), id]);
     }

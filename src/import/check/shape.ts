@@ -7,8 +7,8 @@ import { isCredentialName } from '../infer/names.js';
 import { CHECK_CODES, type CheckFinding } from './finding.js';
 import type { ProjectView, ViewFile } from './view.js';
 import { refsIn, stringsOf } from './walk.js';
+import { obj } from '../observed.js';
 
-const asMap = (v: unknown): Record<string, unknown> => (typeof v === 'object' && v !== null && !Array.isArray(v) ? (v as Record<string, unknown>) : {});
 
 /** Spec part 2 keys (R4). */
 const KEYS = {
@@ -43,7 +43,7 @@ export function checkShape(view: ProjectView, secretEnv: Set<string>): CheckFind
     }
   }
   for (const [id, a] of view.actors) {
-    const auth = asMap(a.value.auth);
+    const auth = obj(a.value.auth);
     if ('strategy' in auth && !(AUTH_STRATEGIES as readonly string[]).includes(String(auth.strategy))) {
       push(a.file, 'auth.strategy', CHECK_CODES.strategy, `strategy "${String(auth.strategy)}" is not one of the eleven (${AUTH_STRATEGIES.join(', ')})`);
     }
@@ -75,11 +75,11 @@ export function checkShape(view: ProjectView, secretEnv: Set<string>): CheckFind
     if (typeof op.value.actor === 'string' && op.value.actor && !view.actors.has(op.value.actor)) {
       push(op.file, where('actor'), CHECK_CODES.scope, `${id}: actor "${op.value.actor}" does not exist`);
     }
-    const auth = asMap(op.value.auth);
+    const auth = obj(op.value.auth);
     if ('strategy' in auth && !(AUTH_STRATEGIES as readonly string[]).includes(String(auth.strategy))) push(op.file, where('auth.strategy'), CHECK_CODES.strategy, `${id}: strategy "${String(auth.strategy)}" is not one of the eleven`);
     for (const k of ['headers', 'query_params', 'body', 'body_form', 'auth']) credentialsIn(op.file, op.value[k], where(k), secretEnv, push);
-    const prov = asMap(op.value._provenance);
-    if (prov.source !== 'ai_import' || !Object.keys(asMap(prov.evidence)).length || typeof prov.verified_against !== 'string') {
+    const prov = obj(op.value._provenance);
+    if (prov.source !== 'ai_import' || !Object.keys(obj(prov.evidence)).length || typeof prov.verified_against !== 'string') {
       push(op.file, where('_provenance'), CHECK_CODES.provenance, `${id}: _provenance needs source: ai_import, evidence and verified_against (R5)`);
     }
   }

@@ -1,8 +1,7 @@
 // The project files as YAML documents (yaml's Document API: key order, `!secret` tags and
 // comments as intended), in the order of spec 1.7: root, environment, actors, resources.
-import { Document, isMap, isScalar, type YAMLMap } from 'yaml';
+import { Document, isScalar, type YAMLMap } from 'yaml';
 import { MAX_ALIAS_COUNT, YAML_TAGS } from '../../project/yaml.js';
-import { isSecretRef, type TemplateValue } from '../../project/types.js';
 import type { Draft, DraftActor, DraftOperation, DraftResource } from '../infer/draft.js';
 
 export type EmittedKind = 'root' | 'environment' | 'actor' | 'resource';
@@ -112,15 +111,4 @@ export function docText(doc: Document): string {
 /** Plain JS of a template value tree (SecretRefs kept), for checks on emitted documents. */
 export function docValue(doc: Document): unknown {
   return doc.toJS({ maxAliasCount: MAX_ALIAS_COUNT });
-}
-
-export function isMapDoc(doc: Document): boolean {
-  return isMap(doc.contents);
-}
-
-export function hasSecretRef(v: TemplateValue): boolean {
-  if (isSecretRef(v)) return true;
-  if (Array.isArray(v)) return v.some(hasSecretRef);
-  if (typeof v === 'object' && v !== null) return Object.values(v).some(hasSecretRef);
-  return false;
 }

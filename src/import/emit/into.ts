@@ -5,7 +5,7 @@ import { readdir, readFile, writeFile, mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import { isMap, parseDocument, type Document, type YAMLMap } from 'yaml';
 import { editedText } from '../../project/edit.js';
-import { MAX_ALIAS_COUNT, YAML_TAGS } from '../../project/yaml.js';
+import { YAML_TAGS } from '../../project/yaml.js';
 import { IMPORT_CODES, importError } from '../errors.js';
 import { parsePath, shapeOf } from '../infer/paths.js';
 import { docText, docValue, ROOT_FILE, type EmittedFile } from './files.js';
@@ -138,7 +138,7 @@ function mergeImports(root: Existing, value: Record<string, unknown>, report: In
 function mergeResource(target: Existing, value: Record<string, unknown>, added: string[], report: IntoReport): void {
   const ops = (value.operations ?? {}) as Record<string, Record<string, unknown>>;
   const theirs = target.doc.get('operations', true) as YAMLMap | undefined;
-  const current = (target.doc.toJS({ maxAliasCount: MAX_ALIAS_COUNT }).operations ?? {}) as Record<string, Record<string, unknown>>;
+  const current = ((docValue(target.doc) as { operations?: unknown }).operations ?? {}) as Record<string, Record<string, unknown>>;
   const shapes = new Map(Object.entries(current).map(([n, o]) => [`${String(o.method ?? 'GET').toUpperCase()} ${shapeOf(parsePath(String(o.path ?? '')))}`, n]));
   for (const [name, op] of Object.entries(ops)) {
     const sameShape = shapes.get(`${String(op.method).toUpperCase()} ${shapeOf(parsePath(String(op.path)))}`);

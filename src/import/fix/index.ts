@@ -79,23 +79,22 @@ function fixSequences(project: Project, edits: Edits): void {
 }
 
 function fixBaseUrl(project: Project, edits: Edits): void {
-  const prefixes = new Map<string, { file: string; path: YamlPath; origin: string }>();
+  const prefixes = new Set<string>();
   for (const env of project.environments.values()) {
     const base = env.variables.baseUrl;
     if (typeof base !== 'string' || base.includes('{{')) continue;
     const m = /^([a-z][a-z0-9+.-]*:\/\/[^/?#]+)(\/[^?#]*?)\/*$/i.exec(base);
     if (!m || m[2] === '' || m[2] === '/') continue;
-    prefixes.set(m[2], { file: env.file, path: [...env.yamlPath, 'variables', 'baseUrl'], origin: m[1] });
+    prefixes.add(m[2]);
   }
   if (prefixes.size !== 1) return; // none, or environments disagree: not safe to move
-  const [prefix, env] = [...prefixes][0];
+  const [prefix] = prefixes;
   const withPath = [...project.environments.values()].filter((e) => typeof e.variables.baseUrl === 'string' && !String(e.variables.baseUrl).includes('{{'));
   if (withPath.some((e) => !String(e.variables.baseUrl).replace(/\/+$/, '').endsWith(prefix))) return;
   for (const e of withPath) {
     const origin = String(e.variables.baseUrl).replace(/\/+$/, '').slice(0, -prefix.length);
     edits.set(e.file, [...e.yamlPath, 'variables', 'baseUrl'], origin, { code: 'FIX_BASEURL_PATH', file: e.file, message: `baseUrl stops at the host: "${prefix}" moved into the operation paths` });
   }
-  void env;
   const prepend = (file: string, path: YamlPath, value: string, what: string): void => {
     if (value.startsWith(`${prefix}/`) || value === prefix) return;
     edits.set(file, path, `${prefix}${value.startsWith('/') ? '' : '/'}${value}`, { code: 'FIX_BASEURL_PATH', file, message: `${what}: path now starts with ${prefix}` });

@@ -2,7 +2,7 @@
 // (spec 5); a scheme with no matching strategy is an open question, and the operations that
 // need it are skipped (R6). Every credential is a {{secret.X}}; nothing seen is copied.
 import type { TemplateValue } from '../../project/types.js';
-import type { SecurityScheme } from '../observed.js';
+import { quote, type SecurityScheme } from '../observed.js';
 import type { Resolver } from './bindings.js';
 import type { InferContext } from './context.js';
 import type { DraftActor } from './draft.js';
@@ -149,9 +149,8 @@ function buildActor(s: SecurityScheme, endpoints: Endpoint[], ctx: InferContext,
 }
 
 function describe(s: SecurityScheme): string {
-  const text = s.description?.replace(/\s+/g, ' ').trim() ?? '';
-  const d = text ? `: ${text.length > 160 ? `${text.slice(0, 159)}…` : text}` : '';
-  return `Security scheme ${s.id} (${s.kind})${d}`;
+  const text = quote(s.description ?? '', 160);
+  return `Security scheme ${s.id} (${s.kind})${text ? `: ${text}` : ''}`;
 }
 
 function upgradable(s: SecurityScheme): boolean {

@@ -1,7 +1,7 @@
 // Shared state of one inference run: the variables and secrets the project will need, the
 // open questions raised, and notes for the plan.
 import { SET_VIA_VAR, type TemplateValue } from '../../project/types.js';
-import { evidenceText, type Evidence, type ObservedApi } from '../observed.js';
+import type { Evidence, ObservedApi } from '../observed.js';
 import type { DraftVariable, OpenQuestion, PlanNote, PlanSection } from './draft.js';
 import { ident, upperSnake } from './names.js';
 
@@ -67,6 +67,3 @@ export class InferContext {
   }
 }
 
-export function why(e: Evidence): string {
-  return evidenceText(e);
-}

@@ -79,6 +79,3 @@ export interface PlanNote {
   text: string;
 }
 
-export function opId(op: { resource: string; name: string }): string {
-  return `${op.resource}.${op.name}`;
-}

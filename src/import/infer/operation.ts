@@ -99,7 +99,6 @@ function paramValue(p: ObservedParam, scope: ValueScope, key: string): TemplateV
   }
   if (p.concrete) return typeof p.example === 'string' ? templateString(p.example, key, scope) : (p.example as TemplateValue);
   if (!p.required) return undefined;
-  if (p.example !== undefined && (typeof p.example !== 'object' || p.example === null)) return p.example as TemplateValue;
   if (p.example !== undefined) return p.example as TemplateValue;
   return scope.ctx.userVar(`${scope.owner}_${snake(p.name)}`, `required ${p.in} parameter ${p.name} of ${scope.endpoint.ops[0].key}; the input gives no value`, SET_VIA_VAR);
 }

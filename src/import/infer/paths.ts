@@ -45,11 +45,3 @@ export function shapeOf(segments: Segment[]): string {
 export function renderPath(segments: Segment[], render: (part: Extract<PathPart, { kind: 'var' }>, index: number) => string): string {
   return `/${segments.map((s, i) => s.map((p) => (p.kind === 'text' ? p.text : render(p, i))).join('')).join('/')}`;
 }
-
-export function varsOf(segments: Segment[]): Array<{ part: Extract<PathPart, { kind: 'var' }>; index: number }> {
-  const out: Array<{ part: Extract<PathPart, { kind: 'var' }>; index: number }> = [];
-  segments.forEach((s, index) => {
-    for (const p of s) if (p.kind === 'var') out.push({ part: p, index });
-  });
-  return out;
-}

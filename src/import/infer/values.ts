@@ -87,11 +87,9 @@ export function bodyFromFields(fields: ObservedField[], scope: ValueScope): Reco
   for (const f of fields) {
     if (!f.required || f.listPath) continue;
     // Nested required fields only under required parents (`fields` has both `user` and `user.email`).
-    const parentsRequired = f.path.slice(0, -1).every((_, i) => fields.some((p) => p.required && !p.listPath && p.path.length === i + 1 && p.path.every((s, j) => s === f.path[j])));
-    if (!parentsRequired) continue;
-    const children = fields.filter((c) => !c.listPath && c.path.length === f.path.length + 1 && f.path.every((s, j) => s === c.path[j]));
+    if (!parentsRequired(f, fields)) continue;
     // An object is written through its required children; with none required it is left out (R3).
-    if (children.length || f.type === 'array' || f.type === 'object') continue;
+    if (hasChildren(f, fields) || f.type === 'array' || f.type === 'object') continue;
     const name = f.path[f.path.length - 1];
     let value: TemplateValue;
     if (isCredentialName(name)) value = scope.ctx.secret(`${scope.owner}_${name}`, `${name} required by ${scope.endpoint.ops[0].key} (${f.evidence.file} ${f.evidence.at})`);
@@ -112,11 +110,19 @@ export function unfillableFields(body: ObservedBody | undefined): ObservedField[
   const fields = body.fields;
   return fields.filter((f) => {
     if (!f.required || f.listPath || f.example !== undefined) return false;
-    const parentsRequired = f.path.slice(0, -1).every((_, i) => fields.some((p) => p.required && !p.listPath && p.path.length === i + 1 && p.path.every((s, j) => s === f.path[j])));
-    if (!parentsRequired) return false;
-    const hasChildren = fields.some((c) => !c.listPath && c.path.length === f.path.length + 1 && f.path.every((s, j) => s === c.path[j]));
-    return f.type === 'array' || (f.type === 'object' && !hasChildren);
+    if (!parentsRequired(f, fields)) return false;
+    return f.type === 'array' || (f.type === 'object' && !hasChildren(f, fields));
   });
+}
+
+/** Every enclosing field of `f` is required too (`fields` has both `user` and `user.email`). */
+function parentsRequired(f: ObservedField, fields: ObservedField[]): boolean {
+  return f.path.slice(0, -1).every((_, i) => fields.some((p) => p.required && !p.listPath && p.path.length === i + 1 && p.path.every((s, j) => s === f.path[j])));
+}
+
+/** `f` has fields of its own one level down. */
+function hasChildren(f: ObservedField, fields: ObservedField[]): boolean {
+  return fields.some((c) => !c.listPath && c.path.length === f.path.length + 1 && f.path.every((s, j) => s === c.path[j]));
 }
 
 function setPath(target: Record<string, TemplateValue>, path: string[], value: TemplateValue): void {

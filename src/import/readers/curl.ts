@@ -8,7 +8,7 @@ import { HTTP_METHODS, type HttpMethod } from '../../project/types.js';
 import { isCredentialName } from '../infer/names.js';
 import { emptyApi, quote, type ObservedApi } from '../observed.js';
 import { parseCurlArgs } from './curl-args.js';
-import { authContext, sentOperation, type SentRequest } from './sent.js';
+import { addOriginServers, authContext, sentOperation, type SentRequest } from './sent.js';
 import type { ReaderInput } from './types.js';
 
 interface Command {
@@ -116,7 +116,7 @@ export function readCurl(input: ReaderInput): ObservedApi {
     api.operations.push(sentOperation(req, ctx));
   });
   api.schemes.push(...ctx.schemes.values());
-  for (const o of new Set(api.operations.map((op) => op.origin).filter(Boolean))) api.servers.push({ url: o!, evidence: { file: input.file, at: 'curl commands', quote: o! } });
+  addOriginServers(api, input.file, 'curl commands');
   if (!commands.length) api.notes.push({ text: `${input.file}: no curl command with a URL found`, evidence: { file: input.file, at: 'line 1', quote: '' } });
   api.inputs.push({ file: input.file, format: 'curl', version: 'curl log', title: titleOf(lines), operationCount: api.operations.length });
   return api;

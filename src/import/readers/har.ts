@@ -2,9 +2,8 @@
 // Pages, scripts, styles and images are not API operations and are left out (noted).
 import { HTTP_METHODS, type HttpMethod } from '../../project/types.js';
 import { IMPORT_CODES, importError } from '../errors.js';
-import { emptyApi, quote, type ObservedApi } from '../observed.js';
-import { obj } from './postman-auth.js';
-import { authContext, sentOperation } from './sent.js';
+import { emptyApi, obj, quote, type ObservedApi } from '../observed.js';
+import { addOriginServers, authContext, sentOperation } from './sent.js';
 import type { ReaderInput } from './types.js';
 
 const NOT_API = /^(text\/html|text\/css|(application|text)\/(x-)?javascript|image\/|font\/|application\/font)/i;
@@ -59,7 +58,7 @@ export function readHar(input: ReaderInput): ObservedApi {
     );
   });
   api.schemes.push(...ctx.schemes.values());
-  for (const o of new Set(api.operations.map((op) => op.origin).filter(Boolean))) api.servers.push({ url: o!, evidence: { file: input.file, at: '#/log/entries', quote: o! } });
+  addOriginServers(api, input.file, '#/log/entries');
   if (skipped.length) {
     api.notes.push({ text: `${skipped.length} captured requests are not API operations (pages, scripts, styles, images) and were left out: ${skipped.slice(0, 3).join(', ')}${skipped.length > 3 ? ', …' : ''}`, evidence: { file: input.file, at: '#/log/entries', quote: skipped[0] } });
   }

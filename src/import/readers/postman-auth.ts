@@ -3,10 +3,7 @@
 // makes that request the actor's login; a token request with `grant_type` makes it OAuth2.
 // Literal credential values are recorded only so that the leak check can look for them.
 import { isCredentialName } from '../infer/names.js';
-import { quote, type Evidence, type SecurityScheme } from '../observed.js';
-
-export type Obj = Record<string, unknown>;
-export const obj = (v: unknown): Obj => (typeof v === 'object' && v !== null && !Array.isArray(v) ? (v as Obj) : {});
+import { obj, quote, type Evidence, type Obj, type SecurityScheme } from '../observed.js';
 
 /** `[{key, value}]` (v2.1) or `{key: value}` (v2.0) -> map. */
 export function kv(list: unknown): Record<string, string> {
@@ -18,7 +15,7 @@ export function kv(list: unknown): Record<string, string> {
   return Object.fromEntries(Object.entries(obj(list)).map(([k, v]) => [k, String(v)]));
 }
 
-const VAR_ONLY = /^\{\{\s*([^{}]+?)\s*\}\}$/;
+export const VAR_ONLY = /^\{\{\s*([^{}]+?)\s*\}\}$/;
 const PREFIXED = /^(\S+\s+)?\{\{\s*([^{}]+?)\s*\}\}$/;
 
 /** A request that stores a variable from its response: the login of whatever uses it. */

@@ -4,11 +4,12 @@
 import { HTTP_METHODS, type HttpMethod } from '../../project/types.js';
 import { IMPORT_CODES, importError } from '../errors.js';
 import { isCredentialName } from '../infer/names.js';
-import { emptyApi, quote, type ObservedApi, type ObservedBody, type ObservedOperation, type ObservedParam } from '../observed.js';
+import { emptyApi, obj, quote, type Obj, type ObservedApi, type ObservedBody, type ObservedOperation, type ObservedParam } from '../observed.js';
 import { valueFields } from './openapi-schema.js';
-import { evidenceOf, kv, obj, schemesOfAuth, schemesOfHeaders, type AuthContext, type Obj, type TokenSetter } from './postman-auth.js';
+import { evidenceOf, kv, schemesOfAuth, schemesOfHeaders, VAR_ONLY, type AuthContext, type TokenSetter } from './postman-auth.js';
 import { analyzeScript } from './postman-script.js';
 import type { ReaderInput } from './types.js';
+import { addOriginServers, authContext, parseJson } from './sent.js';
 import { parseConcreteUrl } from './url.js';
 
 interface Item {
@@ -39,7 +40,7 @@ export function readPostman(input: ReaderInput): ObservedApi {
   };
   walk(doc.item, [], doc.auth ? obj(doc.auth) : undefined);
 
-  const ctx: AuthContext = { setters: new Map(), schemes: new Map(), credentials: api.credentials };
+  const ctx = authContext(api);
   const scripts = items.map((it) => scriptOf(it, input.file));
   // Setters first: a request may use a token that a later request of the collection stores.
   items.forEach((it, i) => {
@@ -52,7 +53,7 @@ export function readPostman(input: ReaderInput): ObservedApi {
       const grant = form.grant_type ?? headers.grant_type;
       const credentialVars: Record<string, string> = {};
       for (const [k, v] of Object.entries(form)) {
-        const m = /^\{\{\s*([^{}]+?)\s*\}\}$/.exec(v.trim());
+        const m = VAR_ONLY.exec(v.trim());
         const key = /^user_?name$/i.test(k) ? 'username' : k;
         if (m && ['client_id', 'client_secret', 'username', 'password'].includes(key)) credentialVars[key] = m[1];
       }
@@ -71,8 +72,7 @@ export function readPostman(input: ReaderInput): ObservedApi {
   items.forEach((it, i) => api.operations.push(operationOf(it, input.file, ctx, scripts[i])));
   api.schemes.push(...ctx.schemes.values());
   for (const s of scripts) if (s.facts.error) api.notes.push({ text: `A test script could not be parsed (${s.facts.error}); variables it sets are not used`, evidence: s.evidence });
-  const origins = [...new Set(api.operations.map((o) => o.origin).filter(Boolean))];
-  for (const o of origins) api.servers.push({ url: o!, evidence: { file: input.file, at: 'item', quote: o! } });
+  addOriginServers(api, input.file, 'item');
   api.inputs.push({ file: input.file, format: 'postman', version, title: typeof info.name === 'string' ? info.name : undefined, operationCount: api.operations.length });
   return api;
 }
@@ -165,7 +165,7 @@ function operationOf(it: Item, file: string, ctx: AuthContext, script: ReturnTyp
   const saved = Array.isArray(it.item.response) ? it.item.response.map(obj) : [];
   for (const r of saved) {
     const text = typeof r.body === 'string' ? r.body : '';
-    const example = parseMaybe(text);
+    const example = parseJson(text);
     const rEv = { ...evidence, quote: quote(`saved response ${String(r.name ?? '')} ${String(r.code ?? '')}`) };
     op.responses.push({ status: typeof r.code === 'number' ? r.code : undefined, fields: valueFields(example, rEv), example, rawText: text, evidence: rEv });
   }
@@ -174,20 +174,12 @@ function operationOf(it: Item, file: string, ctx: AuthContext, script: ReturnTyp
   return op;
 }
 
-function parseMaybe(text: string): unknown {
-  try {
-    return text.trim() ? JSON.parse(text) : undefined;
-  } catch {
-    return undefined;
-  }
-}
-
 function bodyOf(body: Obj, evidence: ObservedOperation['evidence'], ctx: AuthContext): ObservedBody | undefined {
   const mode = String(body.mode ?? '');
   if (mode === 'raw') {
     const raw = typeof body.raw === 'string' ? body.raw : '';
     if (!raw.trim()) return undefined;
-    const json = parseMaybe(raw);
+    const json = parseJson(raw);
     if (json !== undefined && typeof json === 'object') {
       noteBodyCredentials(json, ctx);
       return { kind: 'json', fields: valueFields(json, evidence), example: json, concrete: true, evidence };

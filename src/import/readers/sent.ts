@@ -24,6 +24,11 @@ export function authContext(api: ObservedApi): AuthContext {
   return { setters: new Map(), schemes: new Map(), credentials: api.credentials };
 }
 
+/** Each origin the requests were sent to is a server of the API, in order of first use. */
+export function addOriginServers(api: ObservedApi, file: string, at: string): void {
+  for (const o of new Set(api.operations.map((op) => op.origin).filter(Boolean))) api.servers.push({ url: o!, evidence: { file, at, quote: o! } });
+}
+
 /** `<name>` and `:name` placeholders a document writes into a URL are path parameters. */
 function normalizePlaceholders(path: string): string {
   return path
@@ -71,7 +76,8 @@ export function sentOperation(req: SentRequest, ctx: AuthContext): ObservedOpera
   return op;
 }
 
-function parseJson(text: string): unknown {
+/** The text as JSON, or undefined (blank text included). */
+export function parseJson(text: string): unknown {
   try {
     return JSON.parse(text);
   } catch {
