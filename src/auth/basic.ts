@@ -1,5 +1,5 @@
 // `basic`: `Authorization: Basic base64(username:password)` (RFC 7617), UTF-8.
-import { credential, renderCredential, setCredentialHeader } from './credentials.js';
+import { applyAuthorization, renderCredential } from './credentials.js';
 import { authConfigError, guardLogin } from './errors.js';
 import type { AuthStrategy } from './types.js';
 
@@ -15,7 +15,5 @@ export const basic: AuthStrategy = {
       ctx.redact(encoded);
       return { values: {}, credentials: { authorization: `Basic ${encoded}` } };
     }),
-  async apply(req, _config, session) {
-    setCredentialHeader(req, 'Authorization', credential(session.credentials, 'authorization'));
-  },
+  apply: applyAuthorization,
 };

@@ -1,5 +1,5 @@
 // `bearer`: a token issued in advance (spec 5.2) -> `Authorization: Bearer <token>`.
-import { credential, renderCredential, setCredentialHeader } from './credentials.js';
+import { applyAuthorization, renderCredential } from './credentials.js';
 import { guardLogin } from './errors.js';
 import type { AuthStrategy } from './types.js';
 
@@ -12,7 +12,5 @@ export const bearer: AuthStrategy = {
       const authorization = /^bearer\s+\S/i.test(token) ? token : `Bearer ${token}`;
       return { values: {}, credentials: { authorization } };
     }),
-  async apply(req, _config, session) {
-    setCredentialHeader(req, 'Authorization', credential(session.credentials, 'authorization'));
-  },
+  apply: applyAuthorization,
 };

@@ -1,7 +1,7 @@
 // Rendering a credential written in an auth map, and putting one on a request.
 import type { TemplateValue } from '../project/types.js';
 import { authConfigError } from './errors.js';
-import type { AuthContext, OutgoingRequest } from './types.js';
+import type { AuthContext, AuthStrategy, OutgoingRequest } from './types.js';
 
 export interface CredentialOptions {
   /** false for identities such as a username: not secret, and a short one would shred output */
@@ -69,3 +69,8 @@ export function credential(credentials: Readonly<Record<string, unknown>> | unde
   if (typeof v !== 'string') throw new Error(`auth: no "${key}" credential in the session; call login() first`);
   return v;
 }
+
+/** `apply` of every strategy whose login ends in an `authorization` credential (bearer, basic, jwt, oauth2). */
+export const applyAuthorization: AuthStrategy['apply'] = async (req, _config, session) => {
+  setCredentialHeader(req, 'Authorization', credential(session.credentials, 'authorization'));
+};

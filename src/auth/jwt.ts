@@ -2,7 +2,7 @@
 // `exp: "{{$.now + 1h}}"` work) with `secret`, `algorithm` HS256 by default; sent as
 // `Authorization: Bearer <jwt>`. An `exp` claim ends the session, so a new token is signed.
 import type { JWTPayload } from 'jose';
-import { credential, renderCredential, renderSetting, setCredentialHeader } from './credentials.js';
+import { applyAuthorization, renderCredential, renderSetting } from './credentials.js';
 import { authConfigError, guardLogin } from './errors.js';
 import type { AuthContext, AuthStrategy } from './types.js';
 
@@ -34,9 +34,7 @@ export const jwt: AuthStrategy = {
         ...(typeof payload.exp === 'number' ? { expiresAt: payload.exp * 1000 } : {}),
       };
     }),
-  async apply(req, _config, session) {
-    setCredentialHeader(req, 'Authorization', credential(session.credentials, 'authorization'));
-  },
+  apply: applyAuthorization,
 };
 
 async function importKey(ctx: AuthContext, jose: typeof import('jose'), pem: string, alg: string) {

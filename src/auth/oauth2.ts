@@ -3,7 +3,7 @@
 // `Authorization: Bearer <access_token>` until `expires_in` runs out. A `refresh_token`
 // in the answer lets the runner renew the session without asking for the password again.
 import type { AuthConfig, AuthStrategyName, RequestSpec, TemplateValue } from '../project/types.js';
-import { credential, renderCredential, renderSetting, setCredentialHeader } from './credentials.js';
+import { applyAuthorization, renderCredential, renderSetting } from './credentials.js';
 import { authConfigError, guardLogin, subject } from './errors.js';
 import { FlowError } from '../errors.js';
 import { OAUTH2_SESSION_FIELDS } from '../graph/session.js';
@@ -38,9 +38,7 @@ function oauth2(kind: AuthStrategyName, grant: Grant): AuthStrategy {
   return {
     kind,
     login,
-    async apply(req, _config, session) {
-      setCredentialHeader(req, 'Authorization', credential(session.credentials, 'authorization'));
-    },
+    apply: applyAuthorization,
     async refresh(config, session, ctx) {
       const refreshToken = session.values.refresh_token;
       if (typeof refreshToken !== 'string' || !refreshToken) return login(config, ctx);

@@ -1,5 +1,7 @@
-// What every command says about arguments node:util's parseArgs refuses.
-import { closestName } from '../graph/index.js';
+// What every command says about arguments node:util's parseArgs refuses, and about operation
+// ids the project does not define.
+import { closestName, didYouMean } from '../graph/index.js';
+import type { Project } from '../project/index.js';
 
 /** parseArgs' message, and for an unknown option the nearest known one: "(did you mean --format?)". */
 export function argumentError(err: unknown, options: Record<string, unknown>): string {
@@ -7,4 +9,12 @@ export function argumentError(err: unknown, options: Record<string, unknown>): s
   const unknown = /Unknown option '--([^'=]+)'/.exec(message);
   const near = unknown && closestName(unknown[1], Object.keys(options));
   return near ? `${message.split('. ')[0]} (did you mean --${near}?)` : message;
+}
+
+/** The ids the project does not define, each with the nearest one it does; undefined when all are known. */
+export function unknownOperations(ids: readonly string[], project: Project): string | undefined {
+  const unknown = ids.filter((id) => !project.operations.has(id));
+  if (!unknown.length) return undefined;
+  const hints = unknown.map((id) => `"${id}"${didYouMean(id, project.operations.keys())}`);
+  return `unknown operation ${hints.join(', ')}; operations are named resource.operation`;
 }

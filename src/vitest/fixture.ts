@@ -2,6 +2,7 @@
 // checks YAML cannot say. One runner per test file (a file-scoped fixture), so state and
 // prerequisites carry from one test to the next, as in a flow.yaml suite.
 import { expect, inject, test, type TestContext } from 'vitest';
+import { buildGraph, type ProjectGraph } from '../graph/index.js';
 import { didYouMean } from '../graph/suggest.js';
 import { loadProject } from '../project/index.js';
 import type { Project } from '../project/types.js';
@@ -45,7 +46,9 @@ export function createFlowTest(project?: string | URL, options: SuiteOptions = {
       async ({}, use) => {
         const root = projectRoot(project, expect.getState().testPath);
         const loaded = await loadProject(root);
-        const errors = lintErrors(loaded);
+        // One graph for lint and the runner, as in a flow.yaml suite; lint reports a graph that cannot be built.
+        const graph = graphOf(loaded);
+        const errors = lintErrors(loaded, graph);
         if (errors.length) throw lintError(errors);
         // Read here, not when the module loads: `inject` needs a running test file.
         const opts = runnerOptions(withDefaults(options, inject(OPTIONS_KEY)));
@@ -53,7 +56,7 @@ export function createFlowTest(project?: string | URL, options: SuiteOptions = {
         if (envError) throw envError;
         // Loaded once lint has passed, as in a flow.yaml suite (suite.ts).
         const { createRunner } = await import('../runtime/index.js');
-        const runner = createRunner(loaded, opts);
+        const runner = createRunner(loaded, { ...opts, graph });
         try {
           await use({ project: loaded, runner, reported: { ids: new Set(), result: (id) => runner.result(id) } });
         } finally {
@@ -100,3 +103,12 @@ function unknownOperation(call: string, id: string, project: Project): Error {
 
 /** `createFlowTest()`: the nearest flow.yaml at or above the test file. */
 export const flowTest = createFlowTest();
+
+/** Undefined when the graph cannot be built (our bug): lint then reports it as E_INTERNAL. */
+function graphOf(project: Project): ProjectGraph | undefined {
+  try {
+    return buildGraph(project);
+  } catch {
+    return undefined;
+  }
+}

@@ -3,6 +3,7 @@
 // `FLOW_ENV=staging npx vitest` picks staging even when the config says `env: 'local'`.
 // Loaded with the config (main process): nothing heavy here.
 import { closestName } from '../graph/suggest.js';
+import { varsFromEnv } from '../runtime/template/vars.js';
 import type { RunnerOptions } from '../runtime/types.js';
 
 export interface FlowOptions {
@@ -41,7 +42,6 @@ declare module 'vitest' {
 
 export const DEFAULT_INCLUDE = ['**/flow.yaml'];
 export const ROOT_FILE_NAME = 'flow.yaml';
-const VAR_PREFIX = 'FLOW_VAR_';
 const FLOW_OPTION_NAMES = ['env', 'vars', 'concurrency', 'include'];
 const SUITE_OPTION_NAMES = ['env', 'vars', 'concurrency'];
 
@@ -109,15 +109,6 @@ export function suiteOptions(options: FlowOptions = {}): SuiteOptions {
 export function withDefaults(own: SuiteOptions, defaults: SuiteOptions | undefined): SuiteOptions {
   const vars = defaults?.vars || own.vars ? { ...defaults?.vars, ...own.vars } : undefined;
   return suiteOptions({ env: own.env ?? defaults?.env, vars, concurrency: own.concurrency ?? defaults?.concurrency });
-}
-
-/** `FLOW_VAR_<name>=value` entries of an environment. */
-export function varsFromEnv(processEnv: NodeJS.ProcessEnv): Record<string, string> {
-  const vars: Record<string, string> = {};
-  for (const [key, value] of Object.entries(processEnv)) {
-    if (key.startsWith(VAR_PREFIX) && key.length > VAR_PREFIX.length && value !== undefined) vars[key.slice(VAR_PREFIX.length)] = value;
-  }
-  return vars;
 }
 
 /** Runner options for a suite, read in the worker at run time (so a globalSetup may set them). */

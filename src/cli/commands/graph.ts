@@ -2,11 +2,12 @@
 // The graph is src/graph's; this module only picks operations and formats.
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { buildGraph, closestName, findCycles, scheduleOrder, type Edge, type ProjectGraph } from '../../graph/index.js';
+import { buildGraph, findCycles, scheduleOrder, type Edge, type ProjectGraph } from '../../graph/index.js';
 import { lint } from '../../lint/index.js';
 import { relativeFile } from '../../lint/format/relative.js';
+import { stylishLine } from '../../lint/format/stylish.js';
 import { loadProject, locate, type Project } from '../../project/index.js';
-import { argumentError } from '../args.js';
+import { argumentError, unknownOperations } from '../args.js';
 import { EXIT, type CliIO, type Command } from '../io.js';
 
 
@@ -74,14 +75,8 @@ const graphCommand: Command = async (argv: string[], io: CliIO): Promise<number>
   if (o.order && !orderFormat) return usageError(io, `--order prints a list: use --format text or json`);
 
   const project = await loadProject(path.resolve(io.cwd, o.project));
-  const unknown = positionals.filter((id) => !project.operations.has(id));
-  if (unknown.length) {
-    const hints = unknown.map((id) => {
-      const near = closestName(id, project.operations.keys());
-      return `"${id}"${near ? ` (did you mean ${near}?)` : ''}`;
-    });
-    return usageError(io, `unknown operation ${hints.join(', ')}; operations are named resource.operation`);
-  }
+  const unknown = unknownOperations(positionals, project);
+  if (unknown) return usageError(io, unknown);
 
   const graph = buildGraph(project);
   const asked = positionals.length ? positionals : undefined;
@@ -91,7 +86,7 @@ const graphCommand: Command = async (argv: string[], io: CliIO): Promise<number>
     const shown = asked ? shownFor(graph, asked) : graph.opIds.map((_, i) => i);
     io.stdout(GRAPH_FORMATS[formatName]({ project, graph, shown, cycles: findCycles(graph), cwd: io.cwd }));
   }
-  return reportErrors(project, io);
+  return reportErrors(project, graph, io);
 };
 
 /** The asked operations and their prerequisites, in declaration order. */
@@ -102,10 +97,10 @@ function shownFor(graph: ProjectGraph, asked: string[]): number[] {
 }
 
 /** Lint errors go to stderr and make the exit code 1; warnings are `flow lint`'s business. */
-function reportErrors(project: Project, io: CliIO): number {
-  const errors = lint(project).diagnostics.filter((d) => d.severity === 'error');
+function reportErrors(project: Project, graph: ProjectGraph, io: CliIO): number {
+  const errors = lint(project, { graph }).diagnostics.filter((d) => d.severity === 'error');
   if (errors.length === 0) return EXIT.ok;
-  for (const d of errors) io.stderr(`${relativeFile(d.file, io.cwd)}:${d.line}:${d.col}  error  ${d.code}  ${d.message}\n`);
+  for (const d of errors) io.stderr(`${stylishLine(d, io.cwd)}\n`);
   io.stderr(`flow graph: the project has ${errors.length} error(s) (flow lint shows them all)\n`);
   return EXIT.failed;
 }

@@ -2,7 +2,7 @@
 import { stat } from 'node:fs/promises';
 import path from 'node:path';
 import { parseArgs, type ParseArgsConfig } from 'node:util';
-import { buildGraph, closestName, scheduleOrder } from '../../graph/index.js';
+import { buildGraph, scheduleOrder } from '../../graph/index.js';
 import { lint } from '../../lint/index.js';
 import { loadProject } from '../../project/index.js';
 import { createRunner, type OperationResult } from '../../runtime/index.js';
@@ -10,7 +10,7 @@ import { recordVerified } from '../../runtime/record.js';
 import { parseVarAssignment } from '../../runtime/template/index.js';
 import { formatEvent, formatLoc, formatResult, formatSummary, type RunFormatOptions } from '../format/run-output.js';
 import { keepYoungGenerationSmall, letYoungGenerationGrow } from '../heap.js';
-import { argumentError } from '../args.js';
+import { argumentError, unknownOperations } from '../args.js';
 import { describeUnset, unsetVariables } from '../unset-vars.js';
 import { bufferedWriter, EXIT, type CliIO, type Command } from '../io.js';
 
@@ -98,14 +98,8 @@ export default (async function run(argv: string[], io: CliIO): Promise<number> {
     io.stderr(`flow run: the project has ${linted.errors} lint error(s); nothing was sent\n`);
     return EXIT.failed;
   }
-  const unknown = positionals.filter((id) => !project.operations.has(id));
-  if (unknown.length) {
-    const hints = unknown.map((id) => {
-      const near = closestName(id, project.operations.keys());
-      return `"${id}"${near ? ` (did you mean ${near}?)` : ''}`;
-    });
-    return usage(`unknown operation ${hints.join(', ')}; operations are named resource.operation`);
-  }
+  const unknown = unknownOperations(positionals, project);
+  if (unknown) return usage(unknown);
   if (o.env && !project.environments.has(o.env)) {
     return usage(`environment "${o.env}" is not defined (defined: ${[...project.environments.keys()].join(', ') || 'none'})`);
   }

@@ -34,9 +34,7 @@ Exit codes: 0 done (list: also when nothing is stored), 1 not set / keychain
 unreachable, 2 usage error.
 `;
 
-/** The command's outside world beyond CliIO: stdout's terminal-ness and the keychain. */
-type SecretIO = CliIO & { stdoutIsTTY?: boolean };
-
+/** The command's outside world beyond CliIO: the keychain. */
 export interface SecretCommandDeps {
   keychain?: () => Keychain;
 }
@@ -49,7 +47,7 @@ interface Job {
   service: string;
   projectName: string;
   keychain: Keychain;
-  io: SecretIO;
+  io: CliIO;
   reveal: boolean;
 }
 
@@ -106,7 +104,7 @@ const SUBCOMMANDS: Record<Sub, (job: Job) => Promise<number>> = {
 export function secretCommand(deps: SecretCommandDeps = {}): Command {
   return async (argv, io) => {
     try {
-      return await runSecret(argv, io as SecretIO, deps);
+      return await runSecret(argv, io, deps);
     } catch (err) {
       if (hasCode(err) && err.code === 'E_USAGE') {
         io.stderr(`flow secret: ${err.message}\n\n${HELP}`);
@@ -123,7 +121,7 @@ export function secretCommand(deps: SecretCommandDeps = {}): Command {
 
 const OPTIONS = { project: { type: 'string' }, reveal: { type: 'boolean' }, help: { type: 'boolean', short: 'h' } } as const;
 
-async function runSecret(argv: string[], io: SecretIO, deps: SecretCommandDeps): Promise<number> {
+async function runSecret(argv: string[], io: CliIO, deps: SecretCommandDeps): Promise<number> {
   let parsed;
   try {
     parsed = parseArgs({ args: argv, allowPositionals: true, options: OPTIONS });

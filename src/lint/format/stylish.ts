@@ -4,9 +4,14 @@ import { relativeFile } from './relative.js';
 import type { FormatOptions } from './index.js';
 
 export function stylish(diagnostics: readonly Diagnostic[], options: FormatOptions): string {
-  const lines = diagnostics.map((d) => `${relativeFile(d.file, options.cwd)}:${d.line}:${d.col}  ${d.severity}  ${d.code}  ${d.message}`);
+  const lines = diagnostics.map((d) => stylishLine(d, options.cwd));
   lines.push(summary(diagnostics));
   return `${lines.join('\n')}\n`;
+}
+
+/** One diagnostic as `path:line:col  severity  CODE  message`. */
+export function stylishLine(d: Diagnostic, cwd: string): string {
+  return `${relativeFile(d.file, cwd)}:${d.line}:${d.col}  ${d.severity}  ${d.code}  ${d.message}`;
 }
 
 export function summary(diagnostics: readonly Diagnostic[]): string {
