@@ -1,7 +1,8 @@
 // The lint stage: loader diagnostics + every rule's findings, positioned, with severities,
 // de-duplicated and sorted. Pure: formatting and exit codes are the CLI's job.
 import { buildGraph, type ProjectGraph } from '../graph/index.js';
-import { locate, type Diagnostic, type Project, type Severity } from '../project/index.js';
+import { diag, severityOf } from '../project/diagnostics.js';
+import { locate, type Diagnostic, type Project } from '../project/index.js';
 import type { Finding, LintContext, Rule } from './rule.js';
 import { RULES } from './rules/index.js';
 
@@ -51,25 +52,14 @@ function runRule(rule: Rule, ctx: LintContext): Diagnostic[] {
     for (const finding of rule.check(ctx)) out.push(toDiagnostic(ctx.project, finding));
   } catch (err) {
     const why = err instanceof Error ? err.message : String(err);
-    out.push({
-      code: 'E_INTERNAL',
-      severity: 'error',
-      message: `lint rule "${rule.id}" failed: ${why.split('\n')[0]}`,
-      file: ctx.project.rootFile,
-      line: 1,
-      col: 1,
-    });
+    out.push(diag('E_INTERNAL', `lint rule "${rule.id}" failed: ${why.split('\n')[0]}`, ctx.project.rootFile));
   }
   return out;
 }
 
-export function defaultSeverity(code: string): Severity {
-  return code.startsWith('W_') ? 'warning' : 'error';
-}
-
 function toDiagnostic(project: Project, f: Finding): Diagnostic {
   const loc = locate(project, f.file, f.yamlPath, f.atKey ?? false);
-  return { code: f.code, severity: f.severity ?? defaultSeverity(f.code), message: f.message, file: loc.file, line: loc.line, col: loc.col };
+  return { code: f.code, severity: f.severity ?? severityOf(f.code), message: f.message, file: loc.file, line: loc.line, col: loc.col };
 }
 
 function dedupe(list: Diagnostic[]): Diagnostic[] {
@@ -83,7 +73,7 @@ function dedupe(list: Diagnostic[]): Diagnostic[] {
 }
 
 /** Stable: equal positions keep their order (loader, then rule order). */
-export function sortDiagnostics(list: Diagnostic[]): Diagnostic[] {
+function sortDiagnostics(list: Diagnostic[]): Diagnostic[] {
   return [...list].sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : a.line - b.line || a.col - b.col));
 }
 

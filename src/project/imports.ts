@@ -2,7 +2,7 @@
 // in one directory, without recursion; `**` and `?` are literal and so match nothing.
 import { readdir } from 'node:fs/promises';
 import path from 'node:path';
-import { diag } from './diagnostics.js';
+import { diagAt } from './diagnostics.js';
 import type { Diagnostic, Loc } from './types.js';
 
 export interface ImportExpansion {
@@ -25,7 +25,7 @@ export async function expandImports(projectDir: string, patterns: Array<{ patter
   const diagnostics: Diagnostic[] = [];
   const importedAt = new Map<string, Loc>();
   for (const { pattern, loc } of patterns) {
-    const warn = (code: string, message: string) => diagnostics.push(diag(code, message, loc.file, loc.line, loc.col));
+    const warn = (code: string, message: string) => diagnostics.push(diagAt(code, message, loc));
     const normalized = normalize(pattern);
     if (path.isAbsolute(normalized) || normalized.split('/').includes('..')) {
       warn('E_FILE_OUTSIDE_PROJECT', `import "${pattern}" points outside the project directory`);

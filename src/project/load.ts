@@ -7,7 +7,7 @@ import { buildEnvironment } from './build/environment.js';
 import { locatorFor, type Locator } from './build/origin.js';
 import { buildResource } from './build/resource.js';
 import { asInt, asMap, asString, asText, type RawMap } from './build/values.js';
-import { diag } from './diagnostics.js';
+import { diag, diagAt } from './diagnostics.js';
 import { expandImports } from './imports.js';
 import { readProjectFile } from './read.js';
 import type { FileKind, Loc, Project, SourceFile, YamlPath } from './types.js';
@@ -17,8 +17,6 @@ export const ROOT_FILE = 'flow.yaml';
 
 /** Only these path prefixes are read (spec 2.1): directory name -> file kind. */
 const PREFIXES: Record<string, FileKind> = { actors: 'actor', resources: 'resource', environments: 'environment' };
-
-const READ_CONCURRENCY = 32;
 
 /**
  * Load the project in `target`: a directory holding `flow.yaml`, or the path of a `flow.yaml`.
@@ -47,7 +45,7 @@ export async function loadProject(target: string): Promise<Project> {
     return project;
   }
 
-  const root = await readSource(rootFile, 'root', project);
+  const root = readSource(rootFile, 'root', project);
   if (!root) return project;
   project.files.push(root.source);
   const value = root.value;
@@ -109,9 +107,7 @@ async function loadImports(project: Project, map: RawMap, at: Locator): Promise<
   const literal = expansion.importedAt;
 
   const kinds = files.map((f) => classify(project.dir, f));
-  const sources = await mapLimit(files, READ_CONCURRENCY, (file, i) =>
-    kinds[i] === 'discarded' ? Promise.resolve(undefined) : readSource(file, kinds[i], project, literal.get(file)),
-  );
+  const sources = files.map((file, i) => (kinds[i] === 'discarded' ? undefined : readSource(file, kinds[i], project, literal.get(file))));
   files.forEach((file, i) => {
     const kind = kinds[i];
     if (kind === 'discarded') {
@@ -185,8 +181,8 @@ function duplicate(project: Project, existing: Map<string, { file: string; loc: 
   return true;
 }
 
-async function readSource(file: string, kind: FileKind, project: Project, importLoc?: Loc) {
-  const read = await readProjectFile(file);
+function readSource(file: string, kind: FileKind, project: Project, importLoc?: Loc) {
+  const read = readProjectFile(file);
   if (!read.ok) {
     const d = read.diagnostic;
     if (kind === 'root' && d.code === 'E_FILE_NOT_FOUND') {
@@ -202,21 +198,4 @@ async function readSource(file: string, kind: FileKind, project: Project, import
   project.diagnostics.push(...parsed.diagnostics);
   const source: SourceFile = { path: file, kind, doc: parsed.doc, lineCounter: parsed.lineCounter, value: parsed.value };
   return { source, value: parsed.value };
-}
-
-function diagAt(code: string, message: string, loc: Loc) {
-  return diag(code, message, loc.file, loc.line, loc.col);
-}
-
-async function mapLimit<T, R>(items: T[], limit: number, fn: (item: T, i: number) => Promise<R>): Promise<R[]> {
-  const out = new Array<R>(items.length);
-  let next = 0;
-  const worker = async () => {
-    while (next < items.length) {
-      const i = next++;
-      out[i] = await fn(items[i], i);
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
-  return out;
 }

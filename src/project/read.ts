@@ -21,7 +21,7 @@ const FS_CODES: Record<string, string> = {
 
 // Synchronous on purpose: project files are small and capped, and a thousand reads through
 // the libuv thread pool cost more in round trips than the reads themselves.
-export async function readProjectFile(file: string): Promise<ReadResult> {
+export function readProjectFile(file: string): ReadResult {
   let fd: number | undefined;
   try {
     fd = openSync(file, 'r');
