@@ -2,7 +2,7 @@
 // `$.body`: the path roots shared with assert (parsed in src/graph/extract-syntax.ts).
 import { parsePath } from '../../graph/extract-syntax.js';
 import { readPath, type FlowResponse } from '../response.js';
-import { extractFailed, withVariable } from './fail.js';
+import { extractFailed } from './fail.js';
 import type { ExtractSourceModule } from './types.js';
 
 /** Everything up to and including the last `[*]` / `.*`: the list a fan-out walks over. */
@@ -13,12 +13,8 @@ export const jsonpath: ExtractSourceModule = {
   read(spec, res) {
     const ref = parsePath(spec.path);
     if (typeof ref === 'string') throw extractFailed(spec, ref);
-    let result;
-    try {
-      result = readPath(spec.path, res);
-    } catch (err) {
-      throw withVariable(spec, err);
-    }
+    // A read error (E_NOT_JSON, E_BODY_TRUNCATED…) is named with the variable by extractOne.
+    const result = readPath(spec.path, res);
     if (ref.many) {
       if (!result.found) explainEmptyFanOut(spec, res);
       return { values: result.values, many: true };

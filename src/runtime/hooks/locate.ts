@@ -1,8 +1,9 @@
 // A hook as written (spec 2.6): inline JavaScript, or a relative path `./<file>.js` that must
 // stay inside the project directory (symbolic links followed before the check).
 import { realpath, stat } from 'node:fs/promises';
-import { isAbsolute, relative, resolve, sep } from 'node:path';
+import { resolve } from 'node:path';
 import { FlowError } from '../../errors.js';
+import { isInside, realProjectDir } from '../project-path.js';
 import type { HookKind } from './types.js';
 
 export type HookSource =
@@ -23,7 +24,7 @@ export function isHookFile(hook: string): boolean {
 export async function locateHook(kind: HookKind, hook: string, projectDir: string): Promise<HookSource> {
   const written = hook.trim();
   if (!isHookFile(written)) return { kind: 'inline', code: hook };
-  const root = await realpath(projectDir).catch(() => resolve(projectDir));
+  const root = await realProjectDir(projectDir);
   const wanted = resolve(root, written);
   if (!isInside(root, wanted)) throw outside(kind, written);
   let real: string;
@@ -42,9 +43,4 @@ function outside(kind: HookKind, written: string): FlowError {
   return new FlowError('E_FILE_OUTSIDE_PROJECT', `${kind} hook file ${written} is outside the project directory`, {
     details: { hook: written, kind },
   });
-}
-
-function isInside(root: string, file: string): boolean {
-  const rel = relative(root, file);
-  return rel !== '' && !isAbsolute(rel) && rel !== '..' && !rel.startsWith(`..${sep}`);
 }

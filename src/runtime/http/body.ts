@@ -2,9 +2,10 @@
 // uploads a file with `@./<path>`). Uploaded files must lie inside the project directory.
 import { openAsBlob } from 'node:fs';
 import { realpath, stat } from 'node:fs/promises';
-import { basename, extname, isAbsolute, relative, resolve, sep } from 'node:path';
+import { basename, extname, resolve } from 'node:path';
 import type { FormData } from 'undici';
 import { FlowError } from '../../errors.js';
+import { isInside, realProjectDir } from '../project-path.js';
 import { formDataClass } from './undici.js';
 
 export type BodyKind = 'json' | 'form';
@@ -104,7 +105,7 @@ function formText(v: unknown): string {
 
 /** Resolve a file of the project; symbolic links are followed before the check. */
 export async function projectFile(relPath: string, projectDir: string): Promise<string> {
-  const root = await realpath(projectDir).catch(() => resolve(projectDir));
+  const root = await realProjectDir(projectDir);
   const wanted = resolve(root, relPath);
   let real: string;
   try {
@@ -121,11 +122,6 @@ export async function projectFile(relPath: string, projectDir: string): Promise<
 
 function outside(relPath: string): FlowError {
   return new FlowError('E_FILE_OUTSIDE_PROJECT', `file to upload is outside the project directory: ${relPath}`, { details: { path: relPath } });
-}
-
-function isInside(root: string, file: string): boolean {
-  const rel = relative(root, file);
-  return rel !== '' && !isAbsolute(rel) && rel !== '..' && !rel.startsWith(`..${sep}`);
 }
 
 function isJsonType(contentType: string): boolean {

@@ -24,11 +24,6 @@ export class CookieJar {
     }
   }
 
-  /** Set one cookie by hand (e.g. an api_key sent as a cookie), for the host of `url`. */
-  set(name: string, value: string, url: string): void {
-    this.store(`${name}=${value}; Path=/`, url);
-  }
-
   /** The Cookie header for a request to `url`, or undefined when no cookie matches. */
   headerFor(url: string): string | undefined {
     if (this.#empty) return undefined;
@@ -42,10 +37,5 @@ export class CookieJar {
     if (this.#empty) return out;
     for (const c of this.#jar.getCookiesSync(url)) out[c.key] = c.value;
     return out;
-  }
-
-  clear(): void {
-    this.#jar.removeAllCookiesSync();
-    this.#empty = true;
   }
 }

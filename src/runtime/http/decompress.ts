@@ -18,11 +18,9 @@ export function isEncoded(contentEncoding: string | undefined): boolean {
 export interface Decoded {
   body: Buffer;
   truncated: boolean;
-  /** false when the data was not valid for its encoding: the raw bytes are kept */
-  ok: boolean;
 }
 
-/** Decode a complete compressed body, keeping at most `limit` decoded bytes. */
+/** Decode a complete compressed body, keeping at most `limit` decoded bytes; data not valid for its encoding is kept as received. */
 export function decodeBody(raw: Buffer, contentEncoding: string, limit: number): Promise<Decoded> {
   const decoder = DECODERS[contentEncoding.trim().toLowerCase()]();
   return new Promise((resolve) => {
@@ -40,14 +38,14 @@ export function decodeBody(raw: Buffer, contentEncoding: string, limit: number):
       if (chunk.length > room) {
         chunks.push(chunk.subarray(0, room));
         size += room;
-        settle({ body: Buffer.concat(chunks, size), truncated: true, ok: true });
+        settle({ body: Buffer.concat(chunks, size), truncated: true });
         return;
       }
       chunks.push(chunk);
       size += chunk.length;
     });
-    decoder.on('end', () => settle({ body: Buffer.concat(chunks, size), truncated: false, ok: true }));
-    decoder.on('error', () => settle({ body: raw, truncated: false, ok: false }));
+    decoder.on('end', () => settle({ body: Buffer.concat(chunks, size), truncated: false }));
+    decoder.on('error', () => settle({ body: raw, truncated: false }));
     decoder.end(raw);
   });
 }

@@ -8,6 +8,7 @@ import type { RetryOptions } from './types.js';
 
 /** 5xx and 429 (DESIGN.md: retry on network error, 5xx or 429). */
 const STATUS_CODES = [429, ...Array.from({ length: 100 }, (_, i) => 500 + i)];
+const METHODS = [...HTTP_METHODS];
 
 /** undici's defaults, plus timeouts (ours and undici's) and a transient DNS failure. */
 const ERROR_CODES = [
@@ -39,7 +40,7 @@ export function retryOptionsFor(retry: RetryOptions): RetryHandler.RetryOptions 
     minTimeout: backoff,
     timeoutFactor: 2,
     maxTimeout: Math.max(MAX_RETRY_WAIT_MS, backoff),
-    methods: [...HTTP_METHODS],
+    methods: METHODS,
     statusCodes: STATUS_CODES,
     errorCodes: ERROR_CODES,
     retryAfter: true,

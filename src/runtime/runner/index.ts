@@ -31,6 +31,7 @@ export function createRunner(project: Project, options: RunnerOptions = {}): Run
   const environment = chooseEnvironment(project, options.env);
   let hooks: HookRunner | undefined;
   const jars = new Map<string, CookieJar>();
+  const latest = new Map<string, OperationResult>();
   const ctx = {
     project,
     graph: options.graph ?? buildGraph(project),
@@ -56,22 +57,15 @@ export function createRunner(project: Project, options: RunnerOptions = {}): Run
       if (!jar) jars.set(key, (jar = new CookieJar()));
       return jar;
     },
-    emit: (event) => options.onEvent?.(event),
+    emit(event) {
+      if (event.type === 'operation:end') latest.set(event.result.operation, event.result);
+      options.onEvent?.(event);
+    },
     now: options.clock ?? (() => Date.now()),
   } as RunContext;
   ctx.sessions = new Sessions(ctx);
   const scheduler = new Scheduler(ctx);
   const sequential = (options.concurrency ?? 1) <= 1;
-  const latest = new Map<string, OperationResult>();
-  const remember = (r: OperationResult) => {
-    latest.set(r.operation, r);
-    return r;
-  };
-  const previousEmit = ctx.emit;
-  ctx.emit = (event) => {
-    if (event.type === 'operation:end') remember(event.result);
-    previousEmit(event);
-  };
 
   return {
     async run(operationId) {

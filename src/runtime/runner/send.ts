@@ -1,7 +1,6 @@
 // Sending one prepared request and writing it into the operation's trace and events.
 import type { OutgoingRequest } from '../../auth/types.js';
 import type { RetrySpec } from '../../project/types.js';
-import { DEFAULT_TIMEOUT_MS } from '../http/types.js';
 import type { FlowResponse } from '../response.js';
 import type { RunContext, Trace } from './context.js';
 import { errorRecord, requestRecord, responseRecord } from './records.js';
@@ -30,8 +29,9 @@ export async function send(ctx: RunContext, req: OutgoingRequest, opts: SendOpti
       headers: req.headers,
       body: req.body,
       credentialHeaders: req.credentialHeaders,
-      timeoutMs: opts.timeoutMs ?? DEFAULT_TIMEOUT_MS,
-      retry: opts.retry ? { max: opts.retry.max, backoffMs: opts.retry.backoffMs } : undefined,
+      // the client applies DEFAULT_TIMEOUT_MS when the operation sets none
+      timeoutMs: opts.timeoutMs,
+      retry: opts.retry,
       cookieJar: ctx.jar(opts.actor),
     });
     opts.inspect?.(res);

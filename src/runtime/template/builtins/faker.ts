@@ -2,7 +2,7 @@
 // so it is imported on the first faker reference, never at start-up.
 import type { Faker } from '@faker-js/faker';
 import { FlowError } from '../../../errors.js';
-import { FAKER_NAMES, fakerKey, type FakerName } from '../../../graph/faker.js';
+import { FAKER_NAMES, fakerName, type FakerName } from '../../../graph/faker.js';
 import type { RenderContext } from '../context.js';
 import type { Resolver } from '../frame.js';
 
@@ -39,8 +39,6 @@ export const FAKER_GENERATORS: Readonly<Record<FakerName, Generator>> = {
 
 export { FAKER_NAMES } from '../../../graph/faker.js';
 
-const BY_KEY = new Map(FAKER_NAMES.map((n) => [fakerKey(n), FAKER_GENERATORS[n]]));
-
 // The English-only entry loads in a seventh of the time of the full package (all locales).
 let english: Promise<typeof import('@faker-js/faker/locale/en')> | undefined;
 let full: Promise<typeof import('@faker-js/faker')> | undefined;
@@ -61,11 +59,11 @@ async function fakerFor(ctx: RenderContext): Promise<Faker> {
 }
 
 export const faker: Resolver<{ kind: 'faker'; method: string }> = async (expr, frame, raw) => {
-  const generate = BY_KEY.get(fakerKey(expr.method));
-  if (!generate) {
+  const name = fakerName(expr.method);
+  if (!name) {
     throw new FlowError('E_TEMPLATE_SYNTAX', `${raw}: unknown faker "${expr.method}"; known: ${FAKER_NAMES.join(', ')}`, {
       details: { reference: raw, known: FAKER_NAMES },
     });
   }
-  return generate(await fakerFor(frame.ctx));
+  return FAKER_GENERATORS[name](await fakerFor(frame.ctx));
 };
