@@ -33,7 +33,11 @@ export async function prepareRequest(
     const form = (await render(spec.bodyForm, rc)) as Record<string, unknown>;
     const encoded = await encodeBody('form', form, ctx.project.dir);
     req.body = encoded.body;
-    if (encoded.contentType && getHeader(req, 'content-type') === undefined) req.headers['content-type'] = encoded.contentType;
+    if (typeof encoded.body !== 'string') {
+      // Multipart: undici writes the Content-Type with the boundary it chose. One written in the
+      // project (`multipart/form-data`, as curl users write it) has no boundary and would win.
+      for (const name of Object.keys(req.headers)) if (name.toLowerCase() === 'content-type') delete req.headers[name];
+    } else if (encoded.contentType && getHeader(req, 'content-type') === undefined) req.headers['content-type'] = encoded.contentType;
   } else if (spec.body !== undefined) {
     const value = await render(spec.body, rc);
     req.body = JSON.stringify(value);

@@ -169,6 +169,20 @@ describe('body_form uploads', () => {
     expect(await file.text()).toBe('a,b\n1,2\n');
   });
 
+  it('sends the multipart boundary even when the operation writes Content-Type: multipart/form-data (as curl users do)', async () => {
+    const { summary } = await run(
+      "  doc:\n    operations:\n      upload: { method: POST, path: /upload, headers: { Content-Type: multipart/form-data }, body_form: { title: report, file: '@./fixtures/data.csv' } }\n",
+      ['doc.upload'],
+      { 'fixtures/data.csv': 'a,b\n1,2\n' },
+    );
+    expect(summary.results[0].status).toBe('passed');
+    const received = server.requests.filter((r) => r.path === '/upload').at(-1)!;
+    expect(received.headers['content-type']).toMatch(/^multipart\/form-data; boundary=/);
+    const form = await received.formData();
+    expect(form.get('title')).toBe('report');
+    expect(await (form.get('file') as File).text()).toBe('a,b\n1,2\n');
+  });
+
   it('refuses a file outside the project and sends nothing', async () => {
     const before = server.count('/upload');
     const { summary } = await run("  doc:\n    operations:\n      upload: { method: POST, path: /upload, body_form: { file: '@./../../etc/passwd' } }\n", ['doc.upload']);
