@@ -31,7 +31,7 @@ export const apiKey: AuthStrategy = {
       if (location === 'cookie' && /[;\r\n]/.test(key)) throw authConfigError(ctx, 'api_key', 'has a `key` that cannot be sent in a cookie (it contains ";" or a line break)');
       return { values: {}, credentials: { location, name, key } };
     }),
-  async apply(req, _config, session) {
+  apply(req, _config, session) {
     const c = session.credentials;
     PLACES[credential(c, 'location')](req, credential(c, 'name'), credential(c, 'key'));
   },

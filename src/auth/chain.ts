@@ -17,7 +17,7 @@ export const chain: AuthStrategy = {
     }
     return { values };
   },
-  async apply() {
+  apply() {
     // nothing: inject.headers are rendered and attached by the runner
   },
 };

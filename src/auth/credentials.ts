@@ -71,6 +71,6 @@ export function credential(credentials: Readonly<Record<string, unknown>> | unde
 }
 
 /** `apply` of every strategy whose login ends in an `authorization` credential (bearer, basic, jwt, oauth2). */
-export const applyAuthorization: AuthStrategy['apply'] = async (req, _config, session) => {
+export const applyAuthorization: AuthStrategy['apply'] = (req, _config, session) => {
   setCredentialHeader(req, 'Authorization', credential(session.credentials, 'authorization'));
 };

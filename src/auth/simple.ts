@@ -12,7 +12,7 @@ export const simple: AuthStrategy = {
     const { extracted } = await guardLogin(ctx, () => ctx.exchange(spec, 'login'));
     return { values: { ...extracted } };
   },
-  async apply() {
+  apply() {
     // nothing: inject.headers are rendered and attached by the runner
   },
 };

@@ -60,8 +60,11 @@ export interface AuthStrategy {
    * Any failure is a FlowError `E_AUTH` naming the actor, with the cause's code in `details.cause`.
    */
   login(config: AuthConfig, ctx: AuthContext): Promise<Session>;
-  /** put the credentials on a request: the final one, so a signer (aws_sigv4, oauth1) sees everything */
-  apply(req: OutgoingRequest, config: AuthConfig, session: Session, ctx: AuthContext): Promise<void>;
+  /**
+   * Put the credentials on a request: the final one, so a signer (aws_sigv4, oauth1) sees
+   * everything. Synchronous when nothing is awaited: it runs before every request.
+   */
+  apply(req: OutgoingRequest, config: AuthConfig, session: Session, ctx: AuthContext): void | Promise<void>;
   /**
    * Renew an expired session without a full login (oauth2 `refresh_token`). Optional; the
    * runner prefers the actor's `session.refresh` when written, then this, else `login`.

@@ -6,6 +6,7 @@ import { FlowError } from '../../errors.js';
 import type { Actor, Operation } from '../../project/types.js';
 import type { FlowResponse } from '../response.js';
 import type { RenderContext } from '../template/index.js';
+import { isPromise } from '../maybe.js';
 import type { AssertRecord } from '../types.js';
 import { renderContext, type Binding, type RunContext, type Trace } from './context.js';
 import { postResponseHook, preRequestHook } from './hooks.js';
@@ -37,7 +38,9 @@ export async function executeOnce(ctx: RunContext, op: Operation, trace: Trace, 
   ctx.state.record(op.resource, op.id, extracted, many, target);
   for (const [name, values] of Object.entries(many)) extracted[name] = values;
 
-  const { records, error } = await checkAsserts(op.assert, res, rc, ctx.redactor);
+  let checked = checkAsserts(op.assert, res, rc, ctx.redactor);
+  if (isPromise(checked)) checked = await checked;
+  const { records, error } = checked;
   return { extracted: ctx.redactor.value(extracted), asserts: records, error };
 }
 
@@ -62,12 +65,16 @@ async function requestOnce(ctx: RunContext, op: Operation, rc: RenderContext, tr
   if (op.actor && !actor) throw new FlowError('E_REF_UNDEFINED', `actor "${op.actor}" is not defined`);
   // The session first: inject.headers read {{actor.token}}. Then the session of every other
   // actor the operation reads ({{admin.token}} in a header): its login extracts that value.
-  if (actor) await ctx.sessions.ensure(actor, trace);
-  for (const other of actorsRead(ctx, op)) if (other !== actor) await ctx.sessions.ensure(other, trace);
+  // Awaited only when a login or renewal is due (src/runtime/maybe.ts).
+  if (actor && !ctx.sessions.ready(actor)) await ctx.sessions.ensure(actor, trace);
+  for (const other of actorsRead(ctx, op)) if (other !== actor && !ctx.sessions.ready(other)) await ctx.sessions.ensure(other, trace);
   let req: OutgoingRequest = await prepareRequest(ctx, op, rc, actor?.inject.headers);
   // The actor's inject.headers carry its identity too (the strategies name their own headers).
   if (actor) req.credentialHeaders = Object.keys(actor.inject.headers);
-  if (actor) await ctx.sessions.apply(actor, req, trace);
+  if (actor) {
+    const applied = ctx.sessions.apply(actor, req, trace);
+    if (isPromise(applied)) await applied;
+  }
   if (op.auth) await ctx.sessions.applyInline(op.auth, req, trace);
   if (op.preRequest) req = await preRequestHook(ctx, op, trace, req, { ...(target ?? ctx.state.newest(op.resource))?.values });
   return send(ctx, req, { trace, purpose: op.id, actor: actor?.id, timeoutMs: op.timeoutMs, retry: op.retry });

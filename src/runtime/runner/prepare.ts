@@ -6,8 +6,8 @@ import { getHeader, setHeader } from '../../auth/credentials.js';
 import type { OutgoingRequest } from '../../auth/types.js';
 import { encodeBody } from '../http/index.js';
 import type { RenderContext } from '../template/index.js';
-import { hasTemplate } from '../../graph/index.js';
-import { render, renderString } from '../template/index.js';
+import { isPromise, whenReady, type MaybePromise } from '../maybe.js';
+import { render, renderNow, renderStringNow } from '../template/index.js';
 import type { RunContext } from './context.js';
 
 /** What an operation, a login, a chain step and a refresh have in common. */
@@ -19,13 +19,18 @@ export async function prepareRequest(
   rc: RenderContext,
   baseHeaders: Record<string, TemplateValue> = {},
 ): Promise<OutgoingRequest> {
-  const url = await buildUrl(ctx, spec.path, rc);
-  for (const [name, value] of Object.entries(spec.queryParams)) appendQuery(url, name, await render(value, rc));
+  // Awaited only when not ready (src/runtime/maybe.ts): most requests render synchronously.
+  let url = buildUrl(ctx, spec.path, rc);
+  if (isPromise(url)) url = await url;
+  for (const [name, value] of Object.entries(spec.queryParams)) {
+    const rendered = renderNow(value, rc);
+    appendQuery(url, name, isPromise(rendered) ? await rendered : rendered);
+  }
   const req: OutgoingRequest = { method: spec.method, url, headers: {} };
   // The actor's inject.headers first; the operation's own headers win on a clash.
   for (const [name, value] of [...Object.entries(baseHeaders), ...Object.entries(spec.headers)]) {
-    // Most header values are literal text: no render, no promise.
-    const rendered = typeof value === 'string' && !hasTemplate(value) ? value : await render(value, rc);
+    let rendered = renderNow(value, rc);
+    if (isPromise(rendered)) rendered = await rendered;
     if (rendered === null || rendered === undefined) continue;
     setHeader(req, name, typeof rendered === 'string' ? rendered : JSON.stringify(rendered));
   }
@@ -39,17 +44,22 @@ export async function prepareRequest(
       for (const name of Object.keys(req.headers)) if (name.toLowerCase() === 'content-type') delete req.headers[name];
     } else if (encoded.contentType && getHeader(req, 'content-type') === undefined) req.headers['content-type'] = encoded.contentType;
   } else if (spec.body !== undefined) {
-    const value = await render(spec.body, rc);
-    req.body = JSON.stringify(value);
+    const value = renderNow(spec.body, rc);
+    req.body = JSON.stringify(isPromise(value) ? await value : value);
     if (getHeader(req, 'content-type') === undefined) req.headers['content-type'] = 'application/json';
   }
   return req;
 }
 
 /** baseUrl followed by the path (spec 2.3.1); an absolute URL in `path` is taken as it is. */
-async function buildUrl(ctx: RunContext, pathTemplate: string, rc: RenderContext): Promise<URL> {
-  const path = await renderString(pathTemplate, rc);
-  if (/^https?:\/\//i.test(path)) return parseUrl(path);
+function buildUrl(ctx: RunContext, pathTemplate: string, rc: RenderContext): MaybePromise<URL> {
+  return whenReady(renderStringNow(pathTemplate, rc), (path) => {
+    if (/^https?:\/\//i.test(path)) return parseUrl(path);
+    return whenReady(baseUrl(ctx, rc), (base) => parseUrl(base + (path.startsWith('/') || path === '' ? path : `/${path}`)));
+  });
+}
+
+function baseUrl(ctx: RunContext, rc: RenderContext): MaybePromise<string> {
   if (!ctx.environment || !Object.hasOwn(ctx.environment.variables, 'baseUrl')) {
     const where = ctx.environment ? `environment "${ctx.environment.id}"` : 'the project (it has no environment)';
     throw new FlowError('E_VAR_UNRESOLVED', `baseUrl is not defined in ${where}; requests need env.baseUrl`, {
@@ -57,8 +67,7 @@ async function buildUrl(ctx: RunContext, pathTemplate: string, rc: RenderContext
     });
   }
   // Through env resolution, so `<SET_VIA_--var>` and references inside baseUrl work.
-  const base = (await renderString('{{env.baseUrl}}', rc)).replace(/\/+$/, '');
-  return parseUrl(base + (path.startsWith('/') || path === '' ? path : `/${path}`));
+  return whenReady(renderStringNow('{{env.baseUrl}}', rc), (base) => base.replace(/\/+$/, ''));
 }
 
 function parseUrl(text: string): URL {

@@ -9,17 +9,19 @@ import type { RunContext, Trace } from './context.js';
 import { executeOnce, type OnceResult } from './execute.js';
 import { forEach } from './loops.js';
 import { errorRecord } from './records.js';
+import { isPromise, type MaybePromise } from '../maybe.js';
 
 class Semaphore {
   private active = 0;
   private readonly waiting: Array<() => void> = [];
   constructor(private readonly limit: number) {}
-  async acquire(): Promise<void> {
+  /** A free slot now, or a promise of one (src/runtime/maybe.ts). */
+  acquire(): MaybePromise<void> {
     if (this.active < this.limit) {
       this.active++;
       return;
     }
-    await new Promise<void>((resolve) => this.waiting.push(resolve));
+    return new Promise<void>((resolve) => this.waiting.push(resolve));
   }
   release(): void {
     const next = this.waiting.shift();
@@ -31,6 +33,8 @@ class Semaphore {
 interface Memo {
   generation: number;
   promise: Promise<OperationResult>;
+  /** once the promise has settled: its dependents read it without awaiting */
+  result?: OperationResult;
 }
 
 export class Scheduler {
@@ -51,9 +55,7 @@ export class Scheduler {
   request(opId: string, generation: number): Promise<OperationResult> {
     const memo = this.memo.get(opId);
     if (memo && memo.generation === generation) return memo.promise;
-    const promise = this.execute(opId, [], new Set([opId]));
-    this.memo.set(opId, { generation, promise });
-    return promise;
+    return this.remember(opId, generation, this.execute(opId, [], new Set([opId])));
   }
 
   /**
@@ -76,8 +78,16 @@ export class Scheduler {
     return plan.slice(at + 1).find((id) => this.depsOf(id).includes(plan[at])) ?? plan[plan.length - 1];
   }
 
+  private remember(opId: string, generation: number, promise: Promise<OperationResult>): Promise<OperationResult> {
+    const memo: Memo = { generation, promise };
+    this.memo.set(opId, memo);
+    // A rejection is the caller's to handle, through `promise`; this copy must not be unhandled.
+    promise.then((result) => (memo.result = result), () => {});
+    return promise;
+  }
+
   /** A prerequisite: reused when it already ran (or is running), unless it has force: true. */
-  private ensure(opId: string, dependent: string, ancestry: Set<string>): Promise<OperationResult> {
+  private ensure(opId: string, dependent: string, ancestry: Set<string>): MaybePromise<OperationResult> {
     if (ancestry.has(opId)) {
       const path = [...ancestry, opId].join(' -> ');
       return Promise.resolve(this.failure(opId, new FlowError('E_CYCLE', `circular dependency: ${path}`), [dependent]));
@@ -85,21 +95,22 @@ export class Scheduler {
     const op = this.ctx.project.operations.get(opId);
     const memo = this.memo.get(opId);
     if (memo && !op?.force) {
-      void memo.promise.then((r) => {
+      const addDependent = (r: OperationResult) => {
         if (!r.prerequisiteOf.includes(dependent)) r.prerequisiteOf.push(dependent);
-      });
-      return memo.promise;
+        return r;
+      };
+      return memo.result ? addDependent(memo.result) : memo.promise.then(addDependent);
     }
     const promise = this.execute(opId, [dependent], new Set([...ancestry, opId]));
-    if (!op?.force) this.memo.set(opId, { generation: this.generation, promise });
-    return promise;
+    return op?.force ? promise : this.remember(opId, this.generation, promise);
   }
 
   private async execute(opId: string, prerequisiteOf: string[], ancestry: Set<string>): Promise<OperationResult> {
     const op = this.ctx.project.operations.get(opId);
     if (!op) return this.failure(opId, new FlowError('E_REF_UNDEFINED', `operation "${opId}" is not defined`), prerequisiteOf);
-    const deps = this.depsOf(opId);
-    const results = await Promise.all(deps.map((d) => this.ensure(d, opId, ancestry)));
+    // Prerequisites that already ran are read without awaiting (src/runtime/maybe.ts).
+    const ensured = this.depsOf(opId).map((d) => this.ensure(d, opId, ancestry));
+    const results = ensured.some(isPromise) ? await Promise.all(ensured) : (ensured as OperationResult[]);
     const blocked = results.find((r) => r.status !== 'passed');
     if (blocked) {
       // a cycle (only a project that skipped lint has one) is named as such, all the way up
@@ -107,7 +118,8 @@ export class Scheduler {
       const reason = blocked.status === 'skipped' && blocked.skippedBecause ? blocked.skippedBecause : (cycle ?? `prerequisite ${blocked.operation} failed`);
       return this.skipped(op, reason, prerequisiteOf, blocked.blockedBy ?? blocked.operation);
     }
-    await this.semaphore.acquire();
+    const slot = this.semaphore.acquire();
+    if (isPromise(slot)) await slot;
     try {
       return await this.runOperation(op, prerequisiteOf);
     } finally {

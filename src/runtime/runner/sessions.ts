@@ -6,6 +6,7 @@ import type { AuthContext, OutgoingRequest, Session } from '../../auth/types.js'
 import { FlowError, hasCode } from '../../errors.js';
 import type { Actor, AuthConfig, RequestSpec } from '../../project/types.js';
 import { extractAll } from '../extract/index.js';
+import { whenReady, type MaybePromise } from '../maybe.js';
 import { isCredentialKey } from '../redact.js';
 import type { FlowResponse } from '../response.js';
 import { render, renderString } from '../template/index.js';
@@ -43,10 +44,21 @@ export class Sessions {
     return (await pending).session;
   }
 
-  /** Put the actor's credentials on a request (after inject.headers, which the caller rendered). */
-  async apply(actor: Actor, req: OutgoingRequest, trace: Trace): Promise<void> {
-    const session = await this.ensure(actor, trace);
-    if (actor.auth) await strategyFor(actor.auth.strategy).apply(req, actor.auth, session, this.authContext(actor, trace));
+  /** The actor's session when it is valid now: undefined when it must log in or renew, or its login failed. */
+  ready(actor: Actor): Session | undefined {
+    if (this.failed.has(actor.id)) return undefined;
+    const current = this.held.get(actor.id);
+    return current && !this.expired(actor, current) ? current.session : undefined;
+  }
+
+  /**
+   * Put the actor's credentials on a request (after inject.headers, which the caller rendered).
+   * Synchronous when the session is ready and the strategy awaits nothing (src/runtime/maybe.ts).
+   */
+  apply(actor: Actor, req: OutgoingRequest, trace: Trace): MaybePromise<void> {
+    return whenReady(this.ready(actor) ?? this.ensure(actor, trace), (session) => {
+      if (actor.auth) return strategyFor(actor.auth.strategy).apply(req, actor.auth, session, this.authContext(actor, trace));
+    });
   }
 
   /** An operation's inline `auth` (spec 5.5): its own credentials, no shared session. */

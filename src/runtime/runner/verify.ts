@@ -6,7 +6,8 @@ import { evaluateAssert, parseAssert } from '../assert/index.js';
 import { extractAll } from '../extract/index.js';
 import type { Redactor } from '../redact.js';
 import type { FlowResponse } from '../response.js';
-import { render, type RenderContext } from '../template/index.js';
+import { isPromise, whenReady, type MaybePromise } from '../maybe.js';
+import { renderNow, type RenderContext } from '../template/index.js';
 import type { AssertRecord } from '../types.js';
 import { excerpt } from './records.js';
 
@@ -36,34 +37,54 @@ export function extract(specs: ExtractSpec[], res: FlowResponse): Extracted {
 /**
  * Every assertion is evaluated and reported; the first failure is the operation's error. It is
  * returned, not thrown, so that the records of the passing and failing asserts reach the result.
+ * Synchronous unless an expected value must wait for a secret (src/runtime/maybe.ts).
  */
-export async function checkAsserts(exprs: string[], res: FlowResponse, rc: RenderContext, redactor: Redactor): Promise<{ records: AssertRecord[]; error?: FlowError }> {
-  const records: AssertRecord[] = [];
-  let firstError: FlowError | undefined;
-  for (const expr of exprs) {
-    const { record, error } = await evaluateOne(expr, res, rc, redactor);
-    records.push(record);
-    if (!record.pass && !firstError) {
-      firstError =
-        error ??
-        new FlowError('E_ASSERT_FAILED', record.message ?? `${record.expr} failed`, {
-          details: { expr: record.expr, actual: record.actual },
-        });
+export function checkAsserts(exprs: string[], res: FlowResponse, rc: RenderContext, redactor: Redactor): MaybePromise<AssertOutcome> {
+  return assertFrom(exprs, 0, { records: [] }, res, rc, redactor);
+}
+
+interface AssertOutcome {
+  records: AssertRecord[];
+  error?: FlowError;
+}
+
+function assertFrom(exprs: string[], from: number, out: AssertOutcome, res: FlowResponse, rc: RenderContext, redactor: Redactor): MaybePromise<AssertOutcome> {
+  for (let i = from; i < exprs.length; i++) {
+    const one = evaluateOne(exprs[i], res, rc, redactor);
+    if (isPromise(one)) {
+      return one.then((ready) => {
+        addAssert(out, ready);
+        return assertFrom(exprs, i + 1, out, res, rc, redactor);
+      });
     }
+    addAssert(out, one);
   }
-  return { records, error: firstError };
+  return out;
+}
+
+function addAssert(out: AssertOutcome, { record, error }: { record: AssertRecord; error?: FlowError }): void {
+  out.records.push(record);
+  if (!record.pass && !out.error) {
+    out.error =
+      error ??
+      new FlowError('E_ASSERT_FAILED', record.message ?? `${record.expr} failed`, {
+        details: { expr: record.expr, actual: record.actual },
+      });
+  }
 }
 
 /** One assertion; `error` is set when the path could not be read at all (E_NOT_JSON, …). */
-export async function evaluateOne(expr: string, res: FlowResponse, rc: RenderContext, redactor: Redactor): Promise<{ record: AssertRecord; error?: FlowError }> {
+export function evaluateOne(expr: string, res: FlowResponse, rc: RenderContext, redactor: Redactor): MaybePromise<{ record: AssertRecord; error?: FlowError }> {
   const ast = parseAssert(expr); // cached by expression text in the assert module
-  const rendered = ast.expected?.kind === 'template' ? await render(ast.expected.text, rc) : undefined;
-  const outcome = evaluateAssert(ast, res, rendered);
-  const record: AssertRecord = {
-    expr: redactor.text(expr),
-    pass: outcome.pass,
-    actual: redactor.value(outcome.actual),
-    message: redactor.text(outcome.message),
+  const judge = (rendered: unknown) => {
+    const outcome = evaluateAssert(ast, res, rendered);
+    const record: AssertRecord = {
+      expr: redactor.text(expr),
+      pass: outcome.pass,
+      actual: redactor.value(outcome.actual),
+      message: redactor.text(outcome.message),
+    };
+    return { record, error: outcome.error };
   };
-  return { record, error: outcome.error };
+  return ast.expected?.kind === 'template' ? whenReady(renderNow(ast.expected.text, rc), judge) : judge(undefined);
 }

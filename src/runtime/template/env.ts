@@ -6,12 +6,13 @@
 import { FlowError } from '../../errors.js';
 import { hasTemplate } from '../../graph/template.js';
 import { SET_VIA_VAR } from '../../project/types.js';
+import { whenReady } from '../maybe.js';
 import { childFrame, type Resolver } from './frame.js';
 
 /** Deeper than this is a loop in all but name. */
 const MAX_DEPTH = 16;
 
-export const env: Resolver<{ kind: 'env'; name: string }> = async (expr, frame, raw) => {
+export const env: Resolver<{ kind: 'env'; name: string }> = (expr, frame, raw) => {
   const { ctx } = frame;
   const name = expr.name;
   // Given values are literal text: never rendered, so a --var cannot inject a reference.
@@ -32,9 +33,10 @@ export const env: Resolver<{ kind: 'env'; name: string }> = async (expr, frame, 
     });
   }
   const inner = childFrame(frame, name);
-  const out = await frame.engine.value(value, inner);
-  if (inner.tainted) frame.tainted = true;
-  return out;
+  return whenReady(frame.engine.value(value, inner), (out) => {
+    if (inner.tainted) frame.tainted = true;
+    return out;
+  });
 };
 
 /** Every way to give a value: the runner serves both `flow run` and the Vitest plugin. */

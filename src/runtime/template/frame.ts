@@ -2,11 +2,13 @@
 // and reach the renderer through `engine`, so there is no import cycle).
 import type { TemplatePart } from '../../graph/template.js';
 import type { TemplateValue } from '../../project/types.js';
+import type { MaybePromise } from '../maybe.js';
 import type { RenderContext } from './context.js';
 
+/** Synchronous while every value is ready (../maybe.ts); errors are thrown, not rejected. */
 export interface Engine {
-  value(value: TemplateValue, frame: Frame): Promise<unknown>;
-  text(parts: TemplatePart[], frame: Frame): Promise<string>;
+  value(value: TemplateValue, frame: Frame): MaybePromise<unknown>;
+  text(parts: TemplatePart[], frame: Frame): MaybePromise<string>;
 }
 
 export interface Frame {
@@ -23,5 +25,5 @@ export function childFrame(frame: Frame, envName?: string): Frame {
   return { ctx: frame.ctx, engine: frame.engine, envStack: envName ? [...frame.envStack, envName] : frame.envStack, tainted: false };
 }
 
-/** Resolves one kind of reference. `raw` is the reference as written, for messages. */
+/** Resolves one kind of reference, to a value or a promise of one. `raw` is the reference as written, for messages. */
 export type Resolver<E> = (expr: E, frame: Frame, raw: string) => unknown;

@@ -6,6 +6,7 @@ import { hasTemplate, type Expr, type TemplatePart } from '../../graph/template.
 import { isSecretRef, type TemplateValue } from '../../project/types.js';
 import * as builtins from './builtins/index.js';
 import { parseCached } from './cache.js';
+import { isPromise, type MaybePromise } from '../maybe.js';
 import type { RenderContext } from './context.js';
 import { env } from './env.js';
 import type { Engine, Frame, Resolver } from './frame.js';
@@ -30,35 +31,68 @@ function resolve(part: Extract<TemplatePart, { kind: 'ref' }>, frame: Frame): un
   return resolver(part.expr, frame, part.raw);
 }
 
-async function renderValue(value: TemplateValue, frame: Frame): Promise<unknown> {
+// Rendering goes on synchronously while every value is ready (src/runtime/maybe.ts) and in
+// the written order either way: an item is rendered once the one before it is.
+function renderValue(value: TemplateValue, frame: Frame): MaybePromise<unknown> {
   if (typeof value === 'string') return hasTemplate(value) ? renderTemplateString(value, frame) : value;
   if (value === null || typeof value !== 'object') return value;
   if (isSecretRef(value)) return secretValue(value.name, frame);
-  if (Array.isArray(value)) {
-    const out: unknown[] = [];
-    for (const item of value) out.push(await renderValue(item, frame));
-    return out;
-  }
+  if (Array.isArray(value)) return renderItems(value, frame, [], 0);
   // Keys are not templates: only values are rendered.
-  const out: Record<string, unknown> = {};
-  for (const key of Object.keys(value)) out[key] = await renderValue(value[key], frame);
+  return renderFields(value, Object.keys(value), frame, {}, 0);
+}
+
+function renderItems(items: TemplateValue[], frame: Frame, out: unknown[], from: number): MaybePromise<unknown[]> {
+  for (let i = from; i < items.length; i++) {
+    const item = renderValue(items[i], frame);
+    if (isPromise(item)) {
+      return item.then((ready) => {
+        out.push(ready);
+        return renderItems(items, frame, out, i + 1);
+      });
+    }
+    out.push(item);
+  }
   return out;
 }
 
-function renderTemplateString(text: string, frame: Frame): Promise<unknown> {
+function renderFields(value: Record<string, TemplateValue>, keys: string[], frame: Frame, out: Record<string, unknown>, from: number): MaybePromise<Record<string, unknown>> {
+  for (let i = from; i < keys.length; i++) {
+    const key = keys[i];
+    const field = renderValue(value[key], frame);
+    if (isPromise(field)) {
+      return field.then((ready) => {
+        out[key] = ready;
+        return renderFields(value, keys, frame, out, i + 1);
+      });
+    }
+    out[key] = field;
+  }
+  return out;
+}
+
+function renderTemplateString(text: string, frame: Frame): MaybePromise<unknown> {
   const parts = parseCached(text);
   const only = parts.length === 1 ? parts[0] : undefined;
-  if (only?.kind === 'ref') return Promise.resolve(resolve(only, frame));
+  if (only?.kind === 'ref') return resolve(only, frame);
   return renderParts(parts, frame);
 }
 
-async function renderParts(parts: TemplatePart[], frame: Frame): Promise<string> {
+function renderParts(parts: TemplatePart[], frame: Frame): MaybePromise<string> {
   // A malformed reference fails the whole string before anything (a secret) is fetched.
   for (const part of parts) if (part.kind === 'error') throw syntaxError(part);
-  let out = '';
-  for (const part of parts) {
+  return appendParts(parts, frame, '', 0);
+}
+
+function appendParts(parts: TemplatePart[], frame: Frame, out: string, from: number): MaybePromise<string> {
+  for (let i = from; i < parts.length; i++) {
+    const part = parts[i];
     if (part.kind === 'text') out += part.text;
-    else if (part.kind === 'ref') out += toText(await resolve(part, frame));
+    else if (part.kind === 'ref') {
+      const value = resolve(part, frame);
+      if (isPromise(value)) return value.then((ready) => appendParts(parts, frame, out + toText(ready), i + 1));
+      out += toText(value);
+    }
   }
   return out;
 }
@@ -85,12 +119,25 @@ function rootFrame(ctx: RenderContext): Frame {
  * strings without `{{` are returned as they are. Errors are FlowErrors with codes
  * `E_VAR_UNRESOLVED`, `E_SECRET_MISSING`, `E_TEMPLATE_SYNTAX`, `E_TEMPLATE_CYCLE`.
  */
-export function render(value: TemplateValue, ctx: RenderContext): Promise<unknown> {
+export async function render(value: TemplateValue, ctx: RenderContext): Promise<unknown> {
   return renderValue(value, rootFrame(ctx));
 }
 
 /** Render a string to a string (URLs, paths, header values): every reference becomes text. */
 export async function renderString(text: string, ctx: RenderContext): Promise<string> {
+  return renderStringNow(text, ctx);
+}
+
+/**
+ * `render` for the runner's hot paths: the value itself when every reference is ready, a
+ * promise when one is not (a secret, a faker's first use). Errors are thrown, not rejected.
+ */
+export function renderNow(value: TemplateValue, ctx: RenderContext): MaybePromise<unknown> {
+  return renderValue(value, rootFrame(ctx));
+}
+
+/** `renderString`, as `renderNow` is to `render`. */
+export function renderStringNow(text: string, ctx: RenderContext): MaybePromise<string> {
   if (!hasTemplate(text)) return text;
   return renderParts(parseCached(text), rootFrame(ctx));
 }

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { SET_VIA_VAR, secretRef } from '../../../src/project/types.js';
 import { createSecretStore, type Keychain } from '../../../src/runtime/secrets/index.js';
-import { parseVarAssignment, render, renderString, varsFromEnv } from '../../../src/runtime/template/index.js';
+import { parseVarAssignment, render, renderNow, renderString, renderStringNow, varsFromEnv } from '../../../src/runtime/template/index.js';
 import { rejection, testContext } from './helpers.js';
 
 describe('render: types and shapes', () => {
@@ -39,6 +39,47 @@ describe('render: types and shapes', () => {
     expect(await renderString('{{order.id}}', ctx)).toBe('42');
     expect(await renderString('{{order.meta}}', ctx)).toBe('{"tags":["x"]}');
     expect(await renderString('no refs', ctx)).toBe('no refs');
+  });
+});
+
+describe('renderNow: synchronous while every value is ready, in order when one is not', () => {
+  const state = { instances: { order: [{ id: 42, next: 43 }] } };
+
+  it('returns the rendered value itself, not a promise, when nothing waits', () => {
+    const ctx = testContext({ env: { baseUrl: 'http://api.test', path: '/o/{{order.id}}' }, state });
+    const out = renderNow({ id: '{{order.id}}', url: '{{env.baseUrl}}{{env.path}}', list: [1, '{{order.next}}'], n: 7 }, ctx);
+    expect(out).toEqual({ id: 42, url: 'http://api.test/o/42', list: [1, 43], n: 7 });
+    expect(renderStringNow('{{env.baseUrl}}/{{order.id}}', ctx)).toBe('http://api.test/42');
+    expect(renderStringNow('plain', ctx)).toBe('plain');
+  });
+
+  it('waits for a secret where it is written: what follows is read once it has come', async () => {
+    const log: string[] = [];
+    const base = testContext({ secrets: { PW: 'pw-123456' }, state });
+    const ctx = {
+      ...base,
+      lookupScoped: (ref: Parameters<typeof base.lookupScoped>[0]) => (log.push(`read ${ref.scope}.${ref.field}`), base.lookupScoped(ref)),
+      secrets: {
+        ...base.secrets,
+        get: async (name: string) => {
+          log.push(`fetch ${name}`);
+          await new Promise((r) => setTimeout(r, 10));
+          log.push(`got ${name}`);
+          return base.secrets.get(name);
+        },
+      },
+    };
+    const out = renderNow({ a: '{{order.id}}', b: ['x', secretRef('PW')], c: 'n={{order.next}} pw={{secret.PW}} again {{order.id}}' }, ctx);
+    expect(out).toBeInstanceOf(Promise);
+    expect(await out).toEqual({ a: 42, b: ['x', 'pw-123456'], c: 'n=43 pw=pw-123456 again 42' });
+    expect(log).toEqual(['read order.id', 'fetch PW', 'got PW', 'read order.next', 'fetch PW', 'got PW', 'read order.id']);
+  });
+
+  it('throws an unresolved reference at once; render rejects with the same error', async () => {
+    const ctx = testContext({ state });
+    expect(() => renderNow({ a: '{{order.id}}', b: '{{invoice.id}}' }, ctx)).toThrow(expect.objectContaining({ code: 'E_VAR_UNRESOLVED' }));
+    expect((await rejection(render({ b: '{{invoice.id}}' }, ctx))).code).toBe('E_VAR_UNRESOLVED');
+    expect((await rejection(renderString('{{bad', ctx))).code).toBe('E_TEMPLATE_SYNTAX');
   });
 });
 
