@@ -1,9 +1,10 @@
 // Every `{{ }}` reference of a project, with where it is and what its scope is. Each distinct
-// string is parsed once per build.
+// string is parsed once (parsed.ts, shared with the runtime's renders).
 import type { Actor, AuthConfig, Environment, Operation, Project, RequestSpec, YamlPath } from '../project/types.js';
 import { classify, type RefClass, type ScopeNames } from './scopes.js';
 import { loginFields } from './session.js';
-import { hasTemplate, parseTemplate, type Expr, type TemplatePart } from './template.js';
+import { parseCached } from './parsed.js';
+import { hasTemplate, type Expr, type TemplatePart } from './template.js';
 import { visitStrings } from './walk.js';
 
 export type OwnerKind = 'operation' | 'actor' | 'environment';
@@ -99,7 +100,6 @@ function holdsTemplate(value: unknown): boolean {
 
 class Collector {
   readonly all: RefSite[] = [];
-  private readonly parsed = new Map<string, TemplatePart[]>();
   private readonly names: ScopeNames;
 
   constructor(project: Project) {
@@ -184,12 +184,7 @@ class Collector {
   }
 
   private string(t: Target, section: RefSection, text: string, yamlPath: YamlPath): void {
-    let parts = this.parsed.get(text);
-    if (!parts) {
-      parts = parseTemplate(text);
-      this.parsed.set(text, parts);
-    }
-    this.parts(t, section, parts, yamlPath, false);
+    this.parts(t, section, parseCached(text), yamlPath, false);
   }
 
   private parts(t: Target, section: RefSection, parts: TemplatePart[], yamlPath: YamlPath, nested: boolean): void {

@@ -5,7 +5,7 @@ import { strategyFor } from '../../auth/index.js';
 import type { AuthContext, OutgoingRequest, Session } from '../../auth/types.js';
 import { FlowError, hasCode } from '../../errors.js';
 import type { Actor, AuthConfig, RequestSpec } from '../../project/types.js';
-import { extractAll } from '../extract/index.js';
+import { extractAll, type ExtractResult } from '../extract/index.js';
 import { whenReady, type MaybePromise } from '../maybe.js';
 import { isCredentialKey } from '../redact.js';
 import type { FlowResponse } from '../response.js';
@@ -13,7 +13,7 @@ import { render, renderString } from '../template/index.js';
 import { renderContext, type RunContext, type Trace } from './context.js';
 import { prepareRequest } from './prepare.js';
 import { send } from './send.js';
-import { checkStatus, extract } from './verify.js';
+import { checkStatus } from './verify.js';
 
 /** Names of login extractions that hold credentials (an identity field such as user_id does not). */
 const LOGIN_CREDENTIAL = /token|secret|passw|key|session|jwt|auth|cookie|^sid$/i;
@@ -146,29 +146,33 @@ export class Sessions {
   private async exchange(actor: Actor | undefined, spec: RequestSpec, purpose: string, trace: Trace, into?: Record<string, unknown>) {
     const rc = renderContext(this.ctx);
     const req = await prepareRequest(this.ctx, spec, rc);
+    // Extracted once, as the response arrives; its errors count only after the status check.
+    let extracted: ExtractResult = { values: {}, many: {}, errors: [] };
     const response = await send(this.ctx, req, {
       trace,
       purpose: actor ? `${purpose} (actor ${actor.id})` : purpose,
       actor: actor?.id,
       // Tokens a login returns are credentials from the moment they arrive: the login's own
       // response (shown by --verbose as it comes) must not show them either.
-      inspect: (res) => this.hideCredentials(spec, res),
+      inspect: (res) => {
+        extracted = extractAll(spec.extract, res);
+        this.hideCredentials(spec, res, extracted.values);
+      },
     });
     checkStatus(response, spec.expectStatus, this.ctx.redactor);
-    const { scalars } = extract(spec.extract, response);
-    if (into) Object.assign(into, scalars);
-    return { response, extracted: scalars };
+    if (extracted.errors.length) throw extracted.errors[0];
+    if (into) Object.assign(into, extracted.values);
+    return { response, extracted: extracted.values };
   }
 
   /**
-   * Before a login-side response is recorded: register what it extracts under a credential
+   * Before a login-side response is recorded: register what it extracted under a credential
    * name, and every credential field of a JSON answer (an oauth2 token answer, which its
    * strategy reads only after the exchange). Never throws: the real checks come after.
    */
-  private hideCredentials(spec: RequestSpec, res: FlowResponse): void {
+  private hideCredentials(spec: RequestSpec, res: FlowResponse, extracted: Record<string, unknown>): void {
     const hide = (v: unknown) => typeof v === 'string' && this.ctx.redactor.add(v, 'token');
-    const named = spec.extract.filter((e) => LOGIN_CREDENTIAL.test(e.name));
-    if (named.length) Object.values(extractAll(named, res).values).forEach(hide);
+    for (const e of spec.extract) if (LOGIN_CREDENTIAL.test(e.name)) hide(extracted[e.name]);
     let answer: unknown;
     try {
       answer = res.json();

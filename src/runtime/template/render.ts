@@ -5,7 +5,7 @@ import { FlowError } from '../../errors.js';
 import { hasTemplate, type Expr, type TemplatePart } from '../../graph/template.js';
 import { isSecretRef, type TemplateValue } from '../../project/types.js';
 import * as builtins from './builtins/index.js';
-import { parseCached } from './cache.js';
+import { parseCached } from '../../graph/parsed.js';
 import { isPromise, type MaybePromise } from '../maybe.js';
 import type { RenderContext } from './context.js';
 import { env } from './env.js';
