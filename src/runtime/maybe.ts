@@ -18,3 +18,11 @@ export function isPromise<T>(value: MaybePromise<T>): value is Promise<T> {
 export function whenReady<T, U>(value: MaybePromise<T>, next: (value: T) => MaybePromise<U>): MaybePromise<U> {
   return isPromise(value) ? value.then(next) : next(value);
 }
+
+/** `step(0)`, `step(1)`, … in order: synchronously while each step is, awaiting one that is not. */
+export function inOrder(count: number, step: (i: number) => MaybePromise<void>, from = 0): MaybePromise<void> {
+  for (let i = from; i < count; i++) {
+    const done = step(i);
+    if (isPromise(done)) return done.then(() => inOrder(count, step, i + 1));
+  }
+}

@@ -6,7 +6,7 @@ import { evaluateAssert, parseAssert } from '../assert/index.js';
 import { extractAll } from '../extract/index.js';
 import type { Redactor } from '../redact.js';
 import type { FlowResponse } from '../response.js';
-import { isPromise, whenReady, type MaybePromise } from '../maybe.js';
+import { inOrder, whenReady, type MaybePromise } from '../maybe.js';
 import { renderNow, type RenderContext } from '../template/index.js';
 import type { AssertRecord } from '../types.js';
 import { excerpt } from './records.js';
@@ -40,26 +40,16 @@ export function extract(specs: ExtractSpec[], res: FlowResponse): Extracted {
  * Synchronous unless an expected value must wait for a secret (src/runtime/maybe.ts).
  */
 export function checkAsserts(exprs: string[], res: FlowResponse, rc: RenderContext, redactor: Redactor): MaybePromise<AssertOutcome> {
-  return assertFrom(exprs, 0, { records: [] }, res, rc, redactor);
+  const out: AssertOutcome = { records: [] };
+  return whenReady(
+    inOrder(exprs.length, (i) => whenReady(evaluateOne(exprs[i], res, rc, redactor), (one) => addAssert(out, one))),
+    () => out,
+  );
 }
 
 interface AssertOutcome {
   records: AssertRecord[];
   error?: FlowError;
-}
-
-function assertFrom(exprs: string[], from: number, out: AssertOutcome, res: FlowResponse, rc: RenderContext, redactor: Redactor): MaybePromise<AssertOutcome> {
-  for (let i = from; i < exprs.length; i++) {
-    const one = evaluateOne(exprs[i], res, rc, redactor);
-    if (isPromise(one)) {
-      return one.then((ready) => {
-        addAssert(out, ready);
-        return assertFrom(exprs, i + 1, out, res, rc, redactor);
-      });
-    }
-    addAssert(out, one);
-  }
-  return out;
 }
 
 function addAssert(out: AssertOutcome, { record, error }: { record: AssertRecord; error?: FlowError }): void {

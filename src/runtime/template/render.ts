@@ -6,7 +6,7 @@ import { hasTemplate, type Expr, type TemplatePart } from '../../graph/template.
 import { isSecretRef, type TemplateValue } from '../../project/types.js';
 import * as builtins from './builtins/index.js';
 import { parseCached } from '../../graph/parsed.js';
-import { isPromise, type MaybePromise } from '../maybe.js';
+import { inOrder, whenReady, type MaybePromise } from '../maybe.js';
 import type { RenderContext } from './context.js';
 import { env } from './env.js';
 import type { Engine, Frame, Resolver } from './frame.js';
@@ -37,38 +37,20 @@ function renderValue(value: TemplateValue, frame: Frame): MaybePromise<unknown> 
   if (typeof value === 'string') return hasTemplate(value) ? renderTemplateString(value, frame) : value;
   if (value === null || typeof value !== 'object') return value;
   if (isSecretRef(value)) return secretValue(value.name, frame);
-  if (Array.isArray(value)) return renderItems(value, frame, [], 0);
+  if (Array.isArray(value)) {
+    const out: unknown[] = [];
+    return whenReady(
+      inOrder(value.length, (i) => whenReady(renderValue(value[i], frame), (v) => void (out[i] = v))),
+      () => out,
+    );
+  }
   // Keys are not templates: only values are rendered.
-  return renderFields(value, Object.keys(value), frame, {}, 0);
-}
-
-function renderItems(items: TemplateValue[], frame: Frame, out: unknown[], from: number): MaybePromise<unknown[]> {
-  for (let i = from; i < items.length; i++) {
-    const item = renderValue(items[i], frame);
-    if (isPromise(item)) {
-      return item.then((ready) => {
-        out.push(ready);
-        return renderItems(items, frame, out, i + 1);
-      });
-    }
-    out.push(item);
-  }
-  return out;
-}
-
-function renderFields(value: Record<string, TemplateValue>, keys: string[], frame: Frame, out: Record<string, unknown>, from: number): MaybePromise<Record<string, unknown>> {
-  for (let i = from; i < keys.length; i++) {
-    const key = keys[i];
-    const field = renderValue(value[key], frame);
-    if (isPromise(field)) {
-      return field.then((ready) => {
-        out[key] = ready;
-        return renderFields(value, keys, frame, out, i + 1);
-      });
-    }
-    out[key] = field;
-  }
-  return out;
+  const out: Record<string, unknown> = {};
+  const keys = Object.keys(value);
+  return whenReady(
+    inOrder(keys.length, (i) => whenReady(renderValue(value[keys[i]], frame), (v) => void (out[keys[i]] = v))),
+    () => out,
+  );
 }
 
 function renderTemplateString(text: string, frame: Frame): MaybePromise<unknown> {
@@ -81,20 +63,13 @@ function renderTemplateString(text: string, frame: Frame): MaybePromise<unknown>
 function renderParts(parts: TemplatePart[], frame: Frame): MaybePromise<string> {
   // A malformed reference fails the whole string before anything (a secret) is fetched.
   for (const part of parts) if (part.kind === 'error') throw syntaxError(part);
-  return appendParts(parts, frame, '', 0);
-}
-
-function appendParts(parts: TemplatePart[], frame: Frame, out: string, from: number): MaybePromise<string> {
-  for (let i = from; i < parts.length; i++) {
+  let out = '';
+  const append = (i: number): MaybePromise<void> => {
     const part = parts[i];
     if (part.kind === 'text') out += part.text;
-    else if (part.kind === 'ref') {
-      const value = resolve(part, frame);
-      if (isPromise(value)) return value.then((ready) => appendParts(parts, frame, out + toText(ready), i + 1));
-      out += toText(value);
-    }
-  }
-  return out;
+    else if (part.kind === 'ref') return whenReady(resolve(part, frame), (v) => void (out += toText(v)));
+  };
+  return whenReady(inOrder(parts.length, append), () => out);
 }
 
 function syntaxError(part: Extract<TemplatePart, { kind: 'error' }>): FlowError {
