@@ -155,14 +155,19 @@ describe('poll_until', () => {
 });
 
 describe('body_form uploads', () => {
-  it('sends a multipart upload of a file inside the project', async () => {
+  /** Uploads fixtures/data.csv with a title; `headers` is the operation's own headers map. */
+  async function uploadReport(headers = '') {
     const { summary } = await run(
-      "  doc:\n    operations:\n      upload: { method: POST, path: /upload, body_form: { title: report, file: '@./fixtures/data.csv' } }\n",
+      `  doc:\n    operations:\n      upload: { method: POST, path: /upload, ${headers}body_form: { title: report, file: '@./fixtures/data.csv' } }\n`,
       ['doc.upload'],
       { 'fixtures/data.csv': 'a,b\n1,2\n' },
     );
     expect(summary.results[0].status).toBe('passed');
-    const form = await server.requests.filter((r) => r.path === '/upload').at(-1)!.formData();
+    return server.requests.filter((r) => r.path === '/upload').at(-1)!;
+  }
+
+  it('sends a multipart upload of a file inside the project', async () => {
+    const form = await (await uploadReport()).formData();
     expect(form.get('title')).toBe('report');
     const file = form.get('file') as File;
     expect(file.name).toBe('data.csv');
@@ -170,13 +175,7 @@ describe('body_form uploads', () => {
   });
 
   it('sends the multipart boundary even when the operation writes Content-Type: multipart/form-data (as curl users do)', async () => {
-    const { summary } = await run(
-      "  doc:\n    operations:\n      upload: { method: POST, path: /upload, headers: { Content-Type: multipart/form-data }, body_form: { title: report, file: '@./fixtures/data.csv' } }\n",
-      ['doc.upload'],
-      { 'fixtures/data.csv': 'a,b\n1,2\n' },
-    );
-    expect(summary.results[0].status).toBe('passed');
-    const received = server.requests.filter((r) => r.path === '/upload').at(-1)!;
+    const received = await uploadReport('headers: { Content-Type: multipart/form-data }, ');
     expect(received.headers['content-type']).toMatch(/^multipart\/form-data; boundary=/);
     const form = await received.formData();
     expect(form.get('title')).toBe('report');
