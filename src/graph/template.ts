@@ -2,7 +2,7 @@
 // The runtime renders these parts; the graph and lint read their scopes.
 
 import { parseDuration } from '../project/duration.js';
-import { FAKER_NAMES, fakerKey, fakerName } from './faker.js';
+import { FAKER_NAMES, fakerKey, fakerName, type FakerName } from './faker.js';
 import { didYouMean } from './suggest.js';
 
 export type Codec = 'base64' | 'hex' | 'url';
@@ -10,7 +10,8 @@ export type Codec = 'base64' | 'hex' | 'url';
 export type Expr =
   | { kind: 'uuid' }
   | { kind: 'now'; offsetMs: number }
-  | { kind: 'faker'; method: string }
+  /** `method` as written; `name` the generator it means (spellings vary: first_name, firstName) */
+  | { kind: 'faker'; method: string; name: FakerName }
   | { kind: 'codec'; codec: Codec; op: 'encode' | 'decode'; arg: TemplatePart[] }
   | { kind: 'env'; name: string }
   | { kind: 'secret'; name: string }
@@ -135,7 +136,8 @@ function parseBuiltin(inner: string): Expr | string {
   const faker = FAKER_RE.exec(inner);
   if (faker) {
     const method = faker[1];
-    if (fakerName(method)) return { kind: 'faker', method };
+    const name = fakerName(method);
+    if (name) return { kind: 'faker', method, name };
     // Rejected here, not only when rendered: lint then reports the typo before a run.
     const hint = didYouMean(fakerKey(method), FAKER_NAMES) || `; known: ${FAKER_NAMES.join(', ')}`;
     return `"${inner}": unknown faker "${method}"${hint}`;

@@ -23,8 +23,8 @@ describe('parseTemplate: every form of spec 2.8', () => {
     ['{{$.now - 30m}}', { kind: 'now', offsetMs: -1_800_000 }],
     ['{{$.now+2d}}', { kind: 'now', offsetMs: 2 * 86_400_000 }],
     ['{{ $.now + 500ms }}', { kind: 'now', offsetMs: 500 }],
-    ['{{$.faker.email}}', { kind: 'faker', method: 'email' }],
-    ['{{$.faker.phone}}', { kind: 'faker', method: 'phone' }],
+    ['{{$.faker.email}}', { kind: 'faker', method: 'email', name: 'email' }],
+    ['{{$.faker.phone}}', { kind: 'faker', method: 'phone', name: 'phone' }],
     ['{{env.baseUrl}}', { kind: 'env', name: 'baseUrl' }],
     ['{{secret.API_KEY}}', { kind: 'secret', name: 'API_KEY' }],
     ['{{order.id}}', { kind: 'scoped', scope: 'order', field: 'id', path: [] }],
@@ -92,8 +92,10 @@ describe('parseTemplate: errors never throw and never swallow the rest', () => {
   });
 
   it('every faker name the runtime generates parses, in any case and with or without _', () => {
-    for (const name of FAKER_NAMES) expect(onlyRef(`{{$.faker.${name}}}`)).toEqual({ kind: 'faker', method: name });
-    for (const spelling of ['first_name', 'FIRSTNAME', 'Ip_V4']) expect(onlyRef(`{{$.faker.${spelling}}}`)).toMatchObject({ kind: 'faker' });
+    for (const name of FAKER_NAMES) expect(onlyRef(`{{$.faker.${name}}}`)).toEqual({ kind: 'faker', method: name, name });
+    for (const [spelling, name] of [['first_name', 'firstName'], ['FIRSTNAME', 'firstName'], ['Ip_V4', 'ipv4']]) {
+      expect(onlyRef(`{{$.faker.${spelling}}}`)).toEqual({ kind: 'faker', method: spelling, name });
+    }
   });
 
   it('an unclosed {{ is an error part with an excerpt, text before it kept', () => {
