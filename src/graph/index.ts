@@ -8,7 +8,7 @@ export { checkExtract, checkPath, compileRegex, compileXPath, isFanOutPath, pars
 export { FAKER_NAMES, fakerKey, fakerName, type FakerName } from './faker.js';
 export { prerequisites, scheduleOrder } from './order.js';
 export { classify, operationFormOf, resolveScope, RESOLUTION_ORDER, type RefClass, type ResolutionStep, type ScopeNames } from './scopes.js';
-export { loginFields, STRATEGY_SESSION_FIELDS } from './session.js';
+export { loginFields } from './session.js';
 export { collectSites, type OwnerKind, type RefOwner, type RefSection, type RefSite } from './sites.js';
 export { closestName, didYouMean, MAX_SUGGESTION_DISTANCE } from './suggest.js';
 export * from './template.js';

@@ -12,7 +12,7 @@ const OAUTH2_FIELDS: readonly string[] = OAUTH2_SESSION_FIELDS;
  * Session values a strategy sets itself, whatever the project extracts: jwt returns `token`,
  * oauth2 keeps the token answer's fields; the other strategies set none.
  */
-export const STRATEGY_SESSION_FIELDS: Readonly<Partial<Record<AuthStrategyName, readonly string[]>>> = {
+const STRATEGY_SESSION_FIELDS: Readonly<Partial<Record<AuthStrategyName, readonly string[]>>> = {
   jwt: ['token'],
   oauth2_client_credentials: OAUTH2_FIELDS,
   oauth2_password: OAUTH2_FIELDS,

@@ -1,7 +1,7 @@
 // The files lint reads node by node: parsed cleanly (E_YAML_PARSE is the loader's), of a
 // recognised kind, with a mapping at the top (otherwise the loader already reported it).
 import { isMap } from 'yaml';
-import { isSecretRef, MAX_ALIAS_COUNT, type Project, type SourceFile } from '../project/index.js';
+import { isSecretRef, type Project, type SourceFile } from '../project/index.js';
 
 export type LintableFile = SourceFile & { doc: NonNullable<SourceFile['doc']> };
 
@@ -15,18 +15,13 @@ const plainValues = new WeakMap<SourceFile, unknown>();
 
 /**
  * The document as plain JSON for Ajv: a `!secret NAME` becomes the string `!secret NAME`, as an
- * editor given `customTags: ["!secret scalar"]` sees it. Undefined when it cannot be expanded
- * (an alias bomb: the loader reported it).
+ * editor given `customTags: ["!secret scalar"]` sees it. Undefined when the loader refused the
+ * value (an alias bomb, nesting too deep: it reported why), which must not be expanded again.
  */
 export function plainValue(file: LintableFile): unknown {
   if (plainValues.has(file)) return plainValues.get(file);
-  let value: unknown;
-  try {
-    // The loader's own copy when it has one: a second toJS of every file cost lint a fifth of its time.
-    value = replaceSecrets(file.value !== undefined ? file.value : file.doc.toJS({ maxAliasCount: MAX_ALIAS_COUNT }));
-  } catch {
-    value = undefined;
-  }
+  // The loader's own copy: a second toJS of every file cost lint a fifth of its time.
+  const value = file.value === undefined ? undefined : replaceSecrets(file.value);
   plainValues.set(file, value);
   return value;
 }

@@ -3,7 +3,7 @@
 import { readdir } from 'node:fs/promises';
 import path from 'node:path';
 import { diagAt } from './diagnostics.js';
-import type { Diagnostic, Loc } from './types.js';
+import type { Diagnostic, FileKind, Loc } from './types.js';
 
 export interface ImportExpansion {
   files: string[]; // absolute, in pattern order, each once
@@ -13,7 +13,8 @@ export interface ImportExpansion {
 }
 
 const TRAILING_GLOB = /(^|\/)\*\.(yaml|yml)$/;
-const STANDARD_DIRS = new Set(['actors', 'resources', 'environments']);
+/** The directories of the layout (spec 2.1), each with the kind of file it holds; only these are read. */
+export const LAYOUT_DIRS: Readonly<Record<string, FileKind>> = { actors: 'actor', resources: 'resource', environments: 'environment' };
 
 function normalize(pattern: string): string {
   return pattern.replace(/\\/g, '/').replace(/^\.\//, '');
@@ -40,7 +41,7 @@ export async function expandImports(projectDir: string, patterns: Array<{ patter
       // A misspelt directory (`resource/*.yaml`) would otherwise leave the project silently
       // empty. The three directories of the layout may well be empty or absent: no warning.
       const rel = normalized.slice(0, normalized.length - glob[0].length);
-      if (matched.length === 0 && !STANDARD_DIRS.has(rel) && !/\*\*|\?/.test(normalized)) warn('W_IMPORT_PATTERN', `import "${pattern}" matches no file`);
+      if (matched.length === 0 && !Object.hasOwn(LAYOUT_DIRS, rel) && !/\*\*|\?/.test(normalized)) warn('W_IMPORT_PATTERN', `import "${pattern}" matches no file`);
     } else {
       matched = [path.join(projectDir, normalized)];
       importedAt.set(matched[0], loc);

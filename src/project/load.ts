@@ -8,15 +8,13 @@ import { locatorFor, type Locator } from './build/origin.js';
 import { buildResource } from './build/resource.js';
 import { asInt, asMap, asString, asText, type RawMap } from './build/values.js';
 import { diag, diagAt } from './diagnostics.js';
-import { expandImports } from './imports.js';
+import { expandImports, LAYOUT_DIRS } from './imports.js';
 import { readProjectFile } from './read.js';
 import type { FileKind, Loc, Project, SourceFile, YamlPath } from './types.js';
 import { parseYaml } from './yaml.js';
 
 export const ROOT_FILE = 'flow.yaml';
 
-/** Only these path prefixes are read (spec 2.1): directory name -> file kind. */
-const PREFIXES: Record<string, FileKind> = { actors: 'actor', resources: 'resource', environments: 'environment' };
 
 /**
  * Load the project in `target`: a directory holding `flow.yaml`, or the path of a `flow.yaml`.
@@ -47,7 +45,7 @@ export async function loadProject(target: string): Promise<Project> {
 
   const root = readSource(rootFile, 'root', project);
   if (!root) return project;
-  project.files.push(root.source);
+  project.files.push(root);
   const value = root.value;
   if (value === undefined) return project; // parse error, already reported
   const map = asMap(value);
@@ -56,7 +54,7 @@ export async function loadProject(target: string): Promise<Project> {
     project.diagnostics.push(diag('E_ROOT_NOT_MAPPING', `${ROOT_FILE} must be a mapping with at least "version"; it is ${what}`, rootFile));
     return project;
   }
-  const at = locatorFor(root.source);
+  const at = locatorFor(root);
   readRootKeys(project, map, at);
 
   // Inline alternative for a very small API (spec 2.2).
@@ -120,7 +118,7 @@ async function loadImports(project: Project, map: RawMap, at: Locator): Promise<
       return;
     }
     const loaded = sources[i];
-    project.files.push(loaded?.source ?? { path: file, kind });
+    project.files.push(loaded ?? { path: file, kind });
     if (!loaded || loaded.value === undefined) return;
     if (loaded.value === null) {
       project.diagnostics.push(diag('W_EMPTY_FILE', 'file is empty', file));
@@ -132,7 +130,7 @@ async function loadImports(project: Project, map: RawMap, at: Locator): Promise<
       return;
     }
     const stem = path.basename(file).replace(/\.(ya?ml)$/i, '');
-    const fileAt = locatorFor(loaded.source);
+    const fileAt = locatorFor(loaded);
     if (kind === 'environment') addEnvironment(project, fileMap, file, [], fileAt, stem);
     else addEntity(project, kind as 'actor' | 'resource', fileMap, stem, file, [], fileAt);
   });
@@ -141,7 +139,7 @@ async function loadImports(project: Project, map: RawMap, at: Locator): Promise<
 /** Which kind a file is, from its path (spec 2.1): one level under a recognised directory. */
 function classify(dir: string, file: string): FileKind {
   const parts = path.relative(dir, file).split(path.sep);
-  return parts.length === 2 && Object.hasOwn(PREFIXES, parts[0]) ? PREFIXES[parts[0]] : 'discarded';
+  return parts.length === 2 && Object.hasOwn(LAYOUT_DIRS, parts[0]) ? LAYOUT_DIRS[parts[0]] : 'discarded';
 }
 
 function addEnvironment(project: Project, raw: RawMap, file: string, yamlPath: YamlPath, at: Locator, fallbackId: string): void {
@@ -197,5 +195,5 @@ function readSource(file: string, kind: FileKind, project: Project, importLoc?: 
   const parsed = parseYaml(read.text, file);
   project.diagnostics.push(...parsed.diagnostics);
   const source: SourceFile = { path: file, kind, doc: parsed.doc, lineCounter: parsed.lineCounter, value: parsed.value };
-  return { source, value: parsed.value };
+  return source;
 }

@@ -4,7 +4,8 @@ import type { Loc, Project, SourceFile, YamlPath } from './types.js';
 
 const indexes = new WeakMap<Project, Map<string, SourceFile>>();
 
-function sourceOf(project: Project, file: string): SourceFile | undefined {
+/** The loaded file at `file` (indexed once per project). */
+export function sourceOf(project: Project, file: string): SourceFile | undefined {
   let index = indexes.get(project);
   if (!index || index.size !== project.files.length) {
     index = new Map(project.files.map((f) => [f.path, f]));

@@ -4,7 +4,7 @@
 // runtime's own (src/graph/assert-syntax.ts, extract-syntax.ts), so the two cannot disagree.
 import { isMap } from 'yaml';
 import { checkAssert, checkExtract } from '../../graph/index.js';
-import type { ExtractSpec, Operation, Project, RequestSpec, SourceFile, YamlPath } from '../../project/index.js';
+import { sourceOf, type ExtractSpec, type Operation, type Project, type RequestSpec, type SourceFile, type YamlPath } from '../../project/index.js';
 import type { Finding, Rule } from '../rule.js';
 
 const expressionsRule: Rule = {
@@ -17,13 +17,12 @@ const expressionsRule: Rule = {
         if (err) yield { code: 'E_ASSERT_SYNTAX', message: err.message, file: op.file, yamlPath };
       }
     }
-    const files = new Map(project.files.map((f) => [f.path, f]));
     for (const spec of extractions(project)) {
       const why = checkExtract(spec);
       if (!why) continue;
       // the message of the run's extractFailed (src/runtime/extract/fail.ts)
       const message = `cannot extract "${spec.name}" with ${spec.path}: ${why}`;
-      yield { code: 'E_EXTRACT_FAILED', message, file: spec.file, yamlPath: pathOfExtraction(files.get(spec.file), spec.yamlPath) };
+      yield { code: 'E_EXTRACT_FAILED', message, file: spec.file, yamlPath: pathOfExtraction(sourceOf(project, spec.file), spec.yamlPath) };
     }
   },
 };

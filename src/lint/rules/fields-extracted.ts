@@ -2,7 +2,7 @@
 // operation extracts that field, or only the operation reading it does (so nothing runs first).
 import { didYouMean, operationFormOf, type RefSite } from '../../graph/index.js';
 import type { Finding, LintContext, Rule } from '../rule.js';
-import { secretKeyOver } from './plaintext-secret.js';
+import { secretKeyOver, under } from './plaintext-secret.js';
 
 const fieldsExtractedRule: Rule = {
   id: 'fields-extracted',
@@ -16,7 +16,7 @@ const fieldsExtractedRule: Rule = {
       // No extraction has that name, so it may be a credential's text: name the key instead.
       const hidden = secretKeyOver(site, project);
       if (hidden) {
-        yield warn(site, `the reference under "${hidden}" reads a field that no operation of ${expr.scope} extracts (its text is not quoted: "${hidden}" names a credential)`);
+        yield warn(site, under(hidden, `reads a field that no operation of ${expr.scope} extracts`));
         continue;
       }
       const fields = graph.fieldsOf(expr.scope);

@@ -36,6 +36,11 @@ export function secretKeyOver(site: RefSite, project: Project): string | undefin
   return undefined;
 }
 
+/** A message about the reference under a credential key, which names the key instead of quoting the text. */
+export function under(key: string, problem: string): string {
+  return `the reference under "${key}" ${problem} (its text is not quoted: "${key}" names a credential)`;
+}
+
 /** A literal that would be sent as is: not `!secret`, not a `{{ }}` reference, not the run-time placeholder. */
 function isPlainLiteral(node: Node): boolean {
   if (!isScalar(node) || node.tag === '!secret' || isSecretRef(node.value)) return false;

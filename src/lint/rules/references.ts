@@ -5,7 +5,7 @@
 import { didYouMean, operationFormOf, type ProjectGraph, type RefSite } from '../../graph/index.js';
 import type { Project } from '../../project/types.js';
 import type { Finding, LintContext, Rule } from '../rule.js';
-import { secretKeyOver } from './plaintext-secret.js';
+import { secretKeyOver, under } from './plaintext-secret.js';
 
 type Check = (site: RefSite, ctx: Names, hidden?: string) => string | undefined;
 
@@ -72,10 +72,6 @@ function operationForm(site: RefSite, { project, graph }: Names, hidden?: string
   const index = expr.index === undefined ? '' : `[${expr.index}]`;
   const use = `{{${expr.scope}${index}.${expr.path.join('.')}}}`;
   return `${site.raw}: there is no {{resource.operation.field}} form; extractions belong to the resource: use ${use}`;
-}
-
-function under(key: string, problem: string): string {
-  return `the reference under "${key}" ${problem} (its text is not quoted: "${key}" names a credential)`;
 }
 
 function envVariables(project: Project): Set<string> {
