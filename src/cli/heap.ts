@@ -11,9 +11,9 @@
 // --max-semi-space-size, read once when the heap is made). Set only on the V8 versions
 // checked to have it (Node 20, 22 and 24): an unknown flag prints an error line.
 import { setFlagsFromString } from 'node:v8';
+import { hasCheckedV8Flags } from '../runtime/v8-tuning.js';
 
-const V8_MAJOR = Number(process.versions.v8.split('.')[0]);
-const HAS_FLAG = V8_MAJOR >= 11 && V8_MAJOR <= 13;
+const HAS_FLAG = hasCheckedV8Flags();
 
 /** Before a project loads. */
 export function keepYoungGenerationSmall(): void {

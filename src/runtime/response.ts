@@ -174,7 +174,7 @@ function formatBytes(n: number): string {
 // ---------------------------------------------------------------------------------------
 // Paths (spec 2.7): parsed in src/graph (lint checks them too); read here.
 
-export { checkPath, isFanOutPath, parsePath, PATH_ROOTS, type PathRef } from '../graph/extract-syntax.js';
+export { checkPath, isFanOutPath, parsePath } from '../graph/extract-syntax.js';
 
 export interface PathResult {
   found: boolean;

@@ -15,11 +15,17 @@
 // they apply to what is compiled afterwards: call this before the first request.
 import { setFlagsFromString } from 'node:v8';
 
-/** Only on the V8 versions checked to have each flag: an unknown flag prints an error line. */
+/** The V8 versions (Node 20-24) checked to have the flags set here and in src/cli/heap.ts: an unknown flag prints an error line. */
+export function hasCheckedV8Flags(v8Version: string = process.versions.v8): boolean {
+  const major = Number(v8Version.split('.')[0]);
+  return major >= 11 && major <= 13;
+}
+
+/** Only on the V8 versions checked to have each flag. */
 export function v8RunFlags(v8Version: string = process.versions.v8): string[] {
   const major = Number(v8Version.split('.')[0]);
   const flags: string[] = [];
-  if (major >= 11 && major <= 13) flags.push('--liftoff-only', '--max-inlined-bytecode-size-cumulative=250'); // Node 20-24
+  if (hasCheckedV8Flags(v8Version)) flags.push('--liftoff-only', '--max-inlined-bytecode-size-cumulative=250'); // Node 20-24
   if (major === 11) flags.push('--interrupt-budget=135168'); // Node 20: twice the default; later V8s count calls instead
   return flags;
 }

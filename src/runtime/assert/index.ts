@@ -3,4 +3,4 @@
 export { parseAssert, checkAssert } from '../../graph/assert-syntax.js';
 export { evaluateAssert } from './evaluate.js';
 export { looseEquals, order, contains, matches, asNumber } from './compare.js';
-export { COMPARE_OPS, type AssertExpr, type AssertLiteral, type AssertOp, type AssertOutcome, type CompareOp } from './types.js';
+export type { AssertOutcome } from './types.js';

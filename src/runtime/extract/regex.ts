@@ -5,9 +5,6 @@ import { compileRegex } from '../../graph/extract-syntax.js';
 import { extractFailed } from './fail.js';
 import type { ExtractSourceModule } from './types.js';
 
-// Compiled in src/graph, where lint checks the same patterns.
-export { compileRegex };
-
 export const regex: ExtractSourceModule = {
   source: 'regex',
   read(spec, res) {

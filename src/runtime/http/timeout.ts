@@ -5,15 +5,15 @@
 import type { Dispatcher } from 'undici';
 import { FlowError } from '../../errors.js';
 import type { Deadline, DeadlineList, Deadlines } from './deadlines.js';
-import { exchangeOf } from './exchange.js';
+import { exchangeOf, type ExchangeState } from './exchange.js';
 
 /** @param deadlines shared by the client's compositions */
 export function timeoutInterceptor(deadlines: Deadlines): Dispatcher.DispatcherComposeInterceptor {
   return (dispatch) => (opts, handler) => {
-    const ms = exchangeOf(opts)?.timeoutMs;
-    if (!ms || ms <= 0 || !Number.isFinite(ms)) return dispatch(opts, handler);
-    // the URL of this attempt (this hop), so that the message says which request hung
-    return dispatch(opts, new TimeoutHandler(deadlines.list(ms), ms, `${String(opts.origin)}${opts.path}`, handler));
+    const state = exchangeOf(opts);
+    const ms = state?.timeoutMs;
+    if (!state || !ms || ms <= 0 || !Number.isFinite(ms)) return dispatch(opts, handler);
+    return dispatch(opts, new TimeoutHandler(deadlines.list(ms), state, handler));
   };
 }
 
@@ -27,18 +27,22 @@ class TimeoutHandler implements Dispatcher.DispatchHandler {
   /** the deadline passed: everything undici still reports for this attempt is dropped */
   #fired = false;
 
+  /** @param state its `url` is this attempt's (this hop's: the hops interceptor runs first), so the message says which request hung */
   constructor(
     private readonly list: DeadlineList,
-    private readonly ms: number,
-    private readonly origin: unknown,
+    private readonly state: ExchangeState,
     private readonly handler: Dispatcher.DispatchHandler,
   ) {
     this.#deadline = list.add(() => this.#fire());
   }
 
+  #error(): FlowError {
+    return timeoutError(this.state.timeoutMs, this.state.url);
+  }
+
   #fire(): void {
     this.#fired = true;
-    const err = timeoutError(this.ms, this.origin);
+    const err = this.#error();
     // Abort the socket if the request got one; a request still connecting or queued is
     // aborted when it gets one (onRequestStart). The error goes up now, either way, and
     // without the aborted controller so that a retry interceptor above may try again.
@@ -54,7 +58,7 @@ class TimeoutHandler implements Dispatcher.DispatchHandler {
   onRequestStart(controller: Dispatcher.DispatchController, context: unknown): void {
     this.#controller = controller;
     if (this.#fired) {
-      controller.abort(timeoutError(this.ms, this.origin));
+      controller.abort(this.#error());
       return;
     }
     this.handler.onRequestStart?.(controller, context);

@@ -66,13 +66,18 @@ async function requestOnce(ctx: RunContext, op: Operation, rc: RenderContext, tr
   // The session first: inject.headers read {{actor.token}}. Then the session of every other
   // actor the operation reads ({{admin.token}} in a header): its login extracts that value.
   // Awaited only when a login or renewal is due (src/runtime/maybe.ts).
-  if (actor && !ctx.sessions.ready(actor)) await ctx.sessions.ensure(actor, trace);
-  for (const other of actorsRead(ctx, op)) if (other !== actor && !ctx.sessions.ready(other)) await ctx.sessions.ensure(other, trace);
+  let session = actor && ctx.sessions.ensure(actor, trace);
+  if (isPromise(session)) session = await session;
+  for (const other of actorsRead(ctx, op)) {
+    if (other === actor) continue;
+    const ensured = ctx.sessions.ensure(other, trace);
+    if (isPromise(ensured)) await ensured;
+  }
   let req: OutgoingRequest = await prepareRequest(ctx, op, rc, actor?.inject.headers);
   // The actor's inject.headers carry its identity too (the strategies name their own headers).
   if (actor) req.credentialHeaders = Object.keys(actor.inject.headers);
-  if (actor) {
-    const applied = ctx.sessions.apply(actor, req, trace);
+  if (actor && session) {
+    const applied = ctx.sessions.apply(actor, session, req, trace);
     if (isPromise(applied)) await applied;
   }
   if (op.auth) await ctx.sessions.applyInline(op.auth, req, trace);

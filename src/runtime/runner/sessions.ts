@@ -6,7 +6,7 @@ import type { AuthContext, OutgoingRequest, Session } from '../../auth/types.js'
 import { FlowError, hasCode } from '../../errors.js';
 import type { Actor, AuthConfig, RequestSpec } from '../../project/types.js';
 import { extractAll, type ExtractResult } from '../extract/index.js';
-import { whenReady, type MaybePromise } from '../maybe.js';
+import type { MaybePromise } from '../maybe.js';
 import { isCredentialKey } from '../redact.js';
 import type { FlowResponse } from '../response.js';
 import { render, renderString } from '../template/index.js';
@@ -30,10 +30,13 @@ export class Sessions {
 
   constructor(private readonly ctx: RunContext) {}
 
-  /** A valid session for the actor, logging in or refreshing as needed. */
-  async ensure(actor: Actor, trace: Trace): Promise<Session> {
+  /**
+   * A valid session for the actor, logging in or refreshing as needed: the session itself when
+   * it holds one (src/runtime/maybe.ts), a promise otherwise; a failed login rejects.
+   */
+  ensure(actor: Actor, trace: Trace): MaybePromise<Session> {
     const failure = this.failed.get(actor.id);
-    if (failure) throw failure;
+    if (failure) return Promise.reject(failure);
     const current = this.held.get(actor.id);
     if (current && !this.expired(actor, current)) return current.session;
     let pending = this.pending.get(actor.id);
@@ -41,24 +44,15 @@ export class Sessions {
       pending = (current ? this.renew(actor, current, trace) : this.login(actor, trace)).finally(() => this.pending.delete(actor.id));
       this.pending.set(actor.id, pending);
     }
-    return (await pending).session;
-  }
-
-  /** The actor's session when it is valid now: undefined when it must log in or renew, or its login failed. */
-  ready(actor: Actor): Session | undefined {
-    if (this.failed.has(actor.id)) return undefined;
-    const current = this.held.get(actor.id);
-    return current && !this.expired(actor, current) ? current.session : undefined;
+    return pending.then((held) => held.session);
   }
 
   /**
-   * Put the actor's credentials on a request (after inject.headers, which the caller rendered).
-   * Synchronous when the session is ready and the strategy awaits nothing (src/runtime/maybe.ts).
+   * Put the actor's credentials on a request (after inject.headers, which the caller rendered),
+   * from the session `ensure` gave. Synchronous when the strategy awaits nothing.
    */
-  apply(actor: Actor, req: OutgoingRequest, trace: Trace): MaybePromise<void> {
-    return whenReady(this.ready(actor) ?? this.ensure(actor, trace), (session) => {
-      if (actor.auth) return strategyFor(actor.auth.strategy).apply(req, actor.auth, session, this.authContext(actor, trace));
-    });
+  apply(actor: Actor, session: Session, req: OutgoingRequest, trace: Trace): void | Promise<void> {
+    if (actor.auth) return strategyFor(actor.auth.strategy).apply(req, actor.auth, session, this.authContext(actor, trace));
   }
 
   /** An operation's inline `auth` (spec 5.5): its own credentials, no shared session. */

@@ -108,6 +108,8 @@ export async function renderString(text: string, ctx: RenderContext): Promise<st
  * promise when one is not (a secret, a faker's first use). Errors are thrown, not rejected.
  */
 export function renderNow(value: TemplateValue, ctx: RenderContext): MaybePromise<unknown> {
+  // Most header values are literal text: no frame to build.
+  if (typeof value === 'string' && !hasTemplate(value)) return value;
   return renderValue(value, rootFrame(ctx));
 }
 
