@@ -223,13 +223,13 @@ export function mergeApis(apis: ObservedApi[]): ObservedApi {
   return out;
 }
 
-/** Shorten a quote for evidence: one line, at most `max` characters. */
 /** A JSON-like map as readers and checks look into it: itself, or `{}` for anything else (arrays, scalars, null). */
 export type Obj = Record<string, unknown>;
 export function obj(v: unknown): Obj {
   return typeof v === 'object' && v !== null && !Array.isArray(v) ? (v as Obj) : {};
 }
 
+/** Shorten a quote for evidence: one line, at most `max` characters. */
 export function quote(text: string, max = 80): string {
   const one = text.replace(/\s+/g, ' ').trim();
   return one.length > max ? `${one.slice(0, max - 1)}…` : one;

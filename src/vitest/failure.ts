@@ -47,16 +47,18 @@ export function failureError(result: OperationResult, cwd: string = process.cwd(
 export function prerequisiteFailure(operation: string, prerequisite: OperationResult, cwd: string = process.cwd()): FlowTestError {
   const loc = prerequisite.error?.loc ?? prerequisite.loc;
   const code = prerequisite.error?.code ?? 'E_FAILED';
-  const [first, ...rest] = failureMessage(prerequisite, cwd).split('\n');
-  const cause = first.slice(first.indexOf(': ') + 2);
-  const message = [`${code}: ${operation} did not run: its prerequisite ${prerequisite.operation} failed (no test here shows it): ${cause}`, ...rest].join('\n');
-  return new FlowTestError(code, message, loc, prerequisite.operation);
+  const cause = `${operation} did not run: its prerequisite ${prerequisite.operation} failed (no test here shows it): ${errorText(prerequisite)}`;
+  return new FlowTestError(code, failureMessage(prerequisite, cwd, cause), loc, prerequisite.operation);
 }
 
-export function failureMessage(result: OperationResult, cwd: string): string {
+function errorText(result: OperationResult): string {
+  return result.error?.message ?? `${result.operation} failed`;
+}
+
+/** @param text the first line after the code: the result's own error unless given */
+export function failureMessage(result: OperationResult, cwd: string, text: string = errorText(result)): string {
   const loc = result.error?.loc ?? result.loc;
   const code = result.error?.code ?? 'E_FAILED';
-  const text = result.error?.message ?? `${result.operation} failed`;
   const lines = [`${code}: ${text}`, `  at ${where(loc, cwd)} (${result.operation})`];
   const failed = result.asserts.filter((a) => !a.pass);
   if (failed.length) {

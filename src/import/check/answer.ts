@@ -4,6 +4,7 @@
 // and checks that the plan has the five sections of spec 1.6, in order.
 import { blocksOf, type Block } from '../readers/markdown-blocks.js';
 import { IMPORT_CODES, importError } from '../errors.js';
+import { PLAN_HEADINGS } from '../infer/draft.js';
 import { CHECK_CODES, type CheckFinding } from './finding.js';
 
 export interface AnswerFile {
@@ -20,7 +21,7 @@ export interface Answer {
   headings: Array<{ text: string; line: number }>;
 }
 
-export const PLAN_SECTIONS = ['Actors', 'Resources and operations', 'Variable flow', 'Environment variables', 'Open questions'] as const;
+const PLAN_SECTIONS = Object.values(PLAN_HEADINGS);
 
 /** A YAML file path in a fence label or in the line just before a block: `flow.yaml`, `resources/orders.yaml`. */
 const YAML_PATH = /(?:^|[\s:="'`*])((?:[\w.-]+\/)*[\w.-]+\.ya?ml)(?=$|[\s"'`*:])/;

@@ -1,7 +1,7 @@
 // The plan in plain English: the five sections of spec 1.6, in order, with their tables, and
 // nothing else: each note ends the section it explains, so there is no sixth section.
 import { evidenceText } from '../observed.js';
-import type { Draft, PlanSection } from '../infer/draft.js';
+import { PLAN_HEADINGS, type Draft, type PlanSection } from '../infer/draft.js';
 
 const cell = (v: unknown): string => {
   const s = v === undefined || v === '' ? '—' : String(v);
@@ -28,7 +28,7 @@ export function renderPlan(draft: Draft): string {
     '',
   );
 
-  lines.push('## Actors', '');
+  lines.push(`## ${PLAN_HEADINGS.actors}`, '');
   if (!draft.actors.length) lines.push(ops.length ? 'No actor: the imported operations are public (the input states no authentication for them).' : 'No actor.');
   for (const a of draft.actors) {
     lines.push(`- **${a.name}**: ${a.description}. Strategy \`${String(a.auth.strategy)}\`. Login returns: ${a.loginReturns}.`);
@@ -36,7 +36,7 @@ export function renderPlan(draft: Draft): string {
   }
   lines.push('', ...notesOf(draft, 'actors'));
 
-  lines.push('## Resources and operations', '');
+  lines.push(`## ${PLAN_HEADINGS.resources}`, '');
   lines.push(
     ...table(
       ['operation', 'method', 'path', 'actor', 'depends_on', 'expect_status', 'extracts'],
@@ -47,17 +47,17 @@ export function renderPlan(draft: Draft): string {
   if (draft.resources.length) lines.push(`Files: ${draft.resources.map((r) => `\`resources/${r.plural}.yaml\` (name: ${r.name})`).join(', ')}.`, '');
   lines.push(...notesOf(draft, 'resources'));
 
-  lines.push('## Variable flow', '');
+  lines.push(`## ${PLAN_HEADINGS.variables}`, '');
   lines.push(...table(['variable', 'produced by', 'consumed by'], draft.flows.map((f) => [`\`${f.variable}\``, f.producedBy, f.consumedBy.join(', ')])), '');
   lines.push(...notesOf(draft, 'variables'));
 
-  lines.push('## Environment variables', '');
+  lines.push(`## ${PLAN_HEADINGS.environment}`, '');
   const envRows: unknown[][] = [['`baseUrl`', 'plain', `${String(draft.baseUrl)}: ${draft.baseUrlNote}`]];
   for (const v of draft.variables) envRows.push([`\`${v.name}\``, 'plain', `${String(v.value)}: ${v.notes}`]);
   for (const s of draft.secrets) envRows.push([`\`${s.name}\``, 'secret', `referenced as \`{{secret.${s.name}}}\`; ${s.notes}`]);
   lines.push(...table(['variable', 'kind', 'notes'], envRows), '', ...notesOf(draft, 'environment'));
 
-  lines.push('## Open questions', '');
+  lines.push(`## ${PLAN_HEADINGS.questions}`, '');
   if (!draft.questions.length) lines.push('None.');
   draft.questions.forEach((q, i) => {
     const blocks = q.blocks.length ? ` Blocks (skipped until answered): ${q.blocks.join(', ')}.` : '';

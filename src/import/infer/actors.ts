@@ -87,7 +87,7 @@ const RANK: Partial<Record<SecurityScheme['kind'], number>> = { bearer: 0, api_k
  * sent together (Gitea: basic plus an `X-Gitea-OTP` one-time code), not alternatives, so
  * there the first one sent is kept, as the input's own order.
  */
-export function preferred(alternatives: Array<SecurityScheme | undefined>, sentTogether = false): SecurityScheme | undefined {
+function preferred(alternatives: Array<SecurityScheme | undefined>, sentTogether = false): SecurityScheme | undefined {
   let best: SecurityScheme | undefined;
   for (const s of alternatives) {
     if (!s || s.kind === 'unsupported') continue;

@@ -74,6 +74,15 @@ export interface Draft {
 /** The five plan sections of spec 1.6; a note is written at the end of the one it explains. */
 export type PlanSection = 'actors' | 'resources' | 'variables' | 'environment' | 'questions';
 
+/** Each section's heading, in the plan's order: the plan writes them and an answer's check looks for them. */
+export const PLAN_HEADINGS: Readonly<Record<PlanSection, string>> = {
+  actors: 'Actors',
+  resources: 'Resources and operations',
+  variables: 'Variable flow',
+  environment: 'Environment variables',
+  questions: 'Open questions',
+};
+
 export interface PlanNote {
   section: PlanSection;
   text: string;

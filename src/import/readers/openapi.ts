@@ -7,6 +7,7 @@ import { IMPORT_CODES, importError } from '../errors.js';
 import {
   emptyApi,
   pointer,
+  obj,
   quote,
   type Evidence,
   type ObservedApi,
@@ -15,6 +16,7 @@ import {
   type ObservedOperation,
   type ObservedParam,
   type ObservedResponse,
+  type Obj,
   type SecurityScheme,
   type SecurityUse,
 } from '../observed.js';
@@ -22,8 +24,6 @@ import { isSchema, schemaFields, schemaValue } from './openapi-schema.js';
 import { splitServerUrl } from './url.js';
 import type { ReaderInput } from './types.js';
 
-type Obj = Record<string, unknown>;
-const obj = (v: unknown): Obj => (isSchema(v) ? v : {});
 
 /** Read one OpenAPI description (the parser reads the file itself: YAML or JSON). */
 export async function readOpenApi(input: ReaderInput): Promise<ObservedApi> {
