@@ -33,12 +33,38 @@ export function processIO(): CliIO {
  * Lines written during a run are joined and written in batches (every 16 KB or 50 ms, and at
  * the end): on a pipe each write is a blocking system call, and a thousand requests should
  * cost a few dozen writes, not a thousand. 50 ms is still live to a person watching.
+ *
+ * A line may be given as a function that formats it: it is called after the current turn of
+ * the event loop, in order with the other lines. A sequential run sends its next request in
+ * the turn that ended the previous one, so the formatting then overlaps the server's work on
+ * that request instead of delaying it (on a machine that runs the server too, ~5% of a run).
  */
-export function bufferedWriter(write: (text: string) => void, { bytes = 16_384, ms = 50 } = {}): { write: (text: string) => void; flush: () => void } {
+export function bufferedWriter(
+  write: (text: string) => void,
+  { bytes = 16_384, ms = 50 } = {},
+): { write: (line: string | (() => string)) => void; flush: () => void } {
   let pending: string[] = [];
   let size = 0;
   let timer: NodeJS.Timeout | undefined;
+  // Lines not formatted yet, and every line written after one of them (to keep the order).
+  let queued: Array<string | (() => string)> = [];
+  let immediate: NodeJS.Immediate | undefined;
+  const add = (text: string) => {
+    if (!text) return;
+    pending.push(text);
+    size += text.length;
+    if (size >= bytes) flush();
+    else if (!timer) timer = setTimeout(flush, ms);
+  };
+  const format = () => {
+    if (immediate) clearImmediate(immediate);
+    immediate = undefined;
+    const lines = queued;
+    queued = [];
+    for (const line of lines) add(typeof line === 'string' ? line : line());
+  };
   const flush = () => {
+    if (queued.length) format();
     if (timer) clearTimeout(timer);
     timer = undefined;
     if (!pending.length) return;
@@ -48,12 +74,10 @@ export function bufferedWriter(write: (text: string) => void, { bytes = 16_384, 
     write(text);
   };
   return {
-    write(text) {
-      if (!text) return;
-      pending.push(text);
-      size += text.length;
-      if (size >= bytes) flush();
-      else if (!timer) timer = setTimeout(flush, ms);
+    write(line) {
+      if (typeof line === 'string' && !queued.length) return add(line);
+      queued.push(line);
+      immediate ??= setImmediate(format);
     },
     flush,
   };

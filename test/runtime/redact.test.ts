@@ -32,6 +32,24 @@ describe('redactor: text', () => {
     expect(r.text(`a ${SECRET} b ${SECRET}`)).toBe('a *** b ***');
   });
 
+  it('a token is replaced in every form it travels in, whichever characters it has', () => {
+    // a JWT, an opaque token, and ones with a character that one encoding or another changes
+    for (const token of ['eyJhbGc.eyJzdWIi.sig_Na-9', 'tok-123', 'a~b~c~d', "it's*(x)!", 'x+y/z=w', 'k%20v&w', 'ü-token']) {
+      const r = createRedactor();
+      r.add(token, 'token');
+      const forms = {
+        json: JSON.stringify({ token }),
+        jsonInJson: JSON.stringify({ echo: JSON.stringify({ token }) }),
+        urlComponent: `https://h/x?t=${encodeURIComponent(token)}&a=1`,
+        form: new URLSearchParams({ t: token, a: '1' }).toString(),
+        inPath: new URL(`https://h/x/${token}`).href,
+        inQuery: new URL(`https://h/x?t=${token}`).href,
+      };
+      for (const [name, text] of Object.entries(forms)) expect(r.text(text), `${token} ${name}`).not.toContain(text.includes(token) ? token : text);
+      expect(r.text(`a ${token} b`)).toBe('a *** b');
+    }
+  });
+
   it('the base64 forms cover each byte alignment inside a longer encoding', () => {
     const secret = 'hunter22';
     for (const prefix of ['', 'a', 'ab', 'abc', 'user:', 'x:']) {

@@ -135,11 +135,16 @@ export default (async function run(argv: string[], io: CliIO): Promise<number> {
     processEnv: io.env,
     onEvent: (event) => {
       if (event.type === 'operation:start') servedFor.set(event.operation, event.prerequisiteOf);
-      else if (event.type === 'request') out.write(formatEvent(event, fmt, servedFor.get(event.operation)));
-      else if (event.type === 'operation:end') {
-        ran.set(event.result.operation, event.result);
-        ends[event.result.status]++;
-        out.write(formatResult(event.result, fmt));
+      else if (event.type === 'request') {
+        // Formatted once the next request is on its way (bufferedWriter), with the dependents
+        // known now: the runner adds to the list when another operation reuses this one.
+        const prerequisiteOf = [...(servedFor.get(event.operation) ?? [])];
+        out.write(() => formatEvent(event, fmt, prerequisiteOf));
+      } else if (event.type === 'operation:end') {
+        const result = { ...event.result, prerequisiteOf: [...event.result.prerequisiteOf] };
+        ran.set(result.operation, event.result);
+        ends[result.status]++;
+        out.write(() => formatResult(result, fmt));
       }
     },
   });
