@@ -44,7 +44,19 @@ export interface Binding {
   instance: Instance;
 }
 
+// Without a for_each binding, every operation of a run renders against the same context.
+const plainContexts = new WeakMap<RunContext, RenderContext>();
+
 export function renderContext(ctx: RunContext, binding?: Binding): RenderContext {
+  if (!binding) {
+    let rc = plainContexts.get(ctx);
+    if (!rc) plainContexts.set(ctx, (rc = makeRenderContext(ctx)));
+    return rc;
+  }
+  return makeRenderContext(ctx, binding);
+}
+
+function makeRenderContext(ctx: RunContext, binding?: Binding): RenderContext {
   const view = {
     session: (name: string) => ctx.state.session(name),
     instances: (name: string) =>

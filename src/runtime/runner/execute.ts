@@ -3,6 +3,7 @@
 // -> assert. for_each wraps it from loops.ts.
 import type { OutgoingRequest } from '../../auth/types.js';
 import { FlowError } from '../../errors.js';
+import type { RefSite } from '../../graph/index.js';
 import type { Actor, Operation } from '../../project/types.js';
 import type { FlowResponse } from '../response.js';
 import type { RenderContext } from '../template/index.js';
@@ -44,18 +45,21 @@ export async function executeOnce(ctx: RunContext, op: Operation, trace: Trace, 
   return { extracted: ctx.redactor.value(extracted), asserts: records, error };
 }
 
-const actorsReadBy = new WeakMap<Operation, Actor[]>();
+const otherActorsReadBy = new WeakMap<Operation, readonly Actor[]>();
+const NO_ACTORS: readonly Actor[] = [];
 
-/** The actors whose session values the operation or its actor's inject.headers read. */
-function actorsRead(ctx: RunContext, op: Operation): Actor[] {
-  let actors = actorsReadBy.get(op);
-  if (!actors) {
-    const sites = [...ctx.graph.sitesOf('operation', op.id), ...(op.actor ? ctx.graph.sitesOf('actor', op.actor).filter((s) => s.section === 'inject') : [])];
-    const ids = new Set<string>();
-    for (const s of sites) if (s.class === 'actor' && s.expr?.kind === 'scoped') ids.add(s.expr.scope);
-    actors = [...ids].flatMap((id) => ctx.project.actors.get(id) ?? []);
-    actorsReadBy.set(op, actors);
-  }
+/** The actors other than its own whose session values the operation or its actor's inject.headers read. */
+function otherActorsRead(ctx: RunContext, op: Operation): readonly Actor[] {
+  let actors = otherActorsReadBy.get(op);
+  if (actors) return actors;
+  let ids: Set<string> | undefined;
+  const note = (s: RefSite) => {
+    if (s.class === 'actor' && s.expr?.kind === 'scoped' && s.expr.scope !== op.actor) (ids ??= new Set()).add(s.expr.scope);
+  };
+  for (const s of ctx.graph.sitesOf('operation', op.id)) note(s);
+  if (op.actor) for (const s of ctx.graph.sitesOf('actor', op.actor)) if (s.section === 'inject') note(s);
+  actors = ids ? [...ids].flatMap((id) => ctx.project.actors.get(id) ?? []) : NO_ACTORS;
+  otherActorsReadBy.set(op, actors);
   return actors;
 }
 
@@ -68,8 +72,7 @@ async function requestOnce(ctx: RunContext, op: Operation, rc: RenderContext, tr
   // Awaited only when a login or renewal is due (src/runtime/maybe.ts).
   let session = actor && ctx.sessions.ensure(actor, trace);
   if (isPromise(session)) session = await session;
-  for (const other of actorsRead(ctx, op)) {
-    if (other === actor) continue;
+  for (const other of otherActorsRead(ctx, op)) {
     const ensured = ctx.sessions.ensure(other, trace);
     if (isPromise(ensured)) await ensured;
   }

@@ -1,6 +1,7 @@
 // From a request as written (operation, login, chain step, refresh) to an OutgoingRequest:
 // rendered URL, query, headers and body. Auth is applied afterwards by the caller.
 import { FlowError } from '../../errors.js';
+import { hasTemplate } from '../../graph/template.js';
 import type { RequestSpec, TemplateValue } from '../../project/types.js';
 import { getHeader, setHeader } from '../../auth/credentials.js';
 import type { OutgoingRequest } from '../../auth/types.js';
@@ -59,7 +60,13 @@ function buildUrl(ctx: RunContext, pathTemplate: string, rc: RenderContext): May
   });
 }
 
+// A run's env.baseUrl given with --var, or written without references, is the same for
+// every request: rendered once.
+const fixedBaseUrls = new WeakMap<RunContext, string>();
+
 function baseUrl(ctx: RunContext, rc: RenderContext): MaybePromise<string> {
+  const fixed = fixedBaseUrls.get(ctx);
+  if (fixed !== undefined) return fixed;
   if (!ctx.environment || !Object.hasOwn(ctx.environment.variables, 'baseUrl')) {
     const where = ctx.environment ? `environment "${ctx.environment.id}"` : 'the project (it has no environment)';
     throw new FlowError('E_VAR_UNRESOLVED', `baseUrl is not defined in ${where}; requests need env.baseUrl`, {
@@ -67,7 +74,11 @@ function baseUrl(ctx: RunContext, rc: RenderContext): MaybePromise<string> {
     });
   }
   // Through env resolution, so `<SET_VIA_--var>` and references inside baseUrl work.
-  return whenReady(renderStringNow('{{env.baseUrl}}', rc), (base) => base.replace(/\/+$/, ''));
+  return whenReady(renderStringNow('{{env.baseUrl}}', rc), (rendered) => {
+    const base = rendered.replace(/\/+$/, '');
+    if (Object.hasOwn(ctx.vars, 'baseUrl') || !hasTemplate(String(ctx.environment!.variables.baseUrl))) fixedBaseUrls.set(ctx, base);
+    return base;
+  });
 }
 
 function parseUrl(text: string): URL {

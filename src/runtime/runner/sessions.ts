@@ -4,7 +4,7 @@
 import { strategyFor } from '../../auth/index.js';
 import type { AuthContext, OutgoingRequest, Session } from '../../auth/types.js';
 import { FlowError, hasCode } from '../../errors.js';
-import type { Actor, AuthConfig, RequestSpec } from '../../project/types.js';
+import type { Actor, AuthConfig, RequestSpec, TemplateValue } from '../../project/types.js';
 import { extractAll, type ExtractResult } from '../extract/index.js';
 import type { MaybePromise } from '../maybe.js';
 import { isCredentialKey } from '../redact.js';
@@ -124,20 +124,11 @@ export class Sessions {
   }
 
   private authContext(actor: Actor | undefined, trace: Trace, values?: Record<string, unknown>): AuthContext {
-    const rc = renderContext(this.ctx);
-    return {
-      actor,
-      projectDir: this.ctx.project.dir,
-      render: (v) => render(v, rc),
-      renderString: (t) => renderString(t, rc),
-      exchange: (spec, purpose) => this.exchange(actor, spec, purpose, trace, values),
-      redact: (v) => this.ctx.redactor.add(v),
-      now: () => this.ctx.now(),
-    };
+    return new SessionAuthContext(this, this.ctx, actor, trace, values);
   }
 
   /** One login-side request: rendered, sent without credentials, checked, extracted. */
-  private async exchange(actor: Actor | undefined, spec: RequestSpec, purpose: string, trace: Trace, into?: Record<string, unknown>) {
+  async exchange(actor: Actor | undefined, spec: RequestSpec, purpose: string, trace: Trace, into?: Record<string, unknown>) {
     const rc = renderContext(this.ctx);
     const req = await prepareRequest(this.ctx, spec, rc);
     // Extracted once, as the response arrives; its errors count only after the status check.
@@ -187,6 +178,41 @@ function hideCredentialFields(value: unknown, hide: (v: unknown) => void, depth 
   for (const [key, v] of Object.entries(value as Record<string, unknown>)) {
     if (isCredentialKey(key)) hide(v);
     else hideCredentialFields(v, hide, depth + 1);
+  }
+}
+
+/** What a strategy may do (src/auth/types.ts). One is made for every request that applies credentials: methods, not closures. */
+class SessionAuthContext implements AuthContext {
+  constructor(
+    private readonly sessions: Sessions,
+    private readonly ctx: RunContext,
+    readonly actor: Actor | undefined,
+    private readonly trace: Trace,
+    private readonly values?: Record<string, unknown>,
+  ) {}
+
+  get projectDir(): string {
+    return this.ctx.project.dir;
+  }
+
+  render(value: TemplateValue): Promise<unknown> {
+    return render(value, renderContext(this.ctx));
+  }
+
+  renderString(text: string): Promise<string> {
+    return renderString(text, renderContext(this.ctx));
+  }
+
+  exchange(spec: RequestSpec, purpose: string): ReturnType<AuthContext['exchange']> {
+    return this.sessions.exchange(this.actor, spec, purpose, this.trace, this.values);
+  }
+
+  redact(value: string): void {
+    this.ctx.redactor.add(value);
+  }
+
+  now(): number {
+    return this.ctx.now();
   }
 }
 

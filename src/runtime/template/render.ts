@@ -6,7 +6,7 @@ import { hasTemplate, type Expr, type TemplatePart } from '../../graph/template.
 import { isSecretRef, type TemplateValue } from '../../project/types.js';
 import * as builtins from './builtins/index.js';
 import { parseCached } from '../../graph/parsed.js';
-import { inOrder, whenReady, type MaybePromise } from '../maybe.js';
+import { inOrder, isPromise, whenReady, type MaybePromise } from '../maybe.js';
 import type { RenderContext } from './context.js';
 import { env } from './env.js';
 import type { Engine, Frame, Resolver } from './frame.js';
@@ -63,13 +63,21 @@ function renderTemplateString(text: string, frame: Frame): MaybePromise<unknown>
 function renderParts(parts: TemplatePart[], frame: Frame): MaybePromise<string> {
   // A malformed reference fails the whole string before anything (a secret) is fetched.
   for (const part of parts) if (part.kind === 'error') throw syntaxError(part);
-  let out = '';
-  const append = (i: number): MaybePromise<void> => {
+  return appendParts(parts, 0, '', frame);
+}
+
+/** `out` followed by the text of `parts[from..]`: a plain loop while each reference is ready. */
+function appendParts(parts: TemplatePart[], from: number, out: string, frame: Frame): MaybePromise<string> {
+  for (let i = from; i < parts.length; i++) {
     const part = parts[i];
     if (part.kind === 'text') out += part.text;
-    else if (part.kind === 'ref') return whenReady(resolve(part, frame), (v) => void (out += toText(v)));
-  };
-  return whenReady(inOrder(parts.length, append), () => out);
+    else if (part.kind === 'ref') {
+      const value = resolve(part, frame);
+      if (isPromise(value)) return value.then((v) => appendParts(parts, i + 1, out + toText(v), frame));
+      out += toText(value);
+    }
+  }
+  return out;
 }
 
 function syntaxError(part: Extract<TemplatePart, { kind: 'error' }>): FlowError {

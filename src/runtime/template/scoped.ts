@@ -1,21 +1,25 @@
 // `{{order.id}}`, `{{admin.token}}`, `{{order[2].id}}`: asked of the runner's state.
 import { FlowError } from '../../errors.js';
-import { whenReady } from '../maybe.js';
-import type { ScopedRef } from './context.js';
+import { isPromise } from '../maybe.js';
+import type { ScopedLookup, ScopedRef } from './context.js';
 import type { Resolver } from './frame.js';
 
+// The parsed reference is the question itself (the parsed templates are never changed).
 export const scoped: Resolver<{ kind: 'scoped' } & ScopedRef> = (expr, frame, raw) => {
-  const ref: ScopedRef = { scope: expr.scope, index: expr.index, field: expr.field, path: expr.path };
-  return whenReady(frame.ctx.lookupScoped(ref), (got) => {
-    if (got.found) return got.value;
-    throw unresolved(ref, raw);
-  });
+  const got = frame.ctx.lookupScoped(expr);
+  if (isPromise(got)) return got.then((ready) => answer(ready, expr, raw));
+  return answer(got, expr, raw);
 };
+
+function answer(got: ScopedLookup, ref: ScopedRef, raw: string): unknown {
+  if (got.found) return got.value;
+  throw unresolved(ref, raw);
+}
 
 function unresolved(ref: ScopedRef, raw: string): FlowError {
   const name = `${ref.scope}${ref.index === undefined ? '' : `[${ref.index}]`}.${[ref.field, ...ref.path].join('.')}`;
   // The runner adds which operations could produce it (it knows the graph).
   return new FlowError('E_VAR_UNRESOLVED', `${raw}: nothing has produced ${name} yet`, {
-    details: { reference: raw, variable: name, kind: 'scoped', ...ref },
+    details: { reference: raw, variable: name, kind: 'scoped', scope: ref.scope, index: ref.index, field: ref.field, path: [...ref.path] },
   });
 }
