@@ -3,6 +3,8 @@
 // runtime evaluates the parsed expressions. Errors are E_ASSERT_SYNTAX with the 1-based column.
 import { FlowError } from '../errors.js';
 import { checkPath, compileRegex } from './extract-syntax.js';
+import { parseCached } from './parsed.js';
+import type { TemplatePart } from './template.js';
 
 export const COMPARE_OPS = ['==', '!=', '<', '<=', '>', '>=', 'contains', 'matches'] as const;
 export type CompareOp = (typeof COMPARE_OPS)[number];
@@ -10,8 +12,8 @@ export type AssertOp = CompareOp | 'exists' | 'not exists';
 
 export type AssertLiteral =
   | { kind: 'value'; value: string | number | boolean | null }
-  /** `{{…}}`, or a quoted string holding one: the caller renders `text` and passes the value */
-  | { kind: 'template'; text: string; quoted: boolean };
+  /** `{{…}}`, or a quoted string holding one: the caller renders `parts` and passes the value */
+  | { kind: 'template'; text: string; parts: TemplatePart[]; quoted: boolean };
 
 export interface AssertExpr {
   /** the expression as written */
@@ -139,9 +141,12 @@ class Parser {
     if (c === undefined) this.fail(`expected ${VALUE_HELP}`);
     if (c === "'" || c === '"') {
       const text = this.readString(c);
-      return text.includes('{{') ? { kind: 'template', text, quoted: true } : { kind: 'value', value: text };
+      return text.includes('{{') ? { kind: 'template', text, parts: parseCached(text), quoted: true } : { kind: 'value', value: text };
     }
-    if (this.s.startsWith('{{', this.i)) return { kind: 'template', text: this.template(), quoted: false };
+    if (this.s.startsWith('{{', this.i)) {
+      const text = this.template();
+      return { kind: 'template', text, parts: parseCached(text), quoted: false };
+    }
     NUMBER.lastIndex = this.i;
     const num = NUMBER.exec(this.s);
     if (num) {

@@ -7,7 +7,7 @@ import { extractAll } from '../extract/index.js';
 import type { Redactor } from '../redact.js';
 import type { FlowResponse } from '../response.js';
 import { inOrder, whenReady, type MaybePromise } from '../maybe.js';
-import { renderNow, type RenderContext } from '../template/index.js';
+import { renderParsedNow, type RenderContext } from '../template/index.js';
 import type { AssertRecord } from '../types.js';
 import { excerpt } from './records.js';
 
@@ -68,13 +68,15 @@ export function evaluateOne(expr: string, res: FlowResponse, rc: RenderContext, 
   const ast = parseAssert(expr); // cached by expression text in the assert module
   const judge = (rendered: unknown) => {
     const outcome = evaluateAssert(ast, res, rendered);
+    const shown = redactor.text(expr);
     const record: AssertRecord = {
-      expr: redactor.text(expr),
+      expr: shown,
       pass: outcome.pass,
       actual: redactor.value(outcome.actual),
-      message: redactor.text(outcome.message),
+      // a passing assert's message is its expression
+      message: outcome.message === expr ? shown : redactor.text(outcome.message),
     };
     return { record, error: outcome.error };
   };
-  return ast.expected?.kind === 'template' ? whenReady(renderNow(ast.expected.text, rc), judge) : judge(undefined);
+  return ast.expected?.kind === 'template' ? whenReady(renderParsedNow(ast.expected.parts, rc), judge) : judge(undefined);
 }

@@ -1,5 +1,5 @@
 // Templates at run time: render `{{ … }}` references (spec 2.8) and every builtin.
-export { render, renderNow, renderString, renderStringNow } from './render.js';
+export { render, renderNow, renderParsedNow, renderString, renderStringNow } from './render.js';
 export type { RenderContext, ScopedRef, ScopedLookup } from './context.js';
 export { lookupInState } from './state.js';
 export type { ScopedState } from './state.js';

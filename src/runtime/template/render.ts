@@ -54,7 +54,10 @@ function renderValue(value: TemplateValue, frame: Frame): MaybePromise<unknown> 
 }
 
 function renderTemplateString(text: string, frame: Frame): MaybePromise<unknown> {
-  const parts = parseCached(text);
+  return renderParsed(parseCached(text), frame);
+}
+
+function renderParsed(parts: TemplatePart[], frame: Frame): MaybePromise<unknown> {
   const only = parts.length === 1 ? parts[0] : undefined;
   if (only?.kind === 'ref') return resolve(only, frame);
   return renderParts(parts, frame);
@@ -119,6 +122,11 @@ export function renderNow(value: TemplateValue, ctx: RenderContext): MaybePromis
   // Most header values are literal text: no frame to build.
   if (typeof value === 'string' && !hasTemplate(value)) return value;
   return renderValue(value, rootFrame(ctx));
+}
+
+/** `renderNow` of a template parsed beforehand (an assert's expected value). */
+export function renderParsedNow(parts: TemplatePart[], ctx: RenderContext): MaybePromise<unknown> {
+  return renderParsed(parts, rootFrame(ctx));
 }
 
 /** `renderString`, as `renderNow` is to `render`. */

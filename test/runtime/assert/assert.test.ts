@@ -2,6 +2,7 @@
 import { describe, expect, test } from 'vitest';
 import { checkAssert, evaluateAssert, parseAssert } from '../../../src/runtime/assert/index.js';
 import { createResponse } from '../../../src/runtime/response.js';
+import { parseTemplate } from '../../../src/graph/template.js';
 
 const res = createResponse({
   status: 201,
@@ -160,9 +161,11 @@ describe('outcome details', () => {
 
 describe('{{…}} literals are rendered by the caller', () => {
   test('parsed as a template', () => {
-    expect(parseAssert('$.data.id == {{order.id}}').expected).toEqual({ kind: 'template', text: '{{order.id}}', quoted: false });
-    expect(parseAssert("$.data.id == 'pre-{{order.id}}'").expected).toEqual({ kind: 'template', text: 'pre-{{order.id}}', quoted: true });
-    expect(parseAssert("$.data.x == {{$.base64.encode('}}')}}").expected).toEqual({ kind: 'template', text: "{{$.base64.encode('}}')}}", quoted: false });
+    expect(parseAssert('$.data.id == {{order.id}}').expected).toMatchObject({ kind: 'template', text: '{{order.id}}', quoted: false });
+    expect(parseAssert("$.data.id == 'pre-{{order.id}}'").expected).toMatchObject({ kind: 'template', text: 'pre-{{order.id}}', quoted: true });
+    expect(parseAssert("$.data.x == {{$.base64.encode('}}')}}").expected).toMatchObject({ kind: 'template', text: "{{$.base64.encode('}}')}}", quoted: false });
+    // parsed with the assertion: a run renders the parts without parsing the text again
+    expect(parseAssert("$.data.id == 'pre-{{order.id}}'").expected).toMatchObject({ parts: parseTemplate('pre-{{order.id}}') });
   });
 
   test.each<[string, unknown, boolean]>([
