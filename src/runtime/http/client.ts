@@ -1,6 +1,7 @@
 // The HTTP client of a run: one undici Agent (one pool per origin, reused by every
 // request), composed with interceptors, innermost first:
-//   timeout (per attempt) -> hops (URL, cookies) -> [retry] -> redirect
+//   timeout (per attempt) -> hops (URL, cookies) -> [retry] -> redirect (undici's
+//   RedirectHandler, built at the first redirect: redirect.ts)
 // Requests with `retry` go through a second composition of the same Agent that includes
 // undici's retry interceptor; the others pay nothing for it.
 import type { Agent as UndiciAgent, Dispatcher } from 'undici';
@@ -8,6 +9,7 @@ import { FlowError } from '../../errors.js';
 import type { FlowResponse } from '../response.js';
 import { ResponseCollector } from './collect.js';
 import { EXCHANGE, hopsInterceptor, type ExchangeState, type FlowDispatchOptions } from './exchange.js';
+import { redirectInterceptor } from './redirect.js';
 import { retryOptionsFor } from './retry.js';
 import { Deadlines } from './deadlines.js';
 import { timeoutInterceptor } from './timeout.js';
@@ -27,7 +29,7 @@ export function createHttpClient(options: HttpClientOptions = {}): HttpClient {
   const maxRedirections = options.maxRedirections ?? DEFAULT_MAX_REDIRECTIONS;
   const userAgent = options.userAgent ?? 'reqflow';
   const agent = createAgent(options);
-  const redirect = maxRedirections > 0 ? [interceptors.redirect({ maxRedirections })] : [];
+  const redirect = maxRedirections > 0 ? [redirectInterceptor(maxRedirections)] : [];
   const deadlines = new Deadlines();
   const plain = agent.compose(timeoutInterceptor(deadlines), hopsInterceptor(), ...redirect);
   const retrying = agent.compose(timeoutInterceptor(deadlines), hopsInterceptor(), interceptors.retry(), ...redirect);

@@ -21,8 +21,8 @@ function part<T>(file: string, fromIndex: (undici: typeof Undici) => T): T {
 }
 
 export const Agent = part<typeof Undici.Agent>('undici/lib/dispatcher/agent.js', (u) => u.Agent);
-export const interceptors: Pick<typeof Undici.interceptors, 'redirect' | 'retry'> = {
-  redirect: part('undici/lib/interceptor/redirect.js', (u) => u.interceptors.redirect),
+export const RedirectHandler = part<typeof Undici.RedirectHandler>('undici/lib/handler/redirect-handler.js', (u) => u.RedirectHandler);
+export const interceptors: Pick<typeof Undici.interceptors, 'retry'> = {
   retry: part('undici/lib/interceptor/retry.js', (u) => u.interceptors.retry),
 };
 
