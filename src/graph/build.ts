@@ -1,7 +1,7 @@
 // The dependency graph of a project (spec 2.9): who produces each resource field, and what
 // each operation needs first, implicitly (references) and explicitly (depends_on).
 import type { Operation, Project, YamlPath } from '../project/types.js';
-import { collectSites, type RefSite } from './sites.js';
+import { collectSites, type OwnerKind, type RefSite } from './sites.js';
 
 export type EdgeKind = 'implicit' | 'explicit';
 
@@ -42,7 +42,7 @@ export class ProjectGraph {
   readonly selfProduced: readonly SelfProducedRef[];
 
   private readonly producerIndex: Map<string, Map<string, string[]>>;
-  private readonly sitesByOwner: Map<string, RefSite[]>;
+  private readonly sitesByOwner: Record<OwnerKind, Map<string, RefSite[]>>;
 
   constructor(
     readonly project: Project,
@@ -50,7 +50,7 @@ export class ProjectGraph {
       refs: RefSite[];
       edges: Edge[][];
       producers: Map<string, Map<string, string[]>>;
-      sitesByOwner: Map<string, RefSite[]>;
+      sitesByOwner: Record<OwnerKind, Map<string, RefSite[]>>;
       selfProduced: SelfProducedRef[];
     },
   ) {
@@ -107,12 +107,8 @@ export class ProjectGraph {
 
   /** The reference sites written in an operation, actor or environment. */
   sitesOf(kind: RefSite['owner']['kind'], id: string): readonly RefSite[] {
-    return this.sitesByOwner.get(ownerKey(kind, id)) ?? [];
+    return this.sitesByOwner[kind].get(id) ?? NONE;
   }
-}
-
-function ownerKey(kind: string, id: string): string {
-  return `${kind}\0${id}`;
 }
 
 export function buildGraph(project: Project): ProjectGraph {
@@ -125,10 +121,7 @@ export function buildGraph(project: Project): ProjectGraph {
     const own = sites.byOperation.get(op.id) ?? [];
     edges.push(edgesOf(op, project, producers, actorNeeds.forOperation(op, own), selfProduced));
   }
-  const sitesByOwner = new Map<string, RefSite[]>();
-  for (const [id, list] of sites.byEnvironment) sitesByOwner.set(ownerKey('environment', id), list);
-  for (const [id, list] of sites.byActor) sitesByOwner.set(ownerKey('actor', id), list);
-  for (const [id, list] of sites.byOperation) sitesByOwner.set(ownerKey('operation', id), list);
+  const sitesByOwner = { environment: sites.byEnvironment, actor: sites.byActor, operation: sites.byOperation };
   return new ProjectGraph(project, { refs: sites.all, edges, producers, sitesByOwner, selfProduced });
 }
 

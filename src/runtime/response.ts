@@ -102,13 +102,12 @@ class BufferedResponse implements FlowResponse {
     }
     let text = this.text();
     if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
-    const contentType = header(this.headers, 'content-type');
-    if (!text.trim()) {
-      throw new FlowError('E_NOT_JSON', 'the response body is empty, not JSON', { details: { contentType, excerpt: '' } });
-    }
     try {
       return JSON.parse(text);
     } catch {
+      // Said apart from other text: the reason is clearer, and the excerpt would be blank.
+      const contentType = header(this.headers, 'content-type');
+      if (!text.trim()) throw new FlowError('E_NOT_JSON', 'the response body is empty, not JSON', { details: { contentType, excerpt: '' } });
       const shown = excerpt(text);
       const short = shown.length > 80 ? `${shown.slice(0, 80)}…` : shown;
       const type = contentType ? ` (${contentType.split(';')[0]})` : '';

@@ -7,7 +7,7 @@
 import type { Agent as UndiciAgent, Dispatcher } from 'undici';
 import { FlowError } from '../../errors.js';
 import type { FlowResponse } from '../response.js';
-import { ResponseCollector } from './collect.js';
+import { ResponseCollector, type CollectOptions } from './collect.js';
 import { EXCHANGE, hopsInterceptor, type ExchangeState, type FlowDispatchOptions } from './exchange.js';
 import { redirectInterceptor } from './redirect.js';
 import { retryOptionsFor } from './retry.js';
@@ -56,24 +56,24 @@ export function createHttpClient(options: HttpClientOptions = {}): HttpClient {
       const state: ExchangeState = { timeoutMs: req.timeoutMs ?? DEFAULT_TIMEOUT_MS, origin, jar: req.cookieJar, url: target.href, setCookies: [] };
       if (req.credentialHeaders?.length) state.credentialHeaders = new Set(req.credentialHeaders.map((n) => n.toLowerCase()));
       const signal = req.signal;
-      const onAbort = (): void => collector.fail(new FlowError('E_ABORTED', `the request to ${origin} was cancelled`));
-      const done = (): void => signal?.removeEventListener('abort', onAbort);
+      // Without a signal the promise's own functions settle it: no listener to remove after.
+      let settle: Pick<CollectOptions, 'resolve' | 'reject'> = { resolve, reject };
+      let onAbort: (() => void) | undefined;
+      if (signal) {
+        const listener = (onAbort = () => collector.fail(new FlowError('E_ABORTED', `the request to ${origin} was cancelled`)));
+        const done = () => signal.removeEventListener('abort', listener);
+        settle = { resolve: (res) => (done(), resolve(res)), reject: (err) => (done(), reject(err)) };
+      }
       const collector = new ResponseCollector({
         state,
         origin,
         maxBodyBytes,
         maxRedirections,
         started: performance.now(),
-        resolve: (res) => {
-          done();
-          resolve(res);
-        },
-        reject: (err) => {
-          done();
-          reject(err);
-        },
+        resolve: settle.resolve,
+        reject: settle.reject,
       });
-      if (signal) {
+      if (signal && onAbort) {
         if (signal.aborted) return onAbort();
         signal.addEventListener('abort', onAbort, { once: true });
       }

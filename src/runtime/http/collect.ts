@@ -67,7 +67,7 @@ export class ResponseCollector implements Dispatcher.DispatchHandler {
     if (chunk.length > room) {
       if (room > 0) this.#push(chunk.subarray(0, room));
       this.#controller = controller;
-      void this.#finish(true);
+      this.#finish(true);
       return;
     }
     this.#push(chunk);
@@ -75,7 +75,7 @@ export class ResponseCollector implements Dispatcher.DispatchHandler {
 
   onResponseEnd(): void {
     if (this.#settled) return;
-    void this.#finish(false);
+    this.#finish(false);
   }
 
   onResponseError(_controller: unknown, err: Error): void {
@@ -123,19 +123,24 @@ export class ResponseCollector implements Dispatcher.DispatchHandler {
     }
   }
 
-  async #finish(truncated: boolean): Promise<void> {
+  /** Synchronous unless the body must be decompressed (a promise per response costs a turn). */
+  #finish(truncated: boolean): void {
     this.#settled = true;
     if (truncated) this.#abort(); // the rest is not read
     const ms = performance.now() - this.o.started;
-    let body = this.#body();
+    const body = this.#body();
     this.#chunks = [];
     this.#buffer = undefined;
     const encoding = this.#headers['content-encoding'];
     if (!truncated && typeof encoding === 'string' && isEncoded(encoding) && body.length > 0) {
-      const decoded = await decodeBody(body, encoding, this.o.maxBodyBytes);
-      body = decoded.body;
-      truncated = decoded.truncated;
+      // decodeBody never rejects: a body it cannot decode is kept as received
+      void decodeBody(body, encoding, this.o.maxBodyBytes).then((decoded) => this.#resolve(decoded.body, decoded.truncated, ms));
+      return;
     }
+    this.#resolve(body, truncated, ms);
+  }
+
+  #resolve(body: Buffer, truncated: boolean, ms: number): void {
     this.o.resolve(
       createResponse({
         status: this.#status,
