@@ -45,22 +45,23 @@ export async function executeOnce(ctx: RunContext, op: Operation, trace: Trace, 
   return { extracted: ctx.redactor.value(extracted), asserts: records, error };
 }
 
-const otherActorsReadBy = new WeakMap<Operation, readonly Actor[]>();
 const NO_ACTORS: readonly Actor[] = [];
 
-/** The actors other than its own whose session values the operation or its actor's inject.headers read. */
+/**
+ * The actors other than its own whose session values the operation or its actor's
+ * inject.headers read. Not memoised: an operation has a few sites, and most run once.
+ */
 function otherActorsRead(ctx: RunContext, op: Operation): readonly Actor[] {
-  let actors = otherActorsReadBy.get(op);
-  if (actors) return actors;
   let ids: Set<string> | undefined;
-  const note = (s: RefSite) => {
-    if (s.class === 'actor' && s.expr?.kind === 'scoped' && s.expr.scope !== op.actor) (ids ??= new Set()).add(s.expr.scope);
-  };
-  for (const s of ctx.graph.sitesOf('operation', op.id)) note(s);
-  if (op.actor) for (const s of ctx.graph.sitesOf('actor', op.actor)) if (s.section === 'inject') note(s);
-  actors = ids ? [...ids].flatMap((id) => ctx.project.actors.get(id) ?? []) : NO_ACTORS;
-  otherActorsReadBy.set(op, actors);
-  return actors;
+  for (const s of ctx.graph.sitesOf('operation', op.id)) if (readsOtherActor(s, op)) (ids ??= new Set()).add(s.expr.scope);
+  if (op.actor) {
+    for (const s of ctx.graph.sitesOf('actor', op.actor)) if (s.section === 'inject' && readsOtherActor(s, op)) (ids ??= new Set()).add(s.expr.scope);
+  }
+  return ids ? [...ids].flatMap((id) => ctx.project.actors.get(id) ?? []) : NO_ACTORS;
+}
+
+function readsOtherActor(s: RefSite, op: Operation): s is RefSite & { expr: { kind: 'scoped'; scope: string } } {
+  return s.class === 'actor' && s.expr?.kind === 'scoped' && s.expr.scope !== op.actor;
 }
 
 /** Render, authenticate, run the pre_request hook and send: one HTTP exchange. */
