@@ -34,10 +34,11 @@ export async function executeOnce(ctx: RunContext, op: Operation, trace: Trace, 
 
   const { scalars, many } = extract(op.extract, res);
   // post_response sees what was just extracted, in the instance it is about to go into
-  const fromHook = op.postResponse ? await postResponseHook(ctx, op, trace, res, { ...(target ?? ctx.state.into(op.resource, op.id))?.values, ...scalars }) : {};
-  const extracted = { ...scalars, ...fromHook };
+  const extracted = op.postResponse
+    ? { ...scalars, ...(await postResponseHook(ctx, op, trace, res, { ...(target ?? ctx.state.into(op.resource, op.id))?.values, ...scalars })) }
+    : scalars;
   ctx.state.record(op.resource, op.id, extracted, many, target);
-  for (const [name, values] of Object.entries(many)) extracted[name] = values;
+  for (const name in many) extracted[name] = many[name];
 
   let checked = checkAsserts(op.assert, res, rc, ctx.redactor);
   if (isPromise(checked)) checked = await checked;

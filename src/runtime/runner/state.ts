@@ -48,7 +48,7 @@ export class RunState {
   record(resource: string, op: string, scalars: Record<string, unknown>, many: Record<string, unknown[]> = {}, target?: Instance): void {
     const list = this.instancesByResource.get(resource);
     if (!list) return;
-    const fanOut = Object.entries(many);
+    const fanOut = hasKeys(many) ? Object.entries(many) : NO_FAN_OUT;
     if (fanOut.length) {
       const count = Math.max(...fanOut.map(([, v]) => v.length));
       for (let i = 0; i < count; i++) {
@@ -58,7 +58,7 @@ export class RunState {
       }
       return;
     }
-    if (!Object.keys(scalars).length) return;
+    if (!hasKeys(scalars)) return;
     const into = target ?? this.into(resource, op);
     if (into) {
       Object.assign(into.values, scalars);
@@ -82,4 +82,12 @@ export class RunState {
     if (values) this.sessionValues.set(actor, values);
     else this.sessionValues.delete(actor);
   }
+}
+
+const NO_FAN_OUT: Array<[string, unknown[]]> = [];
+
+/** Without building the list of keys (extractions are recorded for every operation). */
+function hasKeys(o: object): boolean {
+  for (const _ in o) return true;
+  return false;
 }
