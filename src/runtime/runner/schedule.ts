@@ -66,7 +66,8 @@ export class Scheduler {
    */
   async runInOrder(plan: string[], asked: Set<string>, generation: number): Promise<OperationResult[]> {
     const results: OperationResult[] = [];
-    for (const [i, id] of plan.entries()) {
+    for (let i = 0; i < plan.length; i++) {
+      const id = plan[i];
       if (asked.has(id)) results.push(await this.request(id, generation));
       else if (!this.ctx.project.operations.get(id)?.force) await this.ensure(id, this.firstDependent(plan, i), new Set());
     }

@@ -19,21 +19,24 @@ export interface SendOptions {
 }
 
 export async function send(ctx: RunContext, req: OutgoingRequest, opts: SendOptions): Promise<FlowResponse> {
+  const sent = ctx.http.send({
+    method: req.method,
+    url: req.url,
+    headers: req.headers,
+    body: req.body,
+    credentialHeaders: req.credentialHeaders,
+    // the client applies DEFAULT_TIMEOUT_MS when the operation sets none
+    timeoutMs: opts.timeoutMs,
+    retry: opts.retry,
+    cookieJar: ctx.jar(opts.actor),
+  });
+  // Recorded once the request is on its way (the client writes it before it returns): this
+  // work then overlaps the server's instead of delaying the request.
   const request = requestRecord(req, ctx.redactor);
   const entry: Trace['exchanges'][number] = { request, purpose: opts.purpose };
   opts.trace.exchanges.push(entry);
   try {
-    const res = await ctx.http.send({
-      method: req.method,
-      url: req.url,
-      headers: req.headers,
-      body: req.body,
-      credentialHeaders: req.credentialHeaders,
-      // the client applies DEFAULT_TIMEOUT_MS when the operation sets none
-      timeoutMs: opts.timeoutMs,
-      retry: opts.retry,
-      cookieJar: ctx.jar(opts.actor),
-    });
+    const res = await sent;
     opts.inspect?.(res);
     entry.response = responseRecord(res, ctx.redactor);
     ctx.emit({ type: 'request', operation: opts.trace.operation, purpose: opts.purpose, request, response: entry.response });
