@@ -87,5 +87,6 @@ async function requestOnce(ctx: RunContext, op: Operation, rc: RenderContext, tr
   }
   if (op.auth) await ctx.sessions.applyInline(op.auth, req, trace);
   if (op.preRequest) req = await preRequestHook(ctx, op, trace, req, { ...(target ?? ctx.state.newest(op.resource))?.values });
-  return send(ctx, req, { trace, purpose: op.id, actor: actor?.id, timeoutMs: op.timeoutMs, retry: op.retry });
+  // awaited here: returning the promise itself would cost two more turns to adopt it
+  return await send(ctx, req, { trace, purpose: op.id, actor: actor?.id, timeoutMs: op.timeoutMs, retry: op.retry });
 }
