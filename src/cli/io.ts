@@ -39,6 +39,15 @@ export function processIO(): CliIO {
  * the turn that ended the previous one, so the formatting then overlaps the server's work on
  * that request instead of delaying it (on a machine that runs the server too, ~5% of a run).
  */
+/** A line that fails to format must not end the run (it now runs outside the operation's error handling) nor take the others with it. */
+function formatted(line: () => string): string {
+  try {
+    return line();
+  } catch {
+    return '(a line of output could not be formatted)\n';
+  }
+}
+
 export function bufferedWriter(
   write: (text: string) => void,
   { bytes = 16_384, ms = 50 } = {},
@@ -61,7 +70,7 @@ export function bufferedWriter(
     immediate = undefined;
     const lines = queued;
     queued = [];
-    for (const line of lines) add(typeof line === 'string' ? line : line());
+    for (const line of lines) add(typeof line === 'string' ? line : formatted(line));
   };
   const flush = () => {
     if (queued.length) format();

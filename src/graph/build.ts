@@ -106,7 +106,7 @@ export class ProjectGraph {
   }
 
   /** The reference sites written in an operation, actor or environment. */
-  sitesOf(kind: RefSite['owner']['kind'], id: string): readonly RefSite[] {
+  sitesOf(kind: OwnerKind, id: string): readonly RefSite[] {
     return this.sitesByOwner[kind].get(id) ?? NONE;
   }
 }

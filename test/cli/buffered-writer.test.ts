@@ -32,6 +32,18 @@ describe('bufferedWriter', () => {
     expect(writes).toEqual(['x\ny\n']);
   });
 
+  it('a line that fails to format is replaced by a note, and the lines around it are kept', () => {
+    const writes: string[] = [];
+    const out = bufferedWriter((t) => writes.push(t), { ms: 10_000 });
+    out.write('a\n');
+    out.write(() => {
+      throw new Error('bug');
+    });
+    out.write(() => 'c\n');
+    out.flush();
+    expect(writes).toEqual(['a\n(a line of output could not be formatted)\nc\n']);
+  });
+
   it('writes a batch once it reaches the size limit, and after the time limit', async () => {
     const writes: string[] = [];
     const out = bufferedWriter((t) => writes.push(t), { bytes: 4, ms: 5 });

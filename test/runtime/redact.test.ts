@@ -37,15 +37,22 @@ describe('redactor: text', () => {
     for (const token of ['eyJhbGc.eyJzdWIi.sig_Na-9', 'tok-123', 'a~b~c~d', "it's*(x)!", 'x+y/z=w', 'k%20v&w', 'ü-token']) {
       const r = createRedactor();
       r.add(token, 'token');
-      const forms = {
-        json: JSON.stringify({ token }),
-        jsonInJson: JSON.stringify({ echo: JSON.stringify({ token }) }),
-        urlComponent: `https://h/x?t=${encodeURIComponent(token)}&a=1`,
-        form: new URLSearchParams({ t: token, a: '1' }).toString(),
-        inPath: new URL(`https://h/x/${token}`).href,
-        inQuery: new URL(`https://h/x?t=${token}`).href,
+      const json = JSON.stringify(token).slice(1, -1);
+      // each text, and the token as that text carries it
+      const forms: Record<string, [string, string]> = {
+        json: [JSON.stringify({ token }), json],
+        jsonInJson: [JSON.stringify({ echo: JSON.stringify({ token }) }), JSON.stringify(json).slice(1, -1)],
+        urlComponent: [`https://h/x?t=${encodeURIComponent(token)}&a=1`, encodeURIComponent(token)],
+        form: [new URLSearchParams({ t: token, a: '1' }).toString(), new URLSearchParams({ t: token }).toString().slice(2)],
+        inPath: [new URL(`https://h/x/${token}`).href, new URL(`https://h/x/${token}`).pathname.slice(3)],
+        inQuery: [new URL(`https://h/x?t=${token}`).href, new URL(`https://h/x?t=${token}`).search.slice(3)],
       };
-      for (const [name, text] of Object.entries(forms)) expect(r.text(text), `${token} ${name}`).not.toContain(text.includes(token) ? token : text);
+      for (const [name, [text, carried]] of Object.entries(forms)) {
+        const out = r.text(text);
+        expect(text, `${token} ${name}`).toContain(carried);
+        expect(out, `${token} ${name}`).not.toContain(carried);
+        expect(out, `${token} ${name}`).toContain('***');
+      }
       expect(r.text(`a ${token} b`)).toBe('a *** b');
     }
   });

@@ -8,8 +8,8 @@ import { createResponse, type FlowResponse } from '../response.js';
 import { decodeBody, isEncoded } from './decompress.js';
 import { toFlowError } from './errors.js';
 import type { ExchangeState } from './exchange.js';
+import { REDIRECT_STATUSES } from './redirect.js';
 
-const REDIRECTS = new Set([300, 301, 302, 303, 307, 308]);
 /** Above this announced length, copy into one buffer as data comes (no second full copy at the end). */
 const PREALLOCATE_BYTES = 1024 * 1024;
 /** the reason given to undici when we stop an exchange whose outcome is already settled */
@@ -49,7 +49,7 @@ export class ResponseCollector implements Dispatcher.DispatchHandler {
     if (this.#settled) return;
     this.#controller = controller;
     // A redirect reaches us only when the redirect interceptor gave up: the limit was hit.
-    if (this.o.maxRedirections > 0 && REDIRECTS.has(status) && headers.location !== undefined) {
+    if (this.o.maxRedirections > 0 && REDIRECT_STATUSES.has(status) && headers.location !== undefined) {
       const n = this.o.maxRedirections;
       this.fail(new FlowError('E_REDIRECT_LOOP', `more than ${n} redirects, the last one from ${this.o.state.url}`, { details: { maxRedirections: n, status } }));
       return;
@@ -133,8 +133,11 @@ export class ResponseCollector implements Dispatcher.DispatchHandler {
     this.#buffer = undefined;
     const encoding = this.#headers['content-encoding'];
     if (!truncated && typeof encoding === 'string' && isEncoded(encoding) && body.length > 0) {
-      // decodeBody never rejects: a body it cannot decode is kept as received
-      void decodeBody(body, encoding, this.o.maxBodyBytes).then((decoded) => this.#resolve(decoded.body, decoded.truncated, ms));
+      // A body that cannot be decoded is kept as received; a failure of our own still settles.
+      decodeBody(body, encoding, this.o.maxBodyBytes).then(
+        (decoded) => this.#resolve(decoded.body, decoded.truncated, ms),
+        (err) => this.o.reject(toFlowError(err, this.o.origin)),
+      );
       return;
     }
     this.#resolve(body, truncated, ms);

@@ -4,15 +4,17 @@
 import { createBrotliDecompress, createGunzip, createInflate, type Zlib } from 'node:zlib';
 import type { Transform } from 'node:stream';
 
-const DECODERS: Record<string, () => Transform & Zlib> = {
-  gzip: createGunzip,
-  'x-gzip': createGunzip,
-  deflate: createInflate,
-  br: createBrotliDecompress,
-};
+// A Map, not an object: the name comes from the server, and `__proto__` or `constructor`
+// must not be taken for a decoder.
+const DECODERS = new Map<string, () => Transform & Zlib>([
+  ['gzip', createGunzip],
+  ['x-gzip', createGunzip],
+  ['deflate', createInflate],
+  ['br', createBrotliDecompress],
+]);
 
 export function isEncoded(contentEncoding: string | undefined): boolean {
-  return contentEncoding !== undefined && DECODERS[contentEncoding.trim().toLowerCase()] !== undefined;
+  return contentEncoding !== undefined && DECODERS.has(contentEncoding.trim().toLowerCase());
 }
 
 export interface Decoded {
@@ -22,7 +24,9 @@ export interface Decoded {
 
 /** Decode a complete compressed body, keeping at most `limit` decoded bytes; data not valid for its encoding is kept as received. */
 export function decodeBody(raw: Buffer, contentEncoding: string, limit: number): Promise<Decoded> {
-  const decoder = DECODERS[contentEncoding.trim().toLowerCase()]();
+  const make = DECODERS.get(contentEncoding.trim().toLowerCase());
+  if (!make) return Promise.resolve({ body: raw, truncated: false });
+  const decoder = make();
   return new Promise((resolve) => {
     const chunks: Buffer[] = [];
     let size = 0;

@@ -3,20 +3,28 @@
 // for every response, a URL parsed for its history. Most responses are not redirects, and on
 // a server on the same machine that cost ~5% of a 1,000-request run (BENCHMARKS.md). Here a
 // request gets a handler that passes everything through until a redirect status arrives; from
-// that response on, the RedirectHandler takes the exchange over, as if it had been there from
-// the start (it reads nothing before the first response but the options it is given).
+// that response on, the RedirectHandler takes the exchange over. Built that late, it differs
+// in two ways that reqflow does not use: the first hop's context has no `history`, and a
+// streamed body could not be told apart from one already sent (so a request with a body other
+// than text, bytes or a form gets its RedirectHandler at once, as undici does).
 import type { Dispatcher } from 'undici';
-import { RedirectHandler } from './undici.js';
+import { formDataClass, RedirectHandler } from './undici.js';
 
 /** The statuses undici's RedirectHandler follows. */
-const REDIRECT_STATUSES = new Set([300, 301, 302, 303, 307, 308]);
+export const REDIRECT_STATUSES: ReadonlySet<number> = new Set([300, 301, 302, 303, 307, 308]);
 
 type Dispatch = Dispatcher.Dispatch;
 type Controller = Dispatcher.DispatchController;
 type Headers = Record<string, string | string[] | undefined>;
 
 export function redirectInterceptor(maxRedirections: number): Dispatcher.DispatcherComposeInterceptor {
-  return (dispatch) => (opts, handler) => dispatch(opts, new UntilRedirect(dispatch, maxRedirections, opts, handler));
+  return (dispatch) => (opts, handler) =>
+    dispatch(opts, replayable(opts.body) ? new UntilRedirect(dispatch, maxRedirections, opts, handler) : (new RedirectHandler(dispatch, maxRedirections, opts, handler) as Dispatcher.DispatchHandler));
+}
+
+/** A body that can be sent again as it is, with nothing for the RedirectHandler to watch. */
+function replayable(body: Dispatcher.DispatchOptions['body']): boolean {
+  return body === undefined || body === null || typeof body === 'string' || body instanceof Uint8Array || body instanceof formDataClass();
 }
 
 class UntilRedirect implements Dispatcher.DispatchHandler {

@@ -76,7 +76,8 @@ function baseUrl(ctx: RunContext, rc: RenderContext): MaybePromise<string> {
   // Through env resolution, so `<SET_VIA_--var>` and references inside baseUrl work.
   return whenReady(renderStringNow('{{env.baseUrl}}', rc), (rendered) => {
     const base = rendered.replace(/\/+$/, '');
-    if (Object.hasOwn(ctx.vars, 'baseUrl') || !hasTemplate(String(ctx.environment!.variables.baseUrl))) fixedBaseUrls.set(ctx, base);
+    const written = ctx.environment!.variables.baseUrl;
+    if (Object.hasOwn(ctx.vars, 'baseUrl') || (typeof written === 'string' && !hasTemplate(written))) fixedBaseUrls.set(ctx, base);
     return base;
   });
 }

@@ -33,6 +33,7 @@ beforeAll(async () => {
       res.writeHead(200, { 'content-type': 'application/json', 'content-encoding': 'gzip', 'content-length': body.length });
       res.end(body);
     },
+    '/odd-encoding': (req, res) => text(res, 200, '{"plain":true}', { 'content-type': 'application/json', 'content-encoding': String(req.query.get('name')) }),
     '/never': () => {}, // accepts, never answers
     '/stall-body': (_req, res) => {
       res.writeHead(200, { 'content-type': 'application/json', 'content-length': 100 });
@@ -241,6 +242,10 @@ describe('responses', () => {
 
   test('a gzip body is decoded', async () => {
     expect((await get('/gzip')).json()).toEqual({ zipped: true });
+  });
+
+  test.each(['__proto__', 'constructor', 'toString'])('an encoding named %s (no decoder of ours) leaves the body as received', async (name) => {
+    expect((await get(`/odd-encoding?name=${name}`, { timeoutMs: 2000 })).json()).toEqual({ plain: true });
   });
 });
 
