@@ -29,6 +29,15 @@ export function processIO(): CliIO {
   };
 }
 
+/** A line that fails to format must not end the run (it now runs outside the operation's error handling) nor take the others with it. */
+function formatted(line: () => string): string {
+  try {
+    return line();
+  } catch {
+    return '(a line of output could not be formatted)\n';
+  }
+}
+
 /**
  * Lines written during a run are joined and written in batches (every 16 KB or 50 ms, and at
  * the end): on a pipe each write is a blocking system call, and a thousand requests should
@@ -39,15 +48,6 @@ export function processIO(): CliIO {
  * the turn that ended the previous one, so the formatting then overlaps the server's work on
  * that request instead of delaying it (on a machine that runs the server too, ~5% of a run).
  */
-/** A line that fails to format must not end the run (it now runs outside the operation's error handling) nor take the others with it. */
-function formatted(line: () => string): string {
-  try {
-    return line();
-  } catch {
-    return '(a line of output could not be formatted)\n';
-  }
-}
-
 export function bufferedWriter(
   write: (text: string) => void,
   { bytes = 16_384, ms = 50 } = {},
