@@ -205,6 +205,26 @@ describe('session.refresh of an oauth2 actor', () => {
     }
   });
 
+  it('a refresh answer with a new refresh_token and id_token: both are redacted like the first ones', async () => {
+    // sent back in the query, where only knowing the value hides it
+    const session = ['session:', '  refresh:', '    method: POST', '    path: "/refresh?r={{svc.refresh_token}}"', '    extract: { access_token: $.data.access_token }'];
+    const t = await oauth((n) => ({ access_token: `AT${n}`, refresh_token: `fresh-refresh-${n}`, id_token: `fresh-id-${n}`, expires_in: 60 }), session);
+    try {
+      await t.runner.run('call.me');
+      t.advance(2_000);
+      const first = await t.runner.run('call.me');
+      t.advance(61_000);
+      const second = await t.runner.run('call.me'); // sends back the refresh_token of the first refresh
+      expect([first.status, second.status]).toEqual(['passed', 'passed']);
+      expect(t.srv.requests.filter((r) => r.path === '/refresh').map((r) => r.url)).toEqual(['/refresh?r=RT1', '/refresh?r=fresh-refresh-2']);
+      const shown = JSON.stringify([first.exchanges, second.exchanges, t.runner.values('svc')]);
+      expect(shown).toContain('/refresh?r=***');
+      expect(shown).not.toMatch(/fresh-(refresh|id)-/);
+    } finally {
+      await t.srv.close();
+    }
+  });
+
   it('a refresh that names it `token` and gives no expires_in: that token is sent, for the ttl', async () => {
     const t = await oauth((n) => ({ data: { token: `AT${n}` } }), [...refresh('{ token: $.data.data.token }'), '  ttl: 10m']);
     try {
