@@ -85,6 +85,7 @@ describe('flow run (in process)', () => {
     [['order.get', '--dryrun'], /^flow run: Unknown option '--dryrun' \(did you mean --dry-run\?\)/],
     [['order.get', '--all'], /^flow run: --all runs every operation: name operations \(order\.get\) or give --all, not both/],
     [['order.get', '-p', 'no/such/dir'], /^flow run: no project at no\/such\/dir/],
+    [['order.get', '-p', 'resources'], /^flow run: no flow\.yaml in resources\n/],
   ])('exit 2 on a usage error, and nothing is sent: %j', async (args, message) => {
     const r = await flowRun(args);
     expect(r.code).toBe(2);

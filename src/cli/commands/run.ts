@@ -39,7 +39,8 @@ Options:
 
 Secrets come from FLOW_SECRET_<NAME>, then the OS keychain (flow secret set NAME).
 Exit codes: 0 every operation asked for passed, 1 a failure or skip (or lint errors),
-2 usage error (unknown option, operation or environment, no such project, a
+2 usage error (unknown option, operation or environment, no such project or no
+flow.yaml in it, a
 <SET_VIA_--var> value the run needs and nobody gave).
 `;
 
@@ -89,6 +90,8 @@ export default (async function run(argv: string[], io: CliIO): Promise<number> {
   const fmt: RunFormatOptions = { cwd: io.cwd, verbose: o.verbose, color: io.isTTY && !o['no-color'] && !io.env.NO_COLOR };
   keepYoungGenerationSmall();
   const project = await loadProject(projectDir);
+  // not a project at all: a wrong --project, as for `flow secret` (exit 2, not a lint failure)
+  if (project.diagnostics.some((d) => d.code === 'E_NO_ROOT')) return usage(`no flow.yaml in ${o.project}`);
   const graph = buildGraph(project);
   const linted = lint(project, { graph });
   if (linted.errors) {
