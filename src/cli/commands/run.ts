@@ -40,8 +40,7 @@ Options:
 Secrets come from FLOW_SECRET_<NAME>, then the OS keychain (flow secret set NAME).
 Exit codes: 0 every operation asked for passed, 1 a failure or skip (or lint errors),
 2 usage error (unknown option, operation or environment, no such project or no
-flow.yaml in it, a
-<SET_VIA_--var> value the run needs and nobody gave).
+flow.yaml in it, a <SET_VIA_--var> value the run needs and nobody gave).
 `;
 
 const OPTIONS = {
