@@ -23,6 +23,8 @@ export interface AssertRecord {
   pass: boolean;
   actual?: unknown;
   message?: string;
+  /** on a failure, why, when the actual value does not say it all (`nothing at $.x`, `cannot order …`) */
+  reason?: string;
 }
 
 export interface ErrorRecord {

@@ -75,25 +75,12 @@ export function failureMessage(result: OperationResult, cwd: string, text: strin
 }
 
 /**
- * A failed assert: the expression, the actual value, and the reason only when the message
- * says more than those two (`nothing at $.x`, `cannot order …`).
+ * A failed assert: the expression, the actual value, and the reason when the runtime gives
+ * one (`nothing at $.x`, `cannot order …`).
  */
 export function assertLine(a: AssertRecord): string {
   const actual = a.actual === undefined ? '' : ` (actual: ${brief(a.actual)})`;
-  return `${a.expr}${actual}${assertReason(a)}`;
-}
-
-function assertReason(a: AssertRecord): string {
-  const m = a.message;
-  if (!m || m === a.expr) return '';
-  // The runtime's messages: "<expr> failed (actual: …)" or "<expr> failed: <why>" (evaluate.ts).
-  for (const head of [`${a.expr} failed`, a.expr]) {
-    if (!m.startsWith(head)) continue;
-    const rest = m.slice(head.length);
-    if (rest === '' || rest.startsWith(' (actual: ')) return '';
-    return rest.startsWith(': ') ? rest : `: ${rest.trimStart()}`;
-  }
-  return `: ${m}`;
+  return `${a.expr}${actual}${a.reason ? `: ${a.reason}` : ''}`;
 }
 
 function requestLines(req: RequestRecord): string[] {

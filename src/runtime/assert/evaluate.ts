@@ -38,7 +38,7 @@ export function evaluateAssert(expr: AssertExpr, res: FlowResponse, rendered?: u
     ({ found, values } = readPath(expr.path, res));
   } catch (err) {
     const e = err instanceof FlowError ? err : new FlowError('E_ASSERT_FAILED', String(err));
-    return { pass: false, actual: undefined, message: `${expr.source}: ${e.message}`, error: e };
+    return { pass: false, actual: undefined, message: `${expr.source}: ${e.message}`, reason: e.message, error: e };
   }
   const actual = !found ? undefined : isFanOutPath(expr.path) ? values : values[0];
 
@@ -65,6 +65,7 @@ function outcome(expr: AssertExpr, pass: boolean, actual: unknown, expected: unk
   const message = pass ? expr.source : why ? `${expr.source} failed: ${why}` : `${expr.source} failed (actual: ${describe(actual)})`;
   const out: AssertOutcome = { pass, actual, message };
   if (expected !== undefined) out.expected = expected;
+  if (!pass && why) out.reason = why;
   return out;
 }
 

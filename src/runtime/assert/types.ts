@@ -9,6 +9,8 @@ export interface AssertOutcome {
   expected?: unknown;
   /** one line: the expression, and on failure the actual value */
   message: string;
+  /** on a failure, why, when the actual value does not say it all (the message holds it too) */
+  reason?: string;
   /** set when the path could not be read at all (E_NOT_JSON, E_BODY_TRUNCATED, …) */
   error?: import('../../errors.js').FlowError;
 }

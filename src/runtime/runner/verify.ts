@@ -76,6 +76,7 @@ export function evaluateOne(expr: string, res: FlowResponse, rc: RenderContext, 
       // a passing assert's message is its expression
       message: outcome.message === expr ? shown : redactor.text(outcome.message),
     };
+    if (outcome.reason) record.reason = redactor.text(outcome.reason);
     return { record, error: outcome.error };
   };
   return ast.expected?.kind === 'template' ? whenReady(renderParsedNow(ast.expected.parts, rc), judge) : judge(undefined);

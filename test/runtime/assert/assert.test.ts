@@ -130,11 +130,14 @@ describe('outcome details', () => {
     expect(out).toMatchObject({ pass: false, actual: 'active', expected: 'gone' });
     // the expression and the actual value, once each
     expect(out.message).toBe(`$.data.status == 'gone' failed (actual: "active")`);
+    expect(out.reason).toBeUndefined(); // the actual value says it all
   });
 
   test('a failure with another reason says it instead of the actual value', () => {
     expect(run('$.data.missing == 1').message).toBe('$.data.missing == 1 failed: nothing at $.data.missing');
+    expect(run('$.data.missing == 1').reason).toBe('nothing at $.data.missing');
     expect(run('$.data.id not exists').message).toMatch(/^\$\.data\.id not exists failed \(actual: .+\)$/);
+    expect(run('$.data.id exists').reason).toBeUndefined(); // a pass has no reason
   });
 
   test('a [*] path gives the list as actual', () => {
@@ -151,11 +154,13 @@ describe('outcome details', () => {
     const out = evaluateAssert(parseAssert("$.data.id == 'x'"), htmlRes);
     expect(out.pass).toBe(false);
     expect(out.error?.code).toBe('E_NOT_JSON');
+    expect(out.reason).toBe(out.error?.message);
     expect(evaluateAssert(parseAssert('$.status_code == 500'), htmlRes).pass).toBe(true);
   });
 
   test('ordering values that cannot be ordered says why', () => {
     expect(run('$.data.status > 1').message).toContain('cannot order');
+    expect(run('$.data.status > 1').reason).toBe('cannot order "active" and 1');
   });
 });
 

@@ -212,6 +212,14 @@ describe('checks', () => {
     ]);
   });
 
+  it('a failed assert record carries the reason when the actual value does not say it', async () => {
+    const { result } = await runBeside('count', `{ path: /count, assert: ["$.data.missing == 1", "$.data.count == 3"] }`);
+    expect(result.asserts).toEqual([
+      { expr: '$.data.missing == 1', pass: false, message: '$.data.missing == 1 failed: nothing at $.data.missing', reason: 'nothing at $.data.missing' },
+      { expr: '$.data.count == 3', pass: false, actual: 2, message: '$.data.count == 3 failed (actual: 2)' },
+    ]);
+  });
+
   it('E_EXTRACT_FAILED names the variable and the path', async () => {
     const { result } = await runBeside('nofield', '{ path: /count, extract: { total: $.data.total } }');
     expect(result.error).toMatchObject({ code: 'E_EXTRACT_FAILED', details: { variable: 'total', path: '$.data.total' } });
