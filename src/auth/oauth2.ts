@@ -62,8 +62,6 @@ function oauth2(kind: AuthStrategyName, grant: Grant): AuthStrategy {
       const values = session.values;
       for (const field of TOKEN_FIELDS) if (extracted[field] === undefined && answer[field] !== undefined) values[field] = answer[field];
       values.access_token = token; // {{actor.access_token}} is what is sent
-      // a new refresh_token or id_token is as secret as the first ones (sessionFrom)
-      for (const field of SECRET_FIELDS) if (typeof values[field] === 'string' && values[field]) ctx.redact(values[field] as string);
       const renewed: Session = { ...session, credentials: { authorization: `Bearer ${token}` } };
       const expiresAt = expiryFrom(ctx, extracted.expires_in ?? answer.expires_in);
       if (expiresAt !== undefined) renewed.expiresAt = expiresAt;

@@ -205,8 +205,9 @@ describe('session.refresh of an oauth2 actor', () => {
     }
   });
 
-  it('a refresh answer with a new refresh_token and id_token: both are redacted like the first ones', async () => {
-    // sent back in the query, where only knowing the value hides it
+  it('the refresh_token of a refresh answer is hidden wherever it is sent back, like the first one', async () => {
+    // sent back in the query, where only knowing the value hides it: the answer's credential
+    // fields are registered as it arrives (sessions.ts), a refresh's as a login's
     const session = ['session:', '  refresh:', '    method: POST', '    path: "/refresh?r={{svc.refresh_token}}"', '    extract: { access_token: $.data.access_token }'];
     const t = await oauth((n) => ({ access_token: `AT${n}`, refresh_token: `fresh-refresh-${n}`, id_token: `fresh-id-${n}`, expires_in: 60 }), session);
     try {
