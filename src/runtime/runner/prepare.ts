@@ -5,7 +5,7 @@ import { hasTemplate } from '../../graph/template.js';
 import type { RequestSpec, TemplateValue } from '../../project/types.js';
 import { getHeader, setHeader } from '../../auth/credentials.js';
 import type { OutgoingRequest } from '../../auth/types.js';
-import { encodeBody } from '../http/index.js';
+import { buildBody } from '../http/index.js';
 import type { RenderContext } from '../template/index.js';
 import { isPromise, whenReady, type MaybePromise } from '../maybe.js';
 import { render, renderNow, renderStringNow } from '../template/index.js';
@@ -37,13 +37,11 @@ export async function prepareRequest(
   }
   if (spec.bodyForm !== undefined) {
     const form = (await render(spec.bodyForm, rc)) as Record<string, unknown>;
-    const encoded = await encodeBody('form', form, ctx.project.dir);
-    req.body = encoded.body;
-    if (typeof encoded.body !== 'string') {
-      // Multipart: undici writes the Content-Type with the boundary it chose. One written in the
-      // project (`multipart/form-data`, as curl users write it) has no boundary and would win.
-      for (const name of Object.keys(req.headers)) if (name.toLowerCase() === 'content-type') delete req.headers[name];
-    } else if (encoded.contentType && getHeader(req, 'content-type') === undefined) req.headers['content-type'] = encoded.contentType;
+    // buildBody settles the Content-Type: a written one is kept, except for multipart (undici
+    // writes it with the boundary it chose; `multipart/form-data` as curl users write it has none).
+    const built = await buildBody({ bodyForm: form, headers: req.headers }, ctx.project.dir);
+    req.body = built.body;
+    req.headers = built.headers;
   } else if (spec.body !== undefined) {
     const value = renderNow(spec.body, rc);
     req.body = JSON.stringify(isPromise(value) ? await value : value);
