@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { FAKER_NAMES, render, renderString } from '../../../src/runtime/template/index.js';
+import { FAKER_NAMES, render, renderNow, renderString } from '../../../src/runtime/template/index.js';
 import { rejection, testContext } from './helpers.js';
 
 const UUID_V4 = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
@@ -80,6 +80,16 @@ describe('$.faker', () => {
     expect(await render(template, b)).toEqual(first);
     // One sequence per context: the next render continues it.
     expect(await render(template, a)).not.toEqual(first);
+  });
+
+  it('once faker has loaded, a faker value renders synchronously (no promise per request)', async () => {
+    for (const ctx of [testContext(), testContext({ faker: { seed: 7 } })]) {
+      await render('{{$.faker.email}}', ctx); // the first use loads faker
+      const now = renderNow({ email: '{{$.faker.email}}', n: '{{$.faker.number}}' }, ctx) as Record<string, unknown>;
+      expect(typeof (now as { then?: unknown }).then).toBe('undefined');
+      expect(now.email).toMatch(/^[^@\s]+@[^@\s]+\.[a-z]{2,}$/i);
+      expect(typeof now.n).toBe('number');
+    }
   });
 
   it('an unknown name is E_TEMPLATE_SYNTAX listing the known ones', async () => {

@@ -2,6 +2,7 @@
 // so it is imported on the first faker reference, never at start-up.
 import type { Faker } from '@faker-js/faker';
 import type { FakerName } from '../../../graph/faker.js';
+import { whenReady, type MaybePromise } from '../../maybe.js';
 import type { RenderContext } from '../context.js';
 import type { Resolver } from '../frame.js';
 
@@ -39,23 +40,29 @@ export const FAKER_GENERATORS: Readonly<Record<FakerName, Generator>> = {
 export { FAKER_NAMES } from '../../../graph/faker.js';
 
 // The English-only entry loads in a seventh of the time of the full package (all locales).
-let english: Promise<typeof import('@faker-js/faker/locale/en')> | undefined;
-let full: Promise<typeof import('@faker-js/faker')> | undefined;
+// Each is a promise until it has loaded, then the module itself: only the first use awaits.
+let english: MaybePromise<Faker> | undefined;
+let full: MaybePromise<typeof import('@faker-js/faker')> | undefined;
 const seeded = new WeakMap<object, Faker>();
 
-async function fakerFor(ctx: RenderContext): Promise<Faker> {
-  if (!ctx.faker) return (await (english ??= import('@faker-js/faker/locale/en'))).faker;
+function fakerFor(ctx: RenderContext): MaybePromise<Faker> {
+  if (!ctx.faker) return (english ??= import('@faker-js/faker/locale/en').then((m) => (english = m.faker)));
+  const options = ctx.faker;
   // One seeded instance per options object: its sequence continues across renders. Never
   // the shared instance: seeding that would change other users' sequences.
-  let f = seeded.get(ctx.faker);
-  if (!f) {
-    const m = await (full ??= import('@faker-js/faker'));
-    f = new m.Faker({ locale: [m.en, m.base] });
-    f.seed(ctx.faker.seed);
-    seeded.set(ctx.faker, f);
-  }
-  return f;
+  const made = seeded.get(options);
+  if (made) return made;
+  return whenReady((full ??= import('@faker-js/faker').then((m) => (full = m))), (m) => {
+    // two first uses may have waited for the module together: one instance all the same
+    let f = seeded.get(options);
+    if (!f) {
+      f = new m.Faker({ locale: [m.en, m.base] });
+      f.seed(options.seed);
+      seeded.set(options, f);
+    }
+    return f;
+  });
 }
 
 // An unknown name never gets here: the parser refuses it (E_TEMPLATE_SYNTAX, which lint reports).
-export const faker: Resolver<{ kind: 'faker'; name: FakerName }> = async (expr, frame) => FAKER_GENERATORS[expr.name](await fakerFor(frame.ctx));
+export const faker: Resolver<{ kind: 'faker'; name: FakerName }> = (expr, frame) => whenReady(fakerFor(frame.ctx), (f) => FAKER_GENERATORS[expr.name](f));
