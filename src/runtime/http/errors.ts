@@ -1,5 +1,6 @@
-// undici's and Node's errors -> our coded FlowErrors. Messages name the origin and the
-// underlying code, never a path, query, header value or body (they may hold secrets).
+// undici's and Node's errors -> our coded FlowErrors. Messages name the origin or the
+// request's URL and the underlying code, never a header value or body. A URL may hold a
+// secret in its path or query: records redact error messages (runner/records.ts errorRecord).
 import { FlowError, hasCode } from '../../errors.js';
 
 /** `url`: the request's URL when known (the last hop), for the messages that name a request rather than a server */
