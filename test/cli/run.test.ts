@@ -86,6 +86,7 @@ describe('flow run (in process)', () => {
     [['order.get', '--all'], /^flow run: --all runs every operation: name operations \(order\.get\) or give --all, not both/],
     [['order.get', '-p', 'no/such/dir'], /^flow run: no project at no\/such\/dir/],
     [['order.get', '-p', 'resources'], /^flow run: no flow\.yaml in resources\n/],
+    [['order.get', '-p', 'resources/products.yaml'], /^flow run: no project at resources\/products\.yaml \(.* is not a directory\)/],
   ])('exit 2 on a usage error, and nothing is sent: %j', async (args, message) => {
     const r = await flowRun(args);
     expect(r.code).toBe(2);

@@ -1,5 +1,4 @@
 // `flow run <resource.operation>...`: run operations with every prerequisite first.
-import { stat } from 'node:fs/promises';
 import path from 'node:path';
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { buildGraph, scheduleOrder } from '../../graph/index.js';
@@ -84,13 +83,16 @@ export default (async function run(argv: string[], io: CliIO): Promise<number> {
   if (!o.all && positionals.length === 0) return usage('name at least one operation (resource.operation), or --all');
   if (o.all && positionals.length) return usage(`--all runs every operation: name operations (${positionals.join(', ')}) or give --all, not both`);
   const projectDir = path.resolve(io.cwd, o.project);
-  if (!(await exists(projectDir))) return usage(`no project at ${o.project}`);
 
   const fmt: RunFormatOptions = { cwd: io.cwd, verbose: o.verbose, color: io.isTTY && !o['no-color'] && !io.env.NO_COLOR };
   keepYoungGenerationSmall();
   const project = await loadProject(projectDir);
-  // not a project at all: a wrong --project, as for `flow secret` (exit 2, not a lint failure)
-  if (project.diagnostics.some((d) => d.code === 'E_NO_ROOT')) return usage(`no flow.yaml in ${o.project}`);
+  // Not a project at all: a wrong --project is a usage error, as for `flow secret` (exit 2,
+  // not a lint failure). The loader has looked: no stat of our own.
+  for (const d of project.diagnostics) {
+    if (d.code === 'E_PROJECT_NOT_FOUND') return usage(`no project at ${o.project} (${d.message})`);
+    if (d.code === 'E_NO_ROOT') return usage(`no flow.yaml in ${o.project}`);
+  }
   const graph = buildGraph(project);
   const linted = lint(project, { graph });
   if (linted.errors) {
@@ -191,7 +193,3 @@ function dependentsIn(graph: ReturnType<typeof buildGraph>, id: string, planned:
   return graph.neededBy[i].map((n) => graph.opIds[n]).filter((d) => planned.has(d));
 }
 
-/** The project directory, or its flow.yaml, exists (a missing one is a usage error, exit 2). */
-async function exists(target: string): Promise<boolean> {
-  return stat(target).then(() => true, () => false);
-}
