@@ -44,16 +44,30 @@ export async function benchLint({ sizes = [100, 1000, 10000], repeat = 3 } = {})
   const rows = [];
   for (const n of sizes) {
     const dir = await mkdtemp(path.join(tmpdir(), `reqflow-bench-lint-${n}-`));
+    const cacheDir = path.join(dir, '.cache');
     try {
       await generateProject(dir, n);
-      const runs = [];
-      for (let i = 0; i < repeat; i++) runs.push(await measureNode([FLOW, 'lint', '--project', dir, '--format', 'json']));
-      const bad = runs.find((r) => r.code !== 0);
-      if (bad) throw new Error(`flow lint failed on the ${n}-operation project (exit ${bad.code}):\n${bad.stdout.slice(0, 2000)}${bad.stderr.slice(0, 2000)}`);
-      rows.push([n, Math.round(median(runs.map((r) => r.ms))), Math.round(Math.max(...runs.map((r) => r.rssMB)))]);
+      const lintOnce = async (env) => {
+        const r = await measureNode([FLOW, 'lint', '--project', dir, '--format', 'json'], { env });
+        if (r.code !== 0) throw new Error(`flow lint failed on the ${n}-operation project (exit ${r.code}):\n${r.stdout.slice(0, 2000)}${r.stderr.slice(0, 2000)}`);
+        return r;
+      };
+      // Without the parse cache, then with it: the first run fills it (cold), the next ones read it (warm).
+      const none = [];
+      for (let i = 0; i < repeat; i++) none.push(await lintOnce({ FLOW_NO_CACHE: '1' }));
+      const cold = await lintOnce({ FLOW_CACHE_DIR: cacheDir });
+      const warm = [];
+      for (let i = 0; i < repeat; i++) warm.push(await lintOnce({ FLOW_CACHE_DIR: cacheDir }));
+      const ms = (runs) => Math.round(median(runs.map((r) => r.ms)));
+      const rss = (runs) => Math.round(Math.max(...runs.map((r) => r.rssMB)));
+      rows.push([n, ms(none), ms([cold]), ms(warm), Math.max(rss(none), rss([cold]), rss(warm))]);
     } finally {
       await rm(dir, { recursive: true, force: true });
     }
   }
-  return { title: 'flow lint (child process, start-up included; median of 3)', table: table(['operations', 'time ms', 'peak RSS MB'], rows), rows };
+  return {
+    title: `flow lint (child process, start-up included; medians of ${repeat})`,
+    table: table(['operations', 'no cache ms', 'cold cache ms', 'warm cache ms', 'peak RSS MB'], rows),
+    rows,
+  };
 }

@@ -1,10 +1,11 @@
-// `npm run bench [lint|runner|vitest]...`: every benchmark, or the ones named. Figures go to
+// `npm run bench [lint|runner|process|vitest]...`: every benchmark, or the ones named. Figures go to
 // stdout as Markdown tables (copy them into BENCHMARKS.md with the machine and date).
 import { benchLint } from './lint.js';
 
 const SECTIONS = {
   lint: benchLint,
   runner: async () => (await import('./runner.js')).benchRunner(),
+  process: async () => (await import('./process.js')).benchProcess(),
   vitest: async () => (await import('./vitest.js')).benchVitest(),
 };
 

@@ -33,7 +33,7 @@ export async function chainProject(chains) {
   return dir;
 }
 
-function startServer(delayMs = 0) {
+export function startServer(delayMs = 0) {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [path.join(ROOT, 'bench/api-server.js'), String(delayMs)], { stdio: ['ignore', 'pipe', 'inherit'] });
     child.stdout.on('data', (d) => {

@@ -1,14 +1,17 @@
-// The files lint reads node by node: parsed cleanly (E_YAML_PARSE is the loader's), of a
-// recognised kind, with a mapping at the top (otherwise the loader already reported it).
-import { isMap } from 'yaml';
+// The files lint reads value by value: parsed cleanly (E_YAML_PARSE is the loader's), of a
+// recognised kind, with a mapping at the top (otherwise the loader already reported it). Rules
+// read the loaded value, never the YAML document: a file read from the parse cache has none.
 import { isSecretRef, type Project, type SourceFile } from '../project/index.js';
 
-export type LintableFile = SourceFile & { doc: NonNullable<SourceFile['doc']> };
+export type LintableFile = SourceFile & { value: Record<string, unknown> };
 
 export function lintableFiles(project: Project): LintableFile[] {
-  return project.files.filter(
-    (f): f is LintableFile => f.kind !== 'discarded' && f.doc !== undefined && f.doc.errors.length === 0 && isMap(f.doc.contents),
-  );
+  return project.files.filter((f): f is LintableFile => f.kind !== 'discarded' && isPlainMap(f.value));
+}
+
+/** A mapping of the document (a `!secret` value is not one). */
+export function isPlainMap(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v) && !isSecretRef(v);
 }
 
 const plainValues = new WeakMap<SourceFile, unknown>();
@@ -21,7 +24,7 @@ const plainValues = new WeakMap<SourceFile, unknown>();
 export function plainValue(file: LintableFile): unknown {
   if (plainValues.has(file)) return plainValues.get(file);
   // The loader's own copy: a second toJS of every file cost lint a fifth of its time.
-  const value = file.value === undefined ? undefined : replaceSecrets(file.value);
+  const value = replaceSecrets(file.value);
   plainValues.set(file, value);
   return value;
 }

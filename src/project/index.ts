@@ -1,5 +1,6 @@
 // The project stage: files -> model. Imports nothing from later stages.
-export { loadProject, ROOT_FILE } from './load.js';
+export { loadProject, ROOT_FILE, type LoadOptions } from './load.js';
+export { defaultCacheDir, type CacheOptions } from './parse-cache.js';
 export { locate, locateIn, sourceOf } from './locate.js';
 export { parseYaml, YAML_TAGS, MAX_ALIAS_COUNT } from './yaml.js';
 export { parseDuration } from './duration.js';

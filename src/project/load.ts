@@ -10,16 +10,22 @@ import { asInt, asMap, asString, asText, type RawMap } from './build/values.js';
 import { diag, diagAt } from './diagnostics.js';
 import { expandImports, LAYOUT_DIRS } from './imports.js';
 import { readProjectFile } from './read.js';
-import type { FileKind, Loc, Project, SourceFile, YamlPath } from './types.js';
-import { parseYaml } from './yaml.js';
+import type { FileKind, Loc, Project, YamlPath } from './types.js';
+import { ParseCache, type CacheOptions } from './parse-cache.js';
+import { sourceFromText } from './source.js';
 
 export const ROOT_FILE = 'flow.yaml';
 
 
+export interface LoadOptions {
+  /** the parse cache (parse-cache.ts): on unless `{ enabled: false }` */
+  cache?: CacheOptions;
+}
+
 /**
  * Load the project in `target`: a directory holding `flow.yaml`, or the path of a `flow.yaml`.
  */
-export async function loadProject(target: string): Promise<Project> {
+export async function loadProject(target: string, options: LoadOptions = {}): Promise<Project> {
   const resolved = path.resolve(target);
   const isRootPath = path.basename(resolved) === ROOT_FILE;
   const dir = isRootPath ? path.dirname(resolved) : resolved;
@@ -43,7 +49,8 @@ export async function loadProject(target: string): Promise<Project> {
     return project;
   }
 
-  const root = readSource(rootFile, 'root', project);
+  const cache = ParseCache.open(dir, options.cache);
+  const root = readSource(rootFile, 'root', project, cache);
   if (!root) return project;
   project.files.push(root);
   const value = root.value;
@@ -63,7 +70,7 @@ export async function loadProject(target: string): Promise<Project> {
   for (const [key, raw] of Object.entries(asMap(map.actors) ?? {})) addEntity(project, 'actor', raw, key, rootFile, ['actors', key], at);
   for (const [key, raw] of Object.entries(asMap(map.resources) ?? {})) addEntity(project, 'resource', raw, key, rootFile, ['resources', key], at);
 
-  await loadImports(project, map, at);
+  await loadImports(project, map, at, cache);
   return project;
 }
 
@@ -93,7 +100,7 @@ function readRootKeys(project: Project, map: RawMap, at: Locator): void {
   if (Array.isArray(map.imports)) project.imports = map.imports.filter((p): p is string => typeof p === 'string');
 }
 
-async function loadImports(project: Project, map: RawMap, at: Locator): Promise<void> {
+async function loadImports(project: Project, map: RawMap, at: Locator, cache: ParseCache | undefined): Promise<void> {
   if (!Array.isArray(map.imports)) return; // spec 2.2.2: a multi-file project without imports is empty
   const patterns: Array<{ pattern: string; loc: Loc }> = [];
   map.imports.forEach((p, i) => {
@@ -105,7 +112,7 @@ async function loadImports(project: Project, map: RawMap, at: Locator): Promise<
   const literal = expansion.importedAt;
 
   const kinds = files.map((f) => classify(project.dir, f));
-  const sources = files.map((file, i) => (kinds[i] === 'discarded' ? undefined : readSource(file, kinds[i], project, literal.get(file))));
+  const sources = files.map((file, i) => (kinds[i] === 'discarded' ? undefined : readSource(file, kinds[i], project, cache, literal.get(file))));
   files.forEach((file, i) => {
     const kind = kinds[i];
     if (kind === 'discarded') {
@@ -179,7 +186,7 @@ function duplicate(project: Project, existing: Map<string, { file: string; loc: 
   return true;
 }
 
-function readSource(file: string, kind: FileKind, project: Project, importLoc?: Loc) {
+function readSource(file: string, kind: FileKind, project: Project, cache: ParseCache | undefined, importLoc?: Loc) {
   const read = readProjectFile(file);
   if (!read.ok) {
     const d = read.diagnostic;
@@ -192,8 +199,7 @@ function readSource(file: string, kind: FileKind, project: Project, importLoc?: 
     }
     return undefined;
   }
-  const parsed = parseYaml(read.text, file);
-  project.diagnostics.push(...parsed.diagnostics);
-  const source: SourceFile = { path: file, kind, doc: parsed.doc, lineCounter: parsed.lineCounter, value: parsed.value };
+  const { source, diagnostics } = sourceFromText(file, kind, read.text, cache);
+  project.diagnostics.push(...diagnostics);
   return source;
 }

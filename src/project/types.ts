@@ -1,6 +1,7 @@
 // The project model: the one place where the shapes of a loaded project are defined.
 // Every later stage (lint, graph, runtime, auth, vitest, import, cli) uses these types.
 import type { Document, LineCounter } from 'yaml';
+import type { PosNode } from './positions.js';
 
 /** A position in a source file. `file` is absolute; formatters make it relative. */
 export interface Loc {
@@ -61,6 +62,8 @@ export interface SourceFile {
   lineCounter?: LineCounter;
   /** the document as plain JS, as the loader read it (SecretRefs for `!secret`); absent when it could not be */
   value?: unknown;
+  /** every node's position by YAML path (positions.ts); absent when the document has no contents */
+  positions?: PosNode;
 }
 
 export const HTTP_METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'HEAD', 'OPTIONS', 'TRACE'] as const;

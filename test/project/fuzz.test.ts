@@ -71,8 +71,10 @@ function mutate(text: string, r: () => number): string {
 }
 
 let dir: string;
+let cacheDir: string;
 beforeAll(async () => {
   dir = await mkdtemp(path.join(tmpdir(), 'reqflow-fuzz-'));
+  cacheDir = path.join(dir, '.cache');
   await mkdir(path.join(dir, 'environments'));
   await mkdir(path.join(dir, 'actors'));
   await mkdir(path.join(dir, 'resources'));
@@ -95,7 +97,7 @@ describe(`fuzz (seed ${SEED}, ${CASES} cases)`, () => {
       }
       await Promise.all(Object.entries(files).map(([rel, text]) => writeFile(path.join(dir, rel), text)));
       const work = (async () => {
-        const project = await loadProject(dir);
+        const project = await loadProject(dir, { cache: { enabled: false } });
         return lint(project);
       })();
       let timer: NodeJS.Timeout | undefined;
@@ -117,6 +119,13 @@ describe(`fuzz (seed ${SEED}, ${CASES} cases)`, () => {
         expect(d.col).toBeGreaterThanOrEqual(1);
         expect(typeof d.message).toBe('string');
         expect(d.code).not.toBe('E_INTERNAL');
+      }
+      // The parse cache changes nothing lint reports, on its first load or from its entries.
+      if (n % 4 === 0) {
+        for (let pass = 0; pass < 2; pass++) {
+          const cached = lint(await loadProject(dir, { cache: { dir: cacheDir } }));
+          expect(cached.diagnostics, `case ${n}, ${pass ? 'warm' : 'cold'} cache`).toEqual(result.diagnostics);
+        }
       }
     }
     // The mutations must actually reach the error paths, or this test proves nothing.

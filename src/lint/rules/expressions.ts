@@ -2,9 +2,9 @@
 // parse, and an extraction whose path, regex or XPath can never work. A run fails on them with
 // the same code and message; lint says so before any request is sent. The checks are the
 // runtime's own (src/graph/assert-syntax.ts, extract-syntax.ts), so the two cannot disagree.
-import { isMap } from 'yaml';
 import { checkAssert, checkExtract } from '../../graph/index.js';
 import { sourceOf, type ExtractSpec, type Operation, type Project, type RequestSpec, type SourceFile, type YamlPath } from '../../project/index.js';
+import { isPlainMap } from '../files.js';
 import type { Finding, Rule } from '../rule.js';
 
 const expressionsRule: Rule = {
@@ -63,8 +63,9 @@ function* extractions(project: Project): Generator<ExtractSpec> {
 
 /** Point at the path string itself: the value, or `path` of an explicit `{path, source}` map. */
 function pathOfExtraction(file: SourceFile | undefined, yamlPath: YamlPath): YamlPath {
-  const node = file?.doc?.getIn(yamlPath, true);
-  return isMap(node) ? [...yamlPath, 'path'] : yamlPath;
+  let node: unknown = file?.value;
+  for (const key of yamlPath) node = typeof node === 'object' && node !== null && Object.hasOwn(node, key) ? (node as Record<string | number, unknown>)[key] : undefined;
+  return isPlainMap(node) ? [...yamlPath, 'path'] : yamlPath;
 }
 
 export default expressionsRule;

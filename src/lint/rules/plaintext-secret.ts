@@ -1,10 +1,9 @@
 // W_PLAINTEXT_SECRET (spec 5.4, 2.3.3): every password, token and key is a `!secret NAME` or a
-// `{{secret.NAME}}` reference. Reads the YAML nodes (only they show the `!secret` tag). The value
-// found is never printed.
-import { isMap, isScalar, isSeq, type Node } from 'yaml';
+// `{{secret.NAME}}` reference. The loaded value keeps the `!secret` tag as a SecretRef. The
+// value found is never printed.
 import type { RefSite } from '../../graph/index.js';
-import { isSecretRef, SET_VIA_VAR, type Project, type YamlPath } from '../../project/index.js';
-import { lintableFiles } from '../files.js';
+import { SET_VIA_VAR, type Project, type YamlPath } from '../../project/index.js';
+import { isPlainMap, lintableFiles } from '../files.js';
 import type { Finding, Rule } from '../rule.js';
 
 /** Key names (lower case, without `-`, `_`, spaces) that hold credentials. */
@@ -42,9 +41,7 @@ export function under(key: string, problem: string): string {
 }
 
 /** A literal that would be sent as is: not `!secret`, not a `{{ }}` reference, not the run-time placeholder. */
-function isPlainLiteral(node: Node): boolean {
-  if (!isScalar(node) || node.tag === '!secret' || isSecretRef(node.value)) return false;
-  const v = node.value;
+function isPlainLiteral(v: unknown): boolean {
   if (typeof v === 'number') return Number.isFinite(v);
   if (typeof v !== 'string') return false;
   const text = v.trim();
@@ -58,27 +55,23 @@ function isPlainLiteral(node: Node): boolean {
 export function* plaintextSecrets(project: Project): Generator<Finding> {
   for (const file of lintableFiles(project)) {
     // Iterative: a deeply nested body must not exhaust the stack.
-    const stack: Array<{ node: unknown; path: YamlPath }> = [{ node: file.doc.contents, path: [] }];
+    const stack: Array<{ node: unknown; path: YamlPath }> = [{ node: file.value, path: [] }];
     while (stack.length) {
       const { node, path } = stack.pop()!;
-      if (isSeq(node)) node.items.forEach((item, i) => stack.push({ node: item, path: [...path, i] }));
-      if (!isMap(node)) continue;
-      for (const pair of node.items) {
-        if (!isScalar(pair.key)) continue;
-        const key = String(pair.key.value);
+      if (Array.isArray(node)) node.forEach((item, i) => stack.push({ node: item, path: [...path, i] }));
+      if (!isPlainMap(node)) continue;
+      for (const [key, value] of Object.entries(node)) {
         if (SKIP_KEYS.has(key)) continue;
         const valuePath = [...path, key];
-        if (isScalar(pair.value)) {
-          if (isSecretKey(key) && isPlainLiteral(pair.value)) {
-            yield {
-              code: 'W_PLAINTEXT_SECRET',
-              message: `"${key}" holds a plain-text credential: write it as !secret NAME or {{secret.NAME}}`,
-              file: file.path,
-              yamlPath: valuePath,
-            };
-          }
-        } else if (pair.value) {
-          stack.push({ node: pair.value, path: valuePath });
+        if (Array.isArray(value) || isPlainMap(value)) {
+          stack.push({ node: value, path: valuePath });
+        } else if (isSecretKey(key) && isPlainLiteral(value)) {
+          yield {
+            code: 'W_PLAINTEXT_SECRET',
+            message: `"${key}" holds a plain-text credential: write it as !secret NAME or {{secret.NAME}}`,
+            file: file.path,
+            yamlPath: valuePath,
+          };
         }
       }
     }

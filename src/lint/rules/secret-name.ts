@@ -1,9 +1,8 @@
 // E_SECRET_NAME: a `!secret` tag with no name after it (`password: !secret`). The loader reads it
 // as the secret "", which no variable or keychain entry can hold: every run that uses the value
-// fails with E_SECRET_MISSING for secret "". Reads the YAML nodes (only they show the tag).
-import { isMap, isScalar, isSeq } from 'yaml';
+// fails with E_SECRET_MISSING for secret "". The loaded value keeps the tag as a SecretRef.
 import { isSecretRef, type YamlPath } from '../../project/index.js';
-import { lintableFiles } from '../files.js';
+import { isPlainMap, lintableFiles } from '../files.js';
 import type { Finding, Rule } from '../rule.js';
 
 const secretNameRule: Rule = {
@@ -12,11 +11,11 @@ const secretNameRule: Rule = {
   *check({ project }): Generator<Finding> {
     for (const file of lintableFiles(project)) {
       // Iterative: a deeply nested body must not exhaust the stack.
-      const stack: Array<{ node: unknown; path: YamlPath; inMap?: boolean }> = [{ node: file.doc.contents, path: [] }];
+      const stack: Array<{ node: unknown; path: YamlPath; inMap?: boolean }> = [{ node: file.value, path: [] }];
       while (stack.length) {
         const { node, path, inMap } = stack.pop()!;
-        if (isScalar(node)) {
-          if (isSecretRef(node.value) && !node.value.name) {
+        if (isSecretRef(node)) {
+          if (!node.name) {
             yield {
               code: 'E_SECRET_NAME',
               message: '!secret has no name: write the name after the tag, as !secret NAME (set it with `flow secret set NAME` or FLOW_SECRET_NAME)',
@@ -27,10 +26,10 @@ const secretNameRule: Rule = {
               atKey: inMap,
             };
           }
-        } else if (isSeq(node)) {
-          node.items.forEach((item, i) => stack.push({ node: item, path: [...path, i] }));
-        } else if (isMap(node)) {
-          for (const pair of node.items) if (isScalar(pair.key)) stack.push({ node: pair.value, path: [...path, String(pair.key.value)], inMap: true });
+        } else if (Array.isArray(node)) {
+          node.forEach((item, i) => stack.push({ node: item, path: [...path, i] }));
+        } else if (isPlainMap(node)) {
+          for (const [key, value] of Object.entries(node)) stack.push({ node: value, path: [...path, key], inMap: true });
         }
       }
     }
