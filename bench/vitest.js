@@ -67,8 +67,8 @@ function startServer() {
   });
 }
 
-async function vitestRun(cwd, filter, url) {
-  const r = await measureNode([VITEST, 'run', filter], { cwd, env: { FLOW_VAR_baseUrl: url, NO_COLOR: '1' } });
+async function vitestRun(cwd, filter, url, env = {}) {
+  const r = await measureNode([VITEST, 'run', filter], { cwd, env: { FLOW_VAR_baseUrl: url, NO_COLOR: '1', ...env } });
   if (r.code !== 0) throw new Error(`vitest run ${filter} failed (exit ${r.code}):\n${r.stdout.slice(-1500)}\n${r.stderr.slice(-1500)}`);
   return r;
 }
@@ -128,6 +128,18 @@ export async function benchVitest({ repeat = 5 } = {}) {
     const floors = empty.map((e, i) => e.ms + viaCli[i].ms - cliStart[i].ms);
     rows.push(['floor: 750 empty tests + (flow run - its start-up)', Math.round(median(floors)), (median(floors.map((f, i) => f / viaCli[i].ms))).toFixed(2), '', '']);
     rows.push(['flow run --help (start-up: node, CLI, runtime)', Math.round(median(cliStart.map((r) => r.ms))), '', '', Math.round(Math.max(...cliStart.map((r) => r.rssMB)))]);
+
+    // The parse cache (issue 24): a first run in a new cache folder, then a second one reading it.
+    const firsts = [];
+    const seconds = [];
+    for (let i = 0; i < repeat; i++) {
+      const cacheDir = path.join(chains, `.cache-${i}`);
+      firsts.push(await vitestRun(chains, 'flow.yaml', server.url, { FLOW_CACHE_DIR: cacheDir }));
+      seconds.push(await vitestRun(chains, 'flow.yaml', server.url, { FLOW_CACHE_DIR: cacheDir }));
+    }
+    const first = median(firsts.map((r) => r.ms));
+    rows.push(['vitest run, 250 chains, first run (cold parse cache)', Math.round(first), '1.00', '', Math.round(Math.max(...firsts.map((r) => r.rssMB)))]);
+    rows.push(['vitest run, 250 chains, second run (warm parse cache)', Math.round(median(seconds.map((r) => r.ms))), median(seconds.map((r, i) => r.ms / firsts[i].ms)).toFixed(2), 'under 1', Math.round(Math.max(...seconds.map((r) => r.rssMB)))]);
   } finally {
     server.stop();
     await rm(repo, { recursive: true, force: true });
