@@ -14,6 +14,8 @@ export const IMPORT_CODES = {
   outExists: 'E_IMPORT_OUT_EXISTS',
   /** `--check answer.md`: no file in the answer, or a file path that leaves the project */
   answer: 'E_IMPORT_ANSWER',
+  /** `--llm`: the model's answer stopped at its length limit (finish_reason: length) */
+  llmTruncated: 'E_LLM_TRUNCATED',
 } as const;
 
 export function importError(code: string, message: string, file?: string, cause?: unknown): FlowError {

@@ -15,6 +15,7 @@ import { mergeApis, INPUT_FORMATS, type InputFormat } from '../../import/observe
 import { lint } from '../../lint/index.js';
 import { loadProject, type Project } from '../../project/index.js';
 import { argumentError } from '../args.js';
+import { runModelImport, type LlmValues } from './import-llm.js';
 import { EXIT, type CliIO, type Command } from '../io.js';
 
 
@@ -26,6 +27,12 @@ const OPTIONS = {
   check: { type: 'string' },
   name: { type: 'string' },
   env: { type: 'string' },
+  llm: { type: 'boolean', default: false },
+  'llm-url': { type: 'string' },
+  'llm-model': { type: 'string' },
+  'llm-rounds': { type: 'string' },
+  'llm-timeout': { type: 'string' },
+  'keep-failed': { type: 'boolean', default: false },
   help: { type: 'boolean', short: 'h', default: false },
 } satisfies ParseArgsConfig['options'];
 
@@ -34,7 +41,7 @@ const PROGRESS_EVERY = 100;
 
 export function usage(): string {
   return [
-    'Usage: flow import <input>... (--out <dir> | --into <project>) [--from <format>] [--plan <file>]',
+    'Usage: flow import <input>... (--out <dir> | --into <project>) [--from <format>] [--plan <file>] [--llm ...]',
     '       flow import --check <project|answer.md> [<input>...]',
     '',
     'Reads API descriptions and writes a plan (stdout, or --plan) and a project: flow.yaml,',
@@ -55,6 +62,18 @@ export function usage(): string {
     '      --check <file.md> the same for an answer in the form of spec 1.7 (the plan, then each',
     '                        file in a fenced block labelled with its path), and the plan\'s',
     '                        five sections (spec 1.6)',
+    '      --llm             let a language model write the project (an OpenAI-compatible chat',
+    '                        endpoint): it gets the inputs (credentials seen in traffic cut out)',
+    '                        and what the readers observed; its answer passes the same gates as',
+    '                        --check. Ungrounded items are removed and become open questions;',
+    '                        self-check and lint problems go back to it for edit rounds. Nothing',
+    '                        is written unless every gate passes. Nothing is sent without --llm.',
+    '      --llm-url <url>   the endpoint\'s base URL (…/v1); default FLOW_LLM_URL',
+    '      --llm-model <m>   the model; default FLOW_LLM_MODEL. The key: FLOW_LLM_API_KEY, or',
+    '                        `flow secret set LLM_API_KEY --global` (none for a local server)',
+    '      --llm-rounds <n>  edit rounds after the first answer (default 2)',
+    '      --llm-timeout <s> seconds without a byte from the model before E_LLM_TIMEOUT (default 60)',
+    '      --keep-failed     with --llm, write the files even when a gate still fails',
     '  -h, --help            this help',
     '',
     'Several inputs are combined into one project (a collection and its environment, two docs).',
@@ -64,7 +83,7 @@ export function usage(): string {
   ].join('\n');
 }
 
-interface Values {
+interface Values extends LlmValues {
   out?: string;
   into?: string;
   from?: string;
@@ -72,6 +91,7 @@ interface Values {
   check?: string;
   name?: string;
   env?: string;
+  llm: boolean;
   help: boolean;
 }
 
@@ -97,11 +117,16 @@ const importCommand: Command = async (argv, io) => {
     if (values.check !== undefined) return await checkCommand(values.check, inputs, from, io);
     if (!inputs.length) return usageError(io, 'give at least one input file');
     if (!values.out === !values.into) return usageError(io, 'give exactly one of --out <dir> (new project) or --into <project>');
+    if (values.llm) return await runModelImport(inputs, values, from, io);
     return await runImport(inputs, values, from, io);
   } catch (err) {
     if (hasCode(err) && err.code.startsWith('E_IMPORT_')) {
       io.stderr(`flow import: ${err.code} ${err.message}\n`);
       return EXIT.usage;
+    }
+    if (hasCode(err) && err.code.startsWith('E_LLM_')) {
+      io.stderr(`flow import: ${err.code} ${err.message}\n`);
+      return EXIT.failed;
     }
     throw err;
   }

@@ -9,7 +9,7 @@ import { argumentError } from '../args.js';
 import { EXIT, type CliIO, type Command } from '../io.js';
 
 
-const HELP = `Usage: flow secret <set|get|delete|list> [NAME] [--project <dir>] [--reveal]
+const HELP = `Usage: flow secret <set|get|delete|list> [NAME] [--project <dir> | --global] [--reveal]
 
 Keeps the project's secrets in the OS keychain (service "reqflow:<project name>",
 account NAME), where {{secret.NAME}} and !secret NAME find them at run time. The
@@ -27,6 +27,8 @@ environment variable FLOW_SECRET_<NAME> takes precedence over the keychain (for 
 
 Options:
   --project <dir>  the project directory (default: the current directory)
+  --global         secrets of reqflow itself, not of a project (service "reqflow"):
+                   LLM_API_KEY, the key \`flow import --llm\` sends to the model
   --reveal         print the value even when stdout is not a terminal
   -h, --help       this help
 
@@ -71,7 +73,7 @@ const SUBCOMMANDS: Record<Sub, (job: Job) => Promise<number>> = {
 
   async get(job) {
     const env = secretFromEnv(job.name, job.io.env);
-    const store = createSecretStore({ projectName: job.projectName, env: job.io.env, keychain: job.keychain });
+    const store = createSecretStore({ projectName: job.projectName, service: job.service, env: job.io.env, keychain: job.keychain });
     const value = await store.get(job.name);
     const where = env ? `the environment variable ${env.envVar}` : `the OS keychain (service "${job.service}")`;
     if (job.io.stdoutIsTTY) job.io.stdout(`${value}\n`);
@@ -119,7 +121,10 @@ export function secretCommand(deps: SecretCommandDeps = {}): Command {
   };
 }
 
-const OPTIONS = { project: { type: 'string' }, reveal: { type: 'boolean' }, help: { type: 'boolean', short: 'h' } } as const;
+const OPTIONS = { project: { type: 'string' }, global: { type: 'boolean' }, reveal: { type: 'boolean' }, help: { type: 'boolean', short: 'h' } } as const;
+
+/** The keychain service of `--global` secrets: reqflow's own, not a project's. */
+export const GLOBAL_SERVICE = 'reqflow';
 
 async function runSecret(argv: string[], io: CliIO, deps: SecretCommandDeps): Promise<number> {
   let parsed;
@@ -140,12 +145,13 @@ async function runSecret(argv: string[], io: CliIO, deps: SecretCommandDeps): Pr
   if (sub === 'list' ? name : !NAME_RE.test(name)) {
     throw usage(sub === 'list' ? `unexpected argument "${name}"` : name ? `"${name}" is not a secret name (letters, digits, _ and -; as in {{secret.NAME}})` : 'NAME is required');
   }
-  const projectName = await readProjectName(values.project ?? io.cwd);
+  if (values.global && values.project !== undefined) throw usage('give --project or --global, not both');
+  const projectName = values.global ? '' : await readProjectName(values.project ?? io.cwd);
   const job: Job = {
     sub: sub as Sub,
     name,
     projectName,
-    service: keychainService(projectName),
+    service: values.global ? GLOBAL_SERVICE : keychainService(projectName),
     keychain: (deps.keychain ?? createNapiKeychain)(),
     io,
     reveal: Boolean(values.reveal),

@@ -84,6 +84,17 @@ function bodyKeys(v: unknown, where: string, out: Array<{ key: string; where: st
   }
 }
 
+/** Header names that carry a credential whatever the scheme. */
+const CREDENTIAL_HEADERS = new Set(['authorization', 'proxy-authorization', 'cookie']);
+
+/** No security stated (or stated empty) and no credential in any header or parameter the input shows for it. */
+function isPublic(op: ObservedOperation, api: ObservedApi): boolean {
+  if (op.security && op.security.length) return false;
+  const schemeParams = new Set(api.schemes.flatMap((s) => (s.paramName ? [s.paramName.toLowerCase()] : [])));
+  const sent = [...op.headers, ...op.params].map((p) => p.name.toLowerCase());
+  return !sent.some((name) => CREDENTIAL_HEADERS.has(name) || schemeParams.has(name));
+}
+
 export function checkGrounding(view: ProjectView, api: ObservedApi): CheckFinding[] {
   const vocab = vocabularyOf(api);
   const out: CheckFinding[] = [];
@@ -119,8 +130,12 @@ export function checkGrounding(view: ProjectView, api: ObservedApi): CheckFindin
     for (const c of codes) {
       if (typeof c !== 'number' || !(stated.size ? stated.has(c) : vocab.statuses.has(c))) bad(op.file, w('expect_status'), `${id}: status ${String(c)} is not stated for ${method} ${path} in the input`);
     }
-    const publicOp = source && (source.security === undefined || source.security.length === 0);
-    if (publicOp && op.value.actor !== undefined) bad(op.file, w('actor'), `${id}: the input states no authentication for ${source.key}: actor must be omitted`, CHECK_CODES.publicActor);
+    // Public: the input operation (found by evidence, else by method and path) states no
+    // security and no example of it sends a credential.
+    const described = source ? [source] : matches;
+    if (op.value.actor !== undefined && described.length && described.every((o) => isPublic(o, api))) {
+      bad(op.file, w('actor'), `${id}: the input states no authentication for ${described[0].key}: actor must be omitted`, CHECK_CODES.publicActor);
+    }
   }
   for (const [id, a] of view.actors) {
     const auth = obj(a.value.auth);

@@ -17,6 +17,8 @@ export interface SecretStore {
 export interface SecretStoreOptions {
   /** the project's `name:`: the keychain service is `reqflow:<projectName>` */
   projectName: string;
+  /** another keychain service (`flow secret --global`: `reqflow`) */
+  service?: string;
   /** where FLOW_SECRET_* are read (default process.env) */
   env?: NodeJS.ProcessEnv;
   /** the keychain to read; `false` for none (env vars only). Default: the OS keychain. */
@@ -46,7 +48,7 @@ export function secretFromEnv(name: string, env: NodeJS.ProcessEnv): { value: st
 
 export function createSecretStore(options: SecretStoreOptions): SecretStore {
   const env = options.env ?? process.env;
-  const service = keychainService(options.projectName);
+  const service = options.service ?? keychainService(options.projectName);
   let keychain: Keychain | false | undefined = options.keychain;
   const cache = new Map<string, Promise<string>>();
   const revealed = new Set<string>();

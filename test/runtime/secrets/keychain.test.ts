@@ -121,6 +121,17 @@ describe.skipIf(!plan.run)('OS keychain (gnome-keyring on an isolated D-Bus sess
     expect((await flow(['delete', 'PW'])).code).toBe(0);
   });
 
+  it('--global keeps reqflow\'s own secrets (service "reqflow"), where flow import --llm finds LLM_API_KEY', async () => {
+    const set = await flow(['set', 'LLM_API_KEY', '--global'], { stdin: 'sk-global-123' });
+    expect(set.code).toBe(0);
+    expect(set.out).toContain('service "reqflow")');
+    expect(await createSecretStore({ projectName: '', service: 'reqflow', env: {} }).get('LLM_API_KEY')).toBe('sk-global-123');
+    expect((await flow(['get', 'LLM_API_KEY', '--reveal'])).code).toBe(1); // not the project's
+    expect((await flow(['get', 'LLM_API_KEY', '--global', '--reveal'])).out).toBe('sk-global-123');
+    expect((await flow(['get', 'LLM_API_KEY', '--global', '--project', dir])).code).toBe(2);
+    expect((await flow(['delete', 'LLM_API_KEY', '--global'])).code).toBe(0);
+  });
+
   it('projects keep their secrets apart (service per project name)', async () => {
     const other = tempProject('kc-other');
     try {

@@ -1,0 +1,193 @@
+// A client for OpenAI-compatible chat completions (hosted APIs, Ollama, vLLM, llama.cpp's
+// server all speak it): one streamed request, read as server-sent events with a maintained
+// parser (events split across chunks are its job), each failure a coded error. The API key is
+// sent in one header and appears in no message: errors quote the server's words only after
+// the key is cut out of them.
+import { createParser, type EventSourceMessage } from 'eventsource-parser';
+import { Agent, errors as undiciErrors, request, type Dispatcher } from 'undici';
+import { FlowError, hasCode } from '../../errors.js';
+
+export const LLM_CODES = {
+  /** the endpoint cannot be reached (refused, no such host, TLS) */
+  unreachable: 'E_LLM_UNREACHABLE',
+  /** 401/403: the key is missing, wrong or not allowed this model */
+  auth: 'E_LLM_AUTH',
+  /** 429 after the retries Retry-After allows */
+  rateLimit: 'E_LLM_RATE_LIMIT',
+  /** no answer within the time limit */
+  timeout: 'E_LLM_TIMEOUT',
+  /** another status, or a body that is not a chat completion */
+  response: 'E_LLM_RESPONSE',
+} as const;
+
+export interface ChatMessage {
+  role: 'system' | 'user' | 'assistant';
+  content: string;
+}
+
+export interface ChatOptions {
+  /** the API's base URL, e.g. `https://api.example.com/v1` or `http://127.0.0.1:11434/v1` */
+  url: string;
+  model: string;
+  apiKey?: string;
+  /** the whole request, stream included (default 10 minutes: a long answer streams for minutes) */
+  timeoutMs?: number;
+  /** no byte for this long ends the request (default 60 s) */
+  idleMs?: number;
+  /** 429: how many times to wait and send again (default 2), each wait at most maxWaitMs (30 s) */
+  rateLimitRetries?: number;
+  maxWaitMs?: number;
+  /** called as the answer streams in, with the characters received so far */
+  progress?: (received: number) => void;
+}
+
+export interface ChatAnswer {
+  text: string;
+  finishReason?: string;
+}
+
+/** Send `messages`, stream the answer back. Rejects with a FlowError of LLM_CODES. */
+export async function chat(messages: ChatMessage[], options: ChatOptions): Promise<ChatAnswer> {
+  const endpoint = `${options.url.replace(/\/+$/, '')}/chat/completions`;
+  const retries = options.rateLimitRetries ?? 2;
+  const dispatcher = new Agent({ connectTimeout: 10_000, headersTimeout: options.idleMs ?? 60_000, bodyTimeout: options.idleMs ?? 60_000 });
+  try {
+    for (let attempt = 0; ; attempt++) {
+      const answer = await once(endpoint, messages, options, dispatcher);
+      if (answer.kind === 'done') return answer.answer;
+      const wait = answer.retryAfterMs;
+      if (attempt >= retries || wait > (options.maxWaitMs ?? 30_000)) {
+        throw new FlowError(LLM_CODES.rateLimit, `${endpoint} answered 429 (rate limit)${wait ? `; it asks to wait ${Math.ceil(wait / 1000)} s` : ''}: try again later`);
+      }
+      await new Promise((r) => setTimeout(r, wait));
+    }
+  } finally {
+    await dispatcher.close().catch(() => undefined);
+  }
+}
+
+type Once = { kind: 'done'; answer: ChatAnswer } | { kind: 'rate-limited'; retryAfterMs: number };
+
+async function once(endpoint: string, messages: ChatMessage[], options: ChatOptions, dispatcher: Dispatcher): Promise<Once> {
+  const headers: Record<string, string> = { 'content-type': 'application/json', accept: 'text/event-stream' };
+  if (options.apiKey) headers.authorization = `Bearer ${options.apiKey}`;
+  const hide = (text: string): string => (options.apiKey ? text.split(options.apiKey).join('***') : text);
+  let res: Dispatcher.ResponseData;
+  try {
+    res = await request(endpoint, {
+      method: 'POST',
+      headers,
+      body: JSON.stringify({ model: options.model, messages, stream: true, temperature: 0 }),
+      dispatcher,
+      signal: AbortSignal.timeout(options.timeoutMs ?? 600_000),
+    });
+  } catch (err) {
+    throw transportError(err, endpoint);
+  }
+  if (res.statusCode === 429) {
+    await res.body.dump();
+    return { kind: 'rate-limited', retryAfterMs: retryAfterMs(res.headers['retry-after']) };
+  }
+  if (res.statusCode === 401 || res.statusCode === 403) {
+    const said = hide(await excerpt(res));
+    throw new FlowError(LLM_CODES.auth, `${endpoint} refused the key (${res.statusCode}${said ? `: ${said}` : ''}): set FLOW_LLM_API_KEY or \`flow secret set LLM_API_KEY --global\``);
+  }
+  if (res.statusCode < 200 || res.statusCode >= 300) {
+    const said = hide(await excerpt(res));
+    throw new FlowError(LLM_CODES.response, `${endpoint} answered ${res.statusCode}${said ? `: ${said}` : ''}`);
+  }
+  const type = String(res.headers['content-type'] ?? '');
+  try {
+    return { kind: 'done', answer: type.includes('text/event-stream') ? await readStream(res, options) : await readWhole(res) };
+  } catch (err) {
+    if (hasCode(err) && String(err.code).startsWith('E_LLM_')) throw err;
+    throw transportError(err, endpoint);
+  }
+}
+
+/** The streamed answer: `data: {choices:[{delta:{content}}]}` events until `data: [DONE]`. */
+async function readStream(res: Dispatcher.ResponseData, options: ChatOptions): Promise<ChatAnswer> {
+  let text = '';
+  let finishReason: string | undefined;
+  let bad: string | undefined;
+  const parser = createParser({
+    onEvent(event: EventSourceMessage) {
+      if (event.data === '[DONE]') return;
+      const chunk = parseChunk(event.data);
+      if (!chunk) {
+        bad ??= event.data.slice(0, 200);
+        return;
+      }
+      text += chunk.content;
+      finishReason = chunk.finishReason ?? finishReason;
+      options.progress?.(text.length);
+    },
+  });
+  // A character split across two chunks is joined by the decoder, an event split across two by the parser.
+  const decoder = new TextDecoder();
+  for await (const piece of res.body) parser.feed(decoder.decode(piece as Buffer, { stream: true }));
+  parser.feed(decoder.decode());
+  parser.reset({ consume: true });
+  if (bad !== undefined && !text) throw new FlowError(LLM_CODES.response, `the answer stream holds no chat completion (first event: ${JSON.stringify(bad)})`);
+  return { text, finishReason };
+}
+
+/** A server that ignores `stream: true` and answers with one JSON completion. */
+async function readWhole(res: Dispatcher.ResponseData): Promise<ChatAnswer> {
+  const raw = await res.body.text();
+  let body: { choices?: Array<{ message?: { content?: unknown }; finish_reason?: unknown }> };
+  try {
+    body = JSON.parse(raw) as typeof body;
+  } catch {
+    throw new FlowError(LLM_CODES.response, `the answer is neither an event stream nor JSON (${JSON.stringify(raw.slice(0, 120))})`);
+  }
+  const choice = body.choices?.[0];
+  if (typeof choice?.message?.content !== 'string') throw new FlowError(LLM_CODES.response, 'the answer has no choices[0].message.content');
+  return { text: choice.message.content, finishReason: typeof choice.finish_reason === 'string' ? choice.finish_reason : undefined };
+}
+
+function parseChunk(data: string): { content: string; finishReason?: string } | undefined {
+  try {
+    const json = JSON.parse(data) as { choices?: Array<{ delta?: { content?: unknown }; finish_reason?: unknown }> };
+    const choice = json.choices?.[0];
+    if (!choice) return undefined;
+    const content = typeof choice.delta?.content === 'string' ? choice.delta.content : '';
+    return { content, finishReason: typeof choice.finish_reason === 'string' ? choice.finish_reason : undefined };
+  } catch {
+    return undefined;
+  }
+}
+
+/** Retry-After in seconds or as an HTTP date; 1 s when absent or unreadable. */
+function retryAfterMs(header: string | string[] | undefined): number {
+  const value = Array.isArray(header) ? header[0] : header;
+  if (!value) return 1000;
+  const seconds = Number(value);
+  if (Number.isFinite(seconds)) return Math.max(0, seconds * 1000);
+  const date = Date.parse(value);
+  return Number.isNaN(date) ? 1000 : Math.max(0, date - Date.now());
+}
+
+async function excerpt(res: Dispatcher.ResponseData): Promise<string> {
+  const text = await res.body.text().catch(() => '');
+  try {
+    const json = JSON.parse(text) as { error?: { message?: unknown } | string };
+    const message = typeof json.error === 'string' ? json.error : json.error?.message;
+    if (typeof message === 'string') return message.slice(0, 200);
+  } catch {
+    // not JSON: the text itself
+  }
+  return text.replace(/\s+/g, ' ').trim().slice(0, 200);
+}
+
+function transportError(err: unknown, endpoint: string): FlowError {
+  const e = err as { code?: string; name?: string; message?: string; cause?: { code?: string } };
+  const code = e.code ?? e.cause?.code;
+  if (e.name === 'TimeoutError' || e.name === 'AbortError' || err instanceof undiciErrors.HeadersTimeoutError || err instanceof undiciErrors.BodyTimeoutError || code === 'UND_ERR_CONNECT_TIMEOUT') {
+    return new FlowError(LLM_CODES.timeout, `${endpoint} did not answer in time`, { cause: err });
+  }
+  if (code && /^(ECONNREFUSED|ENOTFOUND|EAI_AGAIN|ECONNRESET|EHOSTUNREACH|ENETUNREACH|UND_ERR_SOCKET|ERR_TLS|CERT_|UNABLE_TO|DEPTH_ZERO|SELF_SIGNED)/.test(code)) {
+    return new FlowError(LLM_CODES.unreachable, `cannot reach ${endpoint} (${code}): check --llm-url or FLOW_LLM_URL`, { cause: err });
+  }
+  return new FlowError(LLM_CODES.response, `${endpoint}: ${e.message ?? String(err)}`, { cause: err });
+}
