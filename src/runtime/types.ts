@@ -1,6 +1,7 @@
 // Results are data: the CLI output, the Vitest tests and --record all read these.
 // Everything in here is already redacted by the runner before it is handed out.
 import type { HttpMethod, Loc } from '../project/types.js';
+import type { FlowResponse } from './response.js';
 
 export interface RequestRecord {
   method: HttpMethod;
@@ -55,8 +56,32 @@ export interface OperationResult {
   blockedBy?: string;
   /** what the operation's hooks printed with console.*, in order (redacted) */
   hookLogs?: HookLog[];
+  /** what is reported without failing it (a contract check in `warn` mode, an undocumented request), redacted */
+  warnings?: ResultWarning[];
   ms: number;
 }
+
+export interface ResultWarning {
+  code: string;
+  message: string;
+}
+
+/** An operation's response, as a `responseCheck` sees it. */
+export interface CheckedResponse {
+  operation: string;
+  method: HttpMethod;
+  /** the URL the response came from (after redirects) */
+  url: string;
+  response: FlowResponse;
+  /** the run's redactor: a value shown in a message goes through it */
+  redact(value: unknown): unknown;
+}
+
+/**
+ * Called with each operation's response after expect_status (src/runtime/contract): a thrown
+ * coded error fails the operation; returned warnings are reported on its result.
+ */
+export type ResponseCheck = (checked: CheckedResponse) => ResultWarning[] | undefined;
 
 export interface HookLog {
   hook: 'pre_request' | 'post_response';
@@ -91,6 +116,8 @@ export interface RunnerOptions {
   graph?: import('../graph/index.js').ProjectGraph;
   /** how long a pre_request / post_response hook may run (default 5000 ms) */
   hookTimeoutMs?: number;
+  /** checks every operation's response, e.g. against an OpenAPI description (src/runtime/contract) */
+  responseCheck?: ResponseCheck;
   /** the clock for session expiry (tests move it forward); default Date.now */
   clock?: () => number;
 }

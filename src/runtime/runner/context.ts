@@ -8,7 +8,7 @@ import type { Redactor } from '../redact.js';
 import type { SecretStore } from '../secrets/index.js';
 import type { RenderContext } from '../template/index.js';
 import { lookupInState } from '../template/index.js';
-import type { HookLog, RequestRecord, ResponseRecord, RunEvent, RunnerOptions } from '../types.js';
+import type { HookLog, RequestRecord, ResponseRecord, ResultWarning, RunEvent, RunnerOptions } from '../types.js';
 import type { Sessions } from './sessions.js';
 import type { Instance, RunState } from './state.js';
 
@@ -36,6 +36,8 @@ export interface Trace {
   exchanges: Array<{ request: RequestRecord; response?: ResponseRecord; purpose: string }>;
   /** what its hooks printed, redacted */
   hookLogs?: HookLog[];
+  /** what a responseCheck reported without failing the operation */
+  warnings?: ResultWarning[];
 }
 
 /** A for_each binding: inside, `{{<resource>.f}}` reads this instance. */

@@ -15,7 +15,7 @@ import { pollUntil } from './loops.js';
 import { prepareRequest } from './prepare.js';
 import { send } from './send.js';
 import type { Instance } from './state.js';
-import { checkAsserts, checkStatus, extract } from './verify.js';
+import { checkAsserts, checkResponse, checkStatus, extract } from './verify.js';
 
 export interface OnceResult {
   extracted: Record<string, unknown>;
@@ -31,6 +31,7 @@ export async function executeOnce(ctx: RunContext, op: Operation, trace: Trace, 
   const exchange = () => requestOnce(ctx, op, rc, trace, target);
   const res = op.pollUntil ? await pollUntil(ctx, op, rc, exchange) : await exchange();
   if (!op.pollUntil) checkStatus(res, op.expectStatus, ctx.redactor);
+  if (ctx.options.responseCheck) checkResponse(ctx, op, res, trace);
 
   const { scalars, many } = extract(op.extract, res);
   // post_response sees what was just extracted, in the instance it is about to go into

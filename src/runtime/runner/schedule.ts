@@ -176,6 +176,7 @@ export class Scheduler {
   private base(op: Operation, prerequisiteOf: string[], trace: Trace): OperationResult {
     const result: OperationResult = { operation: op.id, status: 'passed', loc: op.loc, prerequisiteOf, exchanges: trace.exchanges, extracted: {}, asserts: [], ms: 0 };
     if (trace.hookLogs) result.hookLogs = trace.hookLogs;
+    if (trace.warnings) result.warnings = trace.warnings;
     return result;
   }
 

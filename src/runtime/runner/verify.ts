@@ -1,7 +1,7 @@
 // The checks after a response, in Hurl's order: expect_status (stop if it fails), extract,
 // then assert. Each failure is a coded error with the facts a user needs to fix it.
 import { FlowError } from '../../errors.js';
-import type { ExtractSpec } from '../../project/types.js';
+import type { ExtractSpec, Operation } from '../../project/types.js';
 import { evaluateAssert, parseAssert } from '../assert/index.js';
 import { extractAll } from '../extract/index.js';
 import type { Redactor } from '../redact.js';
@@ -9,6 +9,7 @@ import type { FlowResponse } from '../response.js';
 import { inOrder, whenReady, type MaybePromise } from '../maybe.js';
 import { renderParsedNow, type RenderContext } from '../template/index.js';
 import type { AssertRecord } from '../types.js';
+import type { RunContext, Trace } from './context.js';
 import { excerpt } from './records.js';
 
 /** Without expect_status, any 2xx passes. */
@@ -20,6 +21,12 @@ export function checkStatus(res: FlowResponse, expected: number[] | undefined, r
   throw new FlowError('E_STATUS_MISMATCH', `expected ${want}, got ${res.status}${body ? `: ${body}` : ''}`, {
     details: { expected: expected ?? '2xx', actual: res.status, body },
   });
+}
+
+/** The run's responseCheck (a contract): it throws to fail the operation, or returns warnings for its result. */
+export function checkResponse(ctx: RunContext, op: Operation, res: FlowResponse, trace: Trace): void {
+  const warnings = ctx.options.responseCheck!({ operation: op.id, method: op.method, url: res.url, response: res, redact: (v) => ctx.redactor.value(v) });
+  if (warnings?.length) (trace.warnings ??= []).push(...warnings.map((w) => ({ code: w.code, message: ctx.redactor.text(w.message) })));
 }
 
 export interface Extracted {

@@ -1,0 +1,125 @@
+// An OpenAPI 3.0/3.1 description read once per run: `$ref`s bundled by
+// @apidevtools/json-schema-ref-parser (other local files inlined, internal refs kept, so a
+// recursive schema stays a `$ref` Ajv follows), never fetched over the network. Each
+// operation becomes a path pattern under every base path its servers give.
+import $RefParser from '@apidevtools/json-schema-ref-parser';
+import { FlowError } from '../../errors.js';
+
+export type Doc = Record<string, unknown>;
+
+/** One documented operation: where it is in the document, and the patterns that match a request to it. */
+export interface DescribedOperation {
+  method: string;
+  /** the path template as written: `/pets/{petId}` */
+  template: string;
+  /** JSON pointer of the operation object in the document */
+  pointer: string;
+  responses: Record<string, unknown>;
+  /** full-path patterns, one per base path of its servers */
+  patterns: RegExp[];
+  /** more literal characters first: `/pets/mine` before `/pets/{id}` */
+  specificity: number;
+}
+
+export interface Description {
+  /** the file, absolute */
+  file: string;
+  version: '3.0' | '3.1';
+  doc: Doc;
+  /** per upper-case method, most specific first */
+  operations: Map<string, DescribedOperation[]>;
+}
+
+const METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'];
+
+/** Reads and bundles the description; E_CONTRACT_LOAD for a file that is missing, unparsable or not OpenAPI 3. */
+export async function readDescription(file: string): Promise<Description> {
+  let doc: Doc;
+  try {
+    doc = (await $RefParser.bundle(file, { resolve: { http: false } })) as Doc;
+  } catch (err) {
+    throw new FlowError('E_CONTRACT_LOAD', `${file}: cannot read the OpenAPI description: ${(err as Error).message}`, { cause: err });
+  }
+  const version = typeof doc.openapi === 'string' ? doc.openapi : undefined;
+  if (!version || !/^3\.[01]\./.test(version)) {
+    throw new FlowError('E_CONTRACT_LOAD', `${file}: not an OpenAPI 3.0 or 3.1 description (openapi: ${JSON.stringify(doc.openapi ?? doc.swagger ?? null)})`);
+  }
+  return { file, version: version.startsWith('3.1') ? '3.1' : '3.0', doc, operations: indexOperations(doc) };
+}
+
+function indexOperations(doc: Doc): Map<string, DescribedOperation[]> {
+  const out = new Map<string, DescribedOperation[]>();
+  const paths = record(doc.paths);
+  const rootBases = basePaths(doc.servers) ?? [''];
+  for (const [template, item] of Object.entries(paths)) {
+    const pathItem = record(item);
+    const pathBases = basePaths(pathItem.servers) ?? rootBases;
+    for (const method of METHODS) {
+      const op = pathItem[method];
+      if (!op || typeof op !== 'object') continue;
+      const bases = basePaths(record(op).servers) ?? pathBases;
+      const described: DescribedOperation = {
+        method: method.toUpperCase(),
+        template,
+        pointer: `/paths/${escapePointer(template)}/${method}`,
+        responses: record(record(op).responses),
+        patterns: bases.map((base) => pathPattern(base + template)),
+        specificity: template.replace(/\{[^}]*\}/g, '').length,
+      };
+      const list = out.get(described.method) ?? [];
+      list.push(described);
+      out.set(described.method, list);
+    }
+  }
+  for (const list of out.values()) list.sort((a, b) => b.specificity - a.specificity);
+  return out;
+}
+
+/** The path part of each server URL (`{var}` by its default), without a trailing slash; undefined when none are given. */
+function basePaths(servers: unknown): string[] | undefined {
+  if (!Array.isArray(servers) || servers.length === 0) return undefined;
+  const out = new Set<string>();
+  for (const s of servers) {
+    const server = record(s);
+    if (typeof server.url !== 'string') continue;
+    const vars = record(server.variables);
+    const url = server.url.replace(/\{([^}]*)\}/g, (_, name: string) => String(record(vars[name]).default ?? ''));
+    let pathname: string;
+    try {
+      pathname = new URL(url, 'http://relative.invalid').pathname;
+    } catch {
+      continue;
+    }
+    out.add(pathname.replace(/\/+$/, ''));
+  }
+  return out.size ? [...out] : undefined;
+}
+
+/** `/api/pets/{petId}` -> /^\/api\/pets\/[^/]+\/?$/ */
+function pathPattern(fullPath: string): RegExp {
+  const source = fullPath
+    .split(/(\{[^}]*\})/)
+    .map((part) => (part.startsWith('{') && part.endsWith('}') ? '[^/]+' : part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')))
+    .join('');
+  return new RegExp(`^${source.replace(/\/+$/, '')}/?$`);
+}
+
+/** The operation a request is for; `pathKnown` when the path is documented under another method. */
+export function matchOperation(desc: Description, method: string, pathname: string): { operation?: DescribedOperation; pathKnown: boolean } {
+  const path = pathname || '/';
+  for (const op of desc.operations.get(method.toUpperCase()) ?? []) {
+    if (op.patterns.some((p) => p.test(path))) return { operation: op, pathKnown: true };
+  }
+  for (const [m, list] of desc.operations) {
+    if (m !== method.toUpperCase() && list.some((op) => op.patterns.some((p) => p.test(path)))) return { pathKnown: true };
+  }
+  return { pathKnown: false };
+}
+
+export function escapePointer(key: string): string {
+  return key.replace(/~/g, '~0').replace(/\//g, '~1');
+}
+
+export function record(v: unknown): Record<string, unknown> {
+  return v && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : {};
+}

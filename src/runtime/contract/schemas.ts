@@ -1,0 +1,110 @@
+// Response schemas compiled by Ajv, each once: OpenAPI 3.0 on Ajv's default draft (with the
+// `nullable` and `discriminator` it supports), 3.1 on its JSON Schema 2020-12 build; `format`s
+// through ajv-formats. The whole bundled document is added once, so a schema's internal
+// `$ref`s (recursive ones too) resolve against it.
+import { createRequire } from 'node:module';
+import type { Ajv, ErrorObject, Options, ValidateFunction } from 'ajv';
+import type { Doc } from './description.js';
+
+const require = createRequire(import.meta.url);
+const DOC_ID = 'reqflow:openapi';
+
+export interface SchemaValidator {
+  (data: unknown): boolean;
+  errors?: ErrorObject[] | null;
+}
+
+export class Schemas {
+  readonly #doc: Doc;
+  readonly #version: '3.0' | '3.1';
+  readonly #compiled = new Map<string, SchemaValidator>();
+  #ajv?: Ajv;
+  #plain?: Ajv;
+
+  constructor(doc: Doc, version: '3.0' | '3.1') {
+    // 3.0's own keywords (boolean exclusiveMinimum, nullable without type) made JSON Schema once, on a copy.
+    this.#doc = version === '3.0' ? fixOpenApi30(structuredClone(doc)) : doc;
+    this.#version = version;
+  }
+
+  /** The validator of the schema at `pointer` in the document, compiled on first use only. */
+  validator(pointer: string): SchemaValidator {
+    let v = this.#compiled.get(pointer);
+    if (!v) this.#compiled.set(pointer, (v = this.#compile(pointer)));
+    return v;
+  }
+
+  #compile(pointer: string): SchemaValidator {
+    try {
+      return compileAt((this.#ajv ??= this.#create({ discriminator: true })), pointer);
+    } catch (err) {
+      // Ajv's discriminator wants a const/enum tag in every oneOf branch; a description that
+      // maps its branches differently is checked by oneOf alone.
+      if (!/discriminator/i.test((err as Error).message)) throw err;
+      return compileAt((this.#plain ??= this.#create({ discriminator: false })), pointer);
+    }
+  }
+
+  #create(extra: Options): Ajv {
+    const options: Options = { strict: false, allErrors: true, validateSchema: false, ...extra };
+    const AjvClass = this.#version === '3.1' ? (require('ajv/dist/2020.js') as typeof import('ajv/dist/2020.js')).Ajv2020 : (require('ajv') as typeof import('ajv')).Ajv;
+    const ajv = new AjvClass(options) as Ajv;
+    const addFormats = require('ajv-formats') as (ajv: Ajv) => Ajv;
+    addFormats(ajv);
+    ajv.addSchema(extra.discriminator ? withoutMappings(this.#doc) : withoutDiscriminators(this.#doc), DOC_ID);
+    return ajv;
+  }
+}
+
+function compileAt(ajv: Ajv, pointer: string): ValidateFunction {
+  const fn = ajv.getSchema(`${DOC_ID}#${pointer.split('/').map(encodeURIComponent).join('/')}`);
+  if (!fn) throw new Error(`no schema at ${pointer}`);
+  return fn;
+}
+
+type Visit = (node: Record<string, unknown>) => void;
+
+function walk(node: unknown, visit: Visit, seen = new Set<unknown>()): void {
+  if (!node || typeof node !== 'object' || seen.has(node)) return;
+  seen.add(node);
+  if (Array.isArray(node)) {
+    for (const x of node) walk(x, visit, seen);
+    return;
+  }
+  visit(node as Record<string, unknown>);
+  for (const v of Object.values(node)) walk(v, visit, seen);
+}
+
+/** OpenAPI 3.0 Schema Objects as the JSON Schema Ajv reads. */
+function fixOpenApi30(doc: Doc): Doc {
+  walk(doc, (n) => {
+    for (const [flag, bound] of [['exclusiveMinimum', 'minimum'], ['exclusiveMaximum', 'maximum']] as const) {
+      if (typeof n[flag] !== 'boolean') continue;
+      if (n[flag] && typeof n[bound] === 'number') {
+        n[flag] = n[bound];
+        delete n[bound];
+      } else delete n[flag];
+    }
+    // Ajv refuses `nullable` without `type`; such a schema allows null already.
+    if (typeof n.nullable === 'boolean' && n.type === undefined) delete n.nullable;
+  });
+  return doc;
+}
+
+/** Ajv does not read `mapping`; the const/enum of each branch says the same. */
+function withoutMappings(doc: Doc): Doc {
+  const copy = structuredClone(doc);
+  walk(copy, (n) => {
+    const d = n.discriminator;
+    if (d && typeof d === 'object' && 'mapping' in d) delete (d as Record<string, unknown>).mapping;
+  });
+  return copy;
+}
+
+function withoutDiscriminators(doc: Doc): Doc {
+  const copy = structuredClone(doc);
+  walk(copy, (n) => {
+    if (n.discriminator && typeof n.discriminator === 'object' && 'propertyName' in n.discriminator) delete n.discriminator;
+  });
+  return copy;
+}
