@@ -1,0 +1,151 @@
+// The API under test, started for a run (Playwright's `webServer`): run `command` in a shell,
+// wait until `url` answers (or `port` accepts a connection), and stop its whole process tree
+// afterwards. Used by the Vitest plugin and `flow run --server`. What the server printed is
+// kept (the last lines) for the error when it exits or never becomes ready.
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import path from 'node:path';
+import { FlowError } from '../../errors.js';
+import { isReady, probeUrl, type Probe } from './ready.js';
+
+export interface ServerOptions {
+  /** the shell command that starts the server */
+  command: string;
+  /** where it runs (default: the caller's directory: the Vitest root, or the current one for `flow run`) */
+  cwd?: string;
+  /** added to the process environment */
+  env?: Record<string, string>;
+  /** what must answer before the run starts; its origin becomes `baseUrl` */
+  url?: string;
+  /** instead of `url`: a port on 127.0.0.1 that must accept connections (`baseUrl` http://127.0.0.1:<port>) */
+  port?: number;
+  /** how long to wait for it, in ms (default 60000) */
+  timeout?: number;
+  /** use a server that already answers at `url` instead of starting one (default false: that is an error) */
+  reuseExisting?: boolean;
+}
+
+export interface ManagedServer {
+  /** what was waited for */
+  readyAt: string;
+  /** the origin the flows send to */
+  baseUrl: string;
+  /** true when a server that already answered is used (nothing was started, nothing is stopped) */
+  reused: boolean;
+  /** the last lines it printed, stdout and stderr together */
+  output(): string[];
+  /** stops the process tree; resolves once the process is gone */
+  stop(): Promise<void>;
+}
+
+export const DEFAULT_SERVER_TIMEOUT_MS = 60_000;
+const OUTPUT_LINES = 30;
+const STOP_GRACE_MS = 5_000;
+
+/**
+ * Starts the server and waits until it is ready. E_SERVER_EXITED when it exits first,
+ * E_SERVER_TIMEOUT when it never answers, E_SERVER_IN_USE when something already answers
+ * and `reuseExisting` is off; each message ends with the last lines it printed.
+ * @param onExit called when the server exits later, while the run still needs it
+ */
+export async function startServer(options: ServerOptions, baseDir: string, onExit?: (message: string) => void): Promise<ManagedServer> {
+  const probe = probeUrl(options);
+  const baseUrl = probe.kind === 'http' ? new URL(probe.url).origin : `http://127.0.0.1:${probe.port}`;
+  const readyAt = probe.kind === 'http' ? probe.url : `port ${probe.port}`;
+  if (await isReady(probe)) {
+    if (options.reuseExisting) return { readyAt, baseUrl, reused: true, output: () => [], stop: async () => {} };
+    throw new FlowError('E_SERVER_IN_USE', `${readyAt} already answers before "${options.command}" started; stop what runs there, or set reuseExisting: true to use it`);
+  }
+  const lines: string[] = [];
+  const child = spawn(options.command, {
+    cwd: path.resolve(baseDir, options.cwd ?? '.'),
+    env: { ...process.env, ...options.env },
+    shell: true,
+    // its own process group, so that stop() reaches every process it started
+    detached: process.platform !== 'win32',
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  keepLines(child, lines);
+  let stopping = false;
+  let ready = false;
+  const exited = new Promise<string>((resolve) => {
+    child.once('error', (err) => resolve(`could not start: ${err.message}`));
+    child.once('exit', (code, signal) => resolve(signal ? `was killed by ${signal}` : `exited with code ${code}`));
+  });
+  // A run that ends any way (Ctrl+C, an uncaught error) must not leave the server behind.
+  const killOnExit = () => killTree(child, 'SIGKILL');
+  process.once('exit', killOnExit);
+  void exited.then((how) => {
+    process.off('exit', killOnExit);
+    if (!stopping && ready) onExit?.(withOutput(`the server "${options.command}" ${how} during the run`, lines));
+  });
+  const timeoutMs = options.timeout ?? DEFAULT_SERVER_TIMEOUT_MS;
+  const outcome = await Promise.race([waitReady(probe, timeoutMs, () => child.exitCode !== null || child.signalCode !== null), exited.then((how) => ({ exited: how }))]);
+  if (outcome !== true) {
+    stopping = true;
+    await stopTree(child, exited);
+    if (typeof outcome === 'object') throw new FlowError('E_SERVER_EXITED', withOutput(`the server "${options.command}" ${outcome.exited} before ${readyAt} answered`, lines));
+    throw new FlowError('E_SERVER_TIMEOUT', withOutput(`the server "${options.command}" did not answer at ${readyAt} within ${timeoutMs} ms`, lines));
+  }
+  ready = true;
+  return {
+    readyAt,
+    baseUrl,
+    reused: false,
+    output: () => [...lines],
+    stop: async () => {
+      stopping = true;
+      await stopTree(child, exited);
+    },
+  };
+}
+
+/** Resolves true once ready, false on timeout or when `gone()` says the process ended. */
+async function waitReady(probe: Probe, timeoutMs: number, gone: () => boolean): Promise<boolean> {
+  const deadline = Date.now() + timeoutMs;
+  for (let delay = 50; Date.now() < deadline && !gone(); delay = Math.min(delay * 2, 500)) {
+    if (await isReady(probe)) return true;
+    await new Promise((r) => setTimeout(r, Math.min(delay, Math.max(0, deadline - Date.now()))));
+  }
+  return false;
+}
+
+function keepLines(child: ChildProcess, lines: string[]): void {
+  for (const stream of [child.stdout, child.stderr]) {
+    let partial = '';
+    stream?.setEncoding('utf8');
+    stream?.on('data', (chunk: string) => {
+      const parts = (partial + chunk).split(/\r?\n/);
+      partial = parts.pop() ?? '';
+      lines.push(...parts);
+      if (lines.length > OUTPUT_LINES) lines.splice(0, lines.length - OUTPUT_LINES);
+    });
+    stream?.on('end', () => partial && lines.push(partial));
+  }
+}
+
+function withOutput(message: string, lines: string[]): string {
+  if (!lines.length) return `${message} (it printed nothing)`;
+  return `${message}; its last output:\n${lines.map((l) => `  | ${l}`).join('\n')}`;
+}
+
+/** SIGTERM to the process group, SIGKILL after a grace period; resolves when the process has exited. */
+async function stopTree(child: ChildProcess, exited: Promise<unknown>): Promise<void> {
+  if (child.exitCode === null && child.signalCode === null) {
+    killTree(child, 'SIGTERM');
+    const timer = setTimeout(() => killTree(child, 'SIGKILL'), STOP_GRACE_MS);
+    await exited;
+    clearTimeout(timer);
+  }
+  // what the shell started may outlive it: the group goes too
+  killTree(child, 'SIGKILL');
+}
+
+function killTree(child: ChildProcess, signal: NodeJS.Signals): void {
+  if (child.pid === undefined) return;
+  try {
+    if (process.platform === 'win32') spawnSync('taskkill', ['/pid', String(child.pid), '/T', '/F'], { stdio: 'ignore' });
+    else process.kill(-child.pid, signal);
+  } catch {
+    // already gone
+  }
+}

@@ -1,0 +1,76 @@
+// The managed API server: started as a shell command, ready when its URL answers, stopped
+// with every process it started; a crash or a server that never answers is a coded error
+// with its last output lines. The server is the pets API of test/fixtures/contract.
+import net from 'node:net';
+import path from 'node:path';
+import { afterEach, expect, test } from 'vitest';
+import { startServer, type ManagedServer } from '../../../src/runtime/server/index.js';
+import { isReady } from '../../../src/runtime/server/ready.js';
+import { startPetsApi } from '../../fixtures/contract/pets/api/pets-api.js';
+
+const PETS = path.resolve(__dirname, '../../fixtures/contract/pets');
+const started: ManagedServer[] = [];
+afterEach(async () => {
+  for (const s of started.splice(0)) await s.stop();
+});
+
+/** A port the OS says is free now (the server is told to listen there). */
+function freePort(): Promise<number> {
+  return new Promise((resolve) => {
+    const srv = net.createServer().listen(0, '127.0.0.1', () => {
+      const { port } = srv.address() as net.AddressInfo;
+      srv.close(() => resolve(port));
+    });
+  });
+}
+
+test('starts the command, waits for its URL, hands the origin as baseUrl, and stops the whole process tree', async () => {
+  const port = await freePort();
+  const url = `http://127.0.0.1:${port}/v1/health`;
+  // `; echo` keeps the shell alive as the parent: node is a grandchild, which stop() must reach too
+  const server = await startServer({ command: 'node api/main.js; echo stopped', env: { PORT: String(port) }, url }, PETS);
+  started.push(server);
+  expect(server.baseUrl).toBe(`http://127.0.0.1:${port}`);
+  expect(server.reused).toBe(false);
+  expect(await isReady({ kind: 'http', url })).toBe(true);
+  expect(server.output().join('\n')).toContain(`pets api listening on http://127.0.0.1:${port}`);
+  await server.stop();
+  expect(await isReady({ kind: 'http', url })).toBe(false);
+  expect(await isReady({ kind: 'port', port })).toBe(false);
+});
+
+test('a server that exits before it is ready is E_SERVER_EXITED with what it printed', async () => {
+  const port = await freePort();
+  const err = await startServer({ command: 'node api/main.js', env: { PETS_BREAK: 'crash', PORT: String(port) }, url: `http://127.0.0.1:${port}/v1/health` }, PETS).catch((e) => e);
+  expect(err.code).toBe('E_SERVER_EXITED');
+  expect(err.message).toContain('the server "node api/main.js" exited with code 3 before http://127.0.0.1:');
+  expect(err.message).toContain('  | pets api: opening pets.db');
+  expect(err.message).toContain('  | Error: pets.db: database is locked');
+});
+
+test('a server that never answers is E_SERVER_TIMEOUT, and is stopped', async () => {
+  const port = await freePort();
+  const command = `node -e "console.log('warming up'); setInterval(() => {}, 1000)"`;
+  const err = await startServer({ command, port, timeout: 300 }, PETS).catch((e) => e);
+  expect(err.code).toBe('E_SERVER_TIMEOUT');
+  expect(err.message).toMatch(/did not answer at port \d+ within 300 ms; its last output:\n {2}\| warming up/);
+});
+
+test('a URL that already answers: E_SERVER_IN_USE, or that server with reuseExisting', async () => {
+  const api = await startPetsApi();
+  try {
+    const url = `${api.url}/v1/health`;
+    const err = await startServer({ command: 'node api/main.js', url }, PETS).catch((e) => e);
+    expect(err.code).toBe('E_SERVER_IN_USE');
+    const reused = await startServer({ command: 'node api/main.js', url, reuseExisting: true }, PETS);
+    expect(reused).toMatchObject({ reused: true, baseUrl: api.url });
+    await reused.stop();
+    expect(await isReady({ kind: 'http', url })).toBe(true);
+  } finally {
+    await api.close();
+  }
+});
+
+test('a URL that is not http(s) is E_SERVER_OPTIONS', async () => {
+  await expect(startServer({ command: 'true', url: 'ftp://x' }, PETS)).rejects.toMatchObject({ code: 'E_SERVER_OPTIONS' });
+});
