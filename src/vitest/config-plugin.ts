@@ -53,7 +53,7 @@ export function configPlugin(
       // A flow.yaml suite gets its options in the generated module; a `flowTest` file is the
       // user's own code, so its fixture reads them with `inject` (Vitest >= 3, 4 and 5 alike).
       // Per project: another project may call flow() with other options.
-      project.provide(OPTIONS_KEY, suiteOptions(options));
+      project.provide(OPTIONS_KEY, suiteOptions(options, vitest.config.root));
     },
   };
 }

@@ -112,6 +112,11 @@ export class DependencyIndex {
     return [...out];
   }
 
+  /** every project seen: run by a flow.yaml suite or named by a flowTest file */
+  projects(): string[] {
+    return [...new Set([...this.suites.keys(), ...this.tests.keys()])];
+  }
+
   /** whether the project is tracked (its dependencies are known) */
   has(suite: string): boolean {
     return this.suites.has(slash(suite));

@@ -8,6 +8,7 @@ import { loadProject } from '../project/index.js';
 import type { Project } from '../project/types.js';
 import type { Runner } from '../runtime/index.js';
 import type { OperationResult, RunSummary } from '../runtime/types.js';
+import { contractOptions } from './contract.js';
 import { displayPath, environmentError, lintError } from './failure.js';
 import { OPTIONS_KEY, runnerOptions, validateSuiteOptions, withDefaults, type SuiteOptions } from './options.js';
 import { lintErrors, settle, type Reported } from './outcome.js';
@@ -51,12 +52,13 @@ export function createFlowTest(project?: string | URL, options: SuiteOptions = {
         const errors = lintErrors(loaded, graph);
         if (errors.length) throw lintError(errors);
         // Read here, not when the module loads: `inject` needs a running test file.
-        const opts = runnerOptions(withDefaults(options, inject(OPTIONS_KEY)));
+        const suite = withDefaults(options, inject(OPTIONS_KEY));
+        const opts = runnerOptions(suite);
         const envError = environmentError(loaded, opts.env);
         if (envError) throw envError;
         // Loaded once lint has passed, as in a flow.yaml suite (suite.ts).
         const { createRunner } = await import('../runtime/index.js');
-        const runner = createRunner(loaded, { ...opts, graph });
+        const runner = createRunner(loaded, { ...opts, graph, ...(await contractOptions(suite)) });
         try {
           await use({ project: loaded, runner, reported: { ids: new Set(), result: (id) => runner.result(id) } });
         } finally {

@@ -8,6 +8,7 @@ import { configPlugin } from './config-plugin.js';
 import { DependencyIndex, projectDependencies, slash } from './dependencies.js';
 import { suiteOptions, validateOptions, type FlowOptions } from './options.js';
 import { flowTestProjects } from './project-files.js';
+import { serverPlugin } from './server-plugin.js';
 import { transformPlugin } from './transform-plugin.js';
 
 export type { FlowOptions, SuiteOptions, SuitePlan } from './options.js';
@@ -59,11 +60,14 @@ export function flow(options: FlowOptions = {}): Plugin[] {
     return files.flat();
   }
 
+  // its options gain what needs the Vitest root (the description's path, the server's baseUrl) in reqflow:server
+  const plan = { options: suiteOptions(options) };
   return [
     configPlugin(options, index, (suite) => void track(suite), (watch) => (watching = watch)),
+    serverPlugin(options, plan, () => index.testsOf(index.projects())),
     // `vitest run` watches nothing: no need to load each project a second time here.
     transformPlugin(
-      { options: suiteOptions(options) },
+      plan,
       async (root) => (watching ? suite(root) : []),
       async (file, code) => (watching ? module(file, code) : []),
     ),

@@ -2,9 +2,11 @@
 // Environment variables win over the config file, as a flag on the command line would:
 // `FLOW_ENV=staging npx vitest` picks staging even when the config says `env: 'local'`.
 // Loaded with the config (main process): nothing heavy here.
+import path from 'node:path';
 import { closestName } from '../graph/suggest.js';
 import { varsFromEnv } from '../runtime/template/vars.js';
 import type { RunnerOptions } from '../runtime/types.js';
+import type { ServerOptions } from '../runtime/server/index.js';
 
 export interface FlowOptions {
   /** environment id, for every project; default: each project's `default_environment`. `FLOW_ENV` overrides it. */
@@ -15,6 +17,19 @@ export interface FlowOptions {
   concurrency?: number;
   /** glob patterns of the `flow.yaml` files to run, relative to the Vitest root (default: `DEFAULT_INCLUDE`, every flow.yaml) */
   include?: string[];
+  /** the API under test, started before the suites and stopped after (Playwright's `webServer`); its url's origin becomes `baseUrl` */
+  server?: FlowServerOptions;
+  /** an OpenAPI 3.0/3.1 description (relative to the Vitest root): every response is checked against it */
+  openapi?: string;
+  /** what a contract violation does: `fail` the operation's test (default) or `warn` */
+  contract?: ContractMode;
+}
+
+export type ContractMode = 'fail' | 'warn';
+
+export interface FlowServerOptions extends ServerOptions {
+  /** globs of the server's source (relative to the Vitest root): in watch mode, an edit restarts the server and re-runs the flow suites */
+  watch?: string[];
 }
 
 /** The part of the options a generated suite carries. JSON only: it is written into the module. */
@@ -22,6 +37,9 @@ export interface SuiteOptions {
   env?: string;
   vars?: Record<string, string>;
   concurrency?: number;
+  /** absolute path of the OpenAPI description */
+  openapi?: string;
+  contract?: ContractMode;
 }
 
 /** What the transform hands to `defineFlowSuite`. */
@@ -42,7 +60,8 @@ declare module 'vitest' {
 
 export const DEFAULT_INCLUDE = ['**/flow.yaml'];
 export const ROOT_FILE_NAME = 'flow.yaml';
-const FLOW_OPTION_NAMES = ['env', 'vars', 'concurrency', 'include'];
+const FLOW_OPTION_NAMES = ['env', 'vars', 'concurrency', 'include', 'server', 'openapi', 'contract'];
+const SERVER_OPTION_NAMES = ['command', 'cwd', 'env', 'url', 'port', 'timeout', 'reuseExisting', 'watch'];
 const SUITE_OPTION_NAMES = ['env', 'vars', 'concurrency'];
 
 /**
@@ -68,7 +87,34 @@ export function validateOptions(options: unknown, where = 'flow()', names: strin
   if (names.includes('include') && include !== undefined && !(Array.isArray(include) && include.every((p) => typeof p === 'string'))) {
     problems.push(`include must be an array of glob patterns, got ${describe(include)}`);
   }
+  if (names.includes('server')) problems.push(...serverProblems(options.server));
+  if (names.includes('openapi') && options.openapi !== undefined && (typeof options.openapi !== 'string' || options.openapi === '')) {
+    problems.push(`openapi must be the path of an OpenAPI description, got ${describe(options.openapi)}`);
+  }
+  if (names.includes('contract') && options.contract !== undefined && options.contract !== 'fail' && options.contract !== 'warn') {
+    problems.push(`contract must be 'fail' or 'warn', got ${describe(options.contract)}`);
+  }
   if (problems.length) throw new Error(`${where}: ${problems.join('; ')}`);
+}
+
+function serverProblems(server: unknown): string[] {
+  if (server === undefined) return [];
+  if (!isRecord(server)) return [`server must be an object ({ command, url }), got ${describe(server)}`];
+  const out: string[] = [];
+  for (const key of Object.keys(server)) {
+    if (!SERVER_OPTION_NAMES.includes(key)) out.push(`unknown option "server.${key}"${suggestion(key, SERVER_OPTION_NAMES)}; the server options are ${SERVER_OPTION_NAMES.join(', ')}`);
+  }
+  const { command, cwd, env, url, port, timeout, reuseExisting, watch } = server;
+  if (typeof command !== 'string' || command.trim() === '') out.push(`server.command must be the command that starts the server, got ${describe(command)}`);
+  if (cwd !== undefined && typeof cwd !== 'string') out.push(`server.cwd must be a directory, got ${describe(cwd)}`);
+  if (env !== undefined && !(isRecord(env) && Object.values(env).every((v) => typeof v === 'string'))) out.push(`server.env must be an object of strings, got ${describe(env)}`);
+  if (url === undefined && port === undefined) out.push('server needs the url (or port) it answers at');
+  if (url !== undefined && !(typeof url === 'string' && /^https?:\/\//.test(url))) out.push(`server.url must be an http(s) URL, got ${describe(url)}`);
+  if (port !== undefined && !(Number.isInteger(port) && (port as number) > 0 && (port as number) < 65536)) out.push(`server.port must be a port number, got ${describe(port)}`);
+  if (timeout !== undefined && !(typeof timeout === 'number' && timeout > 0)) out.push(`server.timeout must be a number of ms > 0, got ${describe(timeout)}`);
+  if (reuseExisting !== undefined && typeof reuseExisting !== 'boolean') out.push(`server.reuseExisting must be true or false, got ${describe(reuseExisting)}`);
+  if (watch !== undefined && !(Array.isArray(watch) && watch.every((p) => typeof p === 'string'))) out.push(`server.watch must be an array of glob patterns, got ${describe(watch)}`);
+  return out;
 }
 
 /** The options `createFlowTest` takes: those of `flow()` a runner reads. */
@@ -93,13 +139,26 @@ function describe(v: unknown): string {
   return Array.isArray(v) ? 'an array' : 'an object';
 }
 
-/** The JSON-safe subset of the plugin options, without undefined keys (stable generated code). */
-export function suiteOptions(options: FlowOptions = {}): SuiteOptions {
+/**
+ * The JSON-safe subset of the plugin options, without undefined keys (stable generated code).
+ * With `root` (the Vitest root), the description's path is made absolute, and a managed
+ * server's origin becomes the `baseUrl` var (the config's own `vars.baseUrl` wins).
+ */
+export function suiteOptions(options: FlowOptions = {}, root?: string): SuiteOptions {
   const out: SuiteOptions = {};
   if (options.env !== undefined) out.env = options.env;
-  if (options.vars !== undefined) out.vars = { ...options.vars };
+  const baseUrl = root !== undefined && options.server ? serverOrigin(options.server) : undefined;
+  if (options.vars !== undefined || baseUrl) out.vars = { ...(baseUrl && { baseUrl }), ...options.vars };
   if (options.concurrency !== undefined) out.concurrency = options.concurrency;
+  if (options.openapi !== undefined) out.openapi = root === undefined ? options.openapi : path.resolve(root, options.openapi);
+  if (options.contract !== undefined) out.contract = options.contract;
   return out;
+}
+
+/** Where the flows send their requests when the plugin starts the server. */
+export function serverOrigin(server: Pick<ServerOptions, 'url' | 'port'>): string | undefined {
+  if (server.url) return new URL(server.url).origin;
+  return server.port === undefined ? undefined : `http://127.0.0.1:${server.port}`;
 }
 
 /**
@@ -108,7 +167,13 @@ export function suiteOptions(options: FlowOptions = {}): SuiteOptions {
  */
 export function withDefaults(own: SuiteOptions, defaults: SuiteOptions | undefined): SuiteOptions {
   const vars = defaults?.vars || own.vars ? { ...defaults?.vars, ...own.vars } : undefined;
-  return suiteOptions({ env: own.env ?? defaults?.env, vars, concurrency: own.concurrency ?? defaults?.concurrency });
+  return suiteOptions({
+    env: own.env ?? defaults?.env,
+    vars,
+    concurrency: own.concurrency ?? defaults?.concurrency,
+    openapi: defaults?.openapi,
+    contract: defaults?.contract,
+  });
 }
 
 /** Runner options for a suite, read in the worker at run time (so a globalSetup may set them). */

@@ -49,6 +49,12 @@ export async function settle(result: OperationResult, ctx: Pick<TestContext, 'sk
   }
   // Printed during the test, Vitest shows a hook's console output under the test (and in JUnit's system-out).
   for (const log of result.hookLogs ?? []) for (const line of log.lines) console.log(`${log.hook} hook: ${line}`);
+  // Contract warnings (`contract: 'warn'`, undocumented requests): under the test in the
+  // terminal, and as annotations (a JUnit property, a GitHub Actions warning).
+  for (const w of result.warnings ?? []) {
+    console.warn(`${w.code}: ${w.message}`);
+    await ctx.annotate(`${w.code}: ${w.message}`, 'warning');
+  }
   if (result.status === 'passed') return;
   if (result.status === 'skipped') {
     const reason = result.skippedBecause ?? 'a prerequisite did not pass';

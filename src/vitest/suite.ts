@@ -7,6 +7,7 @@ import type { Project } from '../project/types.js';
 import type { Runner } from '../runtime/index.js';
 import { tuneV8ForRequests } from '../runtime/v8-tuning.js';
 import { testBudgetMs } from './budget.js';
+import { contractOptions } from './contract.js';
 import { environmentError, lintError } from './failure.js';
 import { suiteLayout, type LayoutOperation } from './layout.js';
 import { runnerOptions, type SuitePlan } from './options.js';
@@ -82,7 +83,7 @@ export async function defineFlowSuite(plan: SuitePlan): Promise<void> {
     // Loaded here, not with this module: a project with lint errors never needs the runtime
     // (undici, auth, templates: about a third of a suite's start-up).
     const { createRunner } = await import('../runtime/index.js');
-    runner = createRunner(project, { ...options, graph });
+    runner = createRunner(project, { ...options, graph, ...(await contractOptions(plan.options)) });
   });
   afterAll(async () => {
     await runner?.close();
