@@ -1,0 +1,62 @@
+// `flow({ server, openapi })` in a real Vitest run (child process): the plugin starts the pets
+// API, the flows run against it, every response is checked against openapi.yaml, and the
+// server is gone afterwards. A server that crashes at start is reported with its output.
+import { readFileSync, rmSync } from 'node:fs';
+import path from 'node:path';
+import { afterAll, beforeAll, expect, test } from 'vitest';
+import { isReady } from '../../src/runtime/server/ready.js';
+import { ensureBuilt, runVitest } from './helpers.js';
+import { freePort, petsRepo, SERVER } from './pets-repo.js';
+
+const dirs: string[] = [];
+beforeAll(() => ensureBuilt(), 180_000);
+afterAll(() => {
+  for (const d of dirs) rmSync(d, { recursive: true, force: true });
+});
+
+async function repo(options: string): Promise<{ dir: string; port: number }> {
+  const port = await freePort();
+  const dir = petsRepo(options, port);
+  dirs.push(dir);
+  return { dir, port };
+}
+
+test('a conforming API passes; the server is started before the suites and stopped after', async () => {
+  const { dir, port } = await repo(`{ server: ${SERVER}, openapi: 'openapi.yaml' }`);
+  const out = await runVitest(dir, ['run']);
+  expect(out.stdout + out.stderr).toContain('Tests  4 passed (4)');
+  expect(out.code).toBe(0);
+  // the request the description lacks is reported, not failed
+  expect(out.stdout + out.stderr).toContain('W_CONTRACT_UNDOCUMENTED: GET /v1/stats is not in the description (openapi.yaml)');
+  expect(await isReady({ kind: 'port', port })).toBe(false);
+}, 120_000);
+
+test('a response that breaks the description fails its test with the pointer, the expectation and the value', async () => {
+  const { dir } = await repo(`{ server: ${SERVER}, openapi: 'openapi.yaml' }`);
+  const out = await runVitest(dir, ['run'], { PETS_BREAK: 'missing-field' });
+  const text = out.stdout + out.stderr;
+  expect(out.code).toBe(1);
+  expect(text).toContain('FAIL  flow.yaml > pet > pet.get');
+  expect(text).toContain('E_CONTRACT: the 200 response of GET /pets/{petId} breaks openapi.yaml (1 violation)');
+  expect(text).toContain('✗ /name: expected a required property, got missing');
+  expect(text).toContain('Tests  1 failed | 3 passed (4)');
+}, 120_000);
+
+test("contract: 'warn' passes, with the violation as a warning in the output and in JUnit", async () => {
+  const { dir } = await repo(`{ server: ${SERVER}, openapi: 'openapi.yaml', contract: 'warn' }`);
+  const junit = path.join(dir, 'junit.xml');
+  const out = await runVitest(dir, ['run', '--reporter=default', '--reporter=junit', `--outputFile.junit=${junit}`], { PETS_BREAK: 'wrong-type' });
+  expect(out.code).toBe(0);
+  expect(out.stdout + out.stderr).toContain('W_CONTRACT: the 200 response of GET /pets/{petId} breaks openapi.yaml (1 violation)');
+  const xml = readFileSync(junit, 'utf8');
+  expect(xml).toMatch(/<property name="warning" value="W_CONTRACT: the 200 response of GET \/pets\/\{petId\} breaks openapi\.yaml \(1 violation\)\n? *✗ \/id: expected type integer, got &quot;1&quot;/);
+}, 120_000);
+
+test('a server that crashes at start fails the run with its exit and its last output lines', async () => {
+  const { dir } = await repo(`{ server: ${SERVER}, openapi: 'openapi.yaml' }`);
+  const out = await runVitest(dir, ['run'], { PETS_BREAK: 'crash' });
+  expect(out.code).toBe(1);
+  expect(out.stderr).toContain('E_SERVER_EXITED: the server "node api/main.js" exited with code 3 before http://127.0.0.1:');
+  expect(out.stderr).toContain('  | pets api: opening pets.db');
+  expect(out.stderr).toContain('  | Error: pets.db: database is locked');
+}, 120_000);
