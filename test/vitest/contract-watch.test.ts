@@ -1,0 +1,95 @@
+// Watch mode with a managed server and a description: a real `vitest --watch` (child
+// process). Editing the server's source restarts it and re-runs the flow suite, which shows
+// the violation the edit brought; editing the description re-runs the suite against it.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { afterAll, beforeAll, expect, test } from 'vitest';
+import { isReady } from '../../src/runtime/server/ready.js';
+import { childEnv, ensureBuilt, REPO } from './helpers.js';
+import { freePort, petsRepo, SERVER } from './pets-repo.js';
+
+const VITEST_BIN = path.join(REPO, 'node_modules/vitest/vitest.mjs');
+const READY = /(Waiting for file changes|Watching for file changes)/g;
+
+let dir: string;
+let port: number;
+let child: ChildProcess | undefined;
+let output = '';
+
+beforeAll(async () => {
+  await ensureBuilt();
+  port = await freePort();
+  dir = petsRepo(`{ server: ${SERVER}, openapi: 'openapi.yaml' }`, port);
+}, 180_000);
+
+afterAll(async () => {
+  await stop();
+  if (dir) rmSync(dir, { recursive: true, force: true });
+});
+
+async function stop(): Promise<void> {
+  const c = child;
+  child = undefined;
+  if (!c || c.exitCode !== null) return;
+  const exited = new Promise((resolve) => c.once('exit', resolve));
+  c.kill('SIGTERM');
+  const timer = setTimeout(() => c.kill('SIGKILL'), 5000);
+  await exited;
+  clearTimeout(timer);
+}
+
+/** Resolves when `predicate(output)` holds; rejects after `ms` (never hangs). */
+function waitFor(predicate: (text: string) => boolean, ms: number, what: string): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const started = Date.now();
+    const tick = () => {
+      if (predicate(output)) return resolve();
+      if (child?.exitCode != null) return reject(new Error(`vitest exited (${child.exitCode}) while waiting for ${what}:\n${output}`));
+      if (Date.now() - started > ms) return reject(new Error(`timed out after ${ms} ms waiting for ${what}:\n${output}`));
+      setTimeout(tick, 100);
+    };
+    tick();
+  });
+}
+
+const runs = (text: string) => text.match(READY)?.length ?? 0;
+
+/** Writes `edit` to `file` (again, if the watcher missed it) until run number `n` has finished; returns that run's output. */
+async function editUntilRun(file: string, edit: (text: string) => string, n: number): Promise<string> {
+  const edited = edit(readFileSync(file, 'utf8'));
+  expect(edited).not.toBe(readFileSync(file, 'utf8'));
+  const before = output.length;
+  for (let attempt = 0; attempt < 4 && !output.slice(before).includes('RERUN'); attempt++) {
+    writeFileSync(file, `${edited}${'\n'.repeat(attempt)}`);
+    await waitFor((t) => t.slice(before).includes('RERUN'), 5000, 'a re-run').catch(() => undefined);
+  }
+  await waitFor((t) => runs(t) >= n, 60_000, `run ${n} to finish`);
+  return output.slice(before);
+}
+
+test('an edit of the server source restarts it and re-runs the suite; an edit of the description re-runs it', async () => {
+  child = spawn(process.execPath, [VITEST_BIN, '--watch'], { cwd: dir, env: childEnv(), stdio: ['pipe', 'pipe', 'pipe'] });
+  child.stdout!.on('data', (d) => (output += d));
+  child.stderr!.on('data', (d) => (output += d));
+
+  await waitFor((t) => runs(t) >= 1, 60_000, 'the first run');
+  expect(output).toContain('Tests  4 passed (4)');
+
+  // The server now leaves createdAt out of a pet it reads back: it restarts, and pet.get breaks the contract.
+  const rerun = await editUntilRun(path.join(dir, 'api/pets-api.js'), (t) => t.replace('return send(200, pet);', 'return send(200, { ...pet, createdAt: undefined });'), 2);
+  expect(rerun).toMatch(/RERUN\s+api\/pets-api\.js/);
+  expect(rerun).toContain('E_CONTRACT: the 200 response of GET /pets/{petId} breaks openapi.yaml (1 violation)');
+  expect(rerun).toContain('✗ /createdAt: expected a required property, got missing');
+  expect(rerun).toContain('Tests  1 failed | 3 passed (4)');
+
+  // The description now makes createdAt optional: the suite re-runs and passes.
+  const third = await editUntilRun(path.join(dir, 'openapi.yaml'), (t) => t.replace('required: [id, createdAt]', 'required: [id]'), 3);
+  expect(third).toMatch(/RERUN\s+openapi\.yaml/);
+  expect(third).not.toContain('E_CONTRACT');
+  expect(third).toContain('Tests  4 passed (4)');
+
+  // Vitest stopped (as Ctrl+C or a CI timeout would): the server goes with it
+  await stop();
+  expect(await isReady({ kind: 'port', port })).toBe(false);
+}, 200_000);
