@@ -11,6 +11,7 @@ import { formatEvent, formatLoc, formatResult, formatSummary, type RunFormatOpti
 import { keepYoungGenerationSmall, letYoungGenerationGrow } from '../heap.js';
 import { argumentError, unknownOperations } from '../args.js';
 import { describeUnset, unsetVariables } from '../unset-vars.js';
+import { formatWarnings, runContract, SERVICE_HELP, SERVICE_OPTIONS, serverUrl, serviceUsage, startRunServer } from '../run-services.js';
 import { bufferedWriter, EXIT, type CliIO, type Command } from '../io.js';
 
 
@@ -31,7 +32,7 @@ Options:
   --dry-run           print the plan (order, method, path, why) and send nothing
   --record            after the run, set _provenance.verified_against: live_capture
                       on the operations that passed (files edited in place)
-  --verbose           print request and response headers and bodies, and what hooks
+${SERVICE_HELP}  --verbose           print request and response headers and bodies, and what hooks
                       print (secrets as ***)
   --no-color          plain output
   -h, --help          this help
@@ -53,6 +54,7 @@ const OPTIONS = {
   verbose: { type: 'boolean', default: false },
   'no-color': { type: 'boolean', default: false },
   help: { type: 'boolean', short: 'h', default: false },
+  ...SERVICE_OPTIONS,
 } satisfies ParseArgsConfig['options'];
 
 export default (async function run(argv: string[], io: CliIO): Promise<number> {
@@ -80,6 +82,8 @@ export default (async function run(argv: string[], io: CliIO): Promise<number> {
     if (!parsed) return usage(`--var takes name=value; got "${assignment}"`);
     vars[parsed.name] = parsed.value;
   }
+  const serviceProblem = serviceUsage(o);
+  if (serviceProblem) return usage(serviceProblem);
   if (!o.all && positionals.length === 0) return usage('name at least one operation (resource.operation), or --all');
   if (o.all && positionals.length) return usage(`--all runs every operation: name operations (${positionals.join(', ')}) or give --all, not both`);
   const projectDir = path.resolve(io.cwd, o.project);
@@ -114,6 +118,10 @@ export default (async function run(argv: string[], io: CliIO): Promise<number> {
     io.stderr(`flow run: environment "${first}", the first of ${project.environments.size} declared (choose one with --env, or default_environment in flow.yaml)\n`);
   }
   const plan = scheduleOrder(graph, asked);
+  // --server: what it answers at is known now, and its origin is the run's baseUrl
+  const readyUrl = o.server === undefined ? undefined : serverUrl(o, project, o.env, vars, io.env);
+  if (o.server !== undefined && !readyUrl) return usage('--server needs the URL the server answers at: --server-url, or a baseUrl (--var baseUrl=…)');
+  if (readyUrl && !vars.baseUrl && !io.env.FLOW_VAR_baseUrl) vars.baseUrl = new URL(readyUrl).origin;
   const unset = unsetVariables(project, graph, plan, o.env, vars, io.env);
 
   if (o['dry-run']) {
@@ -122,6 +130,21 @@ export default (async function run(argv: string[], io: CliIO): Promise<number> {
     return EXIT.ok;
   }
   if (unset.length) return usage(`${describeUnset(unset)}\nnothing was sent`);
+
+  const coded = (err: unknown) => `${(err as { code?: string }).code ?? 'E_FAILED'}: ${(err as Error).message}`;
+  let responseCheck;
+  let server;
+  try {
+    if (o.openapi !== undefined) responseCheck = await runContract(o.openapi, o.contract, io.cwd);
+  } catch (err) {
+    return usage(`--openapi: ${coded(err)}`);
+  }
+  try {
+    if (o.server !== undefined) server = await startRunServer(o.server, readyUrl!, io.cwd, io.env, (m) => io.stderr(`flow run: E_SERVER_EXITED: ${m}\n`));
+  } catch (err) {
+    io.stderr(`flow run: ${coded(err)}\nnothing was sent\n`);
+    return EXIT.failed;
+  }
 
   letYoungGenerationGrow();
   const out = bufferedWriter(io.stdout);
@@ -137,6 +160,7 @@ export default (async function run(argv: string[], io: CliIO): Promise<number> {
     vars,
     concurrency,
     processEnv: io.env,
+    responseCheck,
     onEvent: (event) => {
       if (event.type === 'operation:start') servedFor.set(event.operation, event.prerequisiteOf);
       else if (event.type === 'request') {
@@ -148,7 +172,7 @@ export default (async function run(argv: string[], io: CliIO): Promise<number> {
         const result = { ...event.result, prerequisiteOf: [...event.result.prerequisiteOf] };
         ran.set(result.operation, event.result);
         ends[result.status]++;
-        out.write(() => formatResult(result, fmt));
+        out.write(() => formatResult(result, fmt) + formatWarnings(result, fmt.color));
       }
     },
   });
@@ -158,6 +182,7 @@ export default (async function run(argv: string[], io: CliIO): Promise<number> {
   } finally {
     out.flush();
     await runner.close();
+    await server?.stop();
   }
   // The summary counts every operation that ran, prerequisites included: a failed
   // prerequisite is a failure even when only its dependents were asked for.

@@ -1,0 +1,63 @@
+// `flow run --server … --openapi …`: the pets API of test/fixtures/contract started for one
+// run, every response checked against its description, the server stopped after.
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { main } from '../../src/cli/main.js';
+import { isReady } from '../../src/runtime/server/ready.js';
+import { recordedIO } from '../runtime/secrets/cli-io.js';
+import { freePort } from '../vitest/pets-repo.js';
+
+const PETS = path.resolve(__dirname, '../fixtures/contract/pets');
+
+async function flowRun(args: string[], env: NodeJS.ProcessEnv = {}) {
+  const port = await freePort();
+  const rec = recordedIO({ cwd: PETS, env: { PORT: String(port), ...env } });
+  const withServer = ['--server', 'node api/main.js', '--server-url', `http://127.0.0.1:${port}/v1/health`];
+  const code = await main(['run', '--all', ...withServer, ...args], rec.io);
+  return { code, stdout: rec.out(), stderr: rec.err(), port };
+}
+
+describe('flow run --server --openapi', () => {
+  it('starts the server, sends to its origin, checks every response, reports the undocumented request, stops the server', async () => {
+    const r = await flowRun(['--openapi', 'openapi.yaml']);
+    expect(r.stderr).toBe('');
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain(`POST   http://127.0.0.1:${r.port}/v1/pets  201`);
+    expect(r.stdout).toMatch(/✔ stats\.get {2}\d+ ms\n {4}W_CONTRACT_UNDOCUMENTED {2}GET \/v1\/stats is not in the description \(openapi\.yaml\)/);
+    expect(r.stdout).toContain('4 passed, 0 failed');
+    expect(await isReady({ kind: 'port', port: r.port })).toBe(false);
+  });
+
+  it('a violation fails the operation (exit 1) with the pointer and the expectation', async () => {
+    const r = await flowRun(['--openapi', 'openapi.yaml'], { PETS_BREAK: 'content-type' });
+    expect(r.code).toBe(1);
+    expect(r.stdout).toContain('E_CONTRACT  the 200 response of GET /pets/{petId} breaks openapi.yaml (1 violation)');
+    expect(r.stdout).toContain('✗ expected content-type application/json, got content-type text/plain');
+  });
+
+  it('--contract warn: a warning line, exit 0', async () => {
+    const r = await flowRun(['--openapi', 'openapi.yaml', '--contract', 'warn'], { PETS_BREAK: 'missing-field' });
+    expect(r.code).toBe(0);
+    expect(r.stdout).toMatch(/✔ pet\.get {2}\d+ ms\n {4}W_CONTRACT {2}the 200 response of GET \/pets\/\{petId\} breaks openapi\.yaml \(1 violation\)\n {4}✗ \/name: expected a required property, got missing/);
+  });
+
+  it('a server that crashes at start: exit 1 with its output, nothing sent', async () => {
+    const r = await flowRun([], { PETS_BREAK: 'crash' });
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain('flow run: E_SERVER_EXITED: the server "node api/main.js" exited with code 3 before');
+    expect(r.stderr).toContain('  | Error: pets.db: database is locked');
+    expect(r.stdout).toBe('');
+  });
+
+  it('usage errors (exit 2): no URL to wait for, a description that cannot be read, an unknown --contract', async () => {
+    const rec = recordedIO({ cwd: PETS });
+    expect(await main(['run', '--all', '--server', 'node api/main.js'], rec.io)).toBe(2);
+    expect(rec.err()).toContain('--server needs the URL the server answers at');
+    const missing = await flowRun(['--openapi', 'nope.yaml']);
+    expect(missing.code).toBe(2);
+    expect(missing.stderr).toContain('--openapi: E_CONTRACT_LOAD:');
+    const mode = await flowRun(['--contract', 'loud']);
+    expect(mode.code).toBe(2);
+    expect(mode.stderr).toContain('--contract is fail or warn; got "loud"');
+  });
+});
