@@ -64,13 +64,13 @@ export function flow(options: FlowOptions = {}): Plugin[] {
   const plan = { options: suiteOptions(options) };
   return [
     configPlugin(options, index, (suite) => void track(suite), (watch) => (watching = watch)),
-    serverPlugin(options, plan, () => index.testsOf(index.projects())),
     // `vitest run` watches nothing: no need to load each project a second time here.
     transformPlugin(
       plan,
       async (root) => (watching ? suite(root) : []),
       async (file, code) => (watching ? module(file, code) : []),
     ),
+    serverPlugin(options, plan, () => index.testsOf(index.projects())),
   ];
 }
 

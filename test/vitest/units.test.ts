@@ -1,4 +1,5 @@
 // The small pure parts of the plugin: layout, options, failure messages, outcomes.
+import path from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { DEFAULT_HOOK_TIMEOUT_MS } from '../../src/runtime/hooks/index.js';
 import { MAX_RETRY_WAIT_MS } from '../../src/runtime/http/index.js';
@@ -87,7 +88,7 @@ describe('validateOptions', () => {
   test('concurrency must be a whole number >= 1; every problem is named at once', () => {
     for (const bad of [0, -1, 1.5, Number.NaN, '2']) expect(() => validateOptions({ concurrency: bad }), String(bad)).toThrow(/^flow\(\): concurrency must be a whole number >= 1, got /);
     expect(() => validateOptions({ concurrency: 0, enviroment: 'x' })).toThrow(
-      'flow(): unknown option "enviroment" (did you mean env?); the options are env, vars, concurrency, include; concurrency must be a whole number >= 1, got 0',
+      'flow(): unknown option "enviroment" (did you mean env?); the options are env, vars, concurrency, include, server, openapi, contract; concurrency must be a whole number >= 1, got 0',
     );
   });
 
@@ -96,6 +97,28 @@ describe('validateOptions', () => {
     expect(() => validateOptions({ vars: { port: 8080 } })).toThrow('vars.port must be a string, got 8080');
     expect(() => validateOptions({ include: 'flow.yaml' })).toThrow('include must be an array of glob patterns');
     expect(() => validateOptions('staging')).toThrow('flow(): the options must be an object');
+  });
+
+  test('server, openapi and contract', () => {
+    const server = { command: 'node api.js', url: 'http://127.0.0.1:4000/health', watch: ['api/**/*.js'], timeout: 5000, reuseExisting: true };
+    expect(() => validateOptions({ server, openapi: 'openapi.yaml', contract: 'warn' })).not.toThrow();
+    expect(() => validateOptions({ server: { command: 'node api.js' } })).toThrow('server needs the url (or port) it answers at');
+    expect(() => validateOptions({ server: { url: 'http://x' } })).toThrow('server.command must be the command that starts the server, got undefined');
+    expect(() => validateOptions({ server: { ...server, url: 'localhost:4000' } })).toThrow('server.url must be an http(s) URL, got "localhost:4000"');
+    expect(() => validateOptions({ server: { ...server, reuse: true } })).toThrow('unknown option "server.reuse" (did you mean reuseExisting?)');
+    expect(() => validateOptions({ server: { ...server, watch: 'api' } })).toThrow('server.watch must be an array of glob patterns');
+    expect(() => validateOptions({ contract: 'error' })).toThrow("contract must be 'fail' or 'warn', got \"error\"");
+    expect(() => validateOptions({ openapi: 3 })).toThrow('openapi must be the path of an OpenAPI description, got 3');
+  });
+
+  test('the Vitest root makes the description absolute, and the server origin the baseUrl (the config vars win)', () => {
+    const server = { command: 'x', url: 'http://127.0.0.1:4000/health' };
+    expect(suiteOptions({ server, openapi: 'api/openapi.yaml', contract: 'warn' }, '/repo')).toEqual({
+      vars: { baseUrl: 'http://127.0.0.1:4000' },
+      openapi: path.resolve('/repo', 'api/openapi.yaml'),
+      contract: 'warn',
+    });
+    expect(suiteOptions({ server, vars: { baseUrl: 'http://elsewhere' } }, '/repo').vars).toEqual({ baseUrl: 'http://elsewhere' });
   });
 
   test('createFlowTest takes the runner options only', () => {
