@@ -1,4 +1,4 @@
-// `npm run bench [lint|runner|process|vitest]...`: every benchmark, or the ones named. Figures go to
+// `npm run bench [lint|runner|process|vitest|contract]...`: every benchmark, or the ones named. Figures go to
 // stdout as Markdown tables (copy them into BENCHMARKS.md with the machine and date).
 import { benchLint } from './lint.js';
 
@@ -7,6 +7,7 @@ const SECTIONS = {
   runner: async () => (await import('./runner.js')).benchRunner(),
   process: async () => (await import('./process.js')).benchProcess(),
   vitest: async () => (await import('./vitest.js')).benchVitest(),
+  contract: async () => (await import('./contract.js')).benchContract(),
 };
 
 const wanted = process.argv.slice(2).length ? process.argv.slice(2) : Object.keys(SECTIONS);
