@@ -1,5 +1,6 @@
 // How a project's problems and an operation's result become a test outcome. Shared by the
 // generated suites and the `flowTest` fixture, so both fail and skip the same way.
+import path from 'node:path';
 import type { TestContext } from 'vitest';
 import type { ProjectGraph } from '../graph/index.js';
 import { lint } from '../lint/index.js';
@@ -25,6 +26,13 @@ export function lintErrors(project: Project, graph?: ProjectGraph): Diagnostic[]
     seen.add(key);
     return true;
   });
+}
+
+/** `::warning file=…,line=…::…`, escaped as GitHub's workflow commands want it. */
+export function githubWarning(message: string, loc: { file: string; line: number; col: number }, cwd: string = process.env.GITHUB_WORKSPACE || process.cwd()): string {
+  const esc = (t: string) => t.replace(/%/g, '%25').replace(/\r/g, '%0D').replace(/\n/g, '%0A');
+  const file = path.relative(cwd, loc.file).split(path.sep).join('/');
+  return `::warning file=${esc(file).replace(/:/g, '%3A').replace(/,/g, '%2C')},line=${loc.line},col=${loc.col}::${esc(message)}`;
 }
 
 /** What a file's tests have reported so far: a skip may only point at a failure shown elsewhere. */
@@ -53,6 +61,9 @@ export async function settle(result: OperationResult, ctx: Pick<TestContext, 'sk
   // terminal, and as annotations (a JUnit property, a GitHub Actions warning).
   for (const w of result.warnings ?? []) {
     console.warn(`${w.code}: ${w.message}`);
+    // Vitest's github-actions reporter shows only annotations located in the test file, and
+    // a flow test's code is ours: in GitHub Actions, the workflow command is written here.
+    if (process.env.GITHUB_ACTIONS === 'true') console.warn(githubWarning(`${w.code}: ${w.message}`, result.loc));
     await ctx.annotate(`${w.code}: ${w.message}`, 'warning');
   }
   if (result.status === 'passed') return;

@@ -156,7 +156,7 @@ function violation(e: ErrorObject, body: unknown, redact: (v: unknown) => unknow
       return { pointer: e.instancePath, expected: `format "${String(p.format)}"`, actual: shown(e.instancePath) };
     default:
       // Ajv's own words ("must be >= 0", "must match exactly one schema in oneOf"), with the keyword
-      return { pointer: e.instancePath, expected: `${(e.message ?? e.keyword).replace(/^must /, '')} (${e.keyword})`, actual: shown(e.instancePath) };
+      return { pointer: e.instancePath, expected: `${(e.message ?? e.keyword).replace(/^must (be )?/, '')} (${e.keyword})`, actual: shown(e.instancePath) };
   }
 }
 

@@ -54,7 +54,21 @@ describe('OpenAPI 3.0', () => {
   test('boolean exclusiveMinimum and formats', async () => {
     const schema = { type: 'object', properties: { n: { type: 'number', minimum: 0, exclusiveMinimum: true }, at: { type: 'string', format: 'date-time' } } };
     expect((await verdict('3.0.3', schema, { n: 1, at: '2026-01-02T03:04:05Z' })).lines).toEqual([]);
-    expect((await verdict('3.0.3', schema, { n: 0, at: 'yesterday' })).lines).toEqual(['/n: expected be > 0 (exclusiveMinimum), got 0', '/at: expected format "date-time", got "yesterday"']);
+    expect((await verdict('3.0.3', schema, { n: 0, at: 'yesterday' })).lines).toEqual(['/n: expected > 0 (exclusiveMinimum), got 0', '/at: expected format "date-time", got "yesterday"']);
+  });
+});
+
+describe('what each kind of violation says', () => {
+  test('a forbidden property, a value out of range, a body that is not JSON', async () => {
+    const schema = { type: 'object', additionalProperties: false, properties: { age: { type: 'integer', minimum: 0 } } };
+    expect((await verdict('3.0.3', schema, { age: -1, internal: true })).lines).toEqual([
+      '/internal: expected no such property (additionalProperties: false), got true',
+      '/age: expected >= 0 (minimum), got -1',
+    ]);
+    const desc = await description('3.0.3', schema);
+    const res = createResponse({ status: 200, headers: { 'content-type': 'application/json' }, body: '<html>oops</html>' });
+    const v = checkResponse(desc, new Schemas(desc.doc, desc.version), 'GET', 'http://h/api/v2/things/1', res, (x) => x);
+    expect(v.violations.map(violationLine)).toEqual(['(body): expected JSON (application/json), got <html>oops</html>']);
   });
 });
 
