@@ -1,21 +1,18 @@
 // Watch mode with a managed server and a description: a real `vitest --watch` (child
 // process). Editing the server's source restarts it and re-runs the flow suite, which shows
 // the violation the edit brought; editing the description re-runs the suite against it.
-import { spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { isReady } from '../../src/runtime/server/ready.js';
-import { childEnv, ensureBuilt, REPO } from './helpers.js';
+import { ensureBuilt } from './helpers.js';
 import { freePort, petsRepo, SERVER } from './pets-repo.js';
+import { readyCount, WatchChild } from './watch-child.js';
 
-const VITEST_BIN = path.join(REPO, 'node_modules/vitest/vitest.mjs');
-const READY = /(Waiting for file changes|Watching for file changes)/g;
 
 let dir: string;
 let port: number;
-let child: ChildProcess | undefined;
-let output = '';
+let child: WatchChild;
 
 beforeAll(async () => {
   await ensureBuilt();
@@ -24,57 +21,27 @@ beforeAll(async () => {
 }, 180_000);
 
 afterAll(async () => {
-  await stop();
+  await child?.stop();
   if (dir) rmSync(dir, { recursive: true, force: true });
 });
-
-async function stop(): Promise<void> {
-  const c = child;
-  child = undefined;
-  if (!c || c.exitCode !== null) return;
-  const exited = new Promise((resolve) => c.once('exit', resolve));
-  c.kill('SIGTERM');
-  const timer = setTimeout(() => c.kill('SIGKILL'), 5000);
-  await exited;
-  clearTimeout(timer);
-}
-
-/** Resolves when `predicate(output)` holds; rejects after `ms` (never hangs). */
-function waitFor(predicate: (text: string) => boolean, ms: number, what: string): Promise<void> {
-  return new Promise((resolve, reject) => {
-    const started = Date.now();
-    const tick = () => {
-      if (predicate(output)) return resolve();
-      if (child?.exitCode != null) return reject(new Error(`vitest exited (${child.exitCode}) while waiting for ${what}:\n${output}`));
-      if (Date.now() - started > ms) return reject(new Error(`timed out after ${ms} ms waiting for ${what}:\n${output}`));
-      setTimeout(tick, 100);
-    };
-    tick();
-  });
-}
-
-const runs = (text: string) => text.match(READY)?.length ?? 0;
 
 /** Writes `edit` to `file` (again, if the watcher missed it) until run number `n` has finished; returns that run's output. */
 async function editUntilRun(file: string, edit: (text: string) => string, n: number): Promise<string> {
   const edited = edit(readFileSync(file, 'utf8'));
   expect(edited).not.toBe(readFileSync(file, 'utf8'));
-  const before = output.length;
-  for (let attempt = 0; attempt < 4 && !output.slice(before).includes('RERUN'); attempt++) {
+  const before = child.output.length;
+  for (let attempt = 0; attempt < 4 && !child.output.slice(before).includes('RERUN'); attempt++) {
     writeFileSync(file, `${edited}${'\n'.repeat(attempt)}`);
-    await waitFor((t) => t.slice(before).includes('RERUN'), 5000, 'a re-run').catch(() => undefined);
+    await child.waitFor((t) => t.slice(before).includes('RERUN'), 5000, 'a re-run').catch(() => undefined);
   }
-  await waitFor((t) => runs(t) >= n, 60_000, `run ${n} to finish`);
-  return output.slice(before);
+  await child.waitFor((t) => readyCount(t) >= n, 60_000, `run ${n} to finish`);
+  return child.output.slice(before);
 }
 
 test('an edit of the server source restarts it and re-runs the suite; an edit of the description re-runs it', async () => {
-  child = spawn(process.execPath, [VITEST_BIN, '--watch'], { cwd: dir, env: childEnv(), stdio: ['pipe', 'pipe', 'pipe'] });
-  child.stdout!.on('data', (d) => (output += d));
-  child.stderr!.on('data', (d) => (output += d));
-
-  await waitFor((t) => runs(t) >= 1, 60_000, 'the first run');
-  expect(output).toContain('Tests  4 passed (4)');
+  child = new WatchChild(dir);
+  await child.waitFor((t) => readyCount(t) >= 1, 60_000, 'the first run');
+  expect(child.output).toContain('Tests  4 passed (4)');
 
   // The server now leaves createdAt out of a pet it reads back: it restarts, and pet.get breaks the contract.
   const rerun = await editUntilRun(path.join(dir, 'api/pets-api.js'), (t) => t.replace('return send(200, pet);', 'return send(200, { ...pet, createdAt: undefined });'), 2);
@@ -90,6 +57,6 @@ test('an edit of the server source restarts it and re-runs the suite; an edit of
   expect(third).toContain('Tests  4 passed (4)');
 
   // Vitest stopped (as Ctrl+C or a CI timeout would): the server goes with it
-  await stop();
+  await child.stop();
   expect(await isReady({ kind: 'port', port })).toBe(false);
 }, 200_000);

@@ -1,22 +1,19 @@
 // Watch mode: a real `vitest --watch` on a copy of the shop project. Editing a resource file
 // (read by the suite at run time, imported by nothing) must re-run that flow.yaml, and the
 // flowTest file that runs the same project.
-import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { startShopServer, type ShopServer } from '../fixtures/vitest/server.js';
-import { childEnv, ensureBuilt, FIXTURES, REPO } from './helpers.js';
+import { ensureBuilt, FIXTURES, REPO } from './helpers.js';
+import { readyCount, WatchChild } from './watch-child.js';
 
-const VITEST_BIN = path.join(REPO, 'node_modules/vitest/vitest.mjs');
-const READY = /(Waiting for file changes|Watching for file changes)/g;
 
 let dir: string;
 let server: ShopServer;
-let child: ChildProcess | undefined;
-let output = '';
+let child: WatchChild | undefined;
 
 beforeAll(async () => {
   await ensureBuilt();
@@ -31,49 +28,17 @@ beforeAll(async () => {
 }, 180_000);
 
 afterAll(async () => {
-  await stop();
+  await child?.stop();
   await server?.close();
   if (dir) rmSync(dir, { recursive: true, force: true });
 });
 
-async function stop(): Promise<void> {
-  const c = child;
-  child = undefined;
-  if (!c || c.exitCode !== null) return;
-  const exited = new Promise((resolve) => c.once('exit', resolve));
-  c.kill('SIGTERM');
-  const timer = setTimeout(() => c.kill('SIGKILL'), 5000);
-  await exited;
-  clearTimeout(timer);
-}
-
-/** Resolves when `predicate(output)` holds; rejects after `ms` (never hangs). */
-function waitFor(predicate: (text: string) => boolean, ms: number, what: string): Promise<void> {
-  return new Promise((resolve, reject) => {
-    const started = Date.now();
-    const tick = () => {
-      if (predicate(output)) return resolve();
-      if (child?.exitCode != null) return reject(new Error(`vitest exited (${child.exitCode}) while waiting for ${what}:\n${output}`));
-      if (Date.now() - started > ms) return reject(new Error(`timed out after ${ms} ms waiting for ${what}:\n${output}`));
-      setTimeout(tick, 100);
-    };
-    tick();
-  });
-}
-
-const readyCount = (text: string) => text.match(READY)?.length ?? 0;
-
 test('editing a resource file re-runs its flow.yaml suite and the flowTest file of its project', async () => {
-  child = spawn(process.execPath, [VITEST_BIN, '--watch'], {
-    cwd: dir,
-    env: childEnv({ FLOW_VAR_baseUrl: server.url, FLOW_SECRET_SHOP_TOKEN: server.token }),
-    stdio: ['pipe', 'pipe', 'pipe'],
-  });
-  child.stdout!.on('data', (d) => (output += d));
-  child.stderr!.on('data', (d) => (output += d));
+  child = new WatchChild(dir, { FLOW_VAR_baseUrl: server.url, FLOW_SECRET_SHOP_TOKEN: server.token });
+  const waitFor = child.waitFor.bind(child);
 
   await waitFor((t) => readyCount(t) >= 1, 60_000, 'the first run');
-  const firstRun = output;
+  const firstRun = child.output;
   expect(firstRun).toContain('E_ASSERT_FAILED');
   const calls = (route: string) => server.routes().filter((r) => r === route).length;
   const stockCalls = () => calls('GET /products/:id/stock');
@@ -84,13 +49,13 @@ test('editing a resource file re-runs its flow.yaml suite and the flowTest file 
   // Make product.stock pass. The watcher may still be settling: edit again if nothing happens.
   const file = path.join(dir, 'shop/resources/products.yaml');
   const edited = readFileSync(file, 'utf8').replace('$.data.available > 100', '$.data.available > 1');
-  for (let attempt = 0; attempt < 4 && !output.includes('RERUN'); attempt++) {
+  for (let attempt = 0; attempt < 4 && !child.output.includes('RERUN'); attempt++) {
     writeFileSync(file, `${edited}${'\n'.repeat(attempt)}`);
     await waitFor((t) => t.includes('RERUN'), 5000, 'a re-run').catch(() => undefined);
   }
   await waitFor((t) => t.includes('RERUN') && readyCount(t.slice(t.indexOf('RERUN'))) >= 1, 60_000, 'the re-run to finish');
 
-  const rerun = output.slice(output.indexOf('RERUN'));
+  const rerun = child.output.slice(child.output.indexOf('RERUN'));
   expect(rerun).toMatch(/RERUN\s+shop\/resources\/products\.yaml/);
   expect(rerun).toContain('shop/flow.yaml');
   // the flowTest file ran again too (the reporter lists every file, so ask the server)
@@ -100,5 +65,5 @@ test('editing a resource file re-runs its flow.yaml suite and the flowTest file 
   expect(stockCalls()).toBeGreaterThanOrEqual(2);
   expect(rerun).not.toContain('E_ASSERT_FAILED');
   expect(rerun).toContain('E_STATUS_MISMATCH'); // invoice.create still fails: the whole suite ran
-  await stop();
+  await child.stop();
 }, 150_000);

@@ -1,28 +1,18 @@
 // The managed API server: started as a shell command, ready when its URL answers, stopped
 // with every process it started; a crash or a server that never answers is a coded error
 // with its last output lines. The server is the pets API of test/fixtures/contract.
-import net from 'node:net';
 import path from 'node:path';
 import { afterEach, expect, test } from 'vitest';
 import { startServer, type ManagedServer } from '../../../src/runtime/server/index.js';
 import { isReady } from '../../../src/runtime/server/ready.js';
 import { startPetsApi } from '../../fixtures/contract/pets/api/pets-api.js';
+import { freePort } from '../../vitest/pets-repo.js';
 
 const PETS = path.resolve(__dirname, '../../fixtures/contract/pets');
 const started: ManagedServer[] = [];
 afterEach(async () => {
   for (const s of started.splice(0)) await s.stop();
 });
-
-/** A port the OS says is free now (the server is told to listen there). */
-function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const srv = net.createServer().listen(0, '127.0.0.1', () => {
-      const { port } = srv.address() as net.AddressInfo;
-      srv.close(() => resolve(port));
-    });
-  });
-}
 
 test('starts the command, waits for its URL, hands the origin as baseUrl, and stops the whole process tree', async () => {
   const port = await freePort();
@@ -50,10 +40,10 @@ test('a server that exits before it is ready is E_SERVER_EXITED with what it pri
 
 test('a server that never answers is E_SERVER_TIMEOUT, and is stopped', async () => {
   const port = await freePort();
-  const command = `node -e "console.log('warming up'); setInterval(() => {}, 1000)"`;
-  const err = await startServer({ command, port, timeout: 300 }, PETS).catch((e) => e);
+  // the shell prints at once (a node script may not have started within the timeout on a busy machine)
+  const err = await startServer({ command: 'echo warming up; sleep 30', port, timeout: 1000 }, PETS).catch((e) => e);
   expect(err.code).toBe('E_SERVER_TIMEOUT');
-  expect(err.message).toMatch(/did not answer at port \d+ within 300 ms; its last output:\n {2}\| warming up/);
+  expect(err.message).toMatch(/did not answer at port \d+ within 1000 ms; its last output:\n {2}\| warming up/);
 });
 
 test('a URL that already answers: E_SERVER_IN_USE, or that server with reuseExisting', async () => {
