@@ -46,7 +46,8 @@ export function checkResponse(
     verdict.violations.push({ expected: `a documented status (${Object.keys(op.responses).join(', ') || 'none'})`, actual: `status ${res.status}` });
     return verdict;
   }
-  const response = resolveLocal(desc, op.responses[status]);
+  const responsePointer = followRefs(desc, `${op.pointer}/responses/${escapePointer(status)}`);
+  const response = record(at(desc.doc, responsePointer));
   const content = record(response.content);
   const documented = Object.keys(content);
   const contentType = header(res.headers, 'content-type');
@@ -63,7 +64,7 @@ export function checkResponse(
     return verdict;
   }
   const media = record(content[key]);
-  if (!('schema' in media) || !isJson(mediaType) || res.truncated) return verdict;
+  if (!hasBody || !('schema' in media) || !isJson(mediaType) || res.truncated) return verdict;
   let body: unknown;
   try {
     body = res.json();
@@ -71,8 +72,7 @@ export function checkResponse(
     verdict.violations.push({ pointer: '', expected: `JSON (${mediaType})`, actual: String(redact(excerpt(res.text()))) });
     return verdict;
   }
-  const pointer = `/paths/${escapePointer(op.template)}/${op.method.toLowerCase()}/responses/${escapePointer(status)}/content/${escapePointer(key)}/schema`;
-  const validate = schemas.validator(schemaPointer(desc, op, status, pointer));
+  const validate = schemas.validator(`${responsePointer}/content/${escapePointer(key)}/schema`);
   if (!validate(body)) verdict.violations.push(...violations(validate.errors ?? [], body, redact));
   return verdict;
 }
@@ -97,21 +97,14 @@ function isJson(mediaType: string | undefined): boolean {
   return !!mediaType && (mediaType === 'application/json' || mediaType.endsWith('+json'));
 }
 
-/** A response given as `$ref: '#/components/responses/X'` is read where it points (a schema ref is Ajv's). */
-function resolveLocal(desc: Description, node: unknown): Record<string, unknown> {
-  let n = record(node);
-  for (let hops = 0; typeof n.$ref === 'string' && n.$ref.startsWith('#/') && hops < 10; hops++) n = record(at(desc.doc, n.$ref.slice(1)));
-  return n;
-}
-
-/** The pointer Ajv compiles: through a response `$ref`, where the response really is. */
-function schemaPointer(desc: Description, op: DescribedOperation, status: string, direct: string): string {
-  const ref = record(op.responses[status]).$ref;
-  if (typeof ref !== 'string' || !ref.startsWith('#/')) return direct;
-  const media = direct.slice(direct.indexOf('/content/'));
-  let target = ref.slice(1);
-  for (let hops = 0, n = record(at(desc.doc, target)); typeof n.$ref === 'string' && n.$ref.startsWith('#/') && hops < 10; hops++, n = record(at(desc.doc, target))) target = n.$ref.slice(1);
-  return target + media;
+/** Where a response really is: through `$ref: '#/components/responses/X'` (a schema's own refs are Ajv's). */
+function followRefs(desc: Description, pointer: string): string {
+  for (let hops = 0; hops < 10; hops++) {
+    const ref = record(at(desc.doc, pointer)).$ref;
+    if (typeof ref !== 'string' || !ref.startsWith('#/')) break;
+    pointer = ref.slice(1);
+  }
+  return pointer;
 }
 
 function at(doc: unknown, pointer: string): unknown {
@@ -147,7 +140,7 @@ function violation(e: ErrorObject, body: unknown, redact: (v: unknown) => unknow
       return { pointer, expected: 'no such property (additionalProperties: false)', actual: shown(pointer) };
     }
     case 'type':
-      return { pointer: e.instancePath, expected: `type ${String(p.type).split(",").join(" or ")}`, actual: shown(e.instancePath) };
+      return { pointer: e.instancePath, expected: `type ${String(p.type).split(',').join(' or ')}`, actual: shown(e.instancePath) };
     case 'enum':
       return { pointer: e.instancePath, expected: `one of ${JSON.stringify(p.allowedValues)}`, actual: shown(e.instancePath) };
     case 'const':

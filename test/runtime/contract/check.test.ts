@@ -95,6 +95,17 @@ describe('matching a response to its operation', () => {
     expect((await verdict('3.1.0', schema, {}, { url: 'http://h/things/7' })).undocumented).toBe('GET /things/7 is not in the description');
   });
 
+  test('a response given by $ref is checked where it points', async () => {
+    const file = path.join(dir, 'ref.json');
+    const problem = { description: 'error', content: { 'application/json': { schema: { type: 'object', required: ['message'] } } } };
+    writeFileSync(file, JSON.stringify({ openapi: '3.1.0', info: { title: 't', version: '1' }, paths: { '/x': { get: { responses: { '404': { $ref: '#/components/responses/Problem' } } } } }, components: { responses: { Problem: problem } } }));
+    const desc = await readDescription(file);
+    const res = createResponse({ status: 404, headers: { 'content-type': 'application/json' }, body: '{"error":"gone"}' });
+    expect(checkResponse(desc, new Schemas(desc.doc, desc.version), 'GET', 'http://h/x', res, (x) => x).violations.map(violationLine)).toEqual([
+      '/message: expected a required property, got missing',
+    ]);
+  });
+
   test('a status range covers its statuses, and default the rest', async () => {
     expect((await verdict('3.1.0', { type: 'object' }, {}, { status: 203 })).violations).toEqual([]);
     // default documents no content: a body is a violation
