@@ -62,3 +62,13 @@ test('a server that crashes at start fails the run with its exit and its last ou
   expect(out.stderr).toContain('  | pets api: opening pets.db');
   expect(out.stderr).toContain('  | Error: pets.db: database is locked');
 }, 120_000);
+
+test('a description that cannot be read fails the suite with E_CONTRACT_LOAD, before any request', async () => {
+  const { dir } = await repo(`{ server: ${SERVER}, openapi: 'missing.yaml' }`);
+  const out = await runVitest(dir, ['run']);
+  const text = out.stdout + out.stderr;
+  expect(out.code).toBe(1);
+  expect(text).toMatch(/FlowError: E_CONTRACT_LOAD: .*missing\.yaml: cannot read the OpenAPI description/);
+  expect(text).toContain('Tests  4 skipped (4)');
+  expect(text).not.toContain('Caused by');
+}, 120_000);

@@ -38,7 +38,8 @@ export async function readDescription(file: string): Promise<Description> {
   try {
     doc = (await $RefParser.bundle(file, { resolve: { http: false } })) as Doc;
   } catch (err) {
-    throw new FlowError('E_CONTRACT_LOAD', `${file}: cannot read the OpenAPI description: ${(err as Error).message}`, { cause: err });
+    // no cause: the parser's error adds only its own stack to what the message says
+    throw new FlowError('E_CONTRACT_LOAD', `${file}: cannot read the OpenAPI description: ${(err as Error).message}`);
   }
   const version = typeof doc.openapi === 'string' ? doc.openapi : undefined;
   if (!version || !/^3\.[01]\./.test(version)) {
