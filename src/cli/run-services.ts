@@ -51,7 +51,7 @@ export function serverUrl(o: ServiceArgs, project: Project, env: string | undefi
 /** @param onExit told when the server exits during the run (its last output lines included) */
 export async function startRunServer(command: string, url: string, cwd: string, processEnv: NodeJS.ProcessEnv, onExit: (message: string) => void): Promise<ManagedServer> {
   const { startServer } = await import('../runtime/server/index.js');
-  return startServer({ command, url, env: processEnv as Record<string, string> }, cwd, onExit);
+  return startServer({ command, url, env: processEnv as Record<string, string> }, cwd, { onExit });
 }
 
 export async function runContract(file: string, mode: string, cwd: string): Promise<ResponseCheck> {

@@ -20,6 +20,8 @@ export function serverPlugin(options: FlowOptions, plan: Omit<SuitePlan, 'root'>
   let isSource: (file: string) => boolean = () => false;
   let restartDue = false;
   let server: ManagedServer | undefined;
+  // every project of a Vitest run with this plugin calls configureVitest: one server for all
+  let starting: Promise<unknown> | undefined;
   let root = process.cwd();
 
   const trigger: WatcherTriggerPattern = {
@@ -36,7 +38,11 @@ export function serverPlugin(options: FlowOptions, plan: Omit<SuitePlan, 'root'>
 
   async function start(): Promise<ManagedServer> {
     const { startServer } = await import('../runtime/server/index.js');
-    return startServer(options.server!, root, (message) => console.error(`reqflow: E_SERVER_EXITED: ${message}`));
+    return startServer(options.server!, root, {
+      onExit: (message) => console.error(`reqflow: E_SERVER_EXITED: ${message}`),
+      // what it writes to stderr shows as it comes (an exception behind a 500, say), as Playwright does
+      onStderr: (line) => console.error(`[server] ${line}`),
+    });
   }
 
   return {
@@ -56,12 +62,18 @@ export function serverPlugin(options: FlowOptions, plan: Omit<SuitePlan, 'root'>
       // A description outside the root is not under Vite's watcher: add it.
       if (description && vitest.config.watch) vitest.vite.watcher.add(description);
       if (!options.server) return;
-      // Vitest calls this again after a config edit restarts it: one server at a time.
-      await server?.stop();
-      server = await start().catch((err: unknown) => {
-        throw plainError(err, vitest.vite.config.configFile);
-      });
+      if (starting) return void (await starting);
+      starting = start().then(
+        (s) => (server = s),
+        (err: unknown) => {
+          starting = undefined;
+          throw plainError(err, vitest.vite.config.configFile);
+        },
+      );
+      await starting;
+      // also when a config edit restarts Vitest: configureVitest then starts it again
       vitest.onClose(async () => {
+        starting = undefined;
         await server?.stop();
         server = undefined;
       });

@@ -61,6 +61,8 @@ test('a server that crashes at start fails the run with its exit and its last ou
   expect(out.stderr).toContain('E_SERVER_EXITED: the server "node api/main.js" exited with code 3 before http://127.0.0.1:');
   expect(out.stderr).toContain('  | pets api: opening pets.db');
   expect(out.stderr).toContain('  | Error: pets.db: database is locked');
+  // what it wrote to stderr was shown as it came, too
+  expect(out.stderr).toContain('[server] Error: pets.db: database is locked');
 }, 120_000);
 
 test('a description that cannot be read fails the suite with E_CONTRACT_LOAD, before any request', async () => {

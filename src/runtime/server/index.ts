@@ -37,6 +37,13 @@ export interface ManagedServer {
   stop(): Promise<void>;
 }
 
+export interface ServerEvents {
+  /** the server exited later, while the run still needed it (the message ends with its last output lines) */
+  onExit?: (message: string) => void;
+  /** each line it writes to stderr, as it comes (what Playwright shows by default) */
+  onStderr?: (line: string) => void;
+}
+
 export const DEFAULT_SERVER_TIMEOUT_MS = 60_000;
 const OUTPUT_LINES = 30;
 const STOP_GRACE_MS = 5_000;
@@ -45,9 +52,9 @@ const STOP_GRACE_MS = 5_000;
  * Starts the server and waits until it is ready. E_SERVER_EXITED when it exits first,
  * E_SERVER_TIMEOUT when it never answers, E_SERVER_IN_USE when something already answers
  * and `reuseExisting` is off; each message ends with the last lines it printed.
- * @param onExit called when the server exits later, while the run still needs it
  */
-export async function startServer(options: ServerOptions, baseDir: string, onExit?: (message: string) => void): Promise<ManagedServer> {
+export async function startServer(options: ServerOptions, baseDir: string, events: ServerEvents = {}): Promise<ManagedServer> {
+  const { onExit, onStderr } = events;
   const probe = probeUrl(options);
   const baseUrl = probe.kind === 'http' ? new URL(probe.url).origin : `http://127.0.0.1:${probe.port}`;
   const readyAt = probe.kind === 'http' ? probe.url : `port ${probe.port}`;
@@ -64,7 +71,7 @@ export async function startServer(options: ServerOptions, baseDir: string, onExi
     detached: process.platform !== 'win32',
     stdio: ['ignore', 'pipe', 'pipe'],
   });
-  keepLines(child, lines);
+  keepLines(child, lines, onStderr);
   let stopping = false;
   let ready = false;
   const exited = new Promise<string>((resolve) => {
@@ -109,17 +116,22 @@ async function waitReady(probe: Probe, timeoutMs: number, gone: () => boolean): 
   return false;
 }
 
-function keepLines(child: ChildProcess, lines: string[]): void {
+function keepLines(child: ChildProcess, lines: string[], onStderr?: (line: string) => void): void {
   for (const stream of [child.stdout, child.stderr]) {
+    const tell = stream === child.stderr ? onStderr : undefined;
+    const add = (line: string) => {
+      lines.push(line);
+      tell?.(line);
+    };
     let partial = '';
     stream?.setEncoding('utf8');
     stream?.on('data', (chunk: string) => {
       const parts = (partial + chunk).split(/\r?\n/);
       partial = parts.pop() ?? '';
-      lines.push(...parts);
+      for (const line of parts) add(line);
       if (lines.length > OUTPUT_LINES) lines.splice(0, lines.length - OUTPUT_LINES);
     });
-    stream?.on('end', () => partial && lines.push(partial));
+    stream?.on('end', () => partial && add(partial));
   }
 }
 
