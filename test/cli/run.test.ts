@@ -9,7 +9,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { main } from '../../src/cli/main.js';
 import { cleanProjects } from '../helpers/project.js';
 import { freshShopApi } from '../helpers/shop-api.js';
-import { SHOP_SECRET, shopProject } from '../helpers/shop-project.js';
+import { SHOP_FILES, SHOP_SECRET, shopProject } from '../helpers/shop-project.js';
 import { recordedIO } from '../runtime/secrets/cli-io.js';
 
 const REPO = fileURLToPath(new URL('../../', import.meta.url));
@@ -73,6 +73,22 @@ describe('flow run (in process)', () => {
     // the failures again at the end, where a long run's reader looks
     expect(r.stdout).toMatch(/\nFailed:\n {2}✖ product\.create {2}E_STATUS_MISMATCH {2}resources\/products\.yaml:3:3\n1 passed/);
     expect(api().count('POST /orders')).toBe(0);
+  });
+
+  it('a failed login points at the actor file and its auth line; a failed assert at that assert', async () => {
+    const login = await flowRun(['order.list'], { env: { FLOW_SECRET_SHOP_PW: 'not-the-password' } });
+    expect(login.code).toBe(1);
+    // actors/admin.yaml line 3 is `auth:`; the operation's file says nothing about the login
+    expect(login.stdout).toMatch(/^ {4}actors\/admin\.yaml:3:1 {2}E_AUTH {2}login of actor admin failed/m);
+    expect(login.stdout).not.toContain('resources/orders.yaml');
+
+    const orders = SHOP_FILES['resources/orders.yaml'].replace('      - $.data.qty == 2', '      - $.data.qty == 2\n      - $.data.qty == 3');
+    const dir = await shopProject({ 'resources/orders.yaml': orders });
+    const assert = await flowRun(['order.get'], { dir });
+    expect(assert.code).toBe(1);
+    // the second assert of order.get, on its own line (19), not the operation (line 15)
+    expect(orders.split('\n')[18]).toBe('      - $.data.qty == 3');
+    expect(assert.stdout).toMatch(/^ {4}resources\/orders\.yaml:19:9 {2}E_ASSERT_FAILED {2}\$\.data\.qty == 3 failed/m);
   });
 
   it.each([
