@@ -7,7 +7,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { main } from '../../src/cli/main.js';
-import { cleanProjects } from '../helpers/project.js';
+import { cleanProjects, writeProject } from '../helpers/project.js';
 import { freshShopApi } from '../helpers/shop-api.js';
 import { SHOP_FILES, SHOP_SECRET, shopProject } from '../helpers/shop-project.js';
 import { recordedIO } from '../runtime/secrets/cli-io.js';
@@ -109,6 +109,17 @@ describe('flow run (in process)', () => {
     expect(r.stdout).toBe('');
     expect(r.stderr).toMatch(message);
     expect(api().requests).toEqual([]);
+  });
+
+  it('an unknown operation points back at the import pattern that matched no file', async () => {
+    const dir = await writeProject({
+      'flow.yaml': 'version: 1\nname: x\nimports:\n  - environments/*.yaml\n  - resource/*.yaml\n',
+      'resources/items.yaml': 'name: item\noperations:\n  get: { path: /items }\n',
+    });
+    const r = await flowRun(['item.get'], { dir });
+    expect(r.code).toBe(2);
+    // environments/ is absent too: a directory of the layout, which the message names as well
+    expect(r.stderr).toContain('flow run: unknown operation "item.get"; operations are named resource.operation\n  import "environments/*.yaml" (flow.yaml:4:5) matches no file\n  import "resource/*.yaml" (flow.yaml:5:5) matches no file\n');
   });
 
   it('lint errors: exit 1, the errors with file:line, and nothing is sent', async () => {

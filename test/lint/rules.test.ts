@@ -133,10 +133,23 @@ const TABLES: CodeTable[] = [
     ],
   },
   {
+    // spec 2.2.2: the empty project lints clean; the warning says why nothing is loaded
+    code: 'W_NO_ENVIRONMENT',
+    breaks: [
+      { name: 'a flow.yaml without imports', files: { 'flow.yaml': y('version: 1', 'default_environment: dev') }, expect: ['flow.yaml:2:22'], message: /^default_environment "dev" names no environment, and none is loaded: flow\.yaml has no imports, so no file is read$/ },
+      {
+        name: 'patterns that match nothing',
+        files: { 'flow.yaml': y('version: 1', 'default_environment: dev', 'imports:', '  - environment/*.yaml', '  - environments/*.yaml', '  - resources/*.yaml'), 'resources/r.yaml': y('operations: {a: {path: /a}}') },
+        expect: ['flow.yaml:2:22'],
+        message: /none is loaded: import "environment\/\*\.yaml" \(line 4\), "environments\/\*\.yaml" \(line 5\) match no file$/,
+      },
+    ],
+    keeps: [{ name: 'an environment is loaded but not that one (E_REF_UNDEFINED)', files: { 'flow.yaml': `${ROOT}default_environment: prod\n`, 'environments/dev.yaml': y('variables: {}') } }],
+  },
+  {
     code: 'E_REF_UNDEFINED',
     breaks: [
       { name: 'default_environment names nothing', files: { 'flow.yaml': `${ROOT}default_environment: prod\n`, 'environments/dev.yaml': y('variables: {}') }, expect: ['flow.yaml:6:22'], message: /default_environment "prod" names no environment \(defined: dev\)/ },
-      { name: 'with no environment at all', files: { 'flow.yaml': y('version: 1', 'default_environment: dev') }, expect: ['flow.yaml:2:22'], message: /none is defined/ },
     ],
     keeps: [
       { name: 'the environment exists (by file stem or name:)', files: { 'flow.yaml': `${ROOT}default_environment: staging\n`, 'environments/s.yaml': y('name: staging', 'variables: {}') } },
