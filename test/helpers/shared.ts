@@ -36,6 +36,8 @@ export function describeShared(name: string, rel: string, body: (dir: string) =>
     });
     return;
   }
+  // Printed too: Vitest's default reporter does not name a skipped block.
+  console.warn(`[${name} skipped] ${missing}`);
   describe.skip(`${name} (skipped: ${missing})`, () => {
     test(`needs ${rel}`, () => {});
   });
