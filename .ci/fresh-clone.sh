@@ -2,7 +2,8 @@
 # README's first screen on a fresh clone with nothing beside it: a `git clone` of this commit
 # into an empty temporary directory (no ../shared sibling), then `npm ci && npm run example`
 # and `npm test` exactly as README gives them, with CI unset, so tests that need ../shared
-# skip with a message instead of failing. `npm ci --prefer-offline` installs from the npm
+# skip with a message instead of failing; then README's Install: the packed tarball installed
+# into an empty project, whose `npx flow` lints the example. `npm ci --prefer-offline` installs from the npm
 # cache the main install just filled. Commits only: uncommitted changes are not in the clone.
 set -euo pipefail
 repo="$(cd "$(dirname "$0")/.." && pwd)"
@@ -21,3 +22,12 @@ log="$work/test.log"
 npm test 2>&1 | tee "$log"
 # The skipped corpus tests must say why: a silent skip is how issue 21.1 went unseen.
 grep -q "skipped] .*shared/corpus.* is absent" "$log" || { echo "fresh clone: no message for the skipped ../shared tests" >&2; exit 1; }
+
+# README's Install: until reqflow is published, a tarball of the clone (dist/ is built).
+npm pack --ignore-scripts --silent >/dev/null
+mkdir "$work/app"
+cd "$work/app"
+npm init -y >/dev/null
+npm install --save-dev "$work"/reqflow/reqflow-*.tgz
+npx flow --help >/dev/null
+npx flow lint --project "$work/reqflow/example-project"
