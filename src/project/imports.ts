@@ -2,7 +2,6 @@
 // in one directory, without recursion; `**` and `?` are literal and so match nothing.
 import { readdir } from 'node:fs/promises';
 import path from 'node:path';
-import { isScalar, isSeq } from 'yaml';
 import { diagAt } from './diagnostics.js';
 import { locateIn, sourceOf } from './locate.js';
 import type { Diagnostic, FileKind, Loc, Project } from './types.js';
@@ -81,19 +80,19 @@ async function listFiles(dir: string): Promise<string[]> {
  */
 export function unmatchedImports(project: Project): Array<{ pattern: string; loc: Loc }> {
   const root = sourceOf(project, project.rootFile);
-  const imports = root?.doc?.get('imports', true);
-  if (!root || !isSeq(imports)) return [];
+  const imports = (root?.value as { imports?: unknown } | null | undefined)?.imports;
+  if (!root || !Array.isArray(imports)) return [];
   const dirs = new Set(project.files.map((f) => `${path.dirname(f.path)}\0${path.extname(f.path)}`));
   const out: Array<{ pattern: string; loc: Loc }> = [];
-  imports.items.forEach((item, i) => {
-    if (!isScalar(item) || typeof item.value !== 'string') return;
-    const normalized = normalize(item.value);
+  imports.forEach((pattern: unknown, i) => {
+    if (typeof pattern !== 'string') return;
+    const normalized = normalize(pattern);
     const glob = TRAILING_GLOB.exec(normalized);
     const literal = /\*\*|\?/.test(normalized);
     if (!literal && !glob) return; // a file path: E_FILE_NOT_FOUND when it is missing
     const dir = glob && path.join(project.dir, normalized.slice(0, normalized.length - glob[0].length + glob[1].length));
     if (!literal && dir && dirs.has(`${path.resolve(dir)}\0.${glob[2]}`)) return;
-    out.push({ pattern: item.value, loc: locateIn(root, ['imports', i]) });
+    out.push({ pattern, loc: locateIn(root, ['imports', i]) });
   });
   return out;
 }
