@@ -1,7 +1,8 @@
 // What every command says about arguments node:util's parseArgs refuses, and about operation
 // ids the project does not define.
 import { closestName, didYouMean } from '../graph/index.js';
-import type { Project } from '../project/index.js';
+import { unmatchedImports, type Project } from '../project/index.js';
+import { formatLoc } from './format/run-output.js';
 
 /** parseArgs' message, and for an unknown option the nearest known one: "(did you mean --format?)". */
 export function argumentError(err: unknown, options: Record<string, unknown>): string {
@@ -11,10 +12,15 @@ export function argumentError(err: unknown, options: Record<string, unknown>): s
   return near ? `${message.split('. ')[0]} (did you mean --${near}?)` : message;
 }
 
-/** The ids the project does not define, each with the nearest one it does; undefined when all are known. */
-export function unknownOperations(ids: readonly string[], project: Project): string | undefined {
+/**
+ * The ids the project does not define, each with the nearest one it does, and the import
+ * patterns that matched no file (a misspelt `resource/*.yaml` is why an operation is missing
+ * more often than a typo in its name); undefined when all are known.
+ */
+export function unknownOperations(ids: readonly string[], project: Project, cwd: string): string | undefined {
   const unknown = ids.filter((id) => !project.operations.has(id));
   if (!unknown.length) return undefined;
   const hints = unknown.map((id) => `"${id}"${didYouMean(id, project.operations.keys())}`);
-  return `unknown operation ${hints.join(', ')}; operations are named resource.operation`;
+  const empty = unmatchedImports(project).map(({ pattern, loc }) => `\n  import "${pattern}" (${formatLoc(loc, cwd)}) matches no file`);
+  return `unknown operation ${hints.join(', ')}; operations are named resource.operation${empty.join('')}`;
 }

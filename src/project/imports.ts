@@ -3,7 +3,8 @@
 import { readdir } from 'node:fs/promises';
 import path from 'node:path';
 import { diagAt } from './diagnostics.js';
-import type { Diagnostic, FileKind, Loc } from './types.js';
+import { locateIn, sourceOf } from './locate.js';
+import type { Diagnostic, FileKind, Loc, Project } from './types.js';
 
 export interface ImportExpansion {
   files: string[]; // absolute, in pattern order, each once
@@ -70,4 +71,28 @@ async function listFiles(dir: string): Promise<string[]> {
   } catch {
     return [];
   }
+}
+
+/**
+ * The import patterns of a loaded project that brought in no file, with their positions in
+ * flow.yaml: what to point at when an operation or environment the user expects is not there.
+ * Read from the loaded files, not the disk again.
+ */
+export function unmatchedImports(project: Project): Array<{ pattern: string; loc: Loc }> {
+  const root = sourceOf(project, project.rootFile);
+  const imports = (root?.value as { imports?: unknown } | null | undefined)?.imports;
+  if (!root || !Array.isArray(imports)) return [];
+  const dirs = new Set(project.files.map((f) => `${path.dirname(f.path)}\0${path.extname(f.path)}`));
+  const out: Array<{ pattern: string; loc: Loc }> = [];
+  imports.forEach((pattern: unknown, i) => {
+    if (typeof pattern !== 'string') return;
+    const normalized = normalize(pattern);
+    const glob = TRAILING_GLOB.exec(normalized);
+    const literal = /\*\*|\?/.test(normalized);
+    if (!literal && !glob) return; // a file path: E_FILE_NOT_FOUND when it is missing
+    const dir = glob && path.join(project.dir, normalized.slice(0, normalized.length - glob[0].length + glob[1].length));
+    if (!literal && dir && dirs.has(`${path.resolve(dir)}\0.${glob[2]}`)) return;
+    out.push({ pattern, loc: locateIn(root, ['imports', i]) });
+  });
+  return out;
 }

@@ -2,6 +2,7 @@
 export { loadProject, ROOT_FILE, type LoadOptions } from './load.js';
 export { defaultCacheDir, type CacheOptions } from './parse-cache.js';
 export { locate, locateIn, sourceOf } from './locate.js';
+export { unmatchedImports } from './imports.js';
 export { parseYaml, YAML_TAGS, MAX_ALIAS_COUNT } from './yaml.js';
 export { parseDuration } from './duration.js';
 export { editedText, editYamlFile } from './edit.js';

@@ -2,6 +2,7 @@
 // node can be located later without parsing again. `!secret NAME` is the only tag (spec 2.3).
 import { LineCounter, parseDocument, type Document, type ScalarTag } from 'yaml';
 import { diag } from './diagnostics.js';
+import { yamlProblems } from './yaml-errors.js';
 import { secretRef, type Diagnostic } from './types.js';
 
 const secretTag: ScalarTag = {
@@ -59,10 +60,8 @@ export function parseYaml(text: string, file: string): ParsedYaml {
   } finally {
     process.env = env;
   }
-  for (const e of doc.errors) {
-    const { line, col } = lineCounter.linePos(e.pos[0]);
-    const message = tooDeep(e) ? 'nesting too deep' : firstLine(e.message);
-    diagnostics.push(diag('E_YAML_PARSE', `YAML: ${message}`, file, line, col));
+  for (const p of yamlProblems(doc.errors, text, lineCounter, (e) => `YAML: ${tooDeep(e) ? 'nesting too deep' : firstLine(e.message)}`)) {
+    diagnostics.push(diag('E_YAML_PARSE', p.message, file, p.line, p.col));
   }
   for (const w of doc.warnings) {
     const { line, col } = lineCounter.linePos(w.pos[0]);

@@ -7,9 +7,9 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { main } from '../../src/cli/main.js';
-import { cleanProjects } from '../helpers/project.js';
+import { cleanProjects, writeProject } from '../helpers/project.js';
 import { freshShopApi } from '../helpers/shop-api.js';
-import { SHOP_SECRET, shopProject } from '../helpers/shop-project.js';
+import { SHOP_FILES, SHOP_SECRET, shopProject } from '../helpers/shop-project.js';
 import { recordedIO } from '../runtime/secrets/cli-io.js';
 
 const REPO = fileURLToPath(new URL('../../', import.meta.url));
@@ -75,6 +75,22 @@ describe('flow run (in process)', () => {
     expect(api().count('POST /orders')).toBe(0);
   });
 
+  it('a failed login points at the actor file and its auth line; a failed assert at that assert', async () => {
+    const login = await flowRun(['order.list'], { env: { FLOW_SECRET_SHOP_PW: 'not-the-password' } });
+    expect(login.code).toBe(1);
+    // actors/admin.yaml line 3 is `auth:`; the operation's file says nothing about the login
+    expect(login.stdout).toMatch(/^ {4}actors\/admin\.yaml:3:1 {2}E_AUTH {2}login of actor admin failed/m);
+    expect(login.stdout).not.toContain('resources/orders.yaml');
+
+    const orders = SHOP_FILES['resources/orders.yaml'].replace('      - $.data.qty == 2', '      - $.data.qty == 2\n      - $.data.qty == 3');
+    const dir = await shopProject({ 'resources/orders.yaml': orders });
+    const assert = await flowRun(['order.get'], { dir });
+    expect(assert.code).toBe(1);
+    // the second assert of order.get, on its own line (19), not the operation (line 15)
+    expect(orders.split('\n')[18]).toBe('      - $.data.qty == 3');
+    expect(assert.stdout).toMatch(/^ {4}resources\/orders\.yaml:19:9 {2}E_ASSERT_FAILED {2}\$\.data\.qty == 3 failed/m);
+  });
+
   it.each([
     [['order.gte'], /^flow run: unknown operation "order\.gte" \(did you mean order\.get\?\)/],
     [['--env', 'prod', 'order.get'], /^flow run: environment "prod" is not defined \(defined: local\)/],
@@ -93,6 +109,17 @@ describe('flow run (in process)', () => {
     expect(r.stdout).toBe('');
     expect(r.stderr).toMatch(message);
     expect(api().requests).toEqual([]);
+  });
+
+  it('an unknown operation points back at the import pattern that matched no file', async () => {
+    const dir = await writeProject({
+      'flow.yaml': 'version: 1\nname: x\nimports:\n  - environments/*.yaml\n  - resource/*.yaml\n',
+      'resources/items.yaml': 'name: item\noperations:\n  get: { path: /items }\n',
+    });
+    const r = await flowRun(['item.get'], { dir });
+    expect(r.code).toBe(2);
+    // environments/ is absent too: a directory of the layout, which the message names as well
+    expect(r.stderr).toContain('flow run: unknown operation "item.get"; operations are named resource.operation\n  import "environments/*.yaml" (flow.yaml:4:5) matches no file\n  import "resource/*.yaml" (flow.yaml:5:5) matches no file\n');
   });
 
   it('lint errors: exit 1, the errors with file:line, and nothing is sent', async () => {

@@ -5,13 +5,14 @@ import { existsSync, readdirSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { PassThrough } from 'node:stream';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { main } from '../../src/cli/main.js';
 import { writeProject } from '../../src/import/emit/write.js';
 import { importApi } from '../../src/import/index.js';
 import { lint } from '../../src/lint/index.js';
 import { loadProject } from '../../src/project/index.js';
+import { describeShared } from '../helpers/shared.js';
 import { CORPUS, fileValue, tempDir, texts } from './helpers.js';
 
 const STRIPE = 'openapi/stripe-spec3.oas30.yaml';
@@ -35,8 +36,8 @@ afterAll(async () => {
   for (const c of cleanups.splice(0)) await c();
 });
 
-// Under CI a missing corpus (../shared/corpus beside the clone) is a failure, not a skip.
-describe.skipIf(!files.length && !process.env.CI)('corpus', () => {
+// Without ../shared/corpus beside the clone: skipped with a message, a failure under CI.
+describeShared('corpus', 'corpus', () => {
   it.each(groups.map((g) => [g.join(' + '), g]))('%s', async (_name, inputs) => {
     const r = await importApi(inputs as string[], { cwd: CORPUS });
     expect(r.findings).toEqual([]);

@@ -5,9 +5,10 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { importApi, type ImportOptions, type ImportResult } from '../../src/import/index.js';
 import { docText } from '../../src/import/emit/files.js';
+import { SHARED } from '../helpers/shared.js';
 
 export const FIXTURES = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../fixtures/import');
-export const CORPUS = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../shared/corpus');
+export const CORPUS = path.join(SHARED, 'corpus');
 
 export function importFixture(files: string[], options: ImportOptions = {}): Promise<ImportResult> {
   return importApi(files, { cwd: FIXTURES, ...options });

@@ -4,6 +4,7 @@ import { readInput } from '../../src/import/index.js';
 import { detectFormat, parseJson } from '../../src/import/detect.js';
 import { analyzeScript } from '../../src/import/readers/postman-script.js';
 import { parseCurlArgs } from '../../src/import/readers/curl-args.js';
+import { describeShared } from '../helpers/shared.js';
 import { FIXTURES, fileValue, importFixture, operation, texts } from './helpers.js';
 
 describe('format detection', () => {
@@ -37,8 +38,11 @@ describe('openapi reader', () => {
     expect(api.operations.find((o) => o.key === 'GET /v1/pets')!.security).toEqual([]);
     expect(api.schemes.map((s) => [s.id, s.kind])).toEqual([['bearerAuth', 'bearer'], ['code', 'unsupported']]);
   });
+});
+
+describeShared('openapi reader on the shared corpus', 'corpus/openapi/oai-petstore.swagger2.json', (file) => {
   it('reads Swagger 2.0 host/basePath and body parameters', async () => {
-    const api = await readInput('../../../../shared/corpus/openapi/oai-petstore.swagger2.json', { cwd: FIXTURES });
+    const api = await readInput(file, { cwd: FIXTURES });
     expect(api.inputs[0].version).toBe('Swagger 2.0');
     expect(api.servers[0].url).toBe('http://petstore.swagger.io/v1');
     expect(api.operations.map((o) => o.key)).toEqual(['GET /v1/pets', 'POST /v1/pets', 'GET /v1/pets/{petId}']);

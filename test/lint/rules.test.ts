@@ -133,10 +133,23 @@ const TABLES: CodeTable[] = [
     ],
   },
   {
+    // spec 2.2.2: the empty project lints clean; the warning says why nothing is loaded
+    code: 'W_NO_ENVIRONMENT',
+    breaks: [
+      { name: 'a flow.yaml without imports', files: { 'flow.yaml': y('version: 1', 'default_environment: dev') }, expect: ['flow.yaml:2:22'], message: /^default_environment "dev" names no environment, and none is loaded: flow\.yaml has no imports, so no file is read$/ },
+      {
+        name: 'patterns that match nothing',
+        files: { 'flow.yaml': y('version: 1', 'default_environment: dev', 'imports:', '  - environment/*.yaml', '  - environments/*.yaml', '  - resources/*.yaml'), 'resources/r.yaml': y('operations: {a: {path: /a}}') },
+        expect: ['flow.yaml:2:22'],
+        message: /none is loaded: import "environment\/\*\.yaml" \(line 4\), "environments\/\*\.yaml" \(line 5\) match no file$/,
+      },
+    ],
+    keeps: [{ name: 'an environment is loaded but not that one (E_REF_UNDEFINED)', files: { 'flow.yaml': `${ROOT}default_environment: prod\n`, 'environments/dev.yaml': y('variables: {}') } }],
+  },
+  {
     code: 'E_REF_UNDEFINED',
     breaks: [
       { name: 'default_environment names nothing', files: { 'flow.yaml': `${ROOT}default_environment: prod\n`, 'environments/dev.yaml': y('variables: {}') }, expect: ['flow.yaml:6:22'], message: /default_environment "prod" names no environment \(defined: dev\)/ },
-      { name: 'with no environment at all', files: { 'flow.yaml': y('version: 1', 'default_environment: dev') }, expect: ['flow.yaml:2:22'], message: /none is defined/ },
     ],
     keeps: [
       { name: 'the environment exists (by file stem or name:)', files: { 'flow.yaml': `${ROOT}default_environment: staging\n`, 'environments/s.yaml': y('name: staging', 'variables: {}') } },
@@ -173,26 +186,36 @@ describe('messages never quote a credential', () => {
   });
 });
 
-describe('a template under a credential key is never quoted', () => {
+describe('under a credential key: the text of a template that does not parse is never quoted; names are', () => {
   const codes = (r: { diagnostics: Array<{ code: string }> }) => r.diagnostics.map((d) => d.code).sort();
 
-  it('E_TEMPLATE_SYNTAX and E_REF_UNDEFINED name the key, not the text', async () => {
+  it('E_TEMPLATE_SYNTAX names the key, not the text', async () => {
     const { result } = await lintFiles({
       'environments/e.yaml': y('variables:', '  api_token: "{{Sup3rEnv x}}"'),
       'actors/a.yaml': y('auth:', '  strategy: simple', '  path: /login', '  body:', '    password: "{{hunter2 pass}}"', '    creds: {client_secret: ["{{Unclosed9"]}'),
-      'actors/b.yaml': y('auth:', '  strategy: bearer', '  token: "{{Sup3rS3cret.value}}"'),
-      'resources/r.yaml': y('operations:', '  create:', '    path: /x', '    headers:', '      Authorization: "Bearer {{env.S3cretName}}"', '      X-Api-Key: "{{r.create.S3cretField}}"', '    body: {key: "{{r.S3cretNotExtracted}}"}', '    extract: {id: $.data.id}'),
     });
-    expect(codes(result)).toEqual(['E_REF_UNDEFINED', 'E_REF_UNDEFINED', 'E_TEMPLATE_SYNTAX', 'E_TEMPLATE_SYNTAX', 'E_TEMPLATE_SYNTAX', 'W_ENV_NOT_DEFINED', 'W_FIELD_NOT_EXTRACTED']);
+    expect(codes(result)).toEqual(['E_TEMPLATE_SYNTAX', 'E_TEMPLATE_SYNTAX', 'E_TEMPLATE_SYNTAX']);
     // Nowhere in the diagnostics: not in a message, not in any other field.
-    expect(JSON.stringify(result.diagnostics)).not.toMatch(/Sup3r|hunter2|Unclosed9|S3cret/);
+    expect(JSON.stringify(result.diagnostics)).not.toMatch(/Sup3r|hunter2|Unclosed9/);
     const messages = result.diagnostics.map((d) => d.message);
     expect(messages).toContain('the template under "password" is not a valid reference (its text is not quoted: "password" names a credential)');
-    expect(messages).toContain('the reference under "token" names a scope that is not an actor, a resource, env or secret (its text is not quoted: "token" names a credential)');
     expect(messages.filter((m) => m.includes('under "client_secret"'))).toHaveLength(1);
-    expect(messages).toContain(
-      'the reference under "Authorization" names an env variable that no environment defines; give it with --var or FLOW_VAR_<name>, or add it to an environment (its text is not quoted: "Authorization" names a credential)',
-    );
+  });
+
+  it('a valid reference names its scope, variable or field, with a "did you mean": they are names, not secrets', async () => {
+    const { result } = await lintFiles({
+      'environments/e.yaml': y('variables:', '  password: <SET_VIA_--var>'),
+      'actors/a.yaml': y('auth:', '  strategy: simple', '  path: /login', '  body: {password: "{{env.pasword}}"}'),
+      'actors/b.yaml': y('auth:', '  strategy: bearer', '  token: "{{adminn.value}}"'),
+      'resources/r.yaml': y('operations:', '  create:', '    path: /x', '    headers:', '      Authorization: "Bearer {{root.token}}"', '      X-Api-Key: "{{r.create.id}}"', '    body: {key: "{{r.idd}}"}', '    extract: {id: $.data.id}'),
+    });
+    expect(codes(result)).toEqual(['E_REF_UNDEFINED', 'E_REF_UNDEFINED', 'E_REF_UNDEFINED', 'W_ENV_NOT_DEFINED', 'W_FIELD_NOT_EXTRACTED']);
+    const messages = result.diagnostics.map((d) => d.message);
+    expect(messages).toContain('{{env.pasword}}: no environment defines pasword (did you mean password?); give it with --var pasword=… or FLOW_VAR_pasword, or add it to an environment');
+    expect(messages).toContain('{{root.token}}: "root" is not an actor, a resource, env or secret');
+    expect(messages).toContain('{{adminn.value}}: "adminn" is not an actor, a resource, env or secret');
+    expect(messages).toContain('{{r.idd}}: no operation of r extracts "idd" (did you mean id?)');
+    expect(messages.some((m) => m.startsWith('{{r.create.id}}: there is no {{resource.operation.field}} form'))).toBe(true);
   });
 
   it('still quotes the text under any other key, and under an owner merely named like a credential', async () => {

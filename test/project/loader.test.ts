@@ -261,6 +261,24 @@ describe('bad input: a coded diagnostic, never a throw or a hang', () => {
     expect(d[0].line).toBeGreaterThanOrEqual(3);
   });
 
+  it.each([
+    [
+      'indented more than the key above',
+      'name: item\noperations:\n  get:\n    path: /items\n     method: GET\n    expect_status: 200\n',
+      { line: 5, col: 6, message: 'YAML: this line is indented more than the key "path" on line 4 (column 6, not 5): keys of one mapping start in the same column' },
+    ],
+    [
+      'indented less than the key above',
+      'name: item\noperations:\n  get:\n    path: /items\n   method: GET\n',
+      { line: 5, col: 4, message: 'YAML: this line starts in column 4, the key "path" above it in column 5: keys of one mapping start in the same column' },
+    ],
+    ['a tab', 'name: item\noperations:\n  get:\n\tpath: /items\n', { line: 4, col: 1, message: 'YAML: Tabs are not allowed as indentation: indent with spaces' }],
+  ])('a mis-indented line (%s) is one E_YAML_PARSE at that line, saying how to fix it', async (_, text, expected) => {
+    const dir = await writeProject({ 'flow.yaml': ROOT, 'resources/a.yaml': text });
+    const d = (await loadProject(dir)).diagnostics;
+    expect(d).toEqual([{ code: 'E_YAML_PARSE', severity: 'error', file: path.join(dir, 'resources/a.yaml'), ...expected }]);
+  });
+
   it('a binary file', async () => {
     const dir = await writeProject({ 'flow.yaml': ROOT, 'resources/a.yaml': Buffer.from([0, 1, 2, 3, 0xff]) });
     expect(codes((await loadProject(dir)).diagnostics)).toEqual(['E_FILE_BINARY']);

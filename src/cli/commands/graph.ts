@@ -75,7 +75,7 @@ const graphCommand: Command = async (argv: string[], io: CliIO): Promise<number>
   if (o.order && !orderFormat) return usageError(io, `--order prints a list: use --format text or json`);
 
   const project = await loadProject(path.resolve(io.cwd, o.project));
-  const unknown = unknownOperations(positionals, project);
+  const unknown = unknownOperations(positionals, project, io.cwd);
   if (unknown) return usageError(io, unknown);
 
   const graph = buildGraph(project);

@@ -106,7 +106,7 @@ export default (async function run(argv: string[], io: CliIO): Promise<number> {
     io.stderr(`flow run: the project has ${linted.errors} lint error(s); nothing was sent\n`);
     return EXIT.failed;
   }
-  const unknown = unknownOperations(positionals, project);
+  const unknown = unknownOperations(positionals, project, io.cwd);
   if (unknown) return usage(unknown);
   if (o.env && !project.environments.has(o.env)) {
     return usage(`environment "${o.env}" is not defined (defined: ${[...project.environments.keys()].join(', ') || 'none'})`);

@@ -1,20 +1,29 @@
-// E_REF_UNDEFINED for `default_environment` (spec 2.2): it must name an environment.
+// `default_environment` (spec 2.2) must name an environment: E_REF_UNDEFINED. When no
+// environment is loaded at all (a flow.yaml without imports, or patterns that match nothing:
+// the empty project of spec 2.2.2, which lints clean), W_NO_ENVIRONMENT names the cause.
+import { unmatchedImports, type Project } from '../../project/index.js';
 import type { Finding, Rule } from '../rule.js';
 
 const defaultEnvironment: Rule = {
   id: 'default-environment',
-  codes: ['E_REF_UNDEFINED'],
+  codes: ['E_REF_UNDEFINED', 'W_NO_ENVIRONMENT'],
   *check({ project }): Generator<Finding> {
     const id = project.defaultEnvironment;
     if (id === undefined || project.environments.has(id)) return;
     const defined = [...project.environments.keys()];
-    yield {
-      code: 'E_REF_UNDEFINED',
-      message: `default_environment "${id}" names no environment (${defined.length ? `defined: ${defined.join(', ')}` : 'none is defined'})`,
-      file: project.rootFile,
-      yamlPath: ['default_environment'],
-    };
+    if (defined.length) {
+      yield { code: 'E_REF_UNDEFINED', message: `default_environment "${id}" names no environment (defined: ${defined.join(', ')})`, file: project.rootFile, yamlPath: ['default_environment'] };
+      return;
+    }
+    yield { code: 'W_NO_ENVIRONMENT', message: `default_environment "${id}" names no environment, and none is loaded: ${noneLoaded(project)}`, file: project.rootFile, yamlPath: ['default_environment'] };
   },
 };
+
+function noneLoaded(project: Project): string {
+  if (!project.imports.length) return 'flow.yaml has no imports, so no file is read';
+  const empty = unmatchedImports(project).map((u) => `"${u.pattern}" (line ${u.loc.line})`);
+  if (empty.length) return `import ${empty.join(', ')} ${empty.length > 1 ? 'match' : 'matches'} no file`;
+  return 'no imported file is under environments/';
+}
 
 export default defaultEnvironment;

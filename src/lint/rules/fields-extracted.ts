@@ -2,7 +2,6 @@
 // operation extracts that field, or only the operation reading it does (so nothing runs first).
 import { didYouMean, operationFormOf, type RefSite } from '../../graph/index.js';
 import type { Finding, LintContext, Rule } from '../rule.js';
-import { secretKeyOver, under } from './plaintext-secret.js';
 
 const fieldsExtractedRule: Rule = {
   id: 'fields-extracted',
@@ -13,12 +12,6 @@ const fieldsExtractedRule: Rule = {
       if (site.class !== 'resource' || expr?.kind !== 'scoped') continue;
       if (graph.producers(expr.scope, expr.field).length) continue;
       if (operationFormOf(expr, project)) continue; // E_REF_UNDEFINED says it better
-      // No extraction has that name, so it may be a credential's text: name the key instead.
-      const hidden = secretKeyOver(site, project);
-      if (hidden) {
-        yield warn(site, under(hidden, `reads a field that no operation of ${expr.scope} extracts`));
-        continue;
-      }
       const fields = graph.fieldsOf(expr.scope);
       const known = fields.length ? didYouMean(expr.field, fields) : ' (it extracts nothing)';
       yield warn(site, `${site.raw}: no operation of ${expr.scope} extracts "${expr.field}"${known}`);

@@ -19,8 +19,9 @@ export function isSecretKey(key: string): boolean {
 }
 
 /**
- * The credential-looking key a reference's string sits under (nearest first), if any: messages
- * name that key instead of quoting the text (docs/lint.md). The owner's own path does not
+ * The credential-looking key a reference's string sits under (nearest first), if any: a
+ * reference that does not parse may be the credential itself, so its message names that key
+ * instead of quoting the text (docs/lint.md). The owner's own path does not
  * count: an operation called `refresh_token` is a name, not a credential.
  */
 export function secretKeyOver(site: RefSite, project: Project): string | undefined {
@@ -33,11 +34,6 @@ export function secretKeyOver(site: RefSite, project: Project): string | undefin
     if (typeof key === 'string' && isSecretKey(key)) return key;
   }
   return undefined;
-}
-
-/** A message about the reference under a credential key, which names the key instead of quoting the text. */
-export function under(key: string, problem: string): string {
-  return `the reference under "${key}" ${problem} (its text is not quoted: "${key}" names a credential)`;
 }
 
 /** A literal that would be sent as is: not `!secret`, not a `{{ }}` reference, not the run-time placeholder. */

@@ -2,12 +2,13 @@
 // `{{resource.operation.field}}` form (2.8.1). W_ENV_NOT_DEFINED for an `env.X` defined in no
 // environment: only a warning, since `--var X=…` or FLOW_VAR_X may give it at run time (lint
 // checks the scope, not the field: 2.8.3; a value missing then is E_VAR_UNRESOLVED).
+// A valid reference is quoted even under a credential key: its scope and variable names are
+// names, not secrets (only a reference that does not parse may be the credential's own text).
 import { didYouMean, operationFormOf, type ProjectGraph, type RefSite } from '../../graph/index.js';
 import type { Project } from '../../project/types.js';
 import type { Finding, LintContext, Rule } from '../rule.js';
-import { secretKeyOver, under } from './plaintext-secret.js';
 
-type Check = (site: RefSite, ctx: Names, hidden?: string) => string | undefined;
+type Check = (site: RefSite, ctx: Names) => string | undefined;
 
 interface Names {
   project: Project;
@@ -15,11 +16,7 @@ interface Names {
   envVariables: Set<string>;
 }
 
-/**
- * Per reference class: the problem with a site of that class, if any. `hidden` is the
- * credential key the site sits under: the message then names that key and quotes nothing of
- * the text (no scope, name or suggestion, which would echo it).
- */
+/** Per reference class: the problem with a site of that class, if any. */
 const CHECKS: Partial<Record<RefSite['class'], { code: string; check: Check }>> = {
   'undefined-scope': { code: 'E_REF_UNDEFINED', check: undefinedScope },
   env: { code: 'W_ENV_NOT_DEFINED', check: undefinedEnvVariable },
@@ -34,41 +31,34 @@ const referencesRule: Rule = {
     for (const site of graph.refs) {
       const entry = CHECKS[site.class];
       if (!entry) continue;
-      let message = entry.check(site, names);
-      // Only a site that has a problem pays for the key lookup.
-      const hidden = message ? secretKeyOver(site, project) : undefined;
-      if (hidden) message = entry.check(site, names, hidden);
+      const message = entry.check(site, names);
       if (message) yield { code: entry.code, message, file: site.file, yamlPath: site.yamlPath };
     }
   },
 };
 
-function undefinedScope(site: RefSite, { project }: Names, hidden?: string): string | undefined {
+function undefinedScope(site: RefSite, { project }: Names): string | undefined {
   if (site.expr?.kind !== 'scoped') return undefined;
   const { scope, field, index } = site.expr;
   if (index !== undefined && project.actors.has(scope)) {
-    if (hidden) return under(hidden, 'numbers the instances of an actor, and an actor has one session');
     return `${site.raw}: "${scope}" is an actor, and an actor has one session, not numbered instances: write {{${scope}.${field}}}`;
   }
-  if (hidden) return under(hidden, 'names a scope that is not an actor, a resource, env or secret');
   const candidates = [...project.actors.keys(), ...project.resources.keys(), 'env', 'secret'];
   return `${site.raw}: "${scope}" is not an actor, a resource, env or secret${didYouMean(scope, candidates)}`;
 }
 
-function undefinedEnvVariable(site: RefSite, { envVariables }: Names, hidden?: string): string | undefined {
+function undefinedEnvVariable(site: RefSite, { envVariables }: Names): string | undefined {
   if (site.expr?.kind !== 'env' || envVariables.has(site.expr.name)) return undefined;
-  if (hidden) return under(hidden, 'names an env variable that no environment defines; give it with --var or FLOW_VAR_<name>, or add it to an environment');
   const { name } = site.expr;
   return `${site.raw}: no environment defines ${name}${didYouMean(name, envVariables)}; give it with --var ${name}=… or FLOW_VAR_${name}, or add it to an environment`;
 }
 
-function operationForm(site: RefSite, { project, graph }: Names, hidden?: string): string | undefined {
+function operationForm(site: RefSite, { project, graph }: Names): string | undefined {
   const expr = site.expr;
   if (expr?.kind !== 'scoped') return undefined;
   const op = operationFormOf(expr, project);
   // A field that happens to share an operation's name is a real field with a sub-path.
   if (!op || graph.producers(expr.scope, expr.field).length) return undefined;
-  if (hidden) return under(hidden, 'uses the {{resource.operation.field}} form, which does not exist: extractions belong to the resource');
   const index = expr.index === undefined ? '' : `[${expr.index}]`;
   const use = `{{${expr.scope}${index}.${expr.path.join('.')}}}`;
   return `${site.raw}: there is no {{resource.operation.field}} form; extractions belong to the resource: use ${use}`;

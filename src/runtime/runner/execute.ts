@@ -4,7 +4,8 @@
 import type { OutgoingRequest } from '../../auth/types.js';
 import { FlowError } from '../../errors.js';
 import type { RefSite } from '../../graph/index.js';
-import type { Actor, Operation } from '../../project/types.js';
+import { locate } from '../../project/index.js';
+import type { Actor, Loc, Operation, Project } from '../../project/types.js';
 import type { FlowResponse } from '../response.js';
 import type { RenderContext } from '../template/index.js';
 import { isPromise } from '../maybe.js';
@@ -43,8 +44,17 @@ export async function executeOnce(ctx: RunContext, op: Operation, trace: Trace, 
 
   let checked = checkAsserts(op.assert, res, rc, ctx.redactor);
   if (isPromise(checked)) checked = await checked;
-  const { records, error } = checked;
+  const { records, error, failed } = checked;
+  if (error && failed !== undefined) error.loc ??= assertLoc(ctx.project, op, failed);
   return { extracted: ctx.redactor.value(extracted), asserts: records, error };
+}
+
+/** The line of the `index`-th assert (op.assert keeps only the strings of the written list). */
+function assertLoc(project: Project, op: Operation, index: number): Loc {
+  const written = Array.isArray(op.raw.assert) ? op.raw.assert : [];
+  let seen = -1;
+  const at = written.findIndex((item) => typeof item === 'string' && ++seen === index);
+  return at < 0 ? op.loc : locate(project, op.file, [...op.yamlPath, 'assert', at]);
 }
 
 const NO_ACTORS: readonly Actor[] = [];

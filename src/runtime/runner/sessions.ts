@@ -4,7 +4,8 @@
 import { strategyFor } from '../../auth/index.js';
 import type { AuthContext, OutgoingRequest, Session } from '../../auth/types.js';
 import { FlowError, hasCode } from '../../errors.js';
-import type { Actor, AuthConfig, RequestSpec, TemplateValue } from '../../project/types.js';
+import { locate } from '../../project/index.js';
+import type { Actor, AuthConfig, Loc, Project, RequestSpec, TemplateValue } from '../../project/types.js';
 import { extractAll, type ExtractResult } from '../extract/index.js';
 import type { MaybePromise } from '../maybe.js';
 import { isCredentialKey } from '../redact.js';
@@ -84,6 +85,7 @@ export class Sessions {
     } catch (err) {
       this.ctx.state.setSession(actor.id, undefined);
       const wrapped = authError(actor.id, 'login', err);
+      wrapped.loc ??= authLoc(this.ctx.project, actor);
       this.failed.set(actor.id, wrapped);
       throw wrapped;
     }
@@ -214,6 +216,11 @@ class SessionAuthContext implements AuthContext {
   now(): number {
     return this.ctx.now();
   }
+}
+
+/** A failed login points at the actor's `auth:` key: the operation that needed it is not where to fix it. */
+function authLoc(project: Project, actor: Actor): Loc {
+  return actor.auth ? locate(project, actor.auth.file, actor.auth.yamlPath, true) : actor.loc;
 }
 
 function authError(actor: string, what: string, err: unknown): FlowError {

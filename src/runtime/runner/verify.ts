@@ -57,11 +57,14 @@ export function checkAsserts(exprs: string[], res: FlowResponse, rc: RenderConte
 interface AssertOutcome {
   records: AssertRecord[];
   error?: FlowError;
+  /** the index in the operation's `assert` of the assert that failed first */
+  failed?: number;
 }
 
 function addAssert(out: AssertOutcome, { record, error }: { record: AssertRecord; error?: FlowError }): void {
   out.records.push(record);
   if (!record.pass && !out.error) {
+    out.failed = out.records.length - 1;
     out.error =
       error ??
       new FlowError('E_ASSERT_FAILED', record.message ?? `${record.expr} failed`, {

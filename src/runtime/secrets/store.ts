@@ -117,13 +117,19 @@ interface MissingFacts {
   reason?: string;
 }
 
-/** The message names the variable and the command, and never any value. */
+/**
+ * The message names the variable, and never any value. `flow secret set` is suggested only
+ * where a keychain was reached: elsewhere (CI, a shell without a desktop session) it would
+ * fail too, and the variable is the way.
+ */
 export function secretMissing(name: string, facts: MissingFacts, cause?: unknown): FlowError {
   const env = facts.envEmpty ? `${facts.envVar} is set but empty` : `${facts.envVar} is not set`;
   const where = MISSING_WHERE[facts.keychain](facts);
-  const message =
-    `secret "${name}" is missing: ${env}, and ${where}. ` +
-    `Set the environment variable ${facts.envVar}, or store it with \`flow secret set ${name}\``;
+  const fix =
+    facts.keychain === 'not-found'
+      ? `Set the environment variable ${facts.envVar}, or store it with \`flow secret set ${name}\``
+      : `Set the environment variable ${facts.envVar}`;
+  const message = `secret "${name}" is missing: ${env}, and ${where}. ${fix}`;
   return new FlowError('E_SECRET_MISSING', message, {
     cause,
     details: { secret: name, envVar: facts.envVar, service: facts.service, keychain: facts.keychain, ...(facts.reason ? { reason: facts.reason } : {}) },
@@ -132,6 +138,6 @@ export function secretMissing(name: string, facts: MissingFacts, cause?: unknown
 
 const MISSING_WHERE: Record<MissingFacts['keychain'], (f: MissingFacts) => string> = {
   'not-found': (f) => `the OS keychain has no entry for it (service "${f.service}")`,
-  unreachable: (f) => `the OS keychain could not be reached (${f.reason})`,
+  unreachable: (f) => `the OS keychain could not be reached (${f.reason}; README.md, Troubleshooting, says how to start one)`,
   disabled: () => 'the OS keychain is not used here',
 };

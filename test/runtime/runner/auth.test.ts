@@ -373,7 +373,8 @@ describe('credentials issued in advance, inline auth, and no actor', () => {
     ]);
     const error = resultOf(summary, 'call.as_bot').error!;
     expect(error.details).toMatchObject({ cause: 'E_SECRET_MISSING' });
-    expect(error.message).toContain('flow secret set REQFLOW_TEST_UNSET_TOKEN');
+    // `flow secret set` is named only where a keychain is reachable (test/runtime/secrets)
+    expect(error.message).toContain('FLOW_SECRET_REQFLOW_TEST_UNSET_TOKEN');
     expect(echo.requests.slice(before).map((r) => r.path)).toEqual(['/echo/public']);
   });
 });

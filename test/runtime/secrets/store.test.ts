@@ -97,7 +97,8 @@ describe('E_SECRET_MISSING', () => {
     expect(err.code).toBe('E_SECRET_MISSING');
     expect(err.message).toContain('could not be reached (no D-Bus session bus');
     expect(err.message).toContain('FLOW_SECRET_TOKEN');
-    expect(err.message).toContain('flow secret set TOKEN');
+    // `flow secret set` would fail as well: only the variable is suggested
+    expect(err.message).not.toContain('flow secret set');
     expect(err.details).toMatchObject({ keychain: 'unreachable' });
     expect(err.message).not.toContain('other-secret-value');
   });
@@ -105,5 +106,6 @@ describe('E_SECRET_MISSING', () => {
   it('with the keychain off, only the env var is read', async () => {
     const err = await rejection(createSecretStore({ projectName: 'p', env: {}, keychain: false }).get('T'));
     expect(err.message).toContain('the OS keychain is not used here');
+    expect(err.message).not.toContain('flow secret set');
   });
 });
