@@ -28,6 +28,8 @@ export const CODES: Record<string, CodeInfo> = {
   W_IMPORT_PATTERN: { severity: 'warning', from: 'loader', cause: 'an import pattern uses `**` or `?`, a `*` not at the end, or is a glob over a directory other than actors/, resources/, environments/ that matches no file', remedy: 'use a trailing `*.yaml` / `*.yml` or a file path' },
   W_EMPTY_FILE: { severity: 'warning', from: 'loader', cause: 'an imported file is empty', remedy: 'fill it or remove it from the project' },
   W_UNKNOWN_TAG: { severity: 'warning', from: 'loader', cause: 'a YAML tag other than `!secret`; the value is read as plain text', remedy: 'use `!secret NAME` or no tag' },
+  E_KEY_NOT_STRING: { severity: 'error', from: 'loader', cause: 'a key is not text: a complex key (`? [a, b]`, a flow map or sequence as a key) or a null key', remedy: 'write the key as plain text' },
+  E_TEMPLATE_UNQUOTED: { severity: 'error', from: 'loader', cause: 'an unquoted {{…}}: YAML reads it as a mapping, not as the template', remedy: 'quote it: name: "{{$.faker.word}}"' },
   W_YAML: { severity: 'warning', from: 'loader', cause: 'a YAML warning from the parser', remedy: 'follow the message' },
   // structural rules (src/lint/rules)
   E_SCHEMA: { severity: 'error', from: 'lint', cause: 'a value has the wrong type or form (the JSON Schemas in schemas/)', remedy: 'give the type the message names' },
