@@ -29,7 +29,7 @@ export function spansBeforeCuts(text: string, forms: readonly string[], longest:
     const view = decoded?.view ?? head;
     const k = longestStartOfForm(view, forms);
     if (!k) continue;
-    const start = decoded ? decoded.at[view.length - k] : head.length - k;
+    const start = decoded ? decoded.at(view.length - k) : head.length - k;
     out.push([from + start, mark]);
   }
   return out;
