@@ -199,11 +199,6 @@ function pathOf(url: string): [number, number] | undefined {
 
 // ---- the forms a secret travels in ----
 
-/** The secret as it may appear in output: raw, JSON-escaped, URL- and form-encoded, base64. */
-export function formsOf(secret: string): string[] {
-  return [...plainFormsOf(secret), ...base64Forms(secret)];
-}
-
 // Letters, digits, `_`, `-` and `.` travel unchanged in every form below: a token made of
 // them alone (a JWT, most opaque tokens) has one form, and a run registers one per login.
 const SAME_IN_EVERY_FORM = /^[\w.-]*$/;
