@@ -66,8 +66,9 @@ export async function expandImports(projectDir: string, patterns: Array<{ patter
 async function listFiles(dir: string): Promise<string[]> {
   try {
     const entries = await readdir(dir, { withFileTypes: true });
-    // Symbolic links to files count; a directory named x.yaml does not (the layout is flat).
-    return entries.filter((e) => e.isFile() || e.isSymbolicLink()).map((e) => e.name);
+    // Symbolic links count; a directory named x.yaml does not (the layout is flat). A pipe,
+    // socket or device named x.yaml is listed so that reading it refuses it with a code.
+    return entries.filter((e) => !e.isDirectory()).map((e) => e.name);
   } catch {
     return [];
   }

@@ -9,7 +9,7 @@ import { buildResource } from './build/resource.js';
 import { asInt, asMap, asString, asText, type RawMap } from './build/values.js';
 import { diag, diagAt } from './diagnostics.js';
 import { expandImports, LAYOUT_DIRS } from './imports.js';
-import { readProjectFile } from './read.js';
+import { readProjectFile, realProjectDir } from './read.js';
 import type { FileKind, Loc, Project, YamlPath } from './types.js';
 import { ParseCache, type CacheOptions } from './parse-cache.js';
 import { sourceFromText } from './source.js';
@@ -50,7 +50,9 @@ export async function loadProject(target: string, options: LoadOptions = {}): Pr
   }
 
   const cache = ParseCache.open(dir, options.cache);
-  const root = readSource(rootFile, 'root', project, cache);
+  // Every file must lie inside this once its links are resolved (resolved once, here).
+  const realDir = realProjectDir(dir);
+  const root = readSource(rootFile, 'root', project, realDir, cache);
   if (!root) return project;
   project.files.push(root);
   const value = root.value;
@@ -70,7 +72,7 @@ export async function loadProject(target: string, options: LoadOptions = {}): Pr
   for (const [key, raw] of Object.entries(asMap(map.actors) ?? {})) addEntity(project, 'actor', raw, key, rootFile, ['actors', key], at);
   for (const [key, raw] of Object.entries(asMap(map.resources) ?? {})) addEntity(project, 'resource', raw, key, rootFile, ['resources', key], at);
 
-  await loadImports(project, map, at, cache);
+  await loadImports(project, map, at, realDir, cache);
   return project;
 }
 
@@ -100,7 +102,7 @@ function readRootKeys(project: Project, map: RawMap, at: Locator): void {
   if (Array.isArray(map.imports)) project.imports = map.imports.filter((p): p is string => typeof p === 'string');
 }
 
-async function loadImports(project: Project, map: RawMap, at: Locator, cache: ParseCache | undefined): Promise<void> {
+async function loadImports(project: Project, map: RawMap, at: Locator, realDir: string, cache: ParseCache | undefined): Promise<void> {
   if (!Array.isArray(map.imports)) return; // spec 2.2.2: a multi-file project without imports is empty
   const patterns: Array<{ pattern: string; loc: Loc }> = [];
   map.imports.forEach((p, i) => {
@@ -112,7 +114,7 @@ async function loadImports(project: Project, map: RawMap, at: Locator, cache: Pa
   const literal = expansion.importedAt;
 
   const kinds = files.map((f) => classify(project.dir, f));
-  const sources = files.map((file, i) => (kinds[i] === 'discarded' ? undefined : readSource(file, kinds[i], project, cache, literal.get(file))));
+  const sources = files.map((file, i) => (kinds[i] === 'discarded' ? undefined : readSource(file, kinds[i], project, realDir, cache, literal.get(file))));
   files.forEach((file, i) => {
     const kind = kinds[i];
     if (kind === 'discarded') {
@@ -186,8 +188,8 @@ function duplicate(project: Project, existing: Map<string, { file: string; loc: 
   return true;
 }
 
-function readSource(file: string, kind: FileKind, project: Project, cache: ParseCache | undefined, importLoc?: Loc) {
-  const read = readProjectFile(file);
+function readSource(file: string, kind: FileKind, project: Project, realDir: string, cache: ParseCache | undefined, importLoc?: Loc) {
+  const read = readProjectFile(file, realDir);
   if (!read.ok) {
     const d = read.diagnostic;
     if (kind === 'root' && d.code === 'E_FILE_NOT_FOUND') {

@@ -1,6 +1,8 @@
-// Reading one project file without ever crashing or hanging: size and binary checks before
-// parsing, and every fs failure (missing, a directory, a symlink loop, no permission) coded.
-import { closeSync, fstatSync, openSync, readFileSync } from 'node:fs';
+// Reading one project file without ever crashing or hanging: where its links lead, what kind
+// of file it is, size and binary checks, all before parsing (the first two before opening it),
+// and every fs failure (missing, a directory, a symlink loop, no permission) coded.
+import { closeSync, constants, fstatSync, openSync, readFileSync, realpathSync, statSync, type Stats } from 'node:fs';
+import path from 'node:path';
 import { diag } from './diagnostics.js';
 import type { Diagnostic } from './types.js';
 
@@ -19,15 +21,28 @@ const FS_CODES: Record<string, string> = {
   ENOTDIR: 'has a path through something that is not a directory',
 };
 
+/**
+ * Read one project file. `projectDir` is the project directory with its own links resolved
+ * (realProjectDir): the file must lie inside it once every link on its path is resolved, so
+ * a `resources/x.yaml` (or a `resources/` folder) linked to elsewhere is refused unread.
+ */
 // Synchronous on purpose: project files are small and capped, and a thousand reads through
 // the libuv thread pool cost more in round trips than the reads themselves.
-export function readProjectFile(file: string): ReadResult {
+export function readProjectFile(file: string, projectDir?: string): ReadResult {
   let fd: number | undefined;
   try {
-    fd = openSync(file, 'r');
+    const real = realpathSync(file);
+    if (projectDir !== undefined && !isInside(real, projectDir)) {
+      return fail('E_FILE_OUTSIDE_PROJECT', `file is a symbolic link (or lies in a linked folder) that leads to ${real}, outside the project directory: not read`, file);
+    }
+    // Checked before open: opening a FIFO blocks until a writer comes, i.e. for ever.
+    const notRegular = kindProblem(statSync(real), file);
+    if (notRegular) return notRegular;
+    // O_NONBLOCK: should the file be swapped for a FIFO between the stat and here, open still returns.
+    fd = openSync(real, constants.O_RDONLY | constants.O_NONBLOCK);
     const stat = fstatSync(fd);
-    if (stat.isDirectory()) return fail('E_FILE_UNREADABLE', `${file} is a directory, not a file`, file);
-    if (!stat.isFile()) return fail('E_FILE_UNREADABLE', `${file} is not a regular file`, file);
+    const swapped = kindProblem(stat, file);
+    if (swapped) return swapped;
     if (stat.size > MAX_FILE_BYTES) {
       return fail('E_FILE_TOO_LARGE', `file is ${stat.size} bytes; the limit for a project file is ${MAX_FILE_BYTES} bytes`, file);
     }
@@ -42,6 +57,27 @@ export function readProjectFile(file: string): ReadResult {
   } finally {
     if (fd !== undefined) closeSync(fd);
   }
+}
+
+/** The project directory with its links resolved, for readProjectFile (itself when it cannot be resolved). */
+export function realProjectDir(dir: string): string {
+  try {
+    return realpathSync(dir);
+  } catch {
+    return dir;
+  }
+}
+
+function isInside(file: string, dir: string): boolean {
+  const rel = path.relative(dir, file);
+  return rel !== '' && !rel.startsWith(`..${path.sep}`) && rel !== '..' && !path.isAbsolute(rel);
+}
+
+function kindProblem(stat: Stats, file: string): ReadResult | undefined {
+  if (stat.isFile()) return undefined;
+  if (stat.isDirectory()) return fail('E_FILE_UNREADABLE', `${file} is a directory, not a file`, file);
+  const what = stat.isFIFO() ? 'a named pipe (FIFO)' : stat.isSocket() ? 'a socket' : stat.isCharacterDevice() || stat.isBlockDevice() ? 'a device' : 'not a regular file';
+  return fail('E_FILE_UNREADABLE', `file is ${what}, not a regular file: refused unopened`, file);
 }
 
 function fail(code: string, message: string, file: string): ReadResult {

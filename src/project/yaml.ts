@@ -2,6 +2,7 @@
 // node can be located later without parsing again. `!secret NAME` is the only tag (spec 2.3).
 import { LineCounter, parseDocument, type Document, type ScalarTag } from 'yaml';
 import { diag } from './diagnostics.js';
+import { keyDiagnostics } from './keys.js';
 import { yamlProblems } from './yaml-errors.js';
 import { secretRef, type Diagnostic } from './types.js';
 
@@ -51,7 +52,9 @@ export function parseYaml(text: string, file: string): ParsedYaml {
     // of this synchronous call makes large projects parse about 15% faster. (A copy of the
     // whole environment cost ~90 µs per file: 45 ms for a project of 500 files.)
     process.env = yamlEnv(env);
-    doc = parseDocument(text, { lineCounter, customTags: YAML_TAGS, prettyErrors: false, keepSourceTokens: false });
+    // logLevel: the library's own warnings ("Keys with collection values will be stringified")
+    // would go to stderr; what they are about is reported as diagnostics (keys.ts).
+    doc = parseDocument(text, { lineCounter, customTags: YAML_TAGS, prettyErrors: false, keepSourceTokens: false, logLevel: 'error' });
   } catch (err) {
     // The parser recurses on nesting; a pathological depth ends in a RangeError.
     const empty = parseDocument('', { lineCounter: new LineCounter() });
@@ -88,6 +91,8 @@ export function parseYaml(text: string, file: string): ParsedYaml {
     diagnostics.push(diag('E_YAML_PARSE', `YAML: nesting deeper than ${MAX_DEPTH} levels`, file));
     return { doc, lineCounter, value: undefined, diagnostics };
   }
+  // After the depth check: the walk recurses.
+  diagnostics.push(...keyDiagnostics(doc, text, file, lineCounter));
   return { doc, lineCounter, value, diagnostics };
 }
 

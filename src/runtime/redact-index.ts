@@ -44,18 +44,33 @@ export class FormIndex {
 
   /** The text with every indexed form replaced by `mask`, longest match first, left to right. */
   replace(text: string, mask: string): string {
-    if (this.buckets.size === 0 || text.length < KEY_CHARS) return text;
     let out = '';
     let last = 0;
+    this.scan(text, (at, length) => {
+      out += text.slice(last, at) + mask;
+      last = at + length;
+    });
+    return last === 0 ? text : out + text.slice(last);
+  }
+
+  /** Where the indexed forms are in the text: `[start, end)` spans, as `replace` would take them. */
+  spans(text: string): Array<[number, number]> {
+    const out: Array<[number, number]> = [];
+    this.scan(text, (at, length) => out.push([at, at + length]));
+    return out;
+  }
+
+  /** Each match, longest first at a position, left to right, never overlapping. */
+  private scan(text: string, hit: (at: number, length: number) => void): void {
+    if (this.buckets.size === 0 || text.length < KEY_CHARS) return;
     let i = 0;
     let h = hashAt(text, 0);
     while (i + KEY_CHARS <= text.length) {
       const bucket = this.buckets.get(h);
-      const hit = bucket ? longestAt(bucket, text, i) : 0;
-      if (hit) {
-        out += text.slice(last, i) + mask;
-        i += hit;
-        last = i;
+      const length = bucket ? longestAt(bucket, text, i) : 0;
+      if (length) {
+        hit(i, length);
+        i += length;
         if (i + KEY_CHARS <= text.length) h = hashAt(text, i);
         continue;
       }
@@ -64,7 +79,6 @@ export class FormIndex {
       }
       i++;
     }
-    return last === 0 ? text : out + text.slice(last);
   }
 }
 

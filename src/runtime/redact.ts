@@ -2,18 +2,30 @@
 // through here first. Secret values become `***` wherever they appear, in the forms a
 // request carries them; credential headers become `***` whatever their value.
 //
-// The length rule: a secret of 4 characters or more is replaced wherever it appears
-// (and its derived forms, when those are 4 or more). A shorter one would shred every
-// output (a 1-character secret would replace every such letter), so it is replaced only
-// where it is a whole value: a whole string passed to `text`, a whole JSON string in
-// `value`, a whole cookie value. Credential headers are redacted by name at any length.
+// The length rule (README, "Secrets and redaction"): a form of MIN_SUBSTRING_LENGTH (8)
+// characters or more is replaced wherever it appears. A shorter one would rewrite harmless
+// text (a login `carol` turned `/basic-auth/carol/x` into `/basic-auth/***/x`), so a form of
+// 4 to 7 characters is replaced only where it is a whole token of a header value, a body or
+// a message (not next to a letter, digit or `_`), and in a URL only outside its path. A
+// secret under 4 characters is replaced only where it is a whole value: a whole string
+// passed to `text`, a whole JSON string in `value`. Credential headers are redacted by name
+// at any length.
+//
+// Redact, then cut: `excerpt` redacts a text before cutting it, and a text cut before it is
+// redacted ends with CUT_MARK, before which a possible start of a secret is hidden too
+// (redact-cut.ts). JSON escapes of any character of a form are found (redact-escapes.ts).
 
+import { CUT_MARK, safeCut, spansBeforeCuts } from './redact-cut.js';
+import { escapedSpans, maskSpans } from './redact-escapes.js';
 import { FormIndex, KEY_CHARS } from './redact-index.js';
 
 export const REDACTED = '***';
+export { CUT_MARK } from './redact-cut.js';
 
-/** Shortest secret (and derived form) replaced inside longer text. */
-export const MIN_SUBSTRING_LENGTH = KEY_CHARS;
+/** Shortest form replaced wherever it appears, inside longer text too. */
+export const MIN_SUBSTRING_LENGTH = 8;
+/** Shortest form replaced where it is a whole token (shorter: only a whole value). */
+export const MIN_TOKEN_LENGTH = KEY_CHARS;
 
 type HeaderValue = string | string[] | number | undefined;
 
@@ -26,6 +38,13 @@ export interface Redactor {
   add(secret: string, kind?: 'secret' | 'token'): void;
   /** the text with every known secret, in every form, replaced by `***` */
   text(s: string): string;
+  /** a URL: as `text`, except that a short secret (under 8 characters) is left in the path, where it names a resource */
+  url(s: string): string;
+  /**
+   * Redact, then cut to at most `max` characters (never inside a `***`). `partial`: the text is
+   * the start of a longer one, so its end may hold the start of a secret: that is hidden too.
+   */
+  excerpt(s: string, max: number, partial?: boolean): { text: string; more: number };
   /** credential headers (by name) -> `***`, keeping the scheme (`Bearer ***`); other values through `text` */
   headers(h: Record<string, string>): Record<string, string>;
   headers(h: Record<string, HeaderValue>): Record<string, string | string[]>;
@@ -37,13 +56,43 @@ export interface Redactor {
 
 export function createRedactor(initial: Iterable<string> = []): Redactor {
   const secrets = new Set<string>();
-  // Every form of every secret (4 characters or more), found in one pass over a text.
+  // Every form of 8 characters or more, found in one pass over a text.
   const index = new FormIndex();
+  // Forms of 4 to 7 characters, replaced as whole tokens.
+  const tokens = new TokenForms();
+  // Every form, for the check before a cut mark; and the length of the longest.
+  const forms: string[] = [];
+  let longest = 0;
+
+  /** Every span to hide in `s` (already rid of plain forms): escaped spellings, tokens outside `keep`, starts before a cut. */
+  function finish(s: string, keep?: [number, number]): string {
+    let out = s;
+    if (tokens.size) out = tokens.replace(out, keep);
+    if (out.includes('\\')) {
+      out = maskSpans(out, escapedSpans(out, (view) => [...index.spans(view), ...tokens.spans(view)]), REDACTED);
+    }
+    if (out.includes(CUT_MARK)) out = maskSpans(out, spansBeforeCuts(out, forms, longest), REDACTED);
+    return out;
+  }
 
   function text(s: string): string {
     if (secrets.size === 0 || s.length === 0) return s;
     if (secrets.has(s)) return REDACTED;
-    return index.replace(s, REDACTED);
+    return finish(index.replace(s, REDACTED));
+  }
+
+  function url(s: string): string {
+    if (secrets.size === 0 || s.length === 0) return s;
+    if (secrets.has(s)) return REDACTED;
+    const out = index.replace(s, REDACTED);
+    return finish(out, tokens.size ? pathOf(out) : undefined);
+  }
+
+  function excerpt(s: string, max: number, partial = false): { text: string; more: number } {
+    let red = text(partial ? s + CUT_MARK : s);
+    if (partial && red.endsWith(CUT_MARK)) red = red.slice(0, -CUT_MARK.length);
+    const cut = safeCut(red, max);
+    return { text: red.slice(0, cut), more: red.length - cut };
   }
 
   function headerValue(name: string, value: string): string {
@@ -75,10 +124,20 @@ export function createRedactor(initial: Iterable<string> = []): Redactor {
     add(secret, kind = 'secret') {
       if (!secret || secrets.has(secret)) return;
       secrets.add(secret);
-      const all = kind === 'token' ? plainFormsOf(secret) : formsOf(secret);
-      for (const f of all) if (f.length >= MIN_SUBSTRING_LENGTH) index.add(f);
+      for (const f of plainFormsOf(secret)) {
+        if (f.length >= MIN_SUBSTRING_LENGTH) index.add(f);
+        else if (f.length >= MIN_TOKEN_LENGTH) tokens.add(f);
+        else continue;
+        forms.push(f);
+        longest = Math.max(longest, f.length);
+      }
+      // Base64 cores are found inside longer encodings only; as starts before a cut, any
+      // letter would match one.
+      if (kind === 'secret') for (const f of base64Forms(secret)) if (f.length >= MIN_SUBSTRING_LENGTH) index.add(f);
     },
     text,
+    url,
+    excerpt,
     headers: headers as Redactor['headers'],
     value: value as Redactor['value'],
     get size() {
@@ -89,12 +148,56 @@ export function createRedactor(initial: Iterable<string> = []): Redactor {
   return redactor;
 }
 
-// ---- the forms a secret travels in ----
+/** Short forms, replaced where they are whole tokens: not beside a letter, digit or `_`. */
+class TokenForms {
+  private readonly forms = new Set<string>();
+  private pattern?: RegExp;
 
-/** The secret as it may appear in output: raw, JSON-escaped, URL- and form-encoded, base64. */
-export function formsOf(secret: string): string[] {
-  return [...plainFormsOf(secret), ...base64Forms(secret)];
+  get size(): number {
+    return this.forms.size;
+  }
+
+  add(form: string): void {
+    if (this.forms.has(form)) return;
+    this.forms.add(form);
+    this.pattern = undefined;
+  }
+
+  spans(text: string): Array<[number, number]> {
+    const out: Array<[number, number]> = [];
+    if (!this.forms.size) return out;
+    for (const m of text.matchAll(this.regex())) out.push([m.index, m.index + m[0].length]);
+    return out;
+  }
+
+  /** `text` with every whole-token form replaced, except inside the span `keep`. */
+  replace(text: string, keep?: [number, number]): string {
+    const spans = this.spans(text).filter(([a, b]) => !keep || b <= keep[0] || a >= keep[1]);
+    return maskSpans(text, spans, REDACTED);
+  }
+
+  private regex(): RegExp {
+    if (this.pattern) return this.pattern;
+    const WORD = '[\\p{L}\\p{N}_]';
+    // Longest first, so that a form is never cut at a shorter one; a boundary only where the
+    // form itself begins or ends with a word character.
+    const alternatives = [...this.forms]
+      .sort((a, b) => b.length - a.length)
+      .map((f) => `${/^[\p{L}\p{N}_]/u.test(f) ? `(?<!${WORD})` : ''}${f.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}${/[\p{L}\p{N}_]$/u.test(f) ? `(?!${WORD})` : ''}`);
+    return (this.pattern = new RegExp(alternatives.join('|'), 'gu'));
+  }
 }
+
+/** `[start, end)` of the path of an absolute URL (after the authority, before `?` or `#`). */
+function pathOf(url: string): [number, number] | undefined {
+  const authority = /^[a-z][a-z0-9+.-]*:\/\/[^/?#]*/i.exec(url);
+  if (!authority) return undefined;
+  const start = authority[0].length;
+  const rest = url.slice(start).search(/[?#]/);
+  return [start, rest < 0 ? url.length : start + rest];
+}
+
+// ---- the forms a secret travels in ----
 
 // Letters, digits, `_`, `-` and `.` travel unchanged in every form below: a token made of
 // them alone (a JWT, most opaque tokens) has one form, and a run registers one per login.

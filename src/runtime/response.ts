@@ -4,6 +4,7 @@
 import type * as JsonPathPlus from 'jsonpath-plus';
 import type * as Tough from 'tough-cookie';
 import { lazy } from './lazy.js';
+import { CUT_MARK } from './redact-cut.js';
 
 const tough = lazy<typeof Tough>('tough-cookie');
 // Plain paths (`$.data.id`) are walked without it: most runs never load it.
@@ -97,7 +98,7 @@ class BufferedResponse implements FlowResponse {
     if (this.truncated) {
       const limit = this.#limitBytes ? ` of ${formatBytes(this.#limitBytes)}` : '';
       throw new FlowError('E_BODY_TRUNCATED', `the response body was cut at the size limit${limit}, so it cannot be read as JSON`, {
-        details: { limitBytes: this.#limitBytes, excerpt: excerpt(this.text()) },
+        details: { limitBytes: this.#limitBytes, excerpt: excerpt(this.text(), EXCERPT_CHARS, true) },
       });
     }
     let text = this.text();
@@ -109,7 +110,7 @@ class BufferedResponse implements FlowResponse {
       const contentType = header(this.headers, 'content-type');
       if (!text.trim()) throw new FlowError('E_NOT_JSON', 'the response body is empty, not JSON', { details: { contentType, excerpt: '' } });
       const shown = excerpt(text);
-      const short = shown.length > 80 ? `${shown.slice(0, 80)}…` : shown;
+      const short = shown.length > 80 ? `${shown.slice(0, 80)}${CUT_MARK}` : shown;
       const type = contentType ? ` (${contentType.split(';')[0]})` : '';
       throw new FlowError('E_NOT_JSON', `the response body${type} is not JSON: ${JSON.stringify(short)}`, {
         details: { contentType, excerpt: shown },
@@ -161,9 +162,13 @@ function decodeText(body: Buffer, contentType: string | undefined): string {
   return body.toString('utf8');
 }
 
-/** At most EXCERPT_CHARS characters of a text, for error details (the reporter redacts). */
-export function excerpt(text: string, max = EXCERPT_CHARS): string {
-  return text.length > max ? text.slice(0, max) : text;
+/**
+ * At most EXCERPT_CHARS characters of a text, for error details and messages. Cut before
+ * the records redact it, so a cut ends with CUT_MARK: the redactor then hides what precedes
+ * it if that could be the start of a secret. `cut`: the text is itself cut (at the size limit).
+ */
+export function excerpt(text: string, max = EXCERPT_CHARS, cut = false): string {
+  return text.length > max ? text.slice(0, max - CUT_MARK.length) + CUT_MARK : cut ? text + CUT_MARK : text;
 }
 
 function formatBytes(n: number): string {

@@ -4,6 +4,7 @@ import { mkdtemp, rm, writeFile, mkdir } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { isPair, isScalar, visit } from 'yaml';
 import { lint } from '../../src/lint/index.js';
 import { loadProject } from '../../src/project/index.js';
 
@@ -36,10 +37,13 @@ const BASE: Record<string, string> = {
 
 const TOKENS = [':', '-', '[', ']', '{', '}', '"', "'", '&a', '*a', '!secret', '!x', '\t', '\n', '  ', '{{', '}}', '#', '|', '>', '?', ',', '\\', '\u0000', 'ü', '~', 'null', '0', '-1', '99999999999999999999', 'depends_on: x', 'version: 9', '<<: *a'];
 
+/** Keys that are not text, and unquoted templates (a mapping to YAML), each `%` an indentation. */
+const NOT_TEXT = ['? [a, b]\n%: x', '{{x.y}}: v', 'null: v', '~: v', '[a]: v', '{a: 1}: v', '? { k: v }\n%: x', '? \n%: x', 'k: {{env.x}}', 'k: [{{x.y}}]', '? &k [a]\nk2: *k'];
+
 function mutate(text: string, r: () => number): string {
   const pick = <T>(xs: T[]) => xs[Math.floor(r() * xs.length)];
   const lines = text.split('\n');
-  const kind = Math.floor(r() * 7);
+  const kind = Math.floor(r() * 8);
   const pos = Math.floor(r() * (text.length + 1));
   switch (kind) {
     case 0: // insert a YAML-significant token
@@ -65,8 +69,15 @@ function mutate(text: string, r: () => number): string {
         [lines[i], lines[j]] = [lines[j], lines[i]];
       }
       return lines.join('\n');
+    case 6: // a key that is not text, or an unquoted template, beside a line of the same indentation
+      {
+        const i = Math.floor(r() * lines.length);
+        const indent = /^\s*/.exec(lines[i])![0];
+        lines.splice(i, 0, indent + pick(NOT_TEXT).replaceAll('%', indent));
+      }
+      return lines.join('\n');
     default: // replace a scalar after a colon with another type
-      return text.replace(/: [^\n{[]+/, `: ${pick(['[]', '{}', '42', 'true', '~', '"{{x.y}}"', '[a, b]', '!secret', '&a x', '*zz'])}`);
+      return text.replace(/: [^\n{[]+/, `: ${pick(['[]', '{}', '42', 'true', '~', '"{{x.y}}"', '[a, b]', '!secret', '&a x', '*zz', '{{env.x}}', '{{ x.y }}'])}`);
   }
 }
 
@@ -88,6 +99,12 @@ describe(`fuzz (seed ${SEED}, ${CASES} cases)`, () => {
     const r = rng(SEED);
     const names = Object.keys(BASE);
     const seenCodes = new Set<string>();
+    // The yaml library's own warnings ("Keys with collection values will be stringified") must
+    // never reach the terminal: they go through process.emitWarning.
+    const warnings: string[] = [];
+    const onWarning = (w: Error) => warnings.push(w.message);
+    process.on('warning', onWarning);
+    let notText = 0;
     for (let n = 0; n < CASES; n++) {
       const files = { ...BASE };
       const rounds = 1 + Math.floor(r() * 3);
@@ -98,7 +115,7 @@ describe(`fuzz (seed ${SEED}, ${CASES} cases)`, () => {
       await Promise.all(Object.entries(files).map(([rel, text]) => writeFile(path.join(dir, rel), text)));
       const work = (async () => {
         const project = await loadProject(dir, { cache: { enabled: false } });
-        return lint(project);
+        return { project, ...lint(project) };
       })();
       let timer: NodeJS.Timeout | undefined;
       const timeout = new Promise<never>((_, reject) => {
@@ -127,9 +144,39 @@ describe(`fuzz (seed ${SEED}, ${CASES} cases)`, () => {
           expect(cached.diagnostics, `case ${n}, ${pass ? 'warm' : 'cold'} cache`).toEqual(result.diagnostics);
         }
       }
+      // A project that lints without errors has only text keys and no unquoted template.
+      const bad = keysNotText(result.project);
+      notText += bad.length;
+      if (result.ok) expect(bad, `case ${n}: ${JSON.stringify(files, null, 1)}`).toEqual([]);
+      else if (bad.length) expect(result.diagnostics.some((d) => d.code === 'E_KEY_NOT_STRING' || d.code === 'E_TEMPLATE_UNQUOTED' || d.code === 'E_SCHEMA')).toBe(true);
     }
+    await new Promise((r) => setImmediate(r)); // emitWarning reports on the next tick
+    process.off('warning', onWarning);
+    expect(warnings).toEqual([]);
+    expect(notText).toBeGreaterThan(50);
+    expect(seenCodes.has('E_KEY_NOT_STRING')).toBe(true);
+    expect(seenCodes.has('E_TEMPLATE_UNQUOTED')).toBe(true);
     // The mutations must actually reach the error paths, or this test proves nothing.
     expect(seenCodes.has('E_YAML_PARSE')).toBe(true);
     expect(seenCodes.size).toBeGreaterThan(5);
   });
 });
+
+/** Every key of every parsed file that is not a text scalar, and every `{{…}}` YAML read as a mapping. */
+function keysNotText(project: Awaited<ReturnType<typeof loadProject>>): string[] {
+  const bad: string[] = [];
+  for (const f of project.files) {
+    if (!f.doc || f.doc.errors.length || f.value === undefined) continue;
+    visit(f.doc, {
+      Pair(_, pair) {
+        const key = pair.key;
+        if (!isScalar(key) || key.value === null) bad.push(`${f.path}: key ${String(key)}`);
+      },
+      Map(_, map) {
+        const only = map.items.length === 1 ? map.items[0] : undefined;
+        if (map.flow && isPair(only) && only.value === null && !isScalar(only.key)) bad.push(`${f.path}: ${String(map)}`);
+      },
+    });
+  }
+  return bad;
+}

@@ -212,3 +212,65 @@ describe('secrets added one by one, between outputs', () => {
     expect(out).toBe(Array(40).fill('***').join(' '));
   });
 });
+
+describe('short values (under 8 characters): whole tokens only, never in a URL path', () => {
+  it('a short login value is hidden where it stands alone in a header or body, not inside words or the path it names', () => {
+    const r = createRedactor();
+    r.add('carol', 'token');
+    expect(r.url('http://h/basic-auth/carol/carol?pw=carol&user=carolina#carol')).toBe('http://h/basic-auth/carol/carol?pw=***&user=carolina#***');
+    expect(r.text('{"user":"carol","note":"carolina and caroline"}')).toBe('{"user":"***","note":"carolina and caroline"}');
+    expect(r.headers({ 'X-User': 'carol', 'X-Note': 'Carol carol_x' })).toEqual({ 'X-User': '***', 'X-Note': 'Carol carol_x' });
+    expect(r.text('user=carol&x=1')).toBe('user=***&x=1');
+  });
+
+  it('from 8 characters on, a value is hidden everywhere, the URL path included', () => {
+    const r = createRedactor(['longpass']);
+    expect(r.url('http://h/u/longpass/x?q=xlongpassx')).toBe('http://h/u/***/x?q=x***x');
+    expect(r.text('xlongpassx')).toBe('x***x');
+  });
+});
+
+describe('JSON escapes of any character (Go, Python, PHP)', () => {
+  it('finds a secret spelt with \\uXXXX escapes, \\/ and double escaping', () => {
+    const secret = 'tok<en>&key/Ünï';
+    const r = createRedactor([secret]);
+    const go = (s: string) => s.replace(/[<>&]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+    const spellings = {
+      go: go(JSON.stringify({ t: secret })),
+      python: JSON.stringify({ t: secret }).replace(/[^\x00-\x7f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`),
+      php: JSON.stringify({ t: secret }).replace(/\//g, '\\/'),
+      letters: JSON.stringify({ t: secret }).replace(/k/g, '\\u006B'),
+      goInJson: JSON.stringify({ echo: go(JSON.stringify({ t: secret })) }),
+    };
+    for (const [name, text] of Object.entries(spellings)) {
+      const out = r.text(`before ${text} after`);
+      expect(out, name).toMatch(/^before \{"(t|echo)":"(\*\*\*|\{\\"t\\":\\"\*\*\*\\"\})"\} after$/);
+    }
+    // other escapes around it stay as they are
+    expect(r.text('"a\\nb \\u003c ok"')).toBe('"a\\nb \\u003c ok"');
+  });
+});
+
+describe('redact, then cut', () => {
+  it('excerpt: cut after redaction, never inside a ***', () => {
+    const r = createRedactor(['the-secret-value']);
+    const text = `${'a'.repeat(9)}the-secret-value${'b'.repeat(20)}`;
+    expect(r.excerpt(text, 10)).toEqual({ text: 'a'.repeat(9), more: 23 });
+    expect(r.excerpt(text, 12)).toEqual({ text: `${'a'.repeat(9)}***`, more: 20 });
+    expect(r.excerpt(text, 100)).toEqual({ text: `${'a'.repeat(9)}***${'b'.repeat(20)}`, more: 0 });
+  });
+
+  it('a text that is the start of a longer one hides a start of a secret at its end', () => {
+    const r = createRedactor(['the-secret-value']);
+    expect(r.excerpt('xx the-secr', 100, true).text).toBe('xx ***');
+    expect(r.excerpt('xx "the\\u002dsecr', 100, true).text).toBe('xx "***');
+    expect(r.excerpt('xx plain word', 100, true).text).toBe('xx plain word');
+  });
+
+  it('text cut before redaction (ending with …) hides what could begin a secret before the mark', () => {
+    const r = createRedactor(['the-secret-value']);
+    expect(r.text('is not JSON: "<p>the-sec…"')).toBe('is not JSON: "<p>***…"');
+    expect(r.text('actual: "the\\u002dsec\\u00…")')).toBe('actual: "***…")');
+    expect(r.text('unrelated… and more…')).toBe('unrelated… and more…');
+  });
+});

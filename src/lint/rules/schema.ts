@@ -18,11 +18,21 @@ const schema: Rule = {
   *check({ project }): Generator<Finding> {
     for (const file of lintableFiles(project)) {
       for (const issue of schemaIssues(file)) {
-        if (CLAIM_RULES.some((r) => r.claim.claims(issue))) continue;
+        if (CLAIM_RULES.some((r) => r.claim.claims(issue)) || isUnquotedTemplate(issue.data)) continue;
         yield { code: 'E_SCHEMA', message: issue.message, file: file.path, yamlPath: issue.yamlPath, atKey: issue.atKey };
       }
     }
   },
 };
+
+/**
+ * `{{x}}` unquoted, as the yaml library hands it over (`{"{ x }": null}`): the loader reports
+ * it as E_TEMPLATE_UNQUOTED ("quote it"), which says more than "must be a string".
+ */
+function isUnquotedTemplate(data: unknown): boolean {
+  if (typeof data !== 'object' || data === null || Array.isArray(data)) return false;
+  const keys = Object.keys(data);
+  return keys.length === 1 && /^\{ .* \}$/s.test(keys[0]) && (data as Record<string, unknown>)[keys[0]] === null;
+}
 
 export default schema;

@@ -3,6 +3,7 @@
 import { FlowError } from '../../errors.js';
 import { compileRegex, isFanOutPath } from '../../graph/extract-syntax.js';
 import { readPath, type FlowResponse } from '../response.js';
+import { CUT_MARK } from '../redact-cut.js';
 import { contains, looseEquals, matches, order } from './compare.js';
 import type { AssertExpr, AssertOutcome, CompareOp } from './types.js';
 
@@ -78,5 +79,6 @@ function describe(v: unknown): string {
   } catch {
     text = String(v);
   }
-  return text.length > 200 ? `${text.slice(0, 200)}…` : text;
+  // CUT_MARK: the redactor hides a secret's start before it (the message is redacted later)
+  return text.length > 200 ? `${text.slice(0, 200)}${CUT_MARK}` : text;
 }

@@ -19,9 +19,11 @@ export async function prepareRequest(
   spec: WrittenRequest,
   rc: RenderContext,
   baseHeaders: Record<string, TemplateValue> = {},
+  /** a login's own request (a token_url is often on an identity provider's host) */
+  anyOrigin = false,
 ): Promise<OutgoingRequest> {
   // Awaited only when not ready (src/runtime/maybe.ts): most requests render synchronously.
-  let url = buildUrl(ctx, spec.path, rc);
+  let url = buildUrl(ctx, spec.path, rc, anyOrigin);
   if (isPromise(url)) url = await url;
   for (const [name, value] of Object.entries(spec.queryParams)) {
     const rendered = renderNow(value, rc);
@@ -50,10 +52,26 @@ export async function prepareRequest(
   return req;
 }
 
-/** baseUrl followed by the path (spec 2.3.1); an absolute URL in `path` is taken as it is. */
-function buildUrl(ctx: RunContext, pathTemplate: string, rc: RenderContext): MaybePromise<URL> {
+/**
+ * baseUrl followed by the path (spec 2.3.1). A path that renders to an absolute URL (written
+ * literally it is E_SCHEMA) is taken as it is when it is on baseUrl's origin (a `next` link
+ * of a paged list); on another origin it is refused, E_PATH_ORIGIN: a value from a response
+ * or a --var must not send the actor's credentials to another host. A login (`anyOrigin`)
+ * may reach another host: its token_url is written by the project.
+ */
+function buildUrl(ctx: RunContext, pathTemplate: string, rc: RenderContext, anyOrigin: boolean): MaybePromise<URL> {
   return whenReady(renderStringNow(pathTemplate, rc), (path) => {
-    if (/^https?:\/\//i.test(path)) return parseUrl(path);
+    if (/^https?:\/\//i.test(path)) {
+      const url = parseUrl(path);
+      if (anyOrigin) return url;
+      return whenReady(baseUrl(ctx, rc), (base) => {
+        const origin = parseUrl(base).origin;
+        if (url.origin === origin) return url;
+        throw new FlowError('E_PATH_ORIGIN', `path "${pathTemplate}" renders to a URL on ${url.origin}, not on baseUrl's origin ${origin}: refused, so that no request (nor its credentials) goes to another host`, {
+          details: { path: pathTemplate, origin: url.origin, baseOrigin: origin },
+        });
+      });
+    }
     return whenReady(baseUrl(ctx, rc), (base) => parseUrl(base + (path.startsWith('/') || path === '' ? path : `/${path}`)));
   });
 }

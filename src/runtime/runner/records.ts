@@ -8,11 +8,20 @@ import type { ErrorRecord, RequestRecord, ResponseRecord } from '../types.js';
 import type { OutgoingRequest } from '../../auth/types.js';
 import type { FormData } from 'undici';
 
-/** Bodies in results are cut to this many characters. */
+/** Bodies in results are cut to this many characters, after redaction. */
 export const BODY_EXCERPT_CHARS = 2000;
 
-export function excerpt(text: string, max = BODY_EXCERPT_CHARS): string {
-  return text.length > max ? `${text.slice(0, max)}… (${text.length - max} more characters)` : text;
+/** What a record holds of a body (redaction shortens it; `***` stands for 4 characters or more). */
+const HELD_CHARS = BODY_EXCERPT_CHARS * 4;
+
+/**
+ * `text` redacted, then cut to `max` characters (never inside a `***`). `cutOff`: how many
+ * characters of the original are not in `text` at all; `partial`: some are (its end may hold
+ * the start of a secret), even when how many is not known (a body cut at the size limit).
+ */
+export function redactedExcerpt(redactor: Redactor, text: string, max = BODY_EXCERPT_CHARS, cutOff = 0, partial = cutOff > 0): string {
+  const shown = redactor.excerpt(text, max, partial);
+  return shown.more + cutOff ? `${shown.text}… (${shown.more + cutOff} more characters)` : shown.text;
 }
 
 /**
@@ -27,6 +36,8 @@ class LazyRequestRecord implements RequestRecord {
   readonly #url: string;
   readonly #headers: Record<string, string>;
   readonly #body: string | FormData | undefined;
+  /** characters of a string body not held */
+  readonly #bodyCut: number;
   #done?: { url?: string; headers?: Record<string, string>; body?: string; bodyDone?: boolean };
 
   constructor(req: OutgoingRequest, redactor: Redactor) {
@@ -34,12 +45,14 @@ class LazyRequestRecord implements RequestRecord {
     this.#redactor = redactor;
     this.#url = req.url.toString();
     this.#headers = req.headers;
-    this.#body = typeof req.body === 'string' ? excerpt(req.body) : Buffer.isBuffer(req.body) ? `<${req.body.length} bytes>` : req.body;
+    const body = req.body;
+    this.#body = typeof body === 'string' ? body.slice(0, HELD_CHARS) : Buffer.isBuffer(body) ? `<${body.length} bytes>` : body;
+    this.#bodyCut = typeof body === 'string' ? body.length - (this.#body as string).length : 0;
   }
 
   get url(): string {
     const done = (this.#done ??= {});
-    return (done.url ??= this.#redactor.text(this.#url));
+    return (done.url ??= this.#redactor.url(this.#url));
   }
 
   get headers(): Record<string, string> {
@@ -51,7 +64,7 @@ class LazyRequestRecord implements RequestRecord {
     const done = (this.#done ??= {});
     if (!done.bodyDone) {
       const raw = this.#body;
-      done.body = raw === undefined ? undefined : typeof raw === 'string' ? this.#redactor.text(raw) : describeForm(raw, this.#redactor);
+      done.body = raw === undefined ? undefined : typeof raw === 'string' ? redactedExcerpt(this.#redactor, raw, BODY_EXCERPT_CHARS, this.#bodyCut) : describeForm(raw, this.#redactor);
       done.bodyDone = true;
     }
     return done.body;
@@ -67,7 +80,13 @@ class LazyResponseRecord implements ResponseRecord {
   readonly ms: number;
   readonly #redactor: Redactor;
   readonly #headers: Record<string, string | string[]>;
+  /** the start of the body as text, not yet redacted (or a description of a binary body) */
   readonly #text: string;
+  /** characters of the body not in #text */
+  readonly #cut: number;
+  /** #text is not the whole body (held, or cut at the size limit) */
+  readonly #partial: boolean;
+  readonly #suffix: string;
   #done?: { headers?: Record<string, string | string[]>; body?: string };
 
   constructor(res: FlowResponse, redactor: Redactor) {
@@ -75,8 +94,11 @@ class LazyResponseRecord implements ResponseRecord {
     this.ms = Math.round(res.ms);
     this.#redactor = redactor;
     this.#headers = res.headers;
-    const text = isTextual(res) ? bodyExcerpt(res) : `<${res.body.length} bytes of ${String(res.headers['content-type'] ?? 'binary data')}>`;
-    this.#text = res.truncated ? `${text} (body cut at the size limit)` : text;
+    const held = heldBody(res);
+    this.#text = held.text;
+    this.#cut = held.cut;
+    this.#partial = held.partial || res.truncated;
+    this.#suffix = `${held.suffix}${res.truncated ? ' (body cut at the size limit)' : ''}`;
   }
 
   get headers(): Record<string, string | string[]> {
@@ -86,7 +108,7 @@ class LazyResponseRecord implements ResponseRecord {
 
   get body(): string {
     const done = (this.#done ??= {});
-    return (done.body ??= this.#redactor.text(this.#text));
+    return (done.body ??= redactedExcerpt(this.#redactor, this.#text, BODY_EXCERPT_CHARS, this.#cut, this.#partial) + this.#suffix);
   }
 
   toJSON(): ResponseRecord {
@@ -111,11 +133,19 @@ function describeForm(form: FormData, redactor: Redactor): string {
 }
 
 /** At most this many bytes of a response body are decoded for its record. */
-const EXCERPT_BYTES = BODY_EXCERPT_CHARS * 4;
+const EXCERPT_BYTES = HELD_CHARS;
 
-function bodyExcerpt(res: FlowResponse): string {
-  if (res.body.length <= EXCERPT_BYTES) return excerpt(res.text());
-  return `${excerpt(res.body.subarray(0, EXCERPT_BYTES).toString('utf8'))} (${res.body.length} bytes in all)`;
+/** The start of a response body that a record holds, and how much of it is left out. */
+function heldBody(res: FlowResponse): { text: string; cut: number; suffix: string; partial: boolean } {
+  if (!isTextual(res)) return { text: `<${res.body.length} bytes of ${String(res.headers['content-type'] ?? 'binary data')}>`, cut: 0, suffix: '', partial: false };
+  if (res.body.length <= EXCERPT_BYTES) {
+    const text = res.text();
+    if (text.length <= HELD_CHARS) return { text, cut: 0, suffix: '', partial: false };
+    return { text: text.slice(0, HELD_CHARS), cut: text.length - HELD_CHARS, suffix: '', partial: true };
+  }
+  const text = res.body.subarray(0, EXCERPT_BYTES).toString('utf8');
+  // The rest counted in bytes (the suffix says how many in all); a held text is partial.
+  return { text, cut: 0, suffix: ` (${res.body.length} bytes in all)`, partial: true };
 }
 
 function isTextual(res: FlowResponse): boolean {

@@ -132,7 +132,7 @@ export class Sessions {
   /** One login-side request: rendered, sent without credentials, checked, extracted. */
   async exchange(actor: Actor | undefined, spec: RequestSpec, purpose: string, trace: Trace, into?: Record<string, unknown>) {
     const rc = renderContext(this.ctx);
-    const req = await prepareRequest(this.ctx, spec, rc);
+    const req = await prepareRequest(this.ctx, spec, rc, {}, true);
     // Extracted once, as the response arrives; its errors count only after the status check.
     let extracted: ExtractResult = { values: {}, many: {}, errors: [] };
     const response = await send(this.ctx, req, {

@@ -10,14 +10,14 @@ import { inOrder, whenReady, type MaybePromise } from '../maybe.js';
 import { renderParsedNow, type RenderContext } from '../template/index.js';
 import type { AssertRecord } from '../types.js';
 import type { RunContext, Trace } from './context.js';
-import { excerpt } from './records.js';
+import { redactedExcerpt } from './records.js';
 
 /** Without expect_status, any 2xx passes. */
 export function checkStatus(res: FlowResponse, expected: number[] | undefined, redactor: Redactor): void {
   const ok = expected ? expected.includes(res.status) : res.status >= 200 && res.status < 300;
   if (ok) return;
   const want = expected ? (expected.length === 1 ? String(expected[0]) : `one of ${expected.join(', ')}`) : 'a 2xx status';
-  const body = excerpt(redactor.text(res.text()), 300);
+  const body = redactedExcerpt(redactor, res.text(), 300, 0, res.truncated);
   throw new FlowError('E_STATUS_MISMATCH', `expected ${want}, got ${res.status}${body ? `: ${body}` : ''}`, {
     details: { expected: expected ?? '2xx', actual: res.status, body },
   });

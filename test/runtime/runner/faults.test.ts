@@ -92,7 +92,9 @@ async function runBeside(op: string, yaml: string, env: Record<string, string> =
 
 describe('network faults', () => {
   it('connection refused: E_CONNECTION_REFUSED naming the origin', async () => {
-    const { result } = await runBeside('refused', '{ path: "{{env.dead}}/x" }');
+    // baseUrl is the dead origin (a path rendering to another origin than baseUrl is E_PATH_ORIGIN)
+    const { runner } = await faults({ refused: '{ path: /x }' }, { baseUrl: deadUrl });
+    const result = resultOf(await runner.runMany(['f.refused']), 'f.refused');
     expect(result.error).toMatchObject({ code: 'E_CONNECTION_REFUSED', message: `connection refused by ${deadUrl}` });
     expect(result.exchanges).toHaveLength(1);
     expect(result.exchanges[0].response).toBeUndefined();
