@@ -5,6 +5,7 @@ import { basic } from './basic.js';
 import { bearer } from './bearer.js';
 import { chain } from './chain.js';
 import { jwt } from './jwt.js';
+import { oauth1 } from './oauth1.js';
 import { oauth2ClientCredentials, oauth2Password } from './oauth2.js';
 import { simple } from './simple.js';
 import type { AuthStrategy } from './types.js';
@@ -18,7 +19,7 @@ const STRATEGIES: Record<AuthStrategyName, AuthStrategy> = {
   bearer,
   oauth2_client_credentials: oauth2ClientCredentials,
   oauth2_password: oauth2Password,
-  oauth1: unsupported('oauth1'),
+  oauth1,
   aws_sigv4: unsupported('aws_sigv4'),
   jwt,
   mtls: unsupported('mtls'),
