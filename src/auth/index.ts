@@ -1,6 +1,7 @@
 // One module per strategy (spec 5), behind the interface in types.ts.
 import type { AuthStrategyName } from '../project/types.js';
 import { apiKey } from './api_key.js';
+import { awsSigV4 } from './aws_sigv4.js';
 import { basic } from './basic.js';
 import { bearer } from './bearer.js';
 import { chain } from './chain.js';
@@ -20,7 +21,7 @@ const STRATEGIES: Record<AuthStrategyName, AuthStrategy> = {
   oauth2_client_credentials: oauth2ClientCredentials,
   oauth2_password: oauth2Password,
   oauth1,
-  aws_sigv4: unsupported('aws_sigv4'),
+  aws_sigv4: awsSigV4,
   jwt,
   mtls: unsupported('mtls'),
 };
