@@ -6,11 +6,11 @@ import { basic } from './basic.js';
 import { bearer } from './bearer.js';
 import { chain } from './chain.js';
 import { jwt } from './jwt.js';
+import { mtls } from './mtls.js';
 import { oauth1 } from './oauth1.js';
 import { oauth2ClientCredentials, oauth2Password } from './oauth2.js';
 import { simple } from './simple.js';
 import type { AuthStrategy } from './types.js';
-import { unsupported } from './unsupported.js';
 
 const STRATEGIES: Record<AuthStrategyName, AuthStrategy> = {
   simple,
@@ -23,7 +23,7 @@ const STRATEGIES: Record<AuthStrategyName, AuthStrategy> = {
   oauth1,
   aws_sigv4: awsSigV4,
   jwt,
-  mtls: unsupported('mtls'),
+  mtls,
 };
 
 /** The strategy of an `auth.strategy` (the loader already turned unknown names into `simple`). */
