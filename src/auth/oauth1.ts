@@ -43,10 +43,14 @@ export const oauth1: AuthStrategy = {
       }
       return { values: {}, credentials: { keys } };
     }),
-  apply(req, _config, session) {
+  apply(req, _config, session, ctx) {
     const keys = session.credentials?.keys as OAuth1Keys | undefined;
     if (!keys) credential(session.credentials, 'keys'); // throws: apply before login
-    const sign = (attempt: SignableRequest) => ({ Authorization: authorizationHeader(keys!, attempt) });
+    const sign = (attempt: SignableRequest) => {
+      const { header, signature } = signed(keys!, attempt);
+      ctx.redact(signature); // a server may echo it (an error page): never shown
+      return { Authorization: header };
+    };
     setCredentialHeader(req, 'Authorization', sign(signable(req)).Authorization);
     req.resign = sign;
   },
@@ -60,6 +64,10 @@ function signable(req: OutgoingRequest): SignableRequest {
 
 /** The header for one attempt: new nonce, current time. `fixed` replaces them (the RFC's examples, which omit the optional oauth_version). */
 export function authorizationHeader(keys: OAuth1Keys, req: SignableRequest, fixed?: { nonce: string; timestamp: string; version?: false }): string {
+  return signed(keys, req, fixed).header;
+}
+
+function signed(keys: OAuth1Keys, req: SignableRequest, fixed?: { nonce: string; timestamp: string; version?: false }): { header: string; signature: string } {
   const params: Record<string, string> = {
     oauth_consumer_key: keys.consumerKey,
     oauth_nonce: fixed?.nonce ?? randomBytes(16).toString('hex'),
@@ -71,7 +79,7 @@ export function authorizationHeader(keys: OAuth1Keys, req: SignableRequest, fixe
   params.oauth_signature = signature(keys, baseString(req, params));
   const parts = Object.entries(params).map(([k, v]) => `${encode(k)}="${encode(v)}"`);
   if (keys.realm !== undefined) parts.unshift(`realm="${keys.realm.replace(/["\\]/g, '\\$&')}"`);
-  return `OAuth ${parts.join(', ')}`;
+  return { header: `OAuth ${parts.join(', ')}`, signature: params.oauth_signature };
 }
 
 function signature(keys: OAuth1Keys, base: string): string {
