@@ -1,14 +1,16 @@
 // One module per strategy (spec 5), behind the interface in types.ts.
 import type { AuthStrategyName } from '../project/types.js';
 import { apiKey } from './api_key.js';
+import { awsSigV4 } from './aws_sigv4.js';
 import { basic } from './basic.js';
 import { bearer } from './bearer.js';
 import { chain } from './chain.js';
 import { jwt } from './jwt.js';
+import { mtls } from './mtls.js';
+import { oauth1 } from './oauth1.js';
 import { oauth2ClientCredentials, oauth2Password } from './oauth2.js';
 import { simple } from './simple.js';
 import type { AuthStrategy } from './types.js';
-import { unsupported } from './unsupported.js';
 
 const STRATEGIES: Record<AuthStrategyName, AuthStrategy> = {
   simple,
@@ -18,10 +20,10 @@ const STRATEGIES: Record<AuthStrategyName, AuthStrategy> = {
   bearer,
   oauth2_client_credentials: oauth2ClientCredentials,
   oauth2_password: oauth2Password,
-  oauth1: unsupported('oauth1'),
-  aws_sigv4: unsupported('aws_sigv4'),
+  oauth1,
+  aws_sigv4: awsSigV4,
   jwt,
-  mtls: unsupported('mtls'),
+  mtls,
 };
 
 /** The strategy of an `auth.strategy` (the loader already turned unknown names into `simple`). */

@@ -29,8 +29,35 @@ export interface OutgoingRequest {
    * on a redirect to another origin, with every header named like a credential.
    */
   credentialHeaders?: string[];
-  /** client certificate options, for mtls */
-  tls?: { cert?: string | Buffer; key?: string | Buffer; passphrase?: string; ca?: string | Buffer; pfx?: Buffer };
+  /**
+   * Client certificate options (mtls). The HTTP client sends the request on an agent of its
+   * own for this object: one agent per actor session, other actors keep the default one.
+   */
+  tls?: ClientTls;
+  /**
+   * Sign one attempt anew (oauth1: a fresh nonce and timestamp), called by the HTTP layer for
+   * every attempt and every redirect hop to the same origin; returns the headers to set.
+   * Synchronous: it runs inside the dispatch of each attempt.
+   */
+  resign?: (attempt: SignableRequest) => Record<string, string>;
+}
+
+/** Client certificate and trust for one actor (Node's TLS connect options). */
+export interface ClientTls {
+  cert?: string | Buffer;
+  key?: string | Buffer;
+  passphrase?: string;
+  ca?: string | Buffer;
+  pfx?: Buffer;
+}
+
+/** What a per-attempt signer sees of one attempt. */
+export interface SignableRequest {
+  method: string;
+  url: URL;
+  /** the headers of the attempt, names in lower case */
+  headers: Record<string, string>;
+  body?: unknown;
 }
 
 export interface AuthContext {

@@ -38,6 +38,7 @@ export const CODES: Record<string, CodeInfo> = {
   W_UNKNOWN_METHOD: { severity: 'warning', from: 'lint', cause: '`method` is not an HTTP method; it is sent as GET', remedy: 'write GET, POST, PUT, PATCH, DELETE, HEAD, OPTIONS or TRACE' },
   W_NOT_SEQUENCE: { severity: 'warning', from: 'lint', cause: '`depends_on` or `assert` is not a sequence; it is ignored', remedy: 'write it as a list' },
   W_EMPTY_KEY: { severity: 'warning', from: 'lint', cause: 'an empty `depends_on`, `assert`, `actor` or `expect_status`', remedy: 'omit the key' },
+  E_AUTH_FILE_NOT_FOUND: { severity: 'error', from: 'lint', cause: 'an mtls `cert_path`, `key_path` or `ca_cert_path` names no file (relative to the project directory)', remedy: 'correct the path or add the file' },
   W_PLAINTEXT_SECRET: { severity: 'warning', from: 'lint', cause: 'a password, token or key written as plain text', remedy: 'use `!secret NAME` or `{{secret.NAME}}`' },
   W_BASEURL_PATH: { severity: 'warning', from: 'lint', cause: '`baseUrl` goes on past the host (a path such as /api/v1)', remedy: 'end baseUrl at the host; put the prefix in each operation path' },
   E_SECRET_NAME: { severity: 'error', from: 'lint', cause: 'a `!secret` tag with no name; a run that uses the value fails with E_SECRET_MISSING for secret ""', remedy: 'write the name after the tag: `!secret NAME`' },

@@ -87,13 +87,13 @@ export function describeHttpbin(name: string, body: (hb: () => Httpbin) => void)
 }
 
 /** gunicorn logs `Listening at: http://127.0.0.1:NNNNN (pid)` on stderr. */
-function portFromLog(child: ChildProcess, timeoutMs: number): Promise<number> {
+export function portFromLog(child: ChildProcess, timeoutMs: number): Promise<number> {
   return new Promise((resolve, reject) => {
     let log = '';
     const timer = setTimeout(() => fail(`gunicorn printed no "Listening at" line within ${timeoutMs} ms`), timeoutMs);
     const fail = (why: string): void => {
       clearTimeout(timer);
-      reject(new Error(`httpbin did not start: ${why}\n${log.slice(-2000)}`));
+      reject(new Error(`gunicorn did not start: ${why}\n${log.slice(-2000)}`));
     };
     child.stderr!.setEncoding('utf8');
     child.stderr!.on('data', (chunk: string) => {
@@ -111,7 +111,7 @@ function portFromLog(child: ChildProcess, timeoutMs: number): Promise<number> {
   });
 }
 
-async function waitUntilUp(url: string, timeoutMs: number): Promise<void> {
+export async function waitUntilUp(url: string, timeoutMs: number): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     try {
@@ -121,7 +121,7 @@ async function waitUntilUp(url: string, timeoutMs: number): Promise<void> {
     } catch {
       // not up yet
     }
-    if (Date.now() > deadline) throw new Error(`httpbin did not answer ${url} within ${timeoutMs} ms`);
+    if (Date.now() > deadline) throw new Error(`the server did not answer ${url} within ${timeoutMs} ms`);
     await new Promise((r) => setTimeout(r, 50));
   }
 }
@@ -130,7 +130,7 @@ async function waitUntilUp(url: string, timeoutMs: number): Promise<void> {
  * Stop gunicorn and its worker at once. A graceful stop waits for requests in flight
  * (a /delay/3 the client gave up on), and httpbin has nothing to flush.
  */
-function stop(child: ChildProcess): Promise<void> {
+export function stop(child: ChildProcess): Promise<void> {
   if (child.exitCode !== null || child.signalCode !== null || child.pid === undefined) return Promise.resolve();
   return new Promise((resolve) => {
     child.once('exit', () => resolve());

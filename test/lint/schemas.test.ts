@@ -66,9 +66,10 @@ describe('every key of spec parts 2 and 5', () => {
       bearer: ['token'],
       oauth2_client_credentials: cc,
       oauth2_password: [...cc, 'username', 'password'],
-      oauth1: ['consumer_key', 'consumer_secret', 'token', 'token_secret', 'realm'],
+      // spec 5's keys, plus those issue 17 adds (signature_method; jwt kid and headers)
+      oauth1: ['consumer_key', 'consumer_secret', 'token', 'token_secret', 'realm', 'signature_method'],
       aws_sigv4: ['access_key', 'secret_key', 'region', 'service', 'session_token'],
-      jwt: ['secret', 'payload', 'algorithm'],
+      jwt: ['secret', 'payload', 'algorithm', 'kid', 'headers'],
       mtls: ['cert_path', 'key_path', 'key_password', 'ca_cert_path', 'format'],
     };
     const actual = Object.fromEntries(

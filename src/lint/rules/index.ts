@@ -1,5 +1,6 @@
 // Every lint rule, one module each. Order here is the order of the output for one position.
 import type { Rule } from '../rule.js';
+import authFiles from './auth-files.js';
 import baseUrlPath from './baseurl-path.js';
 import cycles from './cycles.js';
 import defaultEnvironment from './default-environment.js';
@@ -28,6 +29,7 @@ export const RULES: Rule[] = [
   // what a run would fail on: expressions it cannot parse, a login that sends no credential
   expressions,
   inlineLogin,
+  authFiles,
   // graph rules: references, cycles, fields not extracted
   templateSyntax,
   references,

@@ -28,11 +28,23 @@ export function createHttpClient(options: HttpClientOptions = {}): HttpClient {
   const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
   const maxRedirections = options.maxRedirections ?? DEFAULT_MAX_REDIRECTIONS;
   const userAgent = options.userAgent ?? 'reqflow';
-  const agent = createAgent(options);
   const redirect = maxRedirections > 0 ? [redirectInterceptor(maxRedirections)] : [];
   const deadlines = new Deadlines();
-  const plain = agent.compose(timeoutInterceptor(deadlines), hopsInterceptor(), ...redirect);
-  const retrying = agent.compose(timeoutInterceptor(deadlines), hopsInterceptor(), interceptors.retry(), ...redirect);
+  const composed = (agent: Dispatcher) => ({
+    agent,
+    plain: agent.compose(timeoutInterceptor(deadlines), hopsInterceptor(), ...redirect),
+    retrying: agent.compose(timeoutInterceptor(deadlines), hopsInterceptor(), interceptors.retry(), ...redirect),
+  });
+  const shared = composed(createAgent(options));
+  // mtls: a request with its own client certificate goes on an agent made for that object
+  // (one per actor session); every other request keeps the shared agent and its pools.
+  const own = new Map<TlsOptions, ReturnType<typeof composed>>();
+  const dispatchersFor = (tls: TlsOptions | undefined) => {
+    if (!tls) return shared;
+    let d = own.get(tls);
+    if (!d) own.set(tls, (d = composed(createAgent({ ...options, tls: { ...options.tls, ...tls } }))));
+    return d;
+  };
   let closed = false;
 
   function send(req: HttpRequest): Promise<FlowResponse> {
@@ -55,6 +67,7 @@ export function createHttpClient(options: HttpClientOptions = {}): HttpClient {
       }
       const state: ExchangeState = { timeoutMs: req.timeoutMs ?? DEFAULT_TIMEOUT_MS, origin, jar: req.cookieJar, url: target.href, setCookies: [] };
       if (req.credentialHeaders?.length) state.credentialHeaders = new Set(req.credentialHeaders.map((n) => n.toLowerCase()));
+      if (req.resign) state.resign = req.resign;
       const signal = req.signal;
       // Without a signal the promise's own functions settle it: no listener to remove after.
       let settle: Pick<CollectOptions, 'resolve' | 'reject'> = { resolve, reject };
@@ -86,6 +99,7 @@ export function createHttpClient(options: HttpClientOptions = {}): HttpClient {
         [EXCHANGE]: state,
       };
       try {
+        const { plain, retrying } = dispatchersFor(req.tls);
         if (req.retry && req.retry.max > 0) {
           (opts as FlowDispatchOptions & { retryOptions: unknown }).retryOptions = retryOptionsFor(req.retry);
           retrying.dispatch(opts, collector);
@@ -104,7 +118,7 @@ export function createHttpClient(options: HttpClientOptions = {}): HttpClient {
     async close() {
       if (closed) return;
       closed = true;
-      await agent.destroy();
+      await Promise.all([shared, ...own.values()].map((d) => d.agent.destroy()));
     },
   };
 }

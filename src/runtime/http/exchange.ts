@@ -5,6 +5,8 @@
 import type { Dispatcher } from 'undici';
 import { isCredentialHeader } from '../redact.js';
 import type { CookieJar } from './cookie-jar.js';
+import { resigned } from './resign.js';
+import type { Resign } from './types.js';
 
 export interface ExchangeState {
   timeoutMs: number;
@@ -17,6 +19,8 @@ export interface ExchangeState {
   url: string;
   /** Set-Cookie values of every hop, oldest first */
   setCookies: string[];
+  /** per-attempt signer of the request (oauth1) */
+  resign?: Resign;
 }
 
 /** The options key our interceptors read. */
@@ -38,6 +42,8 @@ export function hopsInterceptor(): Dispatcher.DispatcherComposeInterceptor {
     // undici drops Authorization and Cookie on such a hop; an API key or a token header of
     // any other name must not follow a redirect to another host either.
     if (String(opts.origin) !== state.origin) opts = { ...opts, headers: withoutCredentials(opts.headers, state.credentialHeaders) };
+    // below retry: every attempt is signed anew (a fresh nonce); never for another origin
+    else if (state.resign) opts = { ...opts, headers: resigned(opts, url, headerPairs(opts.headers), state.resign) };
     if (state.jar) {
       const cookie = state.jar.headerFor(url);
       if (cookie) opts = { ...opts, headers: withCookie(opts.headers, cookie) };
@@ -89,7 +95,7 @@ function withoutCredentials(headers: Dispatcher.DispatchOptions['headers'], own:
 }
 
 /** [name, value] pairs of either header form undici passes (a flat list on redirect hops). */
-function headerPairs(headers: Dispatcher.DispatchOptions['headers']): Array<[string, string]> {
+export function headerPairs(headers: Dispatcher.DispatchOptions['headers']): Array<[string, string]> {
   if (!headers) return [];
   if (Array.isArray(headers)) {
     const pairs: Array<[string, string]> = [];

@@ -53,7 +53,14 @@ export interface HttpRequest {
   retry?: RetryOptions;
   cookieJar?: CookieJar;
   signal?: AbortSignal;
+  /** a client certificate for this request (mtls): sent on an agent kept for this object, not the shared one */
+  tls?: TlsOptions;
+  /** sign each attempt anew (oauth1 nonce): headers to set, for every attempt and same-origin hop */
+  resign?: Resign;
 }
+
+/** What `HttpRequest.resign` sees of one attempt; header names in lower case. */
+export type Resign = (attempt: { method: string; url: URL; headers: Record<string, string>; body?: unknown }) => Record<string, string>;
 
 export interface HttpClient {
   send(req: HttpRequest): Promise<FlowResponse>;

@@ -29,6 +29,8 @@ export async function send(ctx: RunContext, req: OutgoingRequest, opts: SendOpti
     timeoutMs: opts.timeoutMs,
     retry: opts.retry,
     cookieJar: ctx.jar(opts.actor),
+    tls: req.tls,
+    resign: req.resign,
   });
   // Recorded once the request is on its way (the client writes it before it returns): this
   // work then overlaps the server's instead of delaying the request.
