@@ -1,0 +1,57 @@
+// The JUnit report: the testcases Vitest's own JUnit reporter writes for a flow.yaml run by the
+// plugin (docs/vitest.md), so a CI dashboard shows the same tests from either: one testsuite
+// per project named by its flow.yaml, one testcase per operation named `<resource> > <id>`,
+// the same failure text, `<skipped/>` with the reason as a `skipped` property, and what hooks
+// printed as system-out.
+import { hostname } from 'node:os';
+import type { OperationResult } from '../runtime/types.js';
+import { displayPath, failureMessage } from './failure-text.js';
+import type { RunReport } from './types.js';
+
+export function junitReport(report: RunReport, host: string = hostname()): string {
+  const suite = displayPath(report.project.rootFile, report.cwd);
+  const results = report.results;
+  const failures = results.filter((r) => r.status === 'failed').length;
+  const skipped = results.filter((r) => r.status === 'skipped').length;
+  const time = seconds(report.summary.ms);
+  const out = ['<?xml version="1.0" encoding="UTF-8" ?>'];
+  out.push(`<testsuites${attrs({ name: 'reqflow', tests: results.length, failures, errors: 0, time })}>`);
+  out.push(`    <testsuite${attrs({ name: suite, timestamp: report.startedAt.toISOString(), hostname: host, tests: results.length, failures, errors: 0, skipped, time })}>`);
+  for (const r of results) out.push(...testcase(r, report, suite).map((l) => `        ${l}`));
+  out.push('    </testsuite>', '</testsuites>');
+  return `${out.join('\n')}\n`;
+}
+
+function testcase(r: OperationResult, report: RunReport, suite: string): string[] {
+  const resource = report.project.operations.get(r.operation)?.resource ?? r.operation.split('.')[0];
+  const lines = [`<testcase${attrs({ classname: suite, name: `${resource} > ${r.operation}`, time: seconds(r.ms) })}>`];
+  const logs = (r.hookLogs ?? []).flatMap((log) => log.lines.map((line) => `${log.hook} hook: ${line}`));
+  if (logs.length) lines.push('    <system-out>', ...logs.map((l) => `${escapeXml(l)}`), '    </system-out>');
+  if (r.status === 'skipped') {
+    lines.push('    <skipped/>');
+    const reason = r.skippedBecause ?? 'a prerequisite did not pass';
+    lines.push('    <properties>', `        <property${attrs({ name: 'skipped', value: reason })}>`, '        </property>', '    </properties>');
+  }
+  if (r.status === 'failed') {
+    const message = failureMessage(r, report.cwd);
+    lines.push(`    <failure${attrs({ message, type: 'FlowError' })}>`, escapeXml(`FlowError: ${message}`), '    </failure>');
+  }
+  lines.push('</testcase>');
+  return lines;
+}
+
+function attrs(values: Record<string, string | number>): string {
+  return Object.entries(values).map(([k, v]) => ` ${k}="${escapeXml(String(v))}"`).join('');
+}
+
+/** Seconds as Vitest writes them: no grouping, up to 10 decimals. */
+function seconds(ms: number): string {
+  return (ms / 1000).toLocaleString('en-US', { useGrouping: false, maximumFractionDigits: 10 });
+}
+
+// Characters XML 1.0 does not allow at all (control characters, lone surrogates, U+FFFE/F) are dropped.
+const INVALID_XML = /[\0-\x08\v\f\x0E-\x1F\uFFFE\uFFFF]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
+
+export function escapeXml(text: string): string {
+  return text.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/'/g, '&apos;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(INVALID_XML, '');
+}
