@@ -17,26 +17,27 @@ export function junitReport(report: RunReport, host: string = hostname()): strin
   const out = ['<?xml version="1.0" encoding="UTF-8" ?>'];
   out.push(`<testsuites${attrs({ name: 'reqflow', tests: results.length, failures, errors: 0, time })}>`);
   out.push(`    <testsuite${attrs({ name: suite, timestamp: report.startedAt.toISOString(), hostname: host, tests: results.length, failures, errors: 0, skipped, time })}>`);
-  for (const r of results) out.push(...testcase(r, report, suite).map((l) => `        ${l}`));
+  for (const r of results) out.push(...testcase(r, report, suite));
   out.push('    </testsuite>', '</testsuites>');
   return `${out.join('\n')}\n`;
 }
 
+/** Elements indented as Vitest indents them; text content is not (it would change the text). */
 function testcase(r: OperationResult, report: RunReport, suite: string): string[] {
   const resource = report.project.operations.get(r.operation)?.resource ?? r.operation.split('.')[0];
-  const lines = [`<testcase${attrs({ classname: suite, name: `${resource} > ${r.operation}`, time: seconds(r.ms) })}>`];
+  const [i2, i3, i4] = ['        ', '            ', '                '];
+  const lines = [`${i2}<testcase${attrs({ classname: suite, name: `${resource} > ${r.operation}`, time: seconds(r.ms) })}>`];
   const logs = (r.hookLogs ?? []).flatMap((log) => log.lines.map((line) => `${log.hook} hook: ${line}`));
-  if (logs.length) lines.push('    <system-out>', ...logs.map((l) => `${escapeXml(l)}`), '    </system-out>');
+  if (logs.length) lines.push(`${i3}<system-out>`, ...logs.map(escapeXml), `${i3}</system-out>`);
   if (r.status === 'skipped') {
-    lines.push('    <skipped/>');
     const reason = r.skippedBecause ?? 'a prerequisite did not pass';
-    lines.push('    <properties>', `        <property${attrs({ name: 'skipped', value: reason })}>`, '        </property>', '    </properties>');
+    lines.push(`${i3}<skipped/>`, `${i3}<properties>`, `${i4}<property${attrs({ name: 'skipped', value: reason })}>`, `${i4}</property>`, `${i3}</properties>`);
   }
   if (r.status === 'failed') {
     const message = failureMessage(r, report.cwd);
-    lines.push(`    <failure${attrs({ message, type: 'FlowError' })}>`, escapeXml(`FlowError: ${message}`), '    </failure>');
+    lines.push(`${i3}<failure${attrs({ message, type: 'FlowError' })}>`, escapeXml(`FlowError: ${message}`), `${i3}</failure>`);
   }
-  lines.push('</testcase>');
+  lines.push(`${i2}</testcase>`);
   return lines;
 }
 

@@ -28,7 +28,7 @@ export function markdownReport(report: RunReport): string {
   const failed = report.results.filter((r) => r.status === 'failed');
   if (failed.length) {
     out.push('', '### Failures');
-    for (const r of failed) out.push('', `<details><summary>${text(r.operation)}: ${text(r.error?.code ?? 'E_FAILED')}</summary>`, '', fenced(failureMessage(r, cwd)), '', '</details>');
+    for (const r of failed) out.push('', `<details><summary>${html(r.operation)}: ${html(r.error?.code ?? 'E_FAILED')}</summary>`, '', fenced(failureMessage(r, cwd)), '', '</details>');
   }
   return `${out.join('\n')}\n`;
 }
@@ -40,14 +40,19 @@ function row(r: OperationResult, report: RunReport): string {
   let result: string;
   if (r.status === 'passed') result = last === undefined ? 'passed' : String(last);
   else if (r.status === 'skipped') result = `skipped: ${text(r.skippedBecause ?? 'a prerequisite did not pass')}`;
-  else result = `${code(r.error?.code ?? 'E_FAILED')} ${text(r.error?.message ?? '')} at ${code(where(r.error?.loc ?? r.loc, report.cwd))}`;
+  else result = `${code(r.error?.code ?? 'E_FAILED')} ${code(r.error?.message ?? '')} at ${code(where(r.error?.loc ?? r.loc, report.cwd))}`;
   const time = r.status === 'skipped' ? '' : `${r.ms} ms`;
   return `| ${MARK[r.status]} | ${code(r.operation)} | ${request} | ${result} | ${time} |`;
 }
 
-/** Text in a table cell or a heading: one line, no table pipes, no HTML. */
+/** Text in a table cell or a heading, as written: one line, Markdown's punctuation escaped, no HTML. */
 function text(s: string): string {
-  return s.replace(/\r?\n/g, ' ').replace(/[|<>&*_[\]\\`]/g, (ch) => `&#${ch.codePointAt(0)};`);
+  return html(s.replace(/\r?\n/g, ' ').replace(/[|*_[\]\\`#~]/g, (ch) => `\\${ch}`));
+}
+
+/** Text inside an HTML element (<summary>), where Markdown is not read. */
+function html(s: string): string {
+  return s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 }
 
 /** An inline code span that holds any text: fenced by more backticks than it contains in a row. */
