@@ -27,7 +27,7 @@ export function mermaidGraph(project: Project, graph: ProjectGraph, options: Mer
   const shown = options.shown ?? graph.opIds.map((_, i) => i);
   const outcomes = options.outcomes;
   const ids = shown.map((i) => graph.opIds[i]);
-  const lines = ['flowchart LR', `  %% ${project.name}: an arrow runs from a prerequisite to the operation that needs it (dashed: depends_on)`];
+  const lines = ['flowchart LR', `  %% ${label(project.name)}: an arrow runs from a prerequisite to the operation that needs it (dashed: depends_on)`];
 
   // Resources in declaration order, each with its shown operations in declaration order.
   const byResource = new Map<string, string[]>();
@@ -115,8 +115,9 @@ export function nodeId(prefix: string, name: string): string {
 
 /**
  * Text inside a quoted Mermaid label: `"` ends it and `#…;` is an entity, `<` `>` and `&` would
- * be read as HTML, a leading backtick as Markdown; all become entity codes, which Mermaid decodes.
+ * be read as HTML, a leading backtick as Markdown, `|` ends an edge label; all become entity
+ * codes, which Mermaid decodes. A line break would end the statement: a space.
  */
 export function label(text: string): string {
-  return text.replace(/[#"<>&`\n\r]/g, (ch) => (ch === '\n' || ch === '\r' ? ' ' : `#${ch.codePointAt(0)};`));
+  return text.replace(/[#"<>&`|\n\r]/g, (ch) => (ch === '\n' || ch === '\r' ? ' ' : `#${ch.codePointAt(0)};`));
 }
