@@ -48,7 +48,7 @@ export function createProgress(options: { write: (text: string) => void; total: 
   const draw = () => {
     if (stopped) return;
     lastDraw = now();
-    write(`${CLEAR}${progressLine({ done: ended.size, total, running, elapsedMs: lastDraw - started }, options.columns?.() ?? 80)}`);
+    write(`${CLEAR}${progressLine({ done: Math.min(ended.size, total), total, running, elapsedMs: lastDraw - started }, options.columns?.() || 80)}`);
     shown = true;
   };
   const clear = () => {
