@@ -32,9 +32,11 @@ test('the html report holds one test per operation, with its state and its failu
     await server.close();
   }
   expect(run.code, run.stderr).toBe(1);
-  // index.html is the UI; what it shows is in html.meta.json.gz (flatted JSON, as @vitest/ui writes it)
+  // index.html is the UI; what it shows is in html.meta.json.gz (flatted JSON, as @vitest/ui
+  // writes it), beside it with Vitest 4 and under ui/ with Vitest 5
   expect(existsSync(path.join(out, 'index.html'))).toBe(true);
-  const raw = gunzipSync(readFileSync(path.join(out, 'html.meta.json.gz'))).toString('utf8');
+  const metaFile = [path.join(out, 'html.meta.json.gz'), path.join(out, 'ui/html.meta.json.gz')].find((f) => existsSync(f))!;
+  const raw = gunzipSync(readFileSync(metaFile)).toString('utf8');
   const meta = parse(raw) as { files: Task[] };
   const file = meta.files.find((f) => f.name === 'shop/flow.yaml')!;
   const tests = leaves(file);
