@@ -56,6 +56,8 @@ test('the html report holds one test per operation, with its state and its failu
   expect(failure.message).toContain('"signature":"***"');
   const skip = tests.find((t) => t.name === 'invoice.send')!;
   expect(skip.result?.note).toBe('prerequisite invoice.create failed');
+  // what a hook printed is the test's console output
+  expect(tests.find((t) => t.name === 'product.publish')!.logs?.map((l) => l.content.trim())).toEqual(['pre_request hook: publishing with Bearer ***']);
   expect(raw.includes(token)).toBe(false);
 }, 120_000);
 
@@ -63,6 +65,7 @@ interface Task {
   name: string;
   type: 'suite' | 'test' | 'file';
   tasks?: Task[];
+  logs?: Array<{ content: string }>;
   result?: { state?: string; note?: string; errors?: Array<{ name: string; message: string }> };
 }
 
