@@ -45,6 +45,8 @@ ${SERVICE_HELP}  --verbose           print request and response headers and bodi
                       (json, junit, markdown); repeatable
   -h, --help          this help
 
+On a terminal, a live line on stderr shows done/total, what runs and the time (never
+on a pipe or under CI=true).
 Secrets come from FLOW_SECRET_<NAME>, then the OS keychain (flow secret set NAME).
 Exit codes: 0 every operation asked for passed, 1 a failure or skip (or lint errors),
 2 usage error (unknown option, operation or environment, no such project or no
@@ -163,7 +165,8 @@ export default (async function run(argv: string[], io: CliIO): Promise<number> {
   // The live line on a terminal (stderr); stdout's lines clear it and draw it again.
   const progress = wantsProgress(io.isTTY, io.env) ? createProgress({ write: io.stderr, total: plan.length, columns: () => process.stderr.columns }) : undefined;
   const stdout = progress ? progress.around(io.stdout) : io.stdout;
-  const out = bufferedWriter(lines ? stdout : () => {});
+  // Without the default reporter the lines are not even formatted.
+  const out = lines ? bufferedWriter(stdout) : { write: () => {}, flush: () => {} };
   const startedAt = new Date();
   // what each running operation is a prerequisite of, for its request lines
   const servedFor = new Map<string, string[]>();
