@@ -18,7 +18,7 @@ const ALLOWED: Record<string, string[]> = {
   // the runner orchestrates the leaves and the auth strategies
   runner: ['project', 'graph', 'errors', 'runtime', 'auth'],
   // reports are formatted from results afterwards (flow run's reporters, the Vitest failure text)
-  report: ['project', 'graph', 'errors', 'runtime', 'runner'],
+  report: ['project', 'graph', 'lint', 'errors', 'runtime', 'runner'],
   vitest: ['project', 'graph', 'lint', 'errors', 'runtime', 'auth', 'runner', 'report'],
   import: ['project', 'graph', 'lint', 'errors'],
   cli: ['project', 'graph', 'lint', 'errors', 'runtime', 'auth', 'runner', 'report', 'vitest', 'import'],

@@ -1,7 +1,10 @@
-// GitHub Actions: one `::error` workflow command per failed operation, pointing at the YAML, so
-// the failure shows on the file in the pull request. (The step summary is the Markdown report;
-// the CLI appends it to $GITHUB_STEP_SUMMARY.)
+// GitHub Actions: a workflow command per failed operation (`::error`) and per warning on a
+// result (`::warning`, e.g. a contract check in warn mode), pointing at the YAML, so it shows on
+// the file in the pull request. (The step summary is the Markdown report; the CLI appends it
+// to $GITHUB_STEP_SUMMARY.) Escaped as @actions/core does, with lint's github format's escapes.
 import path from 'node:path';
+import { escapeData, escapeProperty } from '../lint/format/github.js';
+import type { Loc } from '../project/types.js';
 import { failureMessage } from './failure-text.js';
 import type { RunReport } from './types.js';
 
@@ -9,21 +12,18 @@ import type { RunReport } from './types.js';
 export function githubAnnotations(report: RunReport, workspace: string = report.cwd): string {
   let out = '';
   for (const r of report.results) {
-    if (r.status !== 'failed') continue;
-    const loc = r.error?.loc ?? r.loc;
-    const file = path.relative(workspace, loc.file).split(path.sep).join('/');
-    const props = { file, line: loc.line, col: loc.col, title: `${r.operation}: ${r.error?.code ?? 'E_FAILED'}` };
-    const list = Object.entries(props).map(([k, v]) => `${k}=${escapeProperty(String(v))}`).join(',');
-    out += `::error ${list}::${escapeData(failureMessage(r, report.cwd))}\n`;
+    if (r.status === 'failed') {
+      const title = `${r.operation}: ${r.error?.code ?? 'E_FAILED'}`;
+      out += `${workflowCommand('error', r.error?.loc ?? r.loc, failureMessage(r, report.cwd), workspace, title)}\n`;
+    }
+    for (const w of r.warnings ?? []) out += `${workflowCommand('warning', r.loc, `${w.code}: ${w.message}`, workspace, `${r.operation}: ${w.code}`)}\n`;
   }
   return out;
 }
 
-// The escapes of @actions/core (toCommandValue / escapeData / escapeProperty).
-function escapeData(s: string): string {
-  return s.replace(/%/g, '%25').replace(/\r/g, '%0D').replace(/\n/g, '%0A');
-}
-
-function escapeProperty(s: string): string {
-  return escapeData(s).replace(/:/g, '%3A').replace(/,/g, '%2C');
+/** `::error file=…,line=…,col=…[,title=…]::message`, the file relative to `workspace`. */
+export function workflowCommand(kind: 'error' | 'warning', loc: Loc, message: string, workspace: string, title?: string): string {
+  const file = path.relative(workspace, loc.file).split(path.sep).join('/');
+  const props = [`file=${escapeProperty(file)}`, `line=${loc.line}`, `col=${loc.col}`, ...(title ? [`title=${escapeProperty(title)}`] : [])];
+  return `::${kind} ${props.join(',')}::${escapeData(message)}`;
 }

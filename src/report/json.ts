@@ -48,6 +48,7 @@ function operation(r: OperationResult, report: RunReport, asked: boolean) {
       response: response ? { status: response.status, headers: { ...response.headers }, body: response.body, ms: response.ms } : null,
     })),
     hookLogs: (r.hookLogs ?? []).map((l) => ({ hook: l.hook, lines: [...l.lines] })),
+    warnings: (r.warnings ?? []).map((w) => ({ code: w.code, message: w.message })),
   };
 }
 

@@ -14,6 +14,7 @@ import { main } from '../../src/cli/main.js';
 import { startShopServer, type ShopServer } from '../fixtures/vitest/server.js';
 import { recordedIO } from '../runtime/secrets/cli-io.js';
 import { parseJUnit } from '../vitest/helpers.js';
+import { freePort } from '../vitest/pets-repo.js';
 
 const FIXTURE = fileURLToPath(new URL('../fixtures/report/', import.meta.url));
 const GOLDEN = path.join(FIXTURE, 'golden');
@@ -167,6 +168,23 @@ describe('choosing reporters', () => {
     const r = await flowRun(['order.get', '--reporter', 'junit', '--output-file', `junit=${blocker}/r.xml`]);
     expect(r.code).toBe(1);
     expect(r.stderr).toMatch(/^flow run: cannot write the junit report to .*a-file\/r\.xml: /m);
+  });
+});
+
+describe('warnings on a result (a contract check in warn mode)', () => {
+  it('github: a ::warning at the operation; json: the warnings of each operation', async () => {
+    const pets = fileURLToPath(new URL('../fixtures/contract/pets/', import.meta.url));
+    const port = await freePort();
+    const json = path.join(out, 'pets.json');
+    const rec = recordedIO({ cwd: pets, env: { PORT: String(port), PETS_BREAK: 'missing-field', GITHUB_WORKSPACE: pets } });
+    const server = ['--server', 'node api/main.js', '--server-url', `http://127.0.0.1:${port}/v1/health`];
+    const code = await main(['run', '--all', ...server, '--openapi', 'openapi.yaml', '--contract', 'warn', '--reporter', 'github', '--reporter', 'json', '--output-file', `json=${json}`], rec.io);
+    expect(code, rec.err()).toBe(0);
+    expect(rec.out()).toMatch(/^::warning file=resources\/pets\.yaml,line=\d+,col=\d+,title=pet\.get%3A W_CONTRACT::W_CONTRACT: the 200 response of GET \/pets\/\{petId\} breaks openapi\.yaml \(1 violation\)%0A/m);
+    expect(rec.out()).not.toContain('::error');
+    const doc = JSON.parse(readFileSync(json, 'utf8'));
+    const pet = doc.operations.find((o: { id: string }) => o.id === 'pet.get');
+    expect(pet.warnings).toEqual([{ code: 'W_CONTRACT', message: expect.stringContaining('/name: expected a required property, got missing') }]);
   });
 });
 
