@@ -6,6 +6,11 @@ import { mermaidGraph } from './mermaid.js';
 import type { RunReport } from './types.js';
 
 const MARK = { passed: '✔', failed: '✖', skipped: '↷' } as const;
+/** Mermaid's own limits (maxTextSize, maxEdges): past them a viewer shows an error instead of the graph. */
+const MERMAID_MAX_TEXT = 50_000;
+const MERMAID_MAX_EDGES = 500;
+/** An error message in the table is cut here; the failure below has it all. */
+const CELL_CHARS = 200;
 
 export function markdownReport(report: RunReport): string {
   const { project, graph, summary, cwd } = report;
@@ -23,7 +28,10 @@ export function markdownReport(report: RunReport): string {
   if (report.results.length) {
     const outcomes = new Map(report.results.map((r) => [r.operation, r.status]));
     const shown = report.results.map((r) => graph.indexOf.get(r.operation)).filter((i): i is number => i !== undefined).sort((a, b) => a - b);
-    out.push('', '```mermaid', mermaidGraph(project, graph, { shown, outcomes }).trimEnd(), '```');
+    const chart = mermaidGraph(project, graph, { shown, outcomes }).trimEnd();
+    const edges = chart.match(/ -->| -\.->| -\. /g)?.length ?? 0;
+    if (chart.length <= MERMAID_MAX_TEXT && edges <= MERMAID_MAX_EDGES) out.push('', '```mermaid', chart, '```');
+    else out.push('', `(The graph of these ${shown.length} operations is past what Mermaid draws; \`flow graph --format mermaid <operation>\` draws a part.)`);
   }
   const failed = report.results.filter((r) => r.status === 'failed');
   if (failed.length) {
@@ -40,9 +48,13 @@ function row(r: OperationResult, report: RunReport): string {
   let result: string;
   if (r.status === 'passed') result = last === undefined ? 'passed' : String(last);
   else if (r.status === 'skipped') result = `skipped: ${text(r.skippedBecause ?? 'a prerequisite did not pass')}`;
-  else result = `${code(r.error?.code ?? 'E_FAILED')} ${code(r.error?.message ?? '')} at ${code(where(r.error?.loc ?? r.loc, report.cwd))}`;
+  else result = `${code(r.error?.code ?? 'E_FAILED')} ${code(cut(r.error?.message ?? ''))} at ${code(where(r.error?.loc ?? r.loc, report.cwd))}`;
   const time = r.status === 'skipped' ? '' : `${r.ms} ms`;
   return `| ${MARK[r.status]} | ${code(r.operation)} | ${request} | ${result} | ${time} |`;
+}
+
+function cut(s: string): string {
+  return s.length > CELL_CHARS ? `${s.slice(0, CELL_CHARS - 1)}…` : s;
 }
 
 /** Text in a table cell or a heading, as written: one line, Markdown's punctuation escaped, no HTML. */
