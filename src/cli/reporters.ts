@@ -12,7 +12,8 @@ export interface ChosenReporter {
   file?: string;
 }
 
-const FILE_REPORTERS = new Set<ReporterName>(['json', 'junit', 'markdown']);
+/** The reporters that write one document, to a file when given one. */
+const FILE_REPORTERS = new Set(Object.keys(DOCUMENT_REPORTERS) as ReporterName[]);
 
 /** The reporters asked for, or a usage message. None asked for: `default`. */
 export function chooseReporters(names: string[], outputFiles: string[], cwd: string): ChosenReporter[] | string {
@@ -61,7 +62,7 @@ export async function writeReports(report: RunReport, chosen: ChosenReporter[], 
       if (summary) await write('step summary', summary, markdownReport(report), true);
       continue;
     }
-    const text = DOCUMENT_REPORTERS[c.name](report);
+    const text = DOCUMENT_REPORTERS[c.name as keyof typeof DOCUMENT_REPORTERS](report);
     if (c.file) await write(`${c.name} report`, c.file, text);
     else io.stdout(text);
   }
