@@ -15,7 +15,8 @@ mkdir "$work/repo"
 (cd "$repo" && git ls-files -z | xargs -0 cp --parents -t "$work/repo")
 cd "$work/repo"
 export PATH="$node22_bin:$PATH"
-npm pkg set 'devDependencies.vitest=^5' 'devDependencies.@types/node=^22'
+# @vitest/ui (the html reporter's test) pins the exact vitest it belongs to: both latest 5.x
+npm pkg set 'devDependencies.vitest=^5' 'devDependencies.@vitest/ui=^5' 'devDependencies.@types/node=^22'
 npm install --no-audit --no-fund
 npx vitest --version
 npx vitest run test/vitest

@@ -1,9 +1,10 @@
-// What a failing flow test says: the coded error, where in the YAML, the failed asserts and
-// the last exchange. Everything here comes from an OperationResult, which the runner has
-// already redacted; this module only lays it out.
-import path from 'node:path';
+// What a failing flow test throws. The text of a failed result is src/report's (failure-text.ts),
+// shared with `flow run`'s JUnit and Markdown reports.
 import type { Diagnostic, Loc, Project } from '../project/types.js';
-import type { AssertRecord, OperationResult, RequestRecord, ResponseRecord } from '../runtime/types.js';
+import { displayPath, errorText, failureMessage, where } from '../report/failure-text.js';
+import type { OperationResult } from '../runtime/types.js';
+
+export { assertLine, displayPath, failureMessage, where } from '../report/failure-text.js';
 
 /** Thrown by a failing flow test. `code` is the runner's error code (E_STATUS_MISMATCH, …). */
 export class FlowTestError extends Error {
@@ -23,19 +24,6 @@ export class FlowTestError extends Error {
   }
 }
 
-const BODY_LINES = 20;
-/** Response headers that say nothing about why an operation failed. */
-const QUIET_HEADERS = new Set(['date', 'connection', 'keep-alive', 'transfer-encoding', 'content-length']);
-
-export function where(loc: Loc, cwd: string): string {
-  return `${displayPath(loc.file, cwd)}:${loc.line}:${loc.col}`;
-}
-
-export function displayPath(file: string, cwd: string): string {
-  const rel = path.relative(cwd, file);
-  return rel && !path.isAbsolute(rel) ? rel : file;
-}
-
 /** The error a failed result becomes. */
 export function failureError(result: OperationResult, cwd: string = process.cwd()): FlowTestError {
   const loc = result.error?.loc ?? result.loc;
@@ -49,66 +37,6 @@ export function prerequisiteFailure(operation: string, prerequisite: OperationRe
   const code = prerequisite.error?.code ?? 'E_FAILED';
   const cause = `${operation} did not run: its prerequisite ${prerequisite.operation} failed (no test here shows it): ${errorText(prerequisite)}`;
   return new FlowTestError(code, failureMessage(prerequisite, cwd, cause), loc, prerequisite.operation);
-}
-
-function errorText(result: OperationResult): string {
-  return result.error?.message ?? `${result.operation} failed`;
-}
-
-/** @param text the first line after the code: the result's own error unless given */
-export function failureMessage(result: OperationResult, cwd: string, text: string = errorText(result)): string {
-  const loc = result.error?.loc ?? result.loc;
-  const code = result.error?.code ?? 'E_FAILED';
-  const lines = [`${code}: ${text}`, `  at ${where(loc, cwd)} (${result.operation})`];
-  const failed = result.asserts.filter((a) => !a.pass);
-  if (failed.length) {
-    lines.push('  assert:');
-    for (const a of failed) lines.push(`    ✗ ${assertLine(a)}`);
-  }
-  const last = result.exchanges.at(-1);
-  if (last) {
-    const count = result.exchanges.length;
-    lines.push(`  request${count > 1 ? ` (${last.purpose}, last of ${count})` : ''}:`, ...requestLines(last.request));
-    lines.push('  response:', ...(last.response ? responseLines(last.response) : ['    (none)']));
-  }
-  return lines.join('\n');
-}
-
-/**
- * A failed assert: the expression, the actual value, and the reason when the runtime gives
- * one (`nothing at $.x`, `cannot order …`).
- */
-export function assertLine(a: AssertRecord): string {
-  const actual = a.actual === undefined ? '' : ` (actual: ${brief(a.actual)})`;
-  return `${a.expr}${actual}${a.reason ? `: ${a.reason}` : ''}`;
-}
-
-function requestLines(req: RequestRecord): string[] {
-  const out = [`    ${req.method} ${req.url}`];
-  for (const [k, v] of Object.entries(req.headers)) out.push(`    ${k}: ${v}`);
-  if (req.body) out.push(...bodyLines(req.body));
-  return out;
-}
-
-function responseLines(res: ResponseRecord): string[] {
-  const out = [`    ${res.status} (${Math.round(res.ms)} ms)`];
-  for (const [k, v] of Object.entries(res.headers)) {
-    if (!QUIET_HEADERS.has(k.toLowerCase())) out.push(`    ${k}: ${Array.isArray(v) ? v.join(', ') : v}`);
-  }
-  if (res.body) out.push(...bodyLines(res.body));
-  return out;
-}
-
-function bodyLines(body: string): string[] {
-  const lines = body.split('\n');
-  const shown = lines.slice(0, BODY_LINES).map((l) => `    ${l}`);
-  if (lines.length > BODY_LINES) shown.push(`    … ${lines.length - BODY_LINES} more lines`);
-  return shown;
-}
-
-function brief(value: unknown): string {
-  const s = typeof value === 'string' ? JSON.stringify(value) : JSON.stringify(value) ?? String(value);
-  return s.length > 120 ? `${s.slice(0, 117)}...` : s;
 }
 
 /** The message of the one `lint` test of a project with errors. */

@@ -1,10 +1,10 @@
 // How a project's problems and an operation's result become a test outcome. Shared by the
 // generated suites and the `flowTest` fixture, so both fail and skip the same way.
-import path from 'node:path';
 import type { TestContext } from 'vitest';
 import type { ProjectGraph } from '../graph/index.js';
 import { lint } from '../lint/index.js';
 import type { Diagnostic, Project } from '../project/types.js';
+import { workflowCommand } from '../report/github.js';
 import type { OperationResult } from '../runtime/types.js';
 import { failureError, prerequisiteFailure } from './failure.js';
 
@@ -28,11 +28,9 @@ export function lintErrors(project: Project, graph?: ProjectGraph): Diagnostic[]
   });
 }
 
-/** `::warning file=…,line=…::…`, escaped as GitHub's workflow commands want it. */
+/** `::warning file=…,line=…::…` (src/report's workflow command, as `flow run --reporter github` writes it). */
 export function githubWarning(message: string, loc: { file: string; line: number; col: number }, cwd: string = process.env.GITHUB_WORKSPACE || process.cwd()): string {
-  const esc = (t: string) => t.replace(/%/g, '%25').replace(/\r/g, '%0D').replace(/\n/g, '%0A');
-  const file = path.relative(cwd, loc.file).split(path.sep).join('/');
-  return `::warning file=${esc(file).replace(/:/g, '%3A').replace(/,/g, '%2C')},line=${loc.line},col=${loc.col}::${esc(message)}`;
+  return workflowCommand('warning', loc, message, cwd);
 }
 
 /** What a file's tests have reported so far: a skip may only point at a failure shown elsewhere. */

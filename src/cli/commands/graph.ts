@@ -7,6 +7,7 @@ import { lint } from '../../lint/index.js';
 import { relativeFile } from '../../lint/format/relative.js';
 import { stylishLine } from '../../lint/format/stylish.js';
 import { loadProject, locate, type Project } from '../../project/index.js';
+import { mermaidGraph } from '../../report/index.js';
 import { argumentError, unknownOperations } from '../args.js';
 import { EXIT, type CliIO, type Command } from '../io.js';
 
@@ -22,7 +23,9 @@ Given operations, only they and their prerequisites are shown.
 
 Options:
   -p, --project <dir>  project directory holding flow.yaml (default: .)
-  -f, --format <name>  text (default), dot (Graphviz: flow graph -f dot | dot -Tsvg), json
+  -f, --format <name>  text (default), dot (Graphviz: flow graph -f dot | dot -Tsvg), json,
+                       mermaid (a flowchart GitHub and GitLab draw in Markdown: one
+                       subgraph per resource, arrows from prerequisite to dependent)
       --order          print the schedule order instead: prerequisites first, ties in
                        declaration order, DELETEs after the other ready operations
                        (text: one id per line; json: {"order": [...]})
@@ -32,7 +35,7 @@ Exit codes: 0 ok, 1 the project has errors (a cycle, an undefined reference …;
 printed on stderr, after the graph), 2 usage error (unknown option, format or operation).
 `;
 
-type FormatName = 'text' | 'dot' | 'json';
+type FormatName = 'text' | 'dot' | 'json' | 'mermaid';
 
 interface View {
   project: Project;
@@ -43,7 +46,12 @@ interface View {
   cwd: string;
 }
 
-const GRAPH_FORMATS: Record<FormatName, (view: View) => string> = { text: textGraph, dot: dotGraph, json: jsonGraph };
+const GRAPH_FORMATS: Record<FormatName, (view: View) => string> = {
+  text: textGraph,
+  dot: dotGraph,
+  json: jsonGraph,
+  mermaid: ({ project, graph, shown }) => mermaidGraph(project, graph, { shown }),
+};
 
 const ORDER_FORMATS: Partial<Record<FormatName, (order: string[]) => string>> = {
   text: (order) => (order.length ? `${order.join('\n')}\n` : ''),
@@ -69,7 +77,7 @@ const graphCommand: Command = async (argv: string[], io: CliIO): Promise<number>
     io.stdout(HELP);
     return EXIT.ok;
   }
-  if (!Object.hasOwn(GRAPH_FORMATS, o.format)) return usageError(io, `unknown format "${o.format}": use text, dot or json`);
+  if (!Object.hasOwn(GRAPH_FORMATS, o.format)) return usageError(io, `unknown format "${o.format}": use text, dot, json or mermaid`);
   const formatName = o.format as FormatName;
   const orderFormat = ORDER_FORMATS[formatName];
   if (o.order && !orderFormat) return usageError(io, `--order prints a list: use --format text or json`);

@@ -13,6 +13,8 @@ import { argumentError, unknownOperations } from '../args.js';
 import { describeUnset, unsetVariables } from '../unset-vars.js';
 import { formatWarnings, runContract, SERVICE_HELP, SERVICE_OPTIONS, serverUrl, serviceUsage, startRunServer } from '../run-services.js';
 import { bufferedWriter, EXIT, type CliIO, type Command } from '../io.js';
+import { chooseReporters, writeReports } from '../reporters.js';
+import { createProgress, wantsProgress } from '../../report/index.js';
 
 
 const HELP = `Usage: flow run <resource.operation>... [options]
@@ -35,8 +37,16 @@ Options:
 ${SERVICE_HELP}  --verbose           print request and response headers and bodies, and what hooks
                       print (secrets as ***)
   --no-color          plain output
+  --reporter <name>   default (the lines above), json, junit, markdown, github (::error
+                      annotations, and the markdown report appended to
+                      $GITHUB_STEP_SUMMARY when set); repeatable (default: default)
+  --output-file <name=path>
+                      write that reporter's report to a file instead of stdout
+                      (json, junit, markdown); repeatable
   -h, --help          this help
 
+On a terminal, a live line on stderr shows done/total, what runs and the time (never
+on a pipe or under CI=true).
 Secrets come from FLOW_SECRET_<NAME>, then the OS keychain (flow secret set NAME).
 Exit codes: 0 every operation asked for passed, 1 a failure or skip (or lint errors),
 2 usage error (unknown option, operation or environment, no such project or no
@@ -53,6 +63,8 @@ const OPTIONS = {
   record: { type: 'boolean', default: false },
   verbose: { type: 'boolean', default: false },
   'no-color': { type: 'boolean', default: false },
+  reporter: { type: 'string', multiple: true, default: [] as string[] },
+  'output-file': { type: 'string', multiple: true, default: [] as string[] },
   help: { type: 'boolean', short: 'h', default: false },
   ...SERVICE_OPTIONS,
 } satisfies ParseArgsConfig['options'];
@@ -86,6 +98,9 @@ export default (async function run(argv: string[], io: CliIO): Promise<number> {
   if (serviceProblem) return usage(serviceProblem);
   if (!o.all && positionals.length === 0) return usage('name at least one operation (resource.operation), or --all');
   if (o.all && positionals.length) return usage(`--all runs every operation: name operations (${positionals.join(', ')}) or give --all, not both`);
+  const reporters = chooseReporters(o.reporter, o['output-file'], io.cwd);
+  if (typeof reporters === 'string') return usage(reporters);
+  const lines = reporters.some((r) => r.name === 'default');
   const projectDir = path.resolve(io.cwd, o.project);
 
   const fmt: RunFormatOptions = { cwd: io.cwd, verbose: o.verbose, color: io.isTTY && !o['no-color'] && !io.env.NO_COLOR };
@@ -147,7 +162,12 @@ export default (async function run(argv: string[], io: CliIO): Promise<number> {
   }
 
   letYoungGenerationGrow();
-  const out = bufferedWriter(io.stdout);
+  // The live line on a terminal (stderr); stdout's lines clear it and draw it again.
+  const progress = wantsProgress(io.isTTY, io.env) ? createProgress({ write: io.stderr, total: plan.length, columns: () => process.stderr.columns }) : undefined;
+  const stdout = progress ? progress.around(io.stdout) : io.stdout;
+  // Without the default reporter the lines are not even formatted.
+  const out = lines ? bufferedWriter(stdout) : { write: () => {}, flush: () => {} };
+  const startedAt = new Date();
   // what each running operation is a prerequisite of, for its request lines
   const servedFor = new Map<string, string[]>();
   // every operation that ended, each run of a force: true one included (for the summary)
@@ -162,6 +182,7 @@ export default (async function run(argv: string[], io: CliIO): Promise<number> {
     processEnv: io.env,
     responseCheck,
     onEvent: (event) => {
+      progress?.onEvent(event);
       if (event.type === 'operation:start') servedFor.set(event.operation, event.prerequisiteOf);
       else if (event.type === 'request') {
         // Formatted once the next request is on its way (bufferedWriter), with the dependents
@@ -181,18 +202,24 @@ export default (async function run(argv: string[], io: CliIO): Promise<number> {
     summaryResult = await runner.runMany(asked);
   } finally {
     out.flush();
+    progress?.stop();
     await runner.close();
     await server?.stop();
   }
   // The summary counts every operation that ran, prerequisites included: a failed
   // prerequisite is a failure even when only its dependents were asked for.
-  io.stdout(formatSummary({ ...summaryResult, ...ends }, fmt, [...ran.values()].filter((r) => r.status === 'failed')));
+  if (lines) io.stdout(formatSummary({ ...summaryResult, ...ends }, fmt, [...ran.values()].filter((r) => r.status === 'failed')));
+  const environment = o.env ?? project.defaultEnvironment ?? project.environments.keys().next().value;
+  const report = { project, graph, environment, asked, results: [...ran.values()], summary: { ...ends, ms: summaryResult.ms }, startedAt, cwd: io.cwd };
+  const unwritten = await writeReports(report, reporters, io);
+  for (const problem of unwritten) io.stderr(`flow run: ${problem}\n`);
   if (o.record) {
     // A prerequisite that passed was confirmed by a real response too (spec part 3).
     const recorded = await recordVerified(project, [...ran.values()]);
-    io.stdout(`recorded verified_against: live_capture on ${recorded.operations.length} operation(s) in ${recorded.files.length} file(s)\n`);
+    // On stderr when stdout holds a report instead of the lines.
+    (lines ? io.stdout : io.stderr)(`recorded verified_against: live_capture on ${recorded.operations.length} operation(s) in ${recorded.files.length} file(s)\n`);
   }
-  return summaryResult.failed || summaryResult.skipped ? EXIT.failed : EXIT.ok;
+  return summaryResult.failed || summaryResult.skipped || unwritten.length ? EXIT.failed : EXIT.ok;
 } satisfies Command);
 
 /** The plan: every operation that would run, in order, with why it runs. */

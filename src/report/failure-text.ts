@@ -1,0 +1,80 @@
+// How a failed result reads, for every reporter: the coded error, where in the YAML, the failed
+// asserts and the last exchange. Everything comes from an OperationResult, which the runner has
+// already redacted; this module only lays it out. The Vitest failure message and the CLI's
+// JUnit and Markdown reports share it, so a failure reads the same everywhere.
+import path from 'node:path';
+import type { Loc } from '../project/types.js';
+import type { AssertRecord, OperationResult, RequestRecord, ResponseRecord } from '../runtime/types.js';
+
+const BODY_LINES = 20;
+/** Response headers that say nothing about why an operation failed. */
+const QUIET_HEADERS = new Set(['date', 'connection', 'keep-alive', 'transfer-encoding', 'content-length']);
+
+export function where(loc: Loc, cwd: string): string {
+  return `${displayPath(loc.file, cwd)}:${loc.line}:${loc.col}`;
+}
+
+export function displayPath(file: string, cwd: string): string {
+  const rel = path.relative(cwd, file);
+  return rel && !path.isAbsolute(rel) ? rel : file;
+}
+
+export function errorText(result: OperationResult): string {
+  return result.error?.message ?? `${result.operation} failed`;
+}
+
+/** @param text the first line after the code: the result's own error unless given */
+export function failureMessage(result: OperationResult, cwd: string, text: string = errorText(result)): string {
+  const loc = result.error?.loc ?? result.loc;
+  const code = result.error?.code ?? 'E_FAILED';
+  const lines = [`${code}: ${text}`, `  at ${where(loc, cwd)} (${result.operation})`];
+  const failed = result.asserts.filter((a) => !a.pass);
+  if (failed.length) {
+    lines.push('  assert:');
+    for (const a of failed) lines.push(`    ✗ ${assertLine(a)}`);
+  }
+  const last = result.exchanges.at(-1);
+  if (last) {
+    const count = result.exchanges.length;
+    lines.push(`  request${count > 1 ? ` (${last.purpose}, last of ${count})` : ''}:`, ...requestLines(last.request));
+    lines.push('  response:', ...(last.response ? responseLines(last.response) : ['    (none)']));
+  }
+  return lines.join('\n');
+}
+
+/**
+ * A failed assert: the expression, the actual value, and the reason when the runtime gives
+ * one (`nothing at $.x`, `cannot order …`).
+ */
+export function assertLine(a: AssertRecord): string {
+  const actual = a.actual === undefined ? '' : ` (actual: ${brief(a.actual)})`;
+  return `${a.expr}${actual}${a.reason ? `: ${a.reason}` : ''}`;
+}
+
+function requestLines(req: RequestRecord): string[] {
+  const out = [`    ${req.method} ${req.url}`];
+  for (const [k, v] of Object.entries(req.headers)) out.push(`    ${k}: ${v}`);
+  if (req.body) out.push(...bodyLines(req.body));
+  return out;
+}
+
+function responseLines(res: ResponseRecord): string[] {
+  const out = [`    ${res.status} (${Math.round(res.ms)} ms)`];
+  for (const [k, v] of Object.entries(res.headers)) {
+    if (!QUIET_HEADERS.has(k.toLowerCase())) out.push(`    ${k}: ${Array.isArray(v) ? v.join(', ') : v}`);
+  }
+  if (res.body) out.push(...bodyLines(res.body));
+  return out;
+}
+
+function bodyLines(body: string): string[] {
+  const lines = body.split('\n');
+  const shown = lines.slice(0, BODY_LINES).map((l) => `    ${l}`);
+  if (lines.length > BODY_LINES) shown.push(`    … ${lines.length - BODY_LINES} more lines`);
+  return shown;
+}
+
+function brief(value: unknown): string {
+  const s = typeof value === 'string' ? JSON.stringify(value) : JSON.stringify(value) ?? String(value);
+  return s.length > 120 ? `${s.slice(0, 117)}...` : s;
+}
