@@ -42,12 +42,13 @@ function render(segments: Segment[]): string {
 
 /**
  * The body fields a 400/422 answer names as required: JSON Schema validators'
- * `missingProperty`, `field`/`param`/`property` entries, FastAPI's `loc`, and messages such
- * as "must have required property 'title'" or "name is required".
+ * `missingProperty`, `field`/`param`/`property` entries, FastAPI's `loc`, LoopBack juggler's
+ * `presence` codes, and messages such as "must have required property 'title'", "name is
+ * required" or "'title' can't be blank".
  */
 export function requiredFields(body: string): string[] {
   const names = new Set<string>();
-  const MESSAGES = [/required property ['"]([^'"]+)['"]/gi, /['"`]?([A-Za-z_][\w.-]*)['"`]? (?:is|are) (?:required|missing)/gi, /missing (?:required )?(?:field|property|parameter)s?:? ['"`]?([A-Za-z_][\w.-]*)/gi];
+  const MESSAGES = [/required property ['"]([^'"]+)['"]/gi, /['"`]?([A-Za-z_][\w.-]*)['"`]? (?:is|are) (?:required|missing)/gi, /missing (?:required )?(?:field|property|parameter)s?:? ['"`]?([A-Za-z_][\w.-]*)/gi, /['"`]([A-Za-z_][\w.-]*)['"`] (?:can't|cannot|must not|may not) be (?:blank|empty|null)/gi];
   for (const re of MESSAGES) for (const m of body.matchAll(re)) names.add(m[1]);
   let json: unknown;
   try {
@@ -62,6 +63,10 @@ export function requiredFields(body: string): string[] {
       const said = JSON.stringify(o).toLowerCase();
       for (const key of ['missingProperty', 'field', 'param', 'property']) {
         if (typeof o[key] === 'string' && (key === 'missingProperty' || said.includes('required') || said.includes('missing'))) names.add(o[key] as string);
+      }
+      // LoopBack's juggler: `codes: { title: ['presence'] }`
+      if (o.codes && typeof o.codes === 'object') {
+        for (const [field, codes] of Object.entries(o.codes)) if (Array.isArray(codes) && codes.includes('presence')) names.add(field);
       }
       if (Array.isArray(o.loc) && /required|missing/i.test(String(o.msg ?? o.type ?? ''))) {
         const last = o.loc[o.loc.length - 1];
