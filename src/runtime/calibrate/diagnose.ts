@@ -61,7 +61,11 @@ export async function diagnose(result: OperationResult, ctx: DiagnoseContext): P
     return out;
   }
   const error = result.error;
-  if (result.status !== 'failed' || !error) return out;
+  if (result.status !== 'failed') return out;
+  if (!error) {
+    ask(`failed without an error to read (${result.asserts.filter((a) => !a.pass).length} failed assert(s)): no response proves an edit`);
+    return out;
+  }
 
   if (error.code === 'E_EXTRACT_FAILED') {
     const name = String(error.details?.variable ?? '');
