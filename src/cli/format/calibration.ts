@@ -9,8 +9,9 @@ const EXCERPT = 300;
 
 export function formatCalibration(project: Project, c: Calibration, cwd: string, applied?: { files: string[] }): string {
   const out: string[] = ['# Calibration', ''];
-  const passed = c.results.filter((r) => r.status === 'passed').length;
-  out.push(`Project \`${project.name}\`: ${c.results.length} operation(s) run (${c.rounds} round(s)), ${passed} passed with the proposals below; ${c.proposals.length} proposal(s), ${c.questions.length} open question(s), ${c.plan.notRun.length} not run.`, '');
+  const count = (status: string) => c.results.filter((r) => r.status === status).length;
+  const skipped = count('skipped') ? `, ${count('skipped')} skipped (a prerequisite failed)` : '';
+  out.push(`Project \`${project.name}\`: ${c.results.length - count('skipped')} operation(s) run (${c.rounds} round(s)), ${count('passed')} passed with the proposals below${skipped}; ${c.proposals.length} proposal(s), ${c.questions.length} open question(s), ${c.plan.notRun.length} not run.`, '');
   out.push('## Proposals', '');
   if (!c.proposals.length) out.push('None: no answer contradicts an expectation.', '');
   c.proposals.forEach((p, i) => {
