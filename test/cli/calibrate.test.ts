@@ -7,7 +7,8 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { main } from '../../src/cli/main.js';
 import { DRIFT_FILES, DRIFT_PASSWORD, driftProject, startDriftingApi, type DriftingApi } from '../helpers/drifting-api.js';
-import { cleanProjects } from '../helpers/project.js';
+import { json, startServer } from '../helpers/http-server.js';
+import { cleanProjects, writeProject } from '../helpers/project.js';
 import { recordedIO } from '../runtime/secrets/cli-io.js';
 
 let api: DriftingApi;
@@ -128,5 +129,28 @@ describe('flow calibrate', () => {
     expect(unknown.code).toBe(2);
     expect(unknown.stderr).toContain('unknown operation "item.creat"');
     expect(api.requests.length).toBe(from);
+  });
+
+  it('an api_key sent raw in Authorization where the server wants Bearer: the key form is proposed, with no secret in the report or file', async () => {
+    const KEY = 'key-5d0c-secret';
+    const srv = await startServer({ 'GET /me': (req, res) => (req.headers.authorization === `Bearer ${KEY}` ? json(res, 200, { id: 1 }) : json(res, 401, { error: 'anonymous' })) });
+    try {
+      const dir = await writeProject({
+        'flow.yaml': 'version: 1\nname: keyed\nimports: [environments/*.yaml, actors/*.yaml, resources/*.yaml]\n',
+        'environments/local.yaml': `name: local\nvariables:\n  baseUrl: ${srv.url}\n`,
+        'actors/client.yaml': 'name: client\nauth:\n  strategy: api_key\n  name: Authorization\n  key: "{{secret.API_KEY}}" # as described\n',
+        'resources/me.yaml': 'name: me\noperations:\n  get:\n    path: /me\n    actor: client\n',
+      });
+      const rec = recordedIO({ cwd: dir, env: { FLOW_SECRET_API_KEY: KEY } });
+      const code = await main(['calibrate', '--apply'], rec.io);
+      expect(rec.out()).toContain('`auth.key` (sent in Authorization): `{{secret.API_KEY}}` -> `Bearer {{secret.API_KEY}}`');
+      expect(code).toBe(0);
+      const file = await read(dir, 'actors/client.yaml');
+      expect(file).toContain('  key: "Bearer {{secret.API_KEY}}" # as described');
+      for (const text of [rec.out(), file, await read(dir, 'resources/me.yaml')]) expect(text).not.toContain(KEY);
+      expect(await read(dir, 'resources/me.yaml')).toContain('observed: GET /me -> 200');
+    } finally {
+      await srv.close();
+    }
   });
 });
