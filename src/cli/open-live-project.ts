@@ -43,7 +43,7 @@ export async function openLiveProject(command: string, o: { project: string; env
     io.stderr(`flow ${command}: the project has ${linted.errors} lint error(s); nothing was sent\n`);
     return EXIT.failed;
   }
-  const unknown = unknownOperations(ids, project);
+  const unknown = unknownOperations(ids, project, io.cwd);
   if (unknown) return usage(unknown);
   if (o.env && !project.environments.has(o.env)) {
     return usage(`environment "${o.env}" is not defined (defined: ${[...project.environments.keys()].join(', ') || 'none'})`);
