@@ -42,7 +42,8 @@ describe('flow calibrate', () => {
     const report = r.stdout;
     expect(report).toMatch(/^# Calibration/);
     const proposals = [...report.matchAll(/^### \d+\. (.+)$/gm)].map((m) => m[1]);
-    expect(proposals.sort()).toEqual(['item.create: actor admin: header form', 'item.create: extract id', 'item.delete: expect_status', 'item.get: actor'].sort());
+    expect(proposals.sort()).toEqual(['item.create: actor admin: header form', 'item.create: extract id', 'item.delete: expect_status', 'item.get: actor', 'item.missing: expect_status'].sort());
+    expect(report).toContain('`expect_status: 404` -> `expect_status: 403`');
     expect(report).toContain('`inject.headers.Authorization`: `{{admin.token}}` -> `Bearer {{admin.token}}`');
     expect(report).toContain('`id: $.data.data[*].id` -> `id: $.data.data.id`');
     expect(report).toContain('add `actor: admin`');
@@ -56,12 +57,13 @@ describe('flow calibrate', () => {
     expect(await read(dir, 'resources/items.yaml')).toBe(DRIFT_FILES['resources/items.yaml']);
 
     const applied = await flow('calibrate', dir, ['--writes', '--destructive', '--apply', '--report', 'calibration.md']);
-    expect(applied.stdout).toMatch(/4 proposal\(s\), 1 open question\(s\); 2 file\(s\) edited/);
+    expect(applied.stdout).toMatch(/5 proposal\(s\), 1 open question\(s\); 2 file\(s\) edited/);
     const items = await read(dir, 'resources/items.yaml');
     // R7: comments and order kept, only the proven values changed
     expect(items).toContain('# items, as the description has them');
     expect(items).toContain('      id: "$.data.data.id" # described as a list');
     expect(items).toContain('    expect_status: 204 # documented');
+    expect(items).toContain('    expect_status: 403 # documented; the server says 403');
     expect(items).toMatch(/ {2}get:\n {4}path: \/items\/\{\{item\.id\}\}\n {4}expect_status: 200\n {4}actor: admin\n/);
     expect(items).toContain('      verified_against: live_capture');
     expect(items).toContain('        observed: DELETE /items/{{item.id}} -> 204');
@@ -76,7 +78,7 @@ describe('flow calibrate', () => {
     const { writeFile } = await import('node:fs/promises');
     await writeFile(notes, (await readFile(notes, 'utf8')).replace('body: { text: hello }', 'body: { text: hello, title: Hi }'));
     const run = await flow('run', dir, ['--all']);
-    expect(run.stdout).toMatch(/^5 passed, 0 failed/m);
+    expect(run.stdout).toMatch(/^6 passed, 0 failed/m);
     expect(run.code).toBe(0);
 
     const before = await Promise.all(['resources/items.yaml', 'actors/admin.yaml'].map((f) => read(dir, f)));
@@ -92,7 +94,9 @@ describe('flow calibrate', () => {
     const from = api.requests.length;
     const r = await flow('calibrate', dir, []);
     const sent = api.log().slice(from);
-    expect(sent).toEqual(['GET /items']);
+    // reads, and the login of the actor a read needs: no write
+    expect(sent.filter((s) => !s.startsWith('GET ') && s !== 'POST /login')).toEqual([]);
+    expect(sent).toContain('GET /items');
     expect(r.stdout).toContain('- item.create: POST writes: needs --writes');
     expect(r.stdout).toContain('- item.get: its prerequisite item.create may not run (POST writes: needs --writes)');
     expect(r.stdout).toContain('- item.delete: DELETE deletes: needs --writes and --destructive');
@@ -152,5 +156,17 @@ describe('flow calibrate', () => {
     } finally {
       await srv.close();
     }
+  });
+
+  it('a PATCH with no id in its path is a bulk change: it needs --destructive as well', async () => {
+    const dir = await writeProject({
+      'flow.yaml': 'version: 1\nname: bulk\nimports: [environments/*.yaml, resources/*.yaml]\n',
+      'environments/local.yaml': 'name: local\nvariables:\n  baseUrl: http://127.0.0.1:9\n',
+      'resources/items.yaml': 'name: item\noperations:\n  mark_all: { method: PATCH, path: /items, body: { done: true } }\n  rename: { method: PATCH, path: "/items/{{env.itemId}}", body: { name: x } }\n',
+    });
+    const rec = recordedIO({ cwd: dir });
+    await main(['calibrate', '--writes', '--dry-run', '--var', 'itemId=1'], rec.io);
+    expect(rec.out()).toMatch(/ 1\. item\.rename +PATCH +\/items\/\{\{env\.itemId\}\}\n/);
+    expect(rec.out()).toContain('- item.mark_all: PATCH without an id in its path changes many items: needs --writes and --destructive');
   });
 });

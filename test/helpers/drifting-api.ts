@@ -2,7 +2,8 @@
 // `flow calibrate` can prove: DELETE answers 204 where 200 is described; a created item comes
 // back as one object where a list was described ($.data.data[*].id finds nothing); it wants
 // `Authorization: Bearer <token>` where the description injects the raw token (a raw token is
-// anonymous: 403); GET /items/:id needs a login the description does not mark; POST /notes
+// anonymous: 403); GET /items/:id needs a login the description does not mark, and a missing
+// item is 403 where 404 is described; POST /notes
 // answers 422 naming a required field the description leaves out.
 import { randomUUID } from 'node:crypto';
 import { json, startServer, type TestServer } from './http-server.js';
@@ -99,6 +100,10 @@ export const DRIFT_FILES: Record<string, string> = {
     '  get:',
     '    path: /items/{{item.id}}',
     '    expect_status: 200',
+    '  missing:',
+    '    path: /items/0',
+    '    actor: admin',
+    '    expect_status: 404 # documented; the server says 403',
     '  delete:',
     '    method: DELETE',
     '    path: /items/{{item.id}}',

@@ -22,6 +22,8 @@ export interface DiagnoseContext {
   tryRun(project: Project, operation: string): Promise<OperationResult>;
   /** targets already edited (an actor's header form applies to all its operations) */
   edited: Set<string>;
+  /** the targets edited in the model this round ran (edited, less this round's proposals) */
+  applied: ReadonlySet<string>;
 }
 
 /** What the operation's own last exchange shows (not its login's). */
@@ -35,9 +37,12 @@ export function targetOf(e: Edit): string {
   return e.kind === 'header_form' ? `actor ${e.actor}` : e.kind === 'extract' ? `${e.operation} extract ${e.name}` : `${e.operation} ${e.kind}`;
 }
 
+const statusOf = (r: OperationResult) => r.exchanges.filter((x) => x.purpose === r.operation && x.response).at(-1)?.response?.status;
+
+/** The server accepted the request: it passed (a refusal the description expects included), or answered 2xx. */
 const accepted = (r: OperationResult) => {
-  const status = r.exchanges.filter((x) => x.purpose === r.operation && x.response).at(-1)?.response?.status;
-  return status !== undefined && status >= 200 && status < 300;
+  const status = statusOf(r);
+  return r.status === 'passed' || (status !== undefined && status >= 200 && status < 300);
 };
 
 export async function diagnose(result: OperationResult, ctx: DiagnoseContext): Promise<Findings> {
@@ -85,13 +90,16 @@ export async function diagnose(result: OperationResult, ctx: DiagnoseContext): P
     await tryActors(actual);
   } else if (actual === 401 || actual === 403) {
     const form = otherHeaderForm(ctx.project.actors.get(op.actor!)!);
-    // its actor's other form is proposed already (by another operation this round): the next round tells
-    if (form && ctx.edited.has(targetOf(form))) return out;
-    if (await tryHeaderForm(actual)) return out;
-    // a refusal proves a status only where the description expects a refusal (a 404 that is a 403)
-    if (op.expectStatus?.some((s) => s >= 400 && s < 500)) {
+    const formSettled = !form || ctx.edited.has(targetOf(form));
+    // its actor's form was proposed this round (by another operation): the next round tells
+    if (form && formSettled && !model(form)) return out;
+    const other = formSettled ? undefined : await tryHeaderForm(form!, actual);
+    if (other === 'accepted') return out;
+    // A refusal proves a status only where the description expects a refusal (a 404 that is a
+    // 403), and only when the header's form is not what decides it.
+    if (op.expectStatus?.some((s) => s >= 400 && s < 500) && (other === undefined || other === actual)) {
       propose({ kind: 'expect_status', operation: op.id, from: op.expectStatus, to: [actual] }, `answered ${actual} as ${op.actor}, where a client error was expected`);
-    } else ask(`answered ${actual} as ${op.actor}, and no other standard form of its credential was accepted: the actor's credentials or permissions need a look`);
+    } else ask(`answered ${actual} as ${op.actor}${other === undefined ? '' : `, and ${other} with the other standard form of its credential`}: the actor's credentials or permissions need a look`);
   } else if (actual === 400 || actual === 422) {
     const sent = sentFields(op.body);
     const named = requiredFields(observed.excerpt ?? '').filter((f) => !sent.has(f));
@@ -126,13 +134,17 @@ export async function diagnose(result: OperationResult, ctx: DiagnoseContext): P
     ask(`answered ${status} without an actor, and no actor of the project was accepted`);
   }
 
-  async function tryHeaderForm(status: number): Promise<boolean> {
-    const actor = ctx.project.actors.get(op.actor!)!;
-    const edit = otherHeaderForm(actor);
-    if (!edit || ctx.edited.has(targetOf(edit))) return false;
-    if (!accepted(await ctx.tryRun(withEdits(ctx.project, [edit]), op.id))) return false;
-    propose(edit, `answered ${status} with ${edit.header}: ${edit.from}, and a 2xx with ${edit.to}`);
-    return true;
+  /** The header in its other form, tried once: 'accepted' (proposed), else the status it got. */
+  async function tryHeaderForm(edit: Extract<Edit, { kind: 'header_form' }>, status: number): Promise<'accepted' | number | undefined> {
+    const tried = await ctx.tryRun(withEdits(ctx.project, [edit]), op.id);
+    if (!accepted(tried)) return statusOf(tried);
+    propose(edit, `answered ${status} with ${edit.header}: ${edit.from}, and ${statusOf(tried)} with ${edit.to}`);
+    return 'accepted';
+  }
+
+  /** Whether the model this round ran already has the actor's header in that form. */
+  function model(form: Extract<Edit, { kind: 'header_form' }>): boolean {
+    return ctx.applied.has(targetOf(form));
   }
 }
 

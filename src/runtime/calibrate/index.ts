@@ -36,8 +36,9 @@ export async function calibrate(project: Project, asked: readonly string[], opti
     const round = await runPlan(model, plan, options);
     results = round.results;
     const found = { proposals: [] as Proposal[], questions: [] as OpenQuestion[] };
+    const applied = new Set(edited);
     for (const r of results) {
-      const f = await diagnose(r, { project: model, response: round.responses.get(r.operation), edited, tryRun: (p, id) => tryRun(p, id, options) });
+      const f = await diagnose(r, { project: model, response: round.responses.get(r.operation), edited, applied, tryRun: (p, id) => tryRun(p, id, options) });
       found.proposals.push(...f.proposals);
       found.questions.push(...f.questions);
     }
