@@ -38,8 +38,8 @@ const FORBIDDEN_PACKAGES: Record<string, RegExp> = {
 function stageOf(file: string): string {
   const rel = path.relative(SRC, file).split(path.sep);
   if (rel.length === 1) return rel[0].replace(/\.(ts|js)$/, '');
-  // the runner, and the runtime's public entry that re-exports it
-  if (rel[0] === 'runtime' && (rel[1] === 'runner' || rel[1] === 'index.ts' || rel[1] === 'record.ts')) return 'runner';
+  // the runner, the runtime's public entry that re-exports it, and what runs operations through it (record, calibrate)
+  if (rel[0] === 'runtime' && (rel[1] === 'runner' || rel[1] === 'index.ts' || rel[1] === 'record.ts' || rel[1] === 'calibrate')) return 'runner';
   return rel[0];
 }
 

@@ -10,6 +10,7 @@ const COMMANDS: Record<string, Loader> = {
   graph: () => import('./commands/graph.js'),
   import: () => import('./commands/import.js'),
   secret: () => import('./commands/secret.js'),
+  calibrate: () => import('./commands/calibrate.js'),
 };
 
 // One line per command for `flow --help`, here so that the help loads no command module.
@@ -19,6 +20,7 @@ const SUMMARIES: Record<string, string> = {
   graph: 'print the dependency graph or the schedule order',
   import: 'turn an OpenAPI / Postman / HAR / curl / Markdown description into a project',
   secret: 'set, get, delete or list secrets in the OS keychain',
+  calibrate: "propose the edits the live API's answers prove (--apply writes them)",
 };
 
 export function usage(): string {

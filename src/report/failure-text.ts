@@ -28,6 +28,8 @@ export function failureMessage(result: OperationResult, cwd: string, text: strin
   const loc = result.error?.loc ?? result.loc;
   const code = result.error?.code ?? 'E_FAILED';
   const lines = [`${code}: ${text}`, `  at ${where(loc, cwd)} (${result.operation})`];
+  const hint = calibrateHint(result);
+  if (hint) lines.push(`  hint: ${hint}`);
   const failed = result.asserts.filter((a) => !a.pass);
   if (failed.length) {
     lines.push('  assert:');
@@ -40,6 +42,23 @@ export function failureMessage(result: OperationResult, cwd: string, text: strin
     lines.push('  response:', ...(last.response ? responseLines(last.response) : ['    (none)']));
   }
   return lines.join('\n');
+}
+
+/**
+ * For a failure `flow calibrate` can prove a fix for (a status the server answers otherwise,
+ * 401/403 included: an actor or its header form; an extraction that found nothing), the
+ * command that shows the proof. Not for 5xx (proves nothing) nor 400/422 (an open question).
+ */
+export function calibrateHint(result: OperationResult): string | undefined {
+  const e = result.error;
+  if (!e) return undefined;
+  const actual = Number(e.details?.actual);
+  const status = e.code === 'E_STATUS_MISMATCH' && actual < 500 && actual !== 400 && actual !== 422;
+  const extraction = e.code === 'E_EXTRACT_FAILED' && typeof e.details?.path === 'string';
+  if (!status && !extraction) return undefined;
+  const method = result.exchanges.filter((x) => x.purpose === result.operation).at(-1)?.request.method ?? 'GET';
+  const flags = ['GET', 'HEAD', 'OPTIONS'].includes(method) ? '' : method === 'DELETE' ? ' --writes --destructive' : ' --writes';
+  return `run \`flow calibrate ${result.operation}${flags}\` to see the proof`;
 }
 
 /**

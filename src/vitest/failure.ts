@@ -4,7 +4,7 @@ import type { Diagnostic, Loc, Project } from '../project/types.js';
 import { displayPath, errorText, failureMessage, where } from '../report/failure-text.js';
 import type { OperationResult } from '../runtime/types.js';
 
-export { assertLine, displayPath, failureMessage, where } from '../report/failure-text.js';
+export { assertLine, calibrateHint, displayPath, failureMessage, where } from '../report/failure-text.js';
 
 /** Thrown by a failing flow test. `code` is the runner's error code (E_STATUS_MISMATCH, …). */
 export class FlowTestError extends Error {

@@ -1,0 +1,97 @@
+// `flow calibrate [resource.operation...]`: run operations against the live API and propose
+// the edits real answers prove; --apply writes them. Wiring and output only: the logic is in
+// src/runtime/calibrate.
+import { writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { parseArgs, type ParseArgsConfig } from 'node:util';
+import { applyCalibration, calibrate, planCalibration } from '../../runtime/calibrate/index.js';
+import { argumentError } from '../args.js';
+import { formatCalibration, formatCalibrationPlan } from '../format/calibration.js';
+import { EXIT, type CliIO, type Command } from '../io.js';
+import { openLiveProject } from '../open-live-project.js';
+import { describeUnset, unsetVariables } from '../unset-vars.js';
+
+const HELP = `Usage: flow calibrate [resource.operation...] [options]
+
+Runs the operations (every one when none is named), each with its prerequisites, against
+the live API, and for every expectation a real answer contradicts, proposes the smallest
+edit that answer proves: the status returned (expect_status), the one place where an
+extracted field is, an actor for an operation refused (401/403) without one, the other
+standard form of an actor's Authorization header (Bearer <token> / the raw token). What no
+answer proves stays an open question (e.g. a required field a 400/422 names).
+
+Options:
+  -p, --project <dir> project directory holding flow.yaml (default: .)
+  --env <name>        environment to use
+  --var <name=value>  value for a <SET_VIA_--var> placeholder or any environment variable
+                      (repeatable; also FLOW_VAR_<name>)
+  --writes            also run operations that write (POST, PUT, PATCH); by default only
+                      GET, HEAD and OPTIONS run (actors' logins always do)
+  --destructive       with --writes, also run DELETEs and bulk changes (a PATCH with no
+                      {{…}} in its path)
+  --dry-run           print what would be sent and what would not, and send nothing
+  --apply             write the proposals into the files (comments and order kept) and set
+                      _provenance.verified_against: live_capture and
+                      _provenance.evidence.observed on the operations that passed
+  --report <file>     write the Calibration report there instead of stdout
+  -h, --help          this help
+
+Exit codes: 0 every operation that ran passes (with the proposals), 1 an open question
+remains or an operation still fails (or lint errors), 2 usage error.
+`;
+
+const OPTIONS = {
+  project: { type: 'string', short: 'p', default: '.' },
+  env: { type: 'string' },
+  var: { type: 'string', multiple: true, default: [] as string[] },
+  writes: { type: 'boolean', default: false },
+  destructive: { type: 'boolean', default: false },
+  'dry-run': { type: 'boolean', default: false },
+  apply: { type: 'boolean', default: false },
+  report: { type: 'string' },
+  help: { type: 'boolean', short: 'h', default: false },
+} satisfies ParseArgsConfig['options'];
+
+export default (async function calibrateCommand(argv: string[], io: CliIO): Promise<number> {
+  let args;
+  try {
+    args = parseArgs({ args: argv, allowPositionals: true, options: OPTIONS });
+  } catch (err) {
+    io.stderr(`flow calibrate: ${argumentError(err, OPTIONS)}\n\n${HELP}`);
+    return EXIT.usage;
+  }
+  const { values: o, positionals } = args;
+  if (o.help) {
+    io.stdout(HELP);
+    return EXIT.ok;
+  }
+  const usage = (message: string) => {
+    io.stderr(`flow calibrate: ${message}\n(flow calibrate --help lists the options)\n`);
+    return EXIT.usage;
+  };
+  if (o.destructive && !o.writes) return usage('--destructive needs --writes as well');
+  if (o['dry-run'] && o.apply) return usage('--dry-run sends nothing, so there is nothing to --apply');
+  const opened = await openLiveProject('calibrate', o, positionals, io);
+  if (typeof opened === 'number') return opened;
+  const { project, graph, vars } = opened;
+  const asked = positionals.length ? positionals : [...project.operations.keys()];
+  const flags = { writes: o.writes, destructive: o.destructive };
+  const plan = planCalibration(project, graph, asked, flags);
+  const unset = unsetVariables(project, graph, plan.order, o.env, vars, io.env);
+  if (o['dry-run']) {
+    io.stdout(formatCalibrationPlan(project, plan));
+    if (unset.length) io.stdout(`\nBefore it can run:\n${describeUnset(unset).replace(/^/gm, '  ')}\n`);
+    return EXIT.ok;
+  }
+  if (unset.length) return usage(`${describeUnset(unset)}\nnothing was sent`);
+
+  const result = await calibrate(project, asked, { ...flags, graph, env: o.env, vars, processEnv: io.env });
+  const applied = o.apply ? await applyCalibration(project, result.proposals, result.results, result.observed) : undefined;
+  const report = formatCalibration(project, result, io.cwd, applied);
+  if (o.report) {
+    await writeFile(path.resolve(io.cwd, o.report), report);
+    io.stdout(`flow calibrate: report written to ${o.report}: ${result.proposals.length} proposal(s), ${result.questions.length} open question(s)${applied ? `; ${applied.files.length} file(s) edited` : ''}\n`);
+  } else io.stdout(report);
+  const failing = result.results.some((r) => r.status !== 'passed');
+  return result.questions.length || failing ? EXIT.failed : EXIT.ok;
+} satisfies Command);

@@ -1,0 +1,81 @@
+// The "Calibration" report (Markdown): each proposal with the request, the observed answer
+// (the runner's redacted record, cut short) and the edit; then open questions, what was not
+// run and why, and what passed. Nothing here reads a secret: the runner redacted it all.
+import path from 'node:path';
+import type { Project } from '../../project/types.js';
+import type { Calibration, CalibrationPlan, Edit, Observed } from '../../runtime/calibrate/index.js';
+
+const EXCERPT = 300;
+
+export function formatCalibration(project: Project, c: Calibration, cwd: string, applied?: { files: string[] }): string {
+  const out: string[] = ['# Calibration', ''];
+  const count = (status: string) => c.results.filter((r) => r.status === status).length;
+  const skipped = count('skipped') ? `, ${count('skipped')} skipped (a prerequisite failed)` : '';
+  out.push(`Project \`${project.name}\`: ${c.results.length - count('skipped')} operation(s) run (${c.rounds} round(s)), ${count('passed')} passed with the proposals below${skipped}; ${c.proposals.length} proposal(s), ${c.questions.length} open question(s), ${c.plan.notRun.length} not run.`, '');
+  out.push('## Proposals', '');
+  if (!c.proposals.length) out.push('None: no answer contradicts an expectation.', '');
+  c.proposals.forEach((p, i) => {
+    out.push(`### ${i + 1}. ${p.operation}: ${title(p.edit)}`, '');
+    out.push(...request(p.observed), `- Why: ${p.why}`, `- Edit (${where(project, p.edit, cwd)}): ${describe(p.edit)}`, '');
+  });
+  if (applied) out.push(`Applied: ${applied.files.length} file(s) edited (${applied.files.map((f) => rel(f, cwd)).join(', ') || 'none'}).`, '');
+  out.push('## Open questions', '');
+  if (!c.questions.length) out.push('None.', '');
+  for (const q of c.questions) out.push(`- **${q.operation}**: ${q.question}`, ...(q.observed ? request(q.observed).map((l) => `  ${l}`) : []));
+  if (c.questions.length) out.push('');
+  out.push('## Not run', '');
+  out.push(...notRun(c.plan), '');
+  out.push('## Passed', '');
+  if (!c.observed.size) out.push('None.');
+  for (const [id, seen] of c.observed) out.push(`- ${id}: \`${seen}\``);
+  return `${out.join('\n')}\n`;
+}
+
+/** --dry-run: what would be sent, in order, and what would not, with why. */
+export function formatCalibrationPlan(project: Project, plan: CalibrationPlan): string {
+  const lines = ['Calibration plan (nothing is sent):'];
+  if (!plan.order.length) lines.push('  (no operation may run)');
+  plan.order.forEach((id, i) => {
+    const op = project.operations.get(id)!;
+    lines.push(`  ${String(i + 1).padStart(3)}. ${id.padEnd(28)} ${op.method.padEnd(6)} ${op.path}${op.actor ? ` as ${op.actor}` : ''}`);
+  });
+  lines.push('', 'Not run:', ...notRun(plan).map((l) => `  ${l}`));
+  return `${lines.join('\n')}\n`;
+}
+
+function notRun(plan: CalibrationPlan): string[] {
+  return plan.notRun.length ? plan.notRun.map((n) => `- ${n.operation}: ${n.why}`) : ['- none'];
+}
+
+function request(o: Observed): string[] {
+  const body = (o.excerpt ?? '').replace(/\s+/g, ' ').trim();
+  const cut = body.length > EXCERPT ? `${body.slice(0, EXCERPT)}…` : body;
+  return [`- Request: \`${o.method} ${o.path}\`${o.url ? ` (sent to ${o.url})` : ''}`, `- Observed: ${o.status ?? 'no answer'}${cut ? `, body \`${cut.replace(/`/g, "'")}\`` : ''}`];
+}
+
+function title(e: Edit): string {
+  return { expect_status: 'expect_status', extract: `extract ${e.kind === 'extract' ? e.name : ''}`, actor: 'actor', header_form: `actor ${e.kind === 'header_form' ? e.actor : ''}: header form` }[e.kind];
+}
+
+function describe(e: Edit): string {
+  switch (e.kind) {
+    case 'expect_status':
+      return `\`expect_status: ${e.from ? e.from.join(', ') : '(any 2xx)'}\` -> \`expect_status: ${e.to.join(', ')}\``;
+    case 'extract':
+      return `\`${e.name}: ${e.from}\` -> \`${e.name}: ${e.to}\``;
+    case 'actor':
+      return `add \`actor: ${e.to}\``;
+    case 'header_form':
+      return `${e.place === 'inject' ? `\`inject.headers.${e.header}\`` : `\`auth.key\` (sent in ${e.header})`}: \`${e.from}\` -> \`${e.to}\``;
+  }
+}
+
+function where(project: Project, e: Edit, cwd: string): string {
+  const loc = e.kind === 'header_form' ? project.actors.get(e.actor)!.loc : project.operations.get(e.operation)!.loc;
+  return `${rel(loc.file, cwd)}:${loc.line}`;
+}
+
+function rel(file: string, cwd: string): string {
+  const r = path.relative(cwd, file);
+  return r && !path.isAbsolute(r) ? r : file;
+}

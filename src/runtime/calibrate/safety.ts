@@ -1,0 +1,42 @@
+// What calibrate may send: reads always; writes with --writes; DELETEs and bulk changes
+// (a DELETE or PATCH with no {{…}} id in its path) with --destructive as well. An operation
+// whose prerequisite may not run does not run either. Actors' logins are always allowed:
+// they authenticate, they change no data of the API.
+import { scheduleOrder, type ProjectGraph } from '../../graph/index.js';
+import type { Operation, Project } from '../../project/types.js';
+import type { CalibrationPlan, NotRun, SafetyFlags } from './types.js';
+
+const READS = new Set(['GET', 'HEAD', 'OPTIONS']);
+
+/** Why `op` may not be sent under `flags`; undefined when it may. */
+export function refusal(op: Operation, flags: SafetyFlags): string | undefined {
+  if (READS.has(op.method)) return undefined;
+  const bulk = op.method === 'PATCH' && !op.path.includes('{{');
+  if (op.method === 'DELETE' || bulk) {
+    if (flags.writes && flags.destructive) return undefined;
+    const what = op.method === 'DELETE' ? 'DELETE deletes' : 'PATCH without an id in its path changes many items';
+    return `${what}: needs --writes and --destructive`;
+  }
+  return flags.writes ? undefined : `${op.method} writes: needs --writes`;
+}
+
+export function planCalibration(project: Project, graph: ProjectGraph, asked: readonly string[], flags: SafetyFlags): CalibrationPlan {
+  const run: string[] = [];
+  const notRun: NotRun[] = [];
+  const refused = new Map<string, string | undefined>();
+  const refusalOf = (id: string) => {
+    if (!refused.has(id)) refused.set(id, refusal(project.operations.get(id)!, flags));
+    return refused.get(id);
+  };
+  for (const id of asked) {
+    const own = refusalOf(id);
+    if (own) {
+      notRun.push({ operation: id, why: own });
+      continue;
+    }
+    const blocked = scheduleOrder(graph, [id]).find((p) => p !== id && refusalOf(p));
+    if (blocked) notRun.push({ operation: id, why: `its prerequisite ${blocked} may not run (${refusalOf(blocked)})` });
+    else run.push(id);
+  }
+  return { run, order: run.length ? scheduleOrder(graph, run) : [], notRun };
+}
