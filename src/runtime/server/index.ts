@@ -46,6 +46,8 @@ export interface ServerEvents {
 
 export const DEFAULT_SERVER_TIMEOUT_MS = 60_000;
 const OUTPUT_LINES = 30;
+/** a longer output line is kept (and shown) to this many characters */
+const LINE_CHARS = 1_000;
 const STOP_GRACE_MS = 5_000;
 const EXIT_SIGNALS: NodeJS.Signals[] = process.platform === 'win32' ? ['SIGINT', 'SIGTERM'] : ['SIGINT', 'SIGTERM', 'SIGHUP'];
 
@@ -132,7 +134,8 @@ async function waitReady(probe: Probe, timeoutMs: number, gone: () => boolean): 
 function keepLines(child: ChildProcess, lines: string[], onStderr?: (line: string) => void): void {
   for (const stream of [child.stdout, child.stderr]) {
     const tell = stream === child.stderr ? onStderr : undefined;
-    const add = (line: string) => {
+    const add = (whole: string) => {
+      const line = whole.length > LINE_CHARS ? `${whole.slice(0, LINE_CHARS)}…` : whole;
       lines.push(line);
       tell?.(line);
     };
@@ -140,7 +143,8 @@ function keepLines(child: ChildProcess, lines: string[], onStderr?: (line: strin
     stream?.setEncoding('utf8');
     stream?.on('data', (chunk: string) => {
       const parts = (partial + chunk).split(/\r?\n/);
-      partial = parts.pop() ?? '';
+      // a line that never ends (binary output, a spinner redrawn with \r) is kept to its start
+      partial = (parts.pop() ?? '').slice(0, LINE_CHARS + 1);
       for (const line of parts) add(line);
       if (lines.length > OUTPUT_LINES) lines.splice(0, lines.length - OUTPUT_LINES);
     });
