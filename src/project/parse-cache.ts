@@ -19,9 +19,9 @@ import type { Diagnostic, Severity } from './types.js';
 const FORMAT = 1;
 
 export interface CacheOptions {
-  /** false: no cache (`--no-cache`, FLOW_NO_CACHE=1). */
+  /** false: no cache (undefined: on unless FLOW_NO_CACHE=1). */
   enabled?: boolean;
-  /** where entries live (`--cache-dir`, FLOW_CACHE_DIR); default: see defaultCacheDir */
+  /** where entries live; default: see defaultCacheDir (FLOW_CACHE_DIR first) */
   dir?: string;
 }
 

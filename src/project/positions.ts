@@ -25,8 +25,10 @@ export function indexPositions(doc: Document.Parsed, lineCounter: LineCounter): 
     const p = lineCounter.linePos(r[0]);
     return [p.line, p.col];
   };
-  // Depth is bounded by the loader (MAX_DEPTH on the value; deeper documents are refused
-  // before this runs), so plain recursion is safe here.
+  // Depth is bounded by the parser: a document nested deeper than the yaml library takes (a
+  // few hundred levels) ends in its RangeError and parseYaml keeps an empty one. Documents
+  // deeper than MAX_DEPTH are refused by the loader but still indexed here, so plain
+  // recursion is safe only because this walk needs less stack per level than the parser.
   const walk = (node: unknown): PosNode | null => {
     const pos = at(node);
     if (!pos) return null;

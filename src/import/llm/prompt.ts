@@ -79,9 +79,20 @@ export function editRequest(problems: string[], files: AnswerFile[]): string {
 
 function hideCredentials(text: string, credentials: ReadonlySet<string>): string {
   let out = text;
+  const forms = [...credentials].filter((c) => c.length >= 4).flatMap(spellings);
   // Longest first, so a token that contains another is hidden whole.
-  for (const c of [...credentials].sort((a, b) => b.length - a.length)) if (c.length >= 4) out = out.split(c).join('***');
+  for (const f of [...new Set(forms)].sort((a, b) => b.length - a.length)) out = out.split(f).join('***');
   return out;
+}
+
+/**
+ * How an input may spell a credential the readers decoded: as is, percent- or form-encoded (a
+ * query, "Copy as cURL"), JSON-escaped (a JSON body, a HAR), JSON-escaped twice (a HAR's JSON
+ * body). The runtime's redactor knows more forms, but import may not depend on the runtime.
+ */
+function spellings(c: string): string[] {
+  const json = JSON.stringify(c).slice(1, -1);
+  return [c, encodeURIComponent(c), new URLSearchParams({ v: c }).toString().slice(2), json, JSON.stringify(json).slice(1, -1)];
 }
 
 /** The observed API as compact plain data: operations, fields, statuses, security, with evidence. */

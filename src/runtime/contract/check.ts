@@ -3,7 +3,7 @@
 // a violation with the JSON pointer in the body, what the description expects, and the value
 // found (redacted by the caller's function before it is shown).
 import type { ErrorObject } from 'ajv';
-import { header, type FlowResponse } from '../response.js';
+import { excerpt, header, type FlowResponse } from '../response.js';
 import { escapePointer, matchOperation, record, type DescribedOperation, type Description } from './description.js';
 import type { Schemas } from './schemas.js';
 
@@ -69,7 +69,7 @@ export function checkResponse(
   try {
     body = res.json();
   } catch {
-    verdict.violations.push({ pointer: '', expected: `JSON (${mediaType})`, actual: String(redact(excerpt(res.text()))) });
+    verdict.violations.push({ pointer: '', expected: `JSON (${mediaType})`, actual: String(redact(excerpt(res.text(), VALUE_CHARS))) });
     return verdict;
   }
   const validate = schemas.validator(`${responsePointer}/content/${escapePointer(key)}/schema`);
@@ -164,12 +164,7 @@ function valueAt(body: unknown, pointer: string): unknown {
 
 function show(value: unknown, redact: (v: unknown) => unknown): string {
   if (value === undefined) return 'missing';
-  const text = JSON.stringify(redact(value)) ?? String(value);
-  return text.length > VALUE_CHARS ? `${text.slice(0, VALUE_CHARS - 1)}…` : text;
-}
-
-function excerpt(text: string): string {
-  return text.length > VALUE_CHARS ? `${text.slice(0, VALUE_CHARS - 1)}…` : text;
+  return excerpt(JSON.stringify(redact(value)) ?? String(value), VALUE_CHARS);
 }
 
 function pathOf(url: string): string {

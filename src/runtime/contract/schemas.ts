@@ -4,6 +4,7 @@
 // `$ref`s (recursive ones too) resolve against it.
 import { createRequire } from 'node:module';
 import type { Ajv, ErrorObject, Options, ValidateFunction } from 'ajv';
+import { FlowError } from '../../errors.js';
 import type { Doc } from './description.js';
 
 const require = createRequire(import.meta.url);
@@ -36,12 +37,17 @@ export class Schemas {
 
   #compile(pointer: string): SchemaValidator {
     try {
-      return compileAt((this.#ajv ??= this.#create({ discriminator: true })), pointer);
+      try {
+        return compileAt((this.#ajv ??= this.#create({ discriminator: true })), pointer);
+      } catch (err) {
+        // Ajv's discriminator wants a const/enum tag in every oneOf branch; a description that
+        // maps its branches differently is checked by oneOf alone.
+        if (!/discriminator/i.test((err as Error).message)) throw err;
+        return compileAt((this.#plain ??= this.#create({ discriminator: false })), pointer);
+      }
     } catch (err) {
-      // Ajv's discriminator wants a const/enum tag in every oneOf branch; a description that
-      // maps its branches differently is checked by oneOf alone.
-      if (!/discriminator/i.test((err as Error).message)) throw err;
-      return compileAt((this.#plain ??= this.#create({ discriminator: false })), pointer);
+      // a `pattern` that is no regular expression, a `$ref` to nothing: the description's fault
+      throw new FlowError('E_CONTRACT_LOAD', `the schema at ${pointer} cannot be compiled: ${(err as Error).message}`);
     }
   }
 

@@ -46,7 +46,10 @@ export interface ServerEvents {
 
 export const DEFAULT_SERVER_TIMEOUT_MS = 60_000;
 const OUTPUT_LINES = 30;
+/** a longer output line is kept (and shown) to this many characters */
+const LINE_CHARS = 1_000;
 const STOP_GRACE_MS = 5_000;
+const EXIT_SIGNALS: NodeJS.Signals[] = process.platform === 'win32' ? ['SIGINT', 'SIGTERM'] : ['SIGINT', 'SIGTERM', 'SIGHUP'];
 
 /**
  * Starts the server and waits until it is ready. E_SERVER_EXITED when it exits first,
@@ -81,8 +84,20 @@ export async function startServer(options: ServerOptions, baseDir: string, event
   // A run that ends any way (Ctrl+C, an uncaught error) must not leave the server behind.
   const killOnExit = () => killTree(child, 'SIGKILL');
   process.once('exit', killOnExit);
+  // A signal's default action ends the process without 'exit', and the server, in its own
+  // group, gets no Ctrl+C from the terminal: kill it, then let the signal do what it would have.
+  const onSignal = (signal: NodeJS.Signals) => {
+    killTree(child, 'SIGKILL');
+    forgetSignals();
+    if (process.listenerCount(signal) === 0) process.kill(process.pid, signal);
+  };
+  const forgetSignals = () => {
+    for (const s of EXIT_SIGNALS) process.off(s, onSignal);
+  };
+  for (const s of EXIT_SIGNALS) process.on(s, onSignal);
   void exited.then((how) => {
     process.off('exit', killOnExit);
+    forgetSignals();
     if (!stopping && ready) onExit?.(withOutput(`the server "${options.command}" ${how} during the run`, lines));
   });
   const timeoutMs = options.timeout ?? DEFAULT_SERVER_TIMEOUT_MS;
@@ -119,7 +134,8 @@ async function waitReady(probe: Probe, timeoutMs: number, gone: () => boolean): 
 function keepLines(child: ChildProcess, lines: string[], onStderr?: (line: string) => void): void {
   for (const stream of [child.stdout, child.stderr]) {
     const tell = stream === child.stderr ? onStderr : undefined;
-    const add = (line: string) => {
+    const add = (whole: string) => {
+      const line = whole.length > LINE_CHARS ? `${whole.slice(0, LINE_CHARS)}…` : whole;
       lines.push(line);
       tell?.(line);
     };
@@ -127,7 +143,8 @@ function keepLines(child: ChildProcess, lines: string[], onStderr?: (line: strin
     stream?.setEncoding('utf8');
     stream?.on('data', (chunk: string) => {
       const parts = (partial + chunk).split(/\r?\n/);
-      partial = parts.pop() ?? '';
+      // a line that never ends (binary output, a spinner redrawn with \r) is kept to its start
+      partial = (parts.pop() ?? '').slice(0, LINE_CHARS + 1);
       for (const line of parts) add(line);
       if (lines.length > OUTPUT_LINES) lines.splice(0, lines.length - OUTPUT_LINES);
     });

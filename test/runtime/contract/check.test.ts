@@ -112,3 +112,12 @@ describe('matching a response to its operation', () => {
     expect((await verdict('3.1.0', { type: 'object' }, {}, { status: 500 })).lines).toEqual(['expected no body for default, got application/json (2 bytes)']);
   });
 });
+
+describe('a schema Ajv cannot compile', () => {
+  test('is E_CONTRACT_LOAD naming the schema, not a bare SyntaxError (E_INTERNAL in the run)', async () => {
+    const err = await verdict('3.0.3', { type: 'string', pattern: '([' }, 'x').catch((e: unknown) => e);
+    expect(err).toMatchObject({ code: 'E_CONTRACT_LOAD' });
+    expect((err as Error).message).toContain('/paths/~1things~1{id}/get/responses/2XX/content/application~1json/schema');
+    expect((err as Error).message).toContain('Invalid regular expression');
+  });
+});

@@ -69,3 +69,13 @@ test('a URL that already answers: E_SERVER_IN_USE, or that server with reuseExis
 test('a URL that is not http(s) is E_SERVER_OPTIONS', async () => {
   await expect(startServer({ command: 'true', url: 'ftp://x' }, PETS)).rejects.toMatchObject({ code: 'E_SERVER_OPTIONS' });
 });
+
+test('output without line ends is kept to the start of its line, not whole in the error', async () => {
+  const port = await freePort();
+  // a megabyte on one line, then exit
+  const command = `node -e "process.stdout.write('x'.repeat(1e6)); process.exitCode = 3"`;
+  const err = await startServer({ command, port }, PETS).catch((e) => e);
+  expect(err.code).toBe('E_SERVER_EXITED');
+  expect(err.message).toContain(`  | ${'x'.repeat(1000)}…`);
+  expect(err.message.length).toBeLessThan(2000);
+});
