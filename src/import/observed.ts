@@ -182,6 +182,8 @@ export interface ReaderNote {
   evidence: Evidence;
   /** operation keys this note blocks */
   blocks?: string[];
+  /** an open question even when it blocks nothing (what the input leaves unknown) */
+  question?: boolean;
 }
 
 export interface ObservedApi {

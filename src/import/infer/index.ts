@@ -80,12 +80,12 @@ export function infer(api: ObservedApi, options: InferOptions = {}): Draft {
 
 function applyReaderNotes(api: ObservedApi, endpoints: Endpoint[], ctx: InferContext): void {
   for (const n of api.notes) {
-    if (!n.blocks?.length) {
+    if (!n.blocks?.length && !n.question) {
       // Reader notes say what an input holds or leaves out: they explain the operations table.
       ctx.note('resources', `${n.text} (${evidenceText(n.evidence)})`);
       continue;
     }
-    const blocked = endpoints.filter((e) => e.ops.some((o) => n.blocks!.includes(o.key)));
+    const blocked = endpoints.filter((e) => e.ops.some((o) => n.blocks?.includes(o.key)));
     const q = ctx.ask(n.text, blocked.map(endpointId), n.evidence);
     for (const e of blocked) e.blocked ??= { reason: n.text, question: q };
   }
