@@ -5,10 +5,16 @@ type Obj = Record<string, unknown>;
 const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /** JSON inputs: the top-level keys say what they are. */
+const isCollection = (v: Obj): boolean => isObj(v.info) && (String(v.info.schema ?? '').includes('getpostman') || Array.isArray(v.item));
+const isEnvironment = (v: Obj): boolean => Array.isArray(v.values) && ('_postman_variable_scope' in v || 'name' in v);
+
 const JSON_SIGNS: Array<[InputFormat, (v: Obj) => boolean]> = [
   ['openapi', (v) => typeof v.openapi === 'string' || typeof v.swagger === 'string'],
-  ['postman', (v) => isObj(v.info) && (String(v.info.schema ?? '').includes('getpostman') || Array.isArray(v.item))],
-  ['postman', (v) => Array.isArray(v.values) && ('_postman_variable_scope' in v || 'name' in v)],
+  ['postman', isCollection],
+  ['postman', isEnvironment],
+  // as the Postman API exports them: `{"collection": {...}}`, `{"environment": {...}}`
+  ['postman', (v) => isObj(v.collection) && isCollection(v.collection)],
+  ['postman', (v) => isObj(v.environment) && isEnvironment(v.environment)],
   ['har', (v) => isObj(v.log) && Array.isArray(v.log.entries)],
 ];
 

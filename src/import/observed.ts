@@ -128,6 +128,8 @@ export type SchemeKind =
   | 'api_key'
   | 'oauth2_client_credentials'
   | 'oauth2_password'
+  | 'oauth1'
+  | 'aws_sigv4'
   /** a token obtained by a login request the input shows (Postman script, login endpoint) */
   | 'login'
   /** stated by the input but not one of the supported strategies (authorizationCode, implicit, openIdConnect, …) */
@@ -151,6 +153,8 @@ export interface SecurityScheme {
   credentialVars?: Record<string, string>;
   /** OAuth2 scope the token request sends */
   scope?: string;
+  /** settings that are no credential, as the input states them (aws_sigv4 region/service, oauth1 realm) */
+  settings?: Record<string, string>;
   /** why it is unsupported, for the open question */
   detail?: string;
   description?: string;

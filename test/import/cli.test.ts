@@ -36,7 +36,7 @@ describe('flow import', () => {
     cleanups.push(cleanup);
     const a = io();
     const code = await main(['import', 'shop.postman_collection.json', '--out', path.join(dir, 'p'), '--plan', path.join(dir, 'PLAN.md')], a);
-    expect(a.err).toMatch(/5 of 5 operations, 3 resources, 1 actors, 0 open questions, \d+ dependencies \(1 depends_on\); self-check and grounding passed; lint 0 errors/);
+    expect(a.err).toMatch(/5 of 5 operations, 3 resources, 1 actors, 1 open questions, \d+ dependencies \(1 depends_on\); self-check and grounding passed; lint 0 errors/);
     expect(code).toBe(0);
     expect(a.out).toBe('');
     expect(await readFile(path.join(dir, 'PLAN.md'), 'utf8')).toMatch(/^# Import plan: Shop/);

@@ -20,25 +20,29 @@ interface Item {
 }
 
 export function readPostman(input: ReaderInput): ObservedApi {
-  const doc = obj(input.json);
+  const outer = obj(input.json);
+  // The Postman API wraps an export in an envelope: `{"collection": {...}}` / `{"environment": {...}}`.
+  const doc = obj(outer.collection ?? outer.environment ?? outer);
   if (Array.isArray(doc.values)) return readEnvironment(input, doc);
   if (!Array.isArray(doc.item)) throw importError(IMPORT_CODES.parse, `${input.file}: not a Postman collection (no "item" list)`, input.file);
   const api = emptyApi();
   const info = obj(doc.info);
   const schema = String(info.schema ?? '');
   const version = /v2\.1/.test(schema) ? 'Postman 2.1' : /v2\.0/.test(schema) ? 'Postman 2.0' : 'Postman collection';
-  for (const [key, value] of Object.entries(kv(doc.variable))) addVariable(api, input.file, key, value, 'collection variable');
+  // v2.1 lists `{key, value, type}`; a v2.0 export may give a plain map
+  const vars = Array.isArray(doc.variable) ? doc.variable.map(obj) : Object.entries(obj(doc.variable)).map(([key, value]) => ({ key, value }) as Obj);
+  for (const v of vars) if (typeof v.key === 'string') addVariable(api, input.file, v.key, String(v.value ?? ''), 'collection variable', v.type === 'secret');
 
   const items: Item[] = [];
   const walk = (list: unknown[], folder: string[], auth: Obj | undefined): void => {
     for (const raw of list) {
       const it = obj(raw);
-      const own = it.auth ? obj(it.auth) : auth;
+      const own = ownAuth(it.auth) ?? auth;
       if (Array.isArray(it.item)) walk(it.item, [...folder, String(it.name ?? '')], own);
-      else if (it.request !== undefined) items.push({ item: it, folder, auth: obj(it.request).auth ? obj(obj(it.request).auth) : own, order: items.length });
+      else if (it.request !== undefined) items.push({ item: it, folder, auth: ownAuth(obj(it.request).auth) ?? own, order: items.length });
     }
   };
-  walk(doc.item, [], doc.auth ? obj(doc.auth) : undefined);
+  walk(doc.item, [], ownAuth(doc.auth));
 
   const ctx = authContext(api);
   const scripts = items.map((it) => scriptOf(it, input.file));
@@ -77,19 +81,26 @@ export function readPostman(input: ReaderInput): ObservedApi {
   return api;
 }
 
+/** An item's own `auth`; undefined when it has none or says `inherit` (its parent's applies). */
+function ownAuth(auth: unknown): Obj | undefined {
+  const a = obj(auth);
+  return typeof a.type === 'string' && a.type !== 'inherit' ? a : undefined;
+}
+
 function readEnvironment(input: ReaderInput, doc: Obj): ObservedApi {
   const api = emptyApi();
   for (const v of doc.values as unknown[]) {
     const e = obj(v);
     if (typeof e.key !== 'string' || e.enabled === false) continue;
-    addVariable(api, input.file, e.key, String(e.value ?? ''), 'environment variable');
+    addVariable(api, input.file, e.key, String(e.value ?? ''), 'environment variable', e.type === 'secret');
   }
   api.inputs.push({ file: input.file, format: 'postman', version: 'Postman environment', title: typeof doc.name === 'string' ? doc.name : undefined, operationCount: 0 });
   return api;
 }
 
-function addVariable(api: ObservedApi, file: string, name: string, value: string, what: string): void {
-  const credential = isCredentialName(name);
+function addVariable(api: ObservedApi, file: string, name: string, value: string, what: string, markedSecret = false): void {
+  // Postman marks a variable `type: "secret"`; else its name says whether it holds a credential.
+  const credential = markedSecret || isCredentialName(name);
   if (credential && value && !value.includes('{{')) api.credentials.add(value);
   api.variables.push({ name, value: credential ? undefined : value || undefined, credential, evidence: { file, at: `${what} "${name}"`, quote: quote(`${name}${credential ? '' : `=${value}`}`) } });
 }
