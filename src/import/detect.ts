@@ -40,7 +40,8 @@ export function detectFormat(text: string, json: unknown): InputFormat | undefin
   if (/^(?:openapi|swagger)\s*:/m.test(text) && /^paths\s*:|^webhooks\s*:|^components\s*:/m.test(text)) return 'openapi';
   if (/^(?:openapi|swagger)\s*:\s*['"]?\d/m.test(text)) return 'openapi';
   const curls = text.match(CURL_RE)?.length ?? 0;
-  const endpoints = text.match(ENDPOINT_RE)?.length ?? 0;
+  // A link naming an endpoint (`[POST /api/v1/apps](…)`) documents nothing by itself.
+  const endpoints = text.replace(/\[[^\]\n]*\]\([^)\n]*\)/g, '').match(ENDPOINT_RE)?.length ?? 0;
   if (curls && curls >= endpoints) return 'curl';
   if (endpoints) return 'markdown';
   return undefined;

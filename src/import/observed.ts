@@ -178,6 +178,8 @@ export interface InputInfo {
   title?: string;
   /** operations stated in the input (before inference skips any) */
   operationCount: number;
+  /** requests in the raw input by an independent count (check/coverage.ts), to catch a silent zero */
+  scanned?: number;
 }
 
 /** Something a reader could not read or chose not to: becomes an open question. */
