@@ -26,6 +26,8 @@ export interface ObservedParam {
   example?: unknown;
   /** true when `example` was seen in traffic (HAR/curl/Postman), not written as documentation */
   concrete?: boolean;
+  /** the schema's `format` (email, uuid, date-time, …) when it states one */
+  format?: string;
   evidence: Evidence;
 }
 
@@ -38,6 +40,8 @@ export interface ObservedField {
   /** what the input says the field holds, when it says */
   type?: 'object' | 'array' | 'scalar';
   example?: unknown;
+  /** the schema's `format` (email, uuid, date-time, …) when it states one */
+  format?: string;
   evidence: Evidence;
 }
 

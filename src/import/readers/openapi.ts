@@ -22,7 +22,7 @@ import {
   type SecurityUse,
 } from '../observed.js';
 import { parseDescription, resolveRefs, type RefProblem } from './openapi-refs.js';
-import { isSchema, schemaFields, schemaValue } from './openapi-schema.js';
+import { formatOf, isSchema, schemaFields, schemaValue } from './openapi-schema.js';
 import { splitServerUrl } from './url.js';
 import type { ReaderInput } from './types.js';
 
@@ -91,6 +91,8 @@ export async function readOpenApi(input: ReaderInput): Promise<ObservedApi> {
           const param: ObservedParam = { name: String(p.name), in: loc, required: p.required === true || loc === 'path', evidence: pEv };
           const value = p.example ?? schemaValue(p.schema ?? p);
           if (value !== undefined) param.example = value;
+          const format = formatOf(p.schema ?? p);
+          if (format) param.format = format;
           (loc === 'header' ? observed.headers : observed.params).push(param);
         }
       }
