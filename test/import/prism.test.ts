@@ -5,7 +5,6 @@
 // is malformed. Prism serves the description's paths at its root, without the servers' base
 // path: a small proxy in front of it takes the prefix off, as a gateway would.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { createServer, request, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -14,17 +13,12 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { cleanProjects, writeProject } from '../helpers/project.js';
-import { CORPUS } from './helpers.js';
+import { describeShared } from '../helpers/shared.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const FLOW = path.join(ROOT, 'bin', 'flow.js');
 const PRISM = path.join(ROOT, 'node_modules', '@stoplight', 'prism-cli', 'dist', 'index.js');
-const CONDUIT = path.join(CORPUS, 'openapi', 'realworld-conduit.oas31.yml');
-
-// The corpus lies beside the clone (../shared/corpus). Where it is absent the Conduit case
-// skips with a message; under CI=true it fails, so CI cannot pass without it.
-const haveCorpus = existsSync(CONDUIT);
-if (!haveCorpus && !process.env.CI) console.warn(`prism round trip: ${CONDUIT} is absent; the Conduit case is skipped (it fails under CI=true)`);
+const CONDUIT = 'corpus/openapi/realworld-conduit.oas31.yml';
 
 /** A second description written for the test: formats, a required header, a key, query defaults. */
 const NOTES = `openapi: 3.0.3
@@ -158,13 +152,18 @@ function refusals(log: string): string[] {
   return log.split('\n').filter((l) => /VALIDATOR.*(error|✖)|Request terminated with error/i.test(l));
 }
 
-describe('imported projects run against Prism (no request refused as malformed)', () => {
-  it.skipIf(!haveCorpus && !process.env.CI)('Conduit (../shared/corpus, OpenAPI 3.1)', async () => {
-    const r = await roundTrip(CONDUIT, '/api');
+// The corpus lies beside the clone (../shared/corpus): where it is absent this block skips with
+// a message, and under CI=true it fails.
+describeShared('Prism round trip: Conduit', CONDUIT, (conduit) => {
+  it('Conduit (../shared/corpus, OpenAPI 3.1): no request refused as malformed', async () => {
+    const r = await roundTrip(conduit, '/api');
     expect(refusals(r.prism), r.out).toEqual([]);
     expect(r.out).toMatch(/19 passed, 0 failed/);
     expect(r.code, r.out).toBe(0);
   }, 120_000);
+});
+
+describe('imported projects run against Prism (no request refused as malformed)', () => {
 
   it('a description with formats, enums, a required header and an API key', async () => {
     const dir = await writeProject({ 'notes.yaml': NOTES });
