@@ -25,6 +25,11 @@ beforeAll(async () => {
 });
 afterAll(() => new Promise<void>((r) => server.close(() => r())));
 
+const HEAD = `openapi: 3.0.3
+info: { title: Pets, version: '1' }
+servers: [{ url: 'https://pets.test' }]
+`;
+
 const petPaths = (extra = '') => `
 paths:
   /pets:
@@ -50,10 +55,7 @@ ${extra}`;
 describe('openapi $ref', () => {
   it('leaves a $ref inside example, examples.*.value, default and enum as data, and fetches nothing', async () => {
     const dir = await writeProject({
-      'api.yaml': `openapi: 3.0.3
-info: { title: Pets, version: '1' }
-servers: [{ url: 'https://pets.test' }]
-${petPaths()}
+      'api.yaml': `${HEAD}${petPaths()}
 components:
   schemas:
     NewPet:
@@ -77,10 +79,7 @@ components:
 
   it('a remote reference becomes an open question naming it; the operations that do not need it import', async () => {
     const dir = await writeProject({
-      'api.yaml': `openapi: 3.0.3
-info: { title: Pets, version: '1' }
-servers: [{ url: 'https://pets.test' }]
-${petPaths()}
+      'api.yaml': `${HEAD}${petPaths()}
 components:
   schemas:
     NewPet: { $ref: '${origin}/schemas/NewPet.json' }
@@ -100,10 +99,7 @@ components:
 
   it('a broken local reference and an unreadable file cost only what needs them', async () => {
     const dir = await writeProject({
-      'api.yaml': `openapi: 3.0.3
-info: { title: Pets, version: '1' }
-servers: [{ url: 'https://pets.test' }]
-${petPaths(`  /owners:
+      'api.yaml': `${HEAD}${petPaths(`  /owners:
     post:
       requestBody:
         content:
