@@ -27,7 +27,7 @@ import { splitServerUrl } from './url.js';
 import type { ReaderInput } from './types.js';
 
 
-/** Read one OpenAPI description (the parser reads the file itself: YAML or JSON). */
+/** Read one OpenAPI description (YAML or JSON; parsed already when readInput detected it). */
 export async function readOpenApi(input: ReaderInput): Promise<ObservedApi> {
   let raw: unknown = input.json;
   if (raw === undefined) {
