@@ -56,7 +56,11 @@ describe('postman collections as exported', () => {
       auth: { type: 'awsv4', awsv4: [{ key: 'accessKey', value: '{{aws_access}}' }, { key: 'secretKey', value: '{{aws_secret}}' }, { key: 'region', value: 'eu-west-1' }, { key: 'service', value: 's3' }] },
       item: [
         { name: 'Buckets', item: [{ name: 'List buckets', request: { method: 'GET', auth: { type: 'inherit' }, url: 'https://store.test/buckets' } }] },
-        { name: 'Health', request: { method: 'GET', auth: { type: 'noauth' }, url: 'https://store.test/health' } },
+        {
+          name: 'Health',
+          event: [{ listen: 'prerequest', script: { exec: ["pm.environment.set('stamp', Date.now());", "require('child_process');"] } }],
+          request: { method: 'GET', auth: { type: 'noauth' }, url: 'https://store.test/health?at={{stamp}}' },
+        },
         {
           name: 'Legacy',
           auth: { type: 'oauth1', oauth1: [{ key: 'consumerKey', value: '{{ck}}' }, { key: 'consumerSecret', value: 'literal-consumer-secret' }, { key: 'token', value: '{{tk}}' }, { key: 'tokenSecret', value: '{{ts}}' }] },
@@ -83,6 +87,9 @@ describe('postman collections as exported', () => {
     );
     expect(operation(r, 'bucket.list_buckets').actor).toBeDefined();
     expect(operation(r, 'health.health').actor).toBeUndefined();
+    // a pre-request script is read, not run: what it sets is named and supplied on each run
+    expect(r.plan).toContain('The pre-request script of "Health" sets {{stamp}} before the request');
+    expect(operation(r, 'health.health').query_params).toEqual({ at: '{{env.stamp}}' });
     const all = Object.values(texts(r)).join('\n') + r.plan;
     for (const value of ['AKIAEXAMPLEVALUE', '99887766', 'literal-consumer-secret', 'consumer-k-value']) expect(all).not.toContain(value);
   });

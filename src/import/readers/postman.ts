@@ -76,6 +76,12 @@ export function readPostman(input: ReaderInput): ObservedApi {
   items.forEach((it, i) => api.operations.push(operationOf(it, input.file, ctx, scripts[i])));
   api.schemes.push(...ctx.schemes.values());
   for (const s of scripts) if (s.facts.error) api.notes.push({ text: `A test script could not be parsed (${s.facts.error}); variables it sets are not used`, evidence: s.evidence });
+  // Pre-request scripts are read, never run: what they set is named, and supplied on each run.
+  for (const it of items) {
+    const pre = scriptOf(it, input.file, 'prerequest');
+    const names = [...new Set(pre.facts.sets.map((x) => x.variable))];
+    if (names.length) api.notes.push({ text: `The pre-request script of "${itemName(it)}" sets ${names.map((n) => `{{${n}}}`).join(', ')} before the request; scripts are read as evidence, not run, so each is a variable supplied on each run`, evidence: pre.evidence });
+  }
   addOriginServers(api, input.file, 'item');
   api.inputs.push({ file: input.file, format: 'postman', version, title: typeof info.name === 'string' ? info.name : undefined, operationCount: api.operations.length });
   return api;
@@ -122,12 +128,13 @@ function keyOf(it: Item, req: Obj): string {
   return `#${it.order + 1} ${String(req.method ?? 'GET').toUpperCase()} ${String(it.item.name ?? '')}`;
 }
 
-function scriptOf(it: Item, file: string): { facts: ReturnType<typeof analyzeScript>; evidence: ReturnType<typeof evidenceOf> } {
+function scriptOf(it: Item, file: string, listen: 'test' | 'prerequest' = 'test'): { facts: ReturnType<typeof analyzeScript>; evidence: ReturnType<typeof evidenceOf> } {
   const events = Array.isArray(it.item.event) ? it.item.event.map(obj) : [];
-  const test = events.find((e) => e.listen === 'test');
-  const exec = obj(test?.script).exec;
+  const script = events.find((e) => e.listen === listen);
+  const exec = obj(script?.script).exec;
   const code = Array.isArray(exec) ? exec.join('\n') : typeof exec === 'string' ? exec : '';
-  return { facts: analyzeScript(code), evidence: { file, at: `item "${itemName(it)}" test script`, quote: 'test script' } };
+  const what = listen === 'test' ? 'test script' : 'pre-request script';
+  return { facts: analyzeScript(code), evidence: { file, at: `item "${itemName(it)}" ${what}`, quote: what } };
 }
 
 function operationOf(it: Item, file: string, ctx: AuthContext, script: ReturnType<typeof scriptOf>): ObservedOperation {
