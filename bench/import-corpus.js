@@ -25,12 +25,13 @@ async function importOne(inputs) {
   try {
     const r = await measureNode([FLOW, 'import', ...inputs, '--out', path.join(out, 'project'), '--plan', path.join(out, 'PLAN.md')], { cwd: CORPUS });
     const m = SUMMARY.exec(r.stderr);
-    if (!m) return { ok: false, row: [inputs.join(' + '), '?', '?', '?', '?', `${Math.round(r.ms)} ms`, '?', `exit ${r.code}: ${r.stderr.split('\n').find((l) => l.trim()) ?? ''}`] };
+    if (!m) return { ok: false, row: [inputs.join(' + '), '?', '?', '?', '?', '?', `${Math.round(r.ms)} ms`, '?', `exit ${r.code}: ${r.stderr.split('\n').find((l) => l.trim()) ?? ''}`] };
     const [, emitted, stated, , , questions, deps, explicit, check, lintErrors] = m;
+    const coverage = /coverage: (.*)/.exec(r.stderr)?.[1] ?? '?';
     const ok = r.code === 0 && check === 'passed' && lintErrors === '0';
     return {
       ok,
-      row: [inputs.join(' + '), stated, emitted, questions, `${deps} (${explicit} explicit)`, `${Math.round(r.ms)} ms`, `${Math.round(r.rssMB)} MB`, ok ? 'ok' : `FAILED (check ${check}, lint ${lintErrors} errors)`],
+      row: [inputs.join(' + '), stated, emitted, questions, coverage, `${deps} (${explicit} explicit)`, `${Math.round(r.ms)} ms`, `${Math.round(r.rssMB)} MB`, ok ? 'ok' : `FAILED (check ${check}, lint ${lintErrors} errors)`],
     };
   } finally {
     await rm(out, { recursive: true, force: true });
@@ -45,7 +46,7 @@ async function main() {
   }
   const folders = (await readdir(CORPUS, { withFileTypes: true })).filter((d) => d.isDirectory()).map((d) => d.name).sort();
   let failed = 0;
-  const headers = ['input', 'ops in input', 'ops emitted', 'open questions', 'inferred dependencies', 'time', 'peak RSS', 'checks + lint'];
+  const headers = ['input', 'ops in input', 'ops emitted', 'open questions', 'coverage', 'inferred dependencies', 'time', 'peak RSS', 'checks + lint'];
   for (const folder of folders) {
     const files = (await readdir(path.join(CORPUS, folder))).filter((f) => f !== 'README.md').sort();
     const rows = [];

@@ -1,4 +1,4 @@
-// `npm run bench [lint|runner|process|vitest|contract]...`: every benchmark, or the ones named. Figures go to
+// `npm run bench [lint|runner|process|vitest|contract|import]...`: every benchmark, or the ones named. Figures go to
 // stdout as Markdown tables (copy them into BENCHMARKS.md with the machine and date).
 import { benchLint } from './lint.js';
 
@@ -8,6 +8,7 @@ const SECTIONS = {
   process: async () => (await import('./process.js')).benchProcess(),
   vitest: async () => (await import('./vitest.js')).benchVitest(),
   contract: async () => (await import('./contract.js')).benchContract(),
+  import: async () => (await import('./import.js')).benchImport(),
 };
 
 const wanted = process.argv.slice(2).length ? process.argv.slice(2) : Object.keys(SECTIONS);

@@ -6,4 +6,4 @@ export { createRunner, type Runner } from './runtime/index.js';
 export type * from './runtime/types.js';
 export { FlowError, hasCode } from './errors.js';
 export { importApi } from './import/index.js';
-export { fixProject } from './import/fix/index.js';
+export { fixProject } from './lint/fix/index.js';

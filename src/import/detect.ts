@@ -5,10 +5,16 @@ type Obj = Record<string, unknown>;
 const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /** JSON inputs: the top-level keys say what they are. */
+const isCollection = (v: Obj): boolean => isObj(v.info) && (String(v.info.schema ?? '').includes('getpostman') || Array.isArray(v.item));
+const isEnvironment = (v: Obj): boolean => Array.isArray(v.values) && ('_postman_variable_scope' in v || 'name' in v);
+
 const JSON_SIGNS: Array<[InputFormat, (v: Obj) => boolean]> = [
   ['openapi', (v) => typeof v.openapi === 'string' || typeof v.swagger === 'string'],
-  ['postman', (v) => isObj(v.info) && (String(v.info.schema ?? '').includes('getpostman') || Array.isArray(v.item))],
-  ['postman', (v) => Array.isArray(v.values) && ('_postman_variable_scope' in v || 'name' in v)],
+  ['postman', isCollection],
+  ['postman', isEnvironment],
+  // as the Postman API exports them: `{"collection": {...}}`, `{"environment": {...}}`
+  ['postman', (v) => isObj(v.collection) && isCollection(v.collection)],
+  ['postman', (v) => isObj(v.environment) && isEnvironment(v.environment)],
   ['har', (v) => isObj(v.log) && Array.isArray(v.log.entries)],
 ];
 
@@ -34,7 +40,8 @@ export function detectFormat(text: string, json: unknown): InputFormat | undefin
   if (/^(?:openapi|swagger)\s*:/m.test(text) && /^paths\s*:|^webhooks\s*:|^components\s*:/m.test(text)) return 'openapi';
   if (/^(?:openapi|swagger)\s*:\s*['"]?\d/m.test(text)) return 'openapi';
   const curls = text.match(CURL_RE)?.length ?? 0;
-  const endpoints = text.match(ENDPOINT_RE)?.length ?? 0;
+  // A link naming an endpoint (`[POST /api/v1/apps](…)`) documents nothing by itself.
+  const endpoints = text.replace(/\[[^\]\n]*\]\([^)\n]*\)/g, '').match(ENDPOINT_RE)?.length ?? 0;
   if (curls && curls >= endpoints) return 'curl';
   if (endpoints) return 'markdown';
   return undefined;

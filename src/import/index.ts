@@ -11,6 +11,8 @@ import { mergeApis, type InputFormat, type ObservedApi } from './observed.js';
 import { READERS } from './readers/index.js';
 import { valueFields } from './readers/openapi-schema.js';
 import { checkEmitted, type CheckFinding } from './check/index.js';
+import { scanRequests } from './check/coverage.js';
+import { parseDescription } from './readers/openapi-refs.js';
 
 export interface ImportOptions {
   /** force the format of every input (else detected from the content) */
@@ -43,11 +45,31 @@ export async function readInput(file: string, options: ImportOptions = {}): Prom
   } catch (err) {
     throw importError(IMPORT_CODES.input, `cannot read ${file}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`, file, err);
   }
-  const json = parseJson(text);
+  let json = parseJson(text);
   const format = options.from ?? detectFormat(text, json);
   if (!format) throw importError(IMPORT_CODES.format, `${file}: cannot tell its format (OpenAPI, Postman, HAR, curl log, Markdown); give --from`, file);
-  const display = path.relative(cwd, abs) || path.basename(abs);
-  return READERS[format]({ file: display.startsWith('..') ? abs : display, path: abs, text, json });
+  if (format === 'openapi' && json === undefined) {
+    try {
+      json = parseDescription(text); // parsed once: the reader and the coverage count share it
+    } catch (err) {
+      throw importError(IMPORT_CODES.parse, `${file}: not valid YAML or JSON: ${(err as Error).message.split('\n')[0]}`, file, err);
+    }
+  }
+  const api = await READERS[format]({ file: displayName(file, cwd), path: abs, text, json });
+  const scanned = scanRequests(format, text, json);
+  for (const i of api.inputs) i.scanned = scanned;
+  return api;
+}
+
+/**
+ * The input as evidence names it: the path the user gave, relative to the working directory,
+ * or its base name when that path leaves it. Never an absolute path of this machine: the
+ * project must read the same wherever it is checked out.
+ */
+function displayName(file: string, cwd: string): string {
+  const abs = path.resolve(cwd, file);
+  const rel = path.relative(cwd, abs).split(path.sep).join('/');
+  return rel && !rel.startsWith('..') && !path.isAbsolute(rel) ? rel : path.basename(abs);
 }
 
 export async function importApi(inputs: string[], options: ImportOptions = {}): Promise<ImportResult> {
@@ -66,7 +88,7 @@ export async function importApi(inputs: string[], options: ImportOptions = {}): 
   });
   const files = emitFiles(draft);
   const plan = renderPlan(draft);
-  const findings = checkEmitted(files, { api, plan });
+  const findings = checkEmitted(files, { api, plan, requests: draft.requests });
   return { api, draft, files, plan, findings };
 }
 

@@ -26,6 +26,8 @@ export interface ObservedParam {
   example?: unknown;
   /** true when `example` was seen in traffic (HAR/curl/Postman), not written as documentation */
   concrete?: boolean;
+  /** the schema's `format` (email, uuid, date-time, …) when it states one */
+  format?: string;
   evidence: Evidence;
 }
 
@@ -38,6 +40,8 @@ export interface ObservedField {
   /** what the input says the field holds, when it says */
   type?: 'object' | 'array' | 'scalar';
   example?: unknown;
+  /** the schema's `format` (email, uuid, date-time, …) when it states one */
+  format?: string;
   evidence: Evidence;
 }
 
@@ -128,6 +132,8 @@ export type SchemeKind =
   | 'api_key'
   | 'oauth2_client_credentials'
   | 'oauth2_password'
+  | 'oauth1'
+  | 'aws_sigv4'
   /** a token obtained by a login request the input shows (Postman script, login endpoint) */
   | 'login'
   /** stated by the input but not one of the supported strategies (authorizationCode, implicit, openIdConnect, …) */
@@ -151,6 +157,8 @@ export interface SecurityScheme {
   credentialVars?: Record<string, string>;
   /** OAuth2 scope the token request sends */
   scope?: string;
+  /** settings that are no credential, as the input states them (aws_sigv4 region/service, oauth1 realm) */
+  settings?: Record<string, string>;
   /** why it is unsupported, for the open question */
   detail?: string;
   description?: string;
@@ -174,6 +182,8 @@ export interface InputInfo {
   title?: string;
   /** operations stated in the input (before inference skips any) */
   operationCount: number;
+  /** requests in the raw input by an independent count (check/coverage.ts), to catch a silent zero */
+  scanned?: number;
 }
 
 /** Something a reader could not read or chose not to: becomes an open question. */
@@ -182,6 +192,8 @@ export interface ReaderNote {
   evidence: Evidence;
   /** operation keys this note blocks */
   blocks?: string[];
+  /** an open question even when it blocks nothing (what the input leaves unknown) */
+  question?: boolean;
 }
 
 export interface ObservedApi {

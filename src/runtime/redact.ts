@@ -15,6 +15,7 @@
 // redacted ends with CUT_MARK, before which a possible start of a secret is hidden too
 // (redact-cut.ts). JSON escapes of any character of a form are found (redact-escapes.ts).
 
+import { isCredentialHeaderName, isCredentialName } from '../project/credentials.js';
 import { CUT_MARK, safeCut, spansBeforeCuts } from './redact-cut.js';
 import { escapedSpans, maskSpans } from './redact-escapes.js';
 import { FormIndex, KEY_CHARS } from './redact-index.js';
@@ -291,12 +292,9 @@ const HEADER_RULES: Record<string, HeaderRule> = {
   'set-cookie': setCookie,
 };
 
-/** `X-Auth-Token`, `X-Api-Key`, `Api-Key`, `apikey`, `Client-Secret`, … (and `_` spellings). */
-const CREDENTIAL_HEADER = /(?:^|[-_])(?:token|key|secret|apikey|password)$|^apikey$/i;
-
 export function headerRule(name: string): HeaderRule | undefined {
   const lower = name.toLowerCase();
-  return HEADER_RULES[lower] ?? (CREDENTIAL_HEADER.test(lower) ? opaque : undefined);
+  return HEADER_RULES[lower] ?? (isCredentialHeaderName(lower) ? opaque : undefined);
 }
 
 /** True for a header whose value is a credential whatever it holds. */
@@ -304,25 +302,7 @@ export function isCredentialHeader(name: string): boolean {
   return headerRule(name) !== undefined;
 }
 
-/** JSON fields that hold credentials (compared without case, `-` and `_`). */
-const CREDENTIAL_KEYS = new Set([
-  'password',
-  'passwd',
-  'secret',
-  'clientsecret',
-  'token',
-  'accesstoken',
-  'refreshtoken',
-  'idtoken',
-  'sessiontoken',
-  'apikey',
-  'apisecret',
-  'privatekey',
-  'secretkey',
-  'secretaccesskey',
-  'authorization',
-]);
-
+/** JSON fields that hold credentials: the shared vocabulary (src/project/credentials.ts). */
 export function isCredentialKey(key: string): boolean {
-  return CREDENTIAL_KEYS.has(key.replace(/[-_]/g, '').toLowerCase());
+  return isCredentialName(key);
 }

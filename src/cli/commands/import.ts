@@ -1,6 +1,7 @@
 // `flow import`: inputs -> plan + project files, checked; `--into` edits a project in place;
 // `--check` runs the self-check (and lint) on a project someone else wrote. Output only: the
 // work is in src/import.
+import { coverageLine, coverageOf } from '../../import/check/coverage.js';
 import { mkdir, mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -154,6 +155,7 @@ async function runImport(inputs: string[], values: Values, from: InputFormat | u
   }
   if (values.plan) await writeFile(path.resolve(io.cwd, values.plan), result.plan, 'utf8');
   else io.stdout(result.plan);
+  io.stderr(`flow import: coverage: ${coverageLine(coverageOf(result.draft.requests))}\n`);
   return report(result.findings, await lintDir(dir), io, summaryOf(result));
 }
 

@@ -68,7 +68,7 @@ const lintCommand: Command = async (argv: string[], io: CliIO): Promise<number> 
   let project = await loadProject(target);
   if (values.fix) {
     // R7: the files are edited in place, never regenerated; then the project is read again.
-    const { fixProject } = await import('../../import/fix/index.js');
+    const { fixProject } = await import('../../lint/fix/index.js');
     const fixed = await fixProject(project);
     for (const f of fixed.fixes) io.stderr(`fixed  ${path.relative(io.cwd, f.file) || f.file}  ${f.code}  ${f.message}
 `);

@@ -27,6 +27,7 @@ export const CHECK_CODES = {
   provenance: 'E_CHECK_PROVENANCE',
   template: 'E_CHECK_TEMPLATE',
   plan: 'E_CHECK_PLAN',
+  coverage: 'E_CHECK_COVERAGE',
 } as const;
 
 export function formatFinding(f: CheckFinding): string {

@@ -4,6 +4,7 @@ import { isSecretRef } from '../../project/types.js';
 import type { EmittedFile } from '../emit/files.js';
 import type { ObservedApi } from '../observed.js';
 import type { CheckFinding } from './finding.js';
+import { checkCoverage, type RequestFate } from './coverage.js';
 import { checkGrounding } from './grounding.js';
 import { checkLeaks } from './leaks.js';
 import { checkCycles, checkReferences } from './refs.js';
@@ -14,6 +15,8 @@ export interface CheckContext {
   /** the observed input: enables the grounding and leak checks */
   api?: ObservedApi;
   plan?: string;
+  /** what became of each request (an import's own draft): enables the coverage check */
+  requests?: RequestFate[];
 }
 
 /** The self-check of spec 1.8 (plus R3–R5) on a project view. */
@@ -33,7 +36,12 @@ export function checkView(view: ProjectView, ctx: CheckContext = {}): CheckFindi
 }
 
 export function checkEmitted(files: EmittedFile[], ctx: CheckContext = {}): CheckFinding[] {
-  return checkView(viewOfEmitted(files), ctx);
+  const out = checkView(viewOfEmitted(files), ctx);
+  if (ctx.requests && ctx.api) {
+    const inputs = ctx.api.inputs.map((i) => ({ file: i.file, found: i.operationCount, scanned: i.scanned }));
+    out.push(...checkCoverage(ctx.requests, inputs, files));
+  }
+  return out;
 }
 
 export { CHECK_CODES, formatFinding, type CheckFinding } from './finding.js';

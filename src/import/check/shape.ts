@@ -3,7 +3,7 @@
 // keys, the strategy is one of the eleven, only the spec's keys, `_provenance` on every
 // imported operation.
 import { AUTH_STRATEGIES, SET_VIA_VAR, isSecretRef } from '../../project/types.js';
-import { isCredentialName } from '../infer/names.js';
+import { isCredentialName } from '../../project/credentials.js';
 import { CHECK_CODES, type CheckFinding } from './finding.js';
 import type { ProjectView, ViewFile } from './view.js';
 import { refsIn, stringsOf } from './walk.js';
@@ -18,9 +18,6 @@ const KEYS = {
   resource: ['name', 'description', 'operations'],
   operation: ['method', 'path', 'actor', 'depends_on', 'headers', 'query_params', 'body', 'body_form', 'expect_status', 'extract', 'assert', 'poll_until', 'for_each', 'force', 'auth', 'timeout', 'retry', 'pre_request', 'post_response', '_provenance'],
 } as const;
-
-/** Keys whose value is a credential in auth maps (spec 5), besides any credential-like name. */
-const AUTH_SECRET_KEYS = new Set(['password', 'token', 'key', 'client_secret', 'consumer_secret', 'token_secret', 'secret_key', 'secret', 'session_token', 'key_password', 'access_key']);
 
 export function checkShape(view: ProjectView, secretEnv: Set<string>): CheckFinding[] {
   const out: CheckFinding[] = [];
@@ -48,14 +45,14 @@ export function checkShape(view: ProjectView, secretEnv: Set<string>): CheckFind
       push(a.file, 'auth.strategy', CHECK_CODES.strategy, `strategy "${String(auth.strategy)}" is not one of the eleven (${AUTH_STRATEGIES.join(', ')})`);
     }
     for (const [k, v] of Object.entries(auth)) {
-      if ((AUTH_SECRET_KEYS.has(k) || isCredentialName(k)) && !isSafeCredential(v, secretEnv)) push(a.file, `auth.${k}`, CHECK_CODES.plaintext, `actor ${id}: auth.${k} must be a !secret or {{secret.X}}`);
+      if (isCredentialName(k) && !isSafeCredential(v, secretEnv)) push(a.file, `auth.${k}`, CHECK_CODES.plaintext, `actor ${id}: auth.${k} must be a !secret or {{secret.X}}`);
     }
     for (const s of stringsOf(a.file, a.value.inject, 'inject')) {
       if (isCredentialName(s.key) && !isSafeCredential(s.text, secretEnv)) push(a.file, s.where, CHECK_CODES.plaintext, `actor ${id}: ${s.where} sends a credential in plain text`);
     }
     const { extract: _extract, ...authRest } = auth;
     void _extract; // extraction paths name where a token is read, not a credential
-    credentialsIn(a.file, authRest, 'auth', secretEnv, push, new Set(['strategy', ...AUTH_SECRET_KEYS]));
+    credentialsIn(a.file, authRest, 'auth', secretEnv, push, new Set(['strategy', ...Object.keys(auth).filter(isCredentialName)]));
   }
   for (const [id, op] of view.operations) {
     const where = (k: string): string => `operations.${op.name}${k ? `.${k}` : ''}`;
@@ -89,9 +86,7 @@ export function checkShape(view: ProjectView, secretEnv: Set<string>): CheckFind
 function credentialsIn(file: ViewFile, value: unknown, where: string, secretEnv: Set<string>, push: (f: ViewFile, w: string, c: string, m: string) => void, skip = new Set<string>()): void {
   for (const s of stringsOf(file, value, where)) {
     if (skip.has(s.key) && s.where === `${where}.${s.key}`) continue;
-    const named = isCredentialName(s.key);
-    const authHeader = /^(authorization|proxy-authorization)$/i.test(s.key);
-    if ((named || authHeader) && !isSafeCredential(s.text, secretEnv)) push(file, s.where, CHECK_CODES.plaintext, `${s.where} holds a credential in plain text: use {{secret.X}}`);
+    if (isCredentialName(s.key) && !isSafeCredential(s.text, secretEnv)) push(file, s.where, CHECK_CODES.plaintext, `${s.where} holds a credential in plain text: use {{secret.X}}`);
   }
   const walk = (v: unknown, w: string, key: string): void => {
     if (typeof v === 'number' && isCredentialName(key)) push(file, w, CHECK_CODES.plaintext, `${w} holds a credential in plain text: use {{secret.X}}`);

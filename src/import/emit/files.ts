@@ -58,7 +58,7 @@ function environmentFile(draft: Draft): EmittedFile {
   commentOn(vars, 'baseUrl', draft.baseUrlNote);
   for (const v of draft.variables) commentOn(vars, v.name, v.notes);
   if (draft.secrets.length) {
-    doc.comment = ` Secrets referenced as { {secret.NAME} } (keychain, or FLOW_SECRET_<NAME> in CI):\n${draft.secrets.map((s) => `   ${s.name}: ${inert(oneLine(s.notes))}`).join('\n')}`;
+    doc.comment = ` Secrets referenced as {{secret.NAME}} (keychain, or FLOW_SECRET_<NAME> in CI):\n${draft.secrets.map((s) => `   ${s.name}: ${inert(oneLine(s.notes))}`).join('\n')}`;
   }
   return { path: `environments/${draft.environment}.yaml`, kind: 'environment', id: draft.environment, doc };
 }

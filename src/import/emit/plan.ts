@@ -1,5 +1,6 @@
 // The plan in plain English: the five sections of spec 1.6, in order, with their tables, and
 // nothing else: each note ends the section it explains, so there is no sixth section.
+import { coverageLine, coverageOf } from '../check/coverage.js';
 import { evidenceText } from '../observed.js';
 import { PLAN_HEADINGS, type Draft, type PlanSection } from '../infer/draft.js';
 
@@ -25,6 +26,7 @@ export function renderPlan(draft: Draft): string {
   lines.push(
     `Inputs: ${draft.api.inputs.map((i) => `\`${i.file}\` (${i.version}, ${i.operationCount} operations)`).join(', ') || 'none'}.`,
     `${ops.length} of ${stated} operations imported into ${draft.resources.length} resources, ${draft.actors.length} actors; ${draft.questions.length} open questions.`,
+    `Coverage: ${coverageLine(coverageOf(draft.requests))}.`,
     '',
   );
 
@@ -45,6 +47,12 @@ export function renderPlan(draft: Draft): string {
     '',
   );
   if (draft.resources.length) lines.push(`Files: ${draft.resources.map((r) => `\`resources/${r.plural}.yaml\` (name: ${r.name})`).join(', ')}.`, '');
+  const left = coverageOf(draft.requests).notEmitted;
+  if (left.length) {
+    lines.push('Requests not emitted:', '');
+    for (const f of left) lines.push(`- \`${f.file}\` ${f.key}: ${f.fate === 'token_url' ? 'written as an actor\'s token_url' : `${f.reason ?? 'no reason'}${f.question ? ` (open question ${f.question})` : ''}`}`);
+    lines.push('');
+  }
   lines.push(...notesOf(draft, 'resources'));
 
   lines.push(`## ${PLAN_HEADINGS.variables}`, '');

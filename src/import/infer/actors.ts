@@ -66,7 +66,30 @@ const BUILDERS: Record<Exclude<SecurityScheme['kind'], 'login' | 'unsupported'>,
       password: cred(s, 'password', n, ctx, true, 'password'),
     };
   },
+  oauth1: (s, n, ctx) => ({
+    strategy: 'oauth1',
+    consumer_key: cred(s, 'consumer_key', n, ctx, true, 'OAuth1 consumer key'),
+    consumer_secret: cred(s, 'consumer_secret', n, ctx, true, 'OAuth1 consumer secret'),
+    token: cred(s, 'token', n, ctx, true, 'OAuth1 token'),
+    token_secret: cred(s, 'token_secret', n, ctx, true, 'OAuth1 token secret'),
+    ...setting(s, 'realm', n, ctx),
+  }),
+  aws_sigv4: (s, n, ctx) => ({
+    strategy: 'aws_sigv4',
+    access_key: cred(s, 'access_key', n, ctx, true, 'AWS access key'),
+    secret_key: cred(s, 'secret_key', n, ctx, true, 'AWS secret key'),
+    ...setting(s, 'region', n, ctx),
+    ...setting(s, 'service', n, ctx),
+  }),
 };
+
+/** A setting that is no credential: the input's value, its variable, or nothing when it states none. */
+function setting(s: SecurityScheme, key: string, n: string, ctx: InferContext): Record<string, TemplateValue> {
+  const v = s.credentialVars?.[key];
+  if (v) return { [key]: ctx.userVar(v, `${key} of actor ${n} (the collection's {{${v}}})`) };
+  const literal = s.settings?.[key];
+  return literal ? { [key]: literal } : {};
+}
 
 const RETURNS: Record<string, string> = {
   basic: 'no login: HTTP basic credentials on every request',
@@ -74,6 +97,8 @@ const RETURNS: Record<string, string> = {
   api_key: 'no login: an API key issued in advance',
   oauth2_client_credentials: 'an access token from the token endpoint (client credentials grant)',
   oauth2_password: 'an access token from the token endpoint (password grant)',
+  oauth1: 'no login: OAuth1 credentials issued in advance sign every request',
+  aws_sigv4: 'no login: AWS keys issued in advance sign every request (SigV4)',
 };
 
 // Among alternatives the input states, a credential issued in advance (spec 5.2) comes first:

@@ -10,7 +10,8 @@ export interface BaseChoice {
   note: string;
 }
 
-const VAR_ORIGIN = /^\{\{\s*([^{}]+?)\s*\}\}$/;
+/** A collection variable anywhere in the origin: `{{APIURL}}`, `https://{{env_url}}`. */
+const VAR_ORIGIN = /\{\{\s*([^{}]+?)\s*\}\}/;
 
 export function chooseBase(endpoints: Endpoint[], ctx: InferContext, exclude: Set<Endpoint>): BaseChoice {
   const counts = new Map<string, number>();
@@ -38,7 +39,16 @@ export function chooseBase(endpoints: Endpoint[], ctx: InferContext, exclude: Se
     };
   }
   const v = VAR_ORIGIN.exec(origin);
-  if (v) return { value: SET_VIA_VAR, note: `the collection's {{${v[1]}}}; supply it with --var baseUrl=… (host only: a path prefix belongs in the operation paths)` };
+  if (v) {
+    // The scheme and host are a variable of the collection: which host is under test is the user's to say.
+    const first = endpoints.find((e) => e.ops[0].origin === origin);
+    ctx.ask(
+      `The requests go to ${origin}: the host is the variable {{${v[1]}}}, which the input does not fix. Which host is under test? Supply it with --var baseUrl=https://… (scheme and host only).`,
+      [],
+      first?.ops[0].evidence,
+    );
+    return { value: SET_VIA_VAR, note: `the collection's {{${v[1]}}} (${origin}); supply it with --var baseUrl=… (host only: a path prefix belongs in the operation paths)` };
+  }
   const server = ctx.api.servers.find((s) => s.url.startsWith(origin!));
   return { value: origin, note: server ? `from ${server.evidence.file} ${server.evidence.at}: "${server.url}"` : `the host the requests were sent to` };
 }

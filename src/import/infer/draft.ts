@@ -1,5 +1,6 @@
 // The draft project: what inference decided, before it is written as a plan and files.
 // Plain data; emit/ turns it into YAML documents and Markdown.
+import type { RequestFate } from '../check/coverage.js';
 import type { Operation, TemplateValue } from '../../project/types.js';
 import type { Evidence, ObservedApi, ObservedOperation } from '../observed.js';
 
@@ -69,6 +70,8 @@ export interface Draft {
   flows: VariableFlow[];
   /** notes for the plan that are neither questions nor rows (alternatives chosen, skips) */
   notes: PlanNote[];
+  /** what became of each request of the inputs (coverage) */
+  requests: RequestFate[];
 }
 
 /** The five plan sections of spec 1.6; a note is written at the end of the one it explains. */

@@ -7,6 +7,7 @@ import { chooseBase } from './base.js';
 import { Resolver } from './bindings.js';
 import { InferContext } from './context.js';
 import { inferDependencies } from './deps.js';
+import type { RequestFate } from '../check/coverage.js';
 import type { Draft, DraftOperation, DraftResource, VariableFlow } from './draft.js';
 import { buildEndpoints, endpointId, type Endpoint } from './endpoints.js';
 import { Extractions } from './extractions.js';
@@ -75,17 +76,28 @@ export function infer(api: ObservedApi, options: InferOptions = {}): Draft {
     flows: variableFlows(extractions, built, actors),
     notes: ctx.allNotes(),
     secrets: [...ctx.secrets.values()],
+    requests: fatesOf(endpoints, tokenRequests),
   };
+}
+
+/** Each observed request, with what became of its endpoint. */
+function fatesOf(endpoints: Endpoint[], tokenRequests: Set<Endpoint>): RequestFate[] {
+  const out: Array<RequestFate & { order: number }> = [];
+  for (const e of endpoints) {
+    const fate: RequestFate['fate'] = !e.blocked ? 'emitted' : tokenRequests.has(e) ? 'token_url' : e.blocked.question !== undefined ? 'question' : 'skipped';
+    for (const o of e.ops) out.push({ file: o.evidence.file, key: o.key, fate, operation: endpointId(e), reason: e.blocked?.reason, question: e.blocked?.question, order: o.order });
+  }
+  return out.sort((a, b) => a.order - b.order).map(({ order: _o, ...f }) => f);
 }
 
 function applyReaderNotes(api: ObservedApi, endpoints: Endpoint[], ctx: InferContext): void {
   for (const n of api.notes) {
-    if (!n.blocks?.length) {
+    if (!n.blocks?.length && !n.question) {
       // Reader notes say what an input holds or leaves out: they explain the operations table.
       ctx.note('resources', `${n.text} (${evidenceText(n.evidence)})`);
       continue;
     }
-    const blocked = endpoints.filter((e) => e.ops.some((o) => n.blocks!.includes(o.key)));
+    const blocked = endpoints.filter((e) => e.ops.some((o) => n.blocks?.includes(o.key)));
     const q = ctx.ask(n.text, blocked.map(endpointId), n.evidence);
     for (const e of blocked) e.blocked ??= { reason: n.text, question: q };
   }

@@ -43,18 +43,6 @@ export function isPluralWord(word: string): boolean {
   return singular(word) !== word;
 }
 
-/** `findByStatus` -> `find_by_status`, `pull-requests` -> `pull_requests`, `3d_secure` -> `_3d_secure`. */
-export function snake(text: string): string {
-  const s = text
-    .replace(/([a-z0-9])([A-Z])/g, '$1_$2')
-    .replace(/([A-Z]+)([A-Z][a-z])/g, '$1_$2')
-    .replace(/[^A-Za-z0-9]+/g, '_')
-    .replace(/^_+|_+$/g, '')
-    .toLowerCase();
-  if (!s) return '';
-  return /^[0-9]/.test(s) ? `_${s}` : s;
-}
-
 /** An identifier usable in `{{scope.field}}` (spec 2.8): letters, digits, `_` and `-`. */
 export function ident(text: string): string {
   const s = text.replace(/[^A-Za-z0-9_-]+/g, '_').replace(/^_+(?=[A-Za-z])/, '');
@@ -62,28 +50,12 @@ export function ident(text: string): string {
   return /^[A-Za-z_]/.test(s) ? s : `_${s}`;
 }
 
-/** `UPPER_SNAKE` for secret names. */
-export function upperSnake(text: string): string {
-  return snake(text).replace(/^_/, '').toUpperCase() || 'SECRET';
-}
-
-/** A name not yet in `taken`: `name`, else `name_2`, `name_3`, … */
-export function unique(name: string, taken: { has(n: string): boolean }): string {
-  if (!taken.has(name)) return name;
-  for (let i = 2; ; i++) if (!taken.has(`${name}_${i}`)) return `${name}_${i}`;
-}
+export { snake, unique, upperSnake } from '../../project/names.js';
 
 /** Path words that carry no resource meaning: API and version prefixes. */
 export function isPrefixWord(segment: string): boolean {
   return /^(api|rest|v\d+(\.\d+)*[a-z]*|\d+(\.\d+)+|beta|alpha|latest|public|private|internal)$/i.test(segment);
 }
 
-const CREDENTIAL_RE = /(pass(word|wd|phrase)?|secret|token|api[-_]?key|apikey|access[-_]?key|private[-_]?key|credential|auth(orization)?|session[-_]?id|otp|cookie|sig(nature)?)$/i;
-const NOT_CREDENTIAL_RE = /^(token_type|auth_type|authorization_type|token_last_eight|password_policy|secret_name|token_url|auth_url|key_id)$/i;
-
-/** True for a field, header, parameter or variable name that holds a credential. */
-export function isCredentialName(name: string): boolean {
-  const n = name.replace(/[^A-Za-z0-9_-]/g, '');
-  if (NOT_CREDENTIAL_RE.test(n)) return false;
-  return CREDENTIAL_RE.test(n) || /^(x-)?api-?key$/i.test(n) || /^pwd$/i.test(n);
-}
+/** Credential names: the one vocabulary shared with lint, redaction and `lint --fix`. */
+export { isCredentialName } from '../../project/credentials.js';

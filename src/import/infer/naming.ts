@@ -41,10 +41,11 @@ export function nameEndpoint(segments: Segment[], method: HttpMethod, isCollecti
   const last = segs[lastIdx];
   const word = (i: number): string | undefined => segmentText(segs[i]);
   const prevStatic = (from: number): number => {
-    for (let i = from; i >= 0; i--) if (word(i) !== undefined) return i;
+    for (let i = from; i >= 0; i--) if (word(i) !== undefined && !isLiteralId(word(i)!)) return i;
     return -1;
   };
-  if (isVarSegment(last) || word(lastIdx) === undefined) {
+  // A literal id (`/notes/42`, a UUID) names one item of the collection before it, not an action.
+  if (isVarSegment(last) || word(lastIdx) === undefined || (lastIdx > 0 && isLiteralId(word(lastIdx)!))) {
     const c = prevStatic(lastIdx - 1);
     if (c < 0) return { resource: 'root', plural: 'root', operation: ITEM_OPS[method] ?? method.toLowerCase(), kind: 'root' };
     return { ...resourceOf(word(c)!), operation: ITEM_OPS[method] ?? method.toLowerCase(), parent: parentOf(segs, c), kind: 'item' };
@@ -64,6 +65,11 @@ export function nameEndpoint(segments: Segment[], method: HttpMethod, isCollecti
   const action = snake(s) || 'action';
   const operation = method === 'POST' || method === 'GET' ? action : `${method.toLowerCase()}_${action}`;
   return { ...resourceOf(word(owner)!), operation, parent: parentOf(segs, owner), kind: 'action' };
+}
+
+/** `42`, a UUID, or a key of letters and digits (`a1b2c3d4`): an identifier, not a word. */
+function isLiteralId(w: string): boolean {
+  return /^\d+$/.test(w) || /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-/i.test(w) || (w.length >= 8 && /\d/.test(w) && /[a-z]/i.test(w) && /^[A-Za-z0-9_-]+$/.test(w) && !/[_-]/.test(w.replace(/^[a-z]+[_-]/i, '')));
 }
 
 function resourceOf(word: string): { resource: string; plural: string } {

@@ -8,7 +8,7 @@ import type { DraftOperation } from './draft.js';
 import type { Endpoint } from './endpoints.js';
 import { isCredentialName, snake } from './names.js';
 import { renderPath } from './paths.js';
-import { templateBody, templateString, type ValueScope } from './values.js';
+import { generated, generatorFor, templateBody, templateString, type ValueScope } from './values.js';
 
 export interface OperationDeps {
   ctx: InferContext;
@@ -100,6 +100,7 @@ function paramValue(p: ObservedParam, scope: ValueScope, key: string): TemplateV
   if (p.concrete) return typeof p.example === 'string' ? templateString(p.example, key, scope) : (p.example as TemplateValue);
   if (!p.required) return undefined;
   if (p.example !== undefined) return p.example as TemplateValue;
+  if (generatorFor(p.format)) return generated(p.format!, key, p.evidence, scope);
   return scope.ctx.userVar(`${scope.owner}_${snake(p.name)}`, `required ${p.in} parameter ${p.name} of ${scope.endpoint.ops[0].key}; the input gives no value`, SET_VIA_VAR);
 }
 

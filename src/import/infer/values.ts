@@ -3,7 +3,7 @@
 // reference; a documented example stays; a required field the input gives no value for is
 // supplied by the user on each run. Nothing else is added (R3: no placeholder fields).
 import type { TemplateValue } from '../../project/types.js';
-import type { ObservedBody, ObservedField } from '../observed.js';
+import type { Evidence, ObservedBody, ObservedField } from '../observed.js';
 import type { Resolver } from './bindings.js';
 import type { InferContext } from './context.js';
 import type { Endpoint } from './endpoints.js';
@@ -80,6 +80,30 @@ function isReference(v: unknown): boolean {
   return typeof v === 'string' && /^\{\{\s*[^{}]+\}\}$/.test(v.trim()) && !/^\{\{\s*\$/.test(v.trim());
 }
 
+/**
+ * Generators for the formats a value can be made up for and still be what the description
+ * asks (spec 2.8 builtins): a grounded inference, since the input states the format.
+ */
+const FORMAT_GENERATORS: Record<string, string> = {
+  email: '$.faker.email',
+  uuid: '$.uuid',
+  'date-time': '$.now',
+  uri: '$.faker.url',
+  url: '$.faker.url',
+  ipv4: '$.faker.ipv4',
+};
+
+export function generatorFor(format: string | undefined): string | undefined {
+  return format ? FORMAT_GENERATORS[format] : undefined;
+}
+
+/** `{{$.faker.email}}` for a value whose format the input states, with that evidence under `key`. */
+export function generated(format: string, key: string, evidence: Evidence, scope: ValueScope): string {
+  const gen = generatorFor(format)!;
+  scope.evidence[key] = `format ${format} stated by ${evidence.file} ${evidence.at}, no example: generated with ${gen}`;
+  return `{{${gen}}}`;
+}
+
 /** Body from a schema without example: required fields only, with the values the schema states. */
 export function bodyFromFields(fields: ObservedField[], scope: ValueScope): Record<string, TemplateValue> | undefined {
   const out: Record<string, TemplateValue> = {};
@@ -88,12 +112,21 @@ export function bodyFromFields(fields: ObservedField[], scope: ValueScope): Reco
     if (!f.required || f.listPath) continue;
     // Nested required fields only under required parents (`fields` has both `user` and `user.email`).
     if (!parentsRequired(f, fields)) continue;
-    // An object is written through its required children; with none required it is left out (R3).
-    if (hasChildren(f, fields) || f.type === 'array' || f.type === 'object') continue;
+    // An object is written through its required children. A required object none of whose
+    // fields is required is sent empty (`{"user": {}}`): leaving it out breaks the schema.
+    if (f.type !== 'array' && (hasChildren(f, fields) || f.type === 'object')) {
+      if (!fields.some((c) => c.required && !c.listPath && c.path.length === f.path.length + 1 && f.path.every((s, j) => s === c.path[j]))) {
+        setPath(out, f.path, {});
+        any = true;
+      }
+      continue;
+    }
+    if (f.type === 'array') continue;
     const name = f.path[f.path.length - 1];
     let value: TemplateValue;
     if (isCredentialName(name)) value = scope.ctx.secret(`${scope.owner}_${name}`, `${name} required by ${scope.endpoint.ops[0].key} (${f.evidence.file} ${f.evidence.at})`);
     else if (f.example !== undefined && (typeof f.example !== 'object' || f.example === null)) value = f.example as TemplateValue;
+    else if (generatorFor(f.format)) value = generated(f.format!, `body.${f.path.join('.')}`, f.evidence, scope);
     else value = scope.ctx.userVar(`${scope.owner}_${snake(name)}`, `required field ${f.path.join('.')} of ${scope.endpoint.ops[0].key}; the input gives no example value`);
     setPath(out, f.path, value);
     any = true;

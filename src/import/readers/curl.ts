@@ -39,11 +39,25 @@ function findCommands(lines: string[]): Command[] {
     }
     const end = words.findIndex((w) => w === '|' || w === '&&' || w === ';' || w === '>');
     if (end > 0) words = words.slice(0, end);
+    words = words.map(placeholders);
     if (words[0] !== 'curl' || !words.slice(1).some(looksLikeUrl)) continue;
     out.push({ line: i + 1, endLine: j + 1, words: words.slice(1), text });
     i = j;
   }
   return out;
+}
+
+/**
+ * A documentation placeholder is a variable, never a literal value: `$TOKEN`, `${TOKEN}`,
+ * `<access_token>`, `your_client_id_here`, `YOUR_API_KEY` become `{{TOKEN}}`, `{{access_token}}`,
+ * `{{client_id}}`, `{{API_KEY}}`, which the importer treats as it treats a collection's
+ * variables: a secret when the name is a credential's, else a variable supplied on each run.
+ */
+export function placeholders(word: string): string {
+  return word
+    .replace(/\$\{([A-Za-z_][A-Za-z0-9_]*)\}|\$([A-Z][A-Z0-9_]*)\b/g, (_m, a: string | undefined, b: string | undefined) => `{{${a ?? b}}}`)
+    .replace(/<([A-Za-z][A-Za-z0-9_ -]*[A-Za-z0-9])>/g, (m, name: string) => (word.includes('</') ? m : `{{${name.trim().replace(/[\s-]+/g, '_')}}}`)) // XML/HTML bodies keep their tags
+    .replace(/\b[Yy][Oo][Uu][Rr][_-]([A-Za-z0-9_-]+?)(?:[_-](?:here|HERE))?\b/g, (_m, name: string) => `{{${name.replace(/-/g, '_')}}}`);
 }
 
 export function looksLikeUrl(w: string): boolean {
@@ -113,12 +127,18 @@ export function readCurl(input: ReaderInput): ObservedApi {
       order: api.operations.length,
       evidence,
     };
-    api.operations.push(sentOperation(req, ctx));
+    const op = sentOperation(req, ctx);
+    api.operations.push(op);
+    // `-d @file` sends a file the log does not show: what the request sends is unknown.
+    const file = [parsed.data ?? '', ...(parsed.form ?? []).map(([, v]) => v)].find((d) => d.startsWith('@'))?.slice(1);
+    if (file !== undefined) {
+      api.notes.push({ text: `${op.key} sends the file ${file || '(unnamed)'} as its body, which the input does not show: what should a test send?`, evidence, blocks: [op.key] });
+    }
   });
   api.schemes.push(...ctx.schemes.values());
   addOriginServers(api, input.file, 'curl commands');
   if (!commands.length) api.notes.push({ text: `${input.file}: no curl command with a URL found`, evidence: { file: input.file, at: 'line 1', quote: '' } });
-  api.inputs.push({ file: input.file, format: 'curl', version: 'curl log', title: titleOf(lines), operationCount: api.operations.length });
+  api.inputs.push({ file: input.file, format: 'curl', version: 'curl log', title: titleOf(lines, input.file), operationCount: api.operations.length });
   return api;
 }
 
@@ -132,7 +152,19 @@ function redactLine(text: string): string {
     );
 }
 
-function titleOf(lines: string[]): string | undefined {
-  const heading = lines.find((l) => /^#\s+\S/.test(l)) ?? lines.find((l, i) => /^=+$/.test(lines[i + 1] ?? '') && l.trim().length > 0 && !/^=+$/.test(l));
-  return heading?.replace(/^#\s+/, '').trim();
+/**
+ * The title of a page: its first Markdown heading outside code (a `# comment` of a shell log or
+ * a code block is no title), or an underlined reStructuredText heading; else none.
+ */
+function titleOf(lines: string[], file: string): string | undefined {
+  const markdown = /\.(md|markdown|mdx)$/i.test(file);
+  let fence = false;
+  for (let i = 0; i < lines.length; i++) {
+    const l = lines[i];
+    if (/^\s*(```|~~~)/.test(l)) fence = !fence;
+    if (fence) continue;
+    if (markdown && /^#{1,2}\s+\S/.test(l)) return l.replace(/^#+\s+/, '').trim();
+    if (!markdown && /^(=+|-+|~+)$/.test(lines[i + 1] ?? '') && /^[A-Za-z]/.test(l) && (lines[i + 1] ?? '').length >= l.trim().length) return l.trim();
+  }
+  return undefined;
 }

@@ -8,6 +8,7 @@ import { isCredentialName, snake } from '../infer/names.js';
 import { emptyApi, quote, type Evidence, type ObservedApi, type ObservedOperation, type SecurityScheme } from '../observed.js';
 import { blocksOf, slug, type Block } from './markdown-blocks.js';
 import { valueFields } from './openapi-schema.js';
+import { readCurl } from './curl.js';
 import type { ReaderInput } from './types.js';
 import { parseConcreteUrl } from './url.js';
 
@@ -72,6 +73,15 @@ export function readMarkdown(input: ReaderInput): ObservedApi {
     if (/no authentication|authentication (is )?optional|without authentication|public endpoint/i.test(text) || /no authentication required|authentication optional/i.test(sec)) op.security = [];
     else if (scheme && (/authentication (is )?required|requires? authentication|authenticated/i.test(text) || requiresAuth)) op.security ??= [{ scheme: scheme.id, evidence: scheme.evidence }];
   });
+  // A page that declares no endpoint of its own but shows curl commands is read for them:
+  // every command in a code block counts, whatever surrounds it.
+  if (!api.operations.length) {
+    const fromCurl = readCurl(input);
+    if (fromCurl.operations.length) {
+      for (const i of fromCurl.inputs) Object.assign(i, { format: 'markdown', version: 'Markdown, curl commands' });
+      return fromCurl;
+    }
+  }
   api.inputs.push({ file: input.file, format: 'markdown', version: 'Markdown', title: blocks.find((b) => b.kind === 'heading')?.text ?? titleOf(input.text), operationCount: api.operations.length });
   api.anchors = anchorsOf(blocks, ev);
   return api;

@@ -11,6 +11,7 @@ interface RelField {
   type?: 'object' | 'array' | 'scalar';
   required: boolean;
   example?: unknown;
+  format?: string;
 }
 
 const cache = new WeakMap<object, Map<number, RelField[]>>();
@@ -28,6 +29,11 @@ export function schemaValue(s: unknown): unknown {
   if (s.const !== undefined) return s.const;
   if (Array.isArray(s.enum) && s.enum.length) return s.enum.find((e) => e !== null && e !== '') ?? s.enum[0];
   return undefined;
+}
+
+/** A string schema's `format`, when it states one. */
+export function formatOf(s: unknown): string | undefined {
+  return isSchema(s) && typeof s.format === 'string' ? s.format : undefined;
 }
 
 /** Properties and required names of a schema, with allOf merged and anyOf/oneOf variants unioned. */
@@ -82,7 +88,7 @@ function relFields(s: Schema, depth: number, stack: Set<object>): RelField[] {
   } else {
     const { props, required } = propertiesOf(s);
     for (const [name, sub] of Object.entries(props)) {
-      out.push({ path: [name], required: required.has(name), example: schemaValue(sub), type: typeOf(sub) });
+      out.push({ path: [name], required: required.has(name), example: schemaValue(sub), type: typeOf(sub), format: formatOf(sub) });
       if (depth <= 1 || !isSchema(sub)) continue;
       for (const f of relFields(sub, depth - 1, stack)) {
         out.push({
@@ -91,6 +97,7 @@ function relFields(s: Schema, depth: number, stack: Set<object>): RelField[] {
           required: f.required && required.has(name),
           example: f.example,
           type: f.type,
+          format: f.format,
         });
       }
     }

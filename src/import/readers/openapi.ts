@@ -1,7 +1,7 @@
 // OpenAPI reader: Swagger 2.0, OAS 3.0 and 3.1, JSON or YAML. `$ref`s are resolved by
-// @apidevtools/json-schema-ref-parser (circular schemas stay as shared objects, no copies);
-// network references are refused (an import never reaches the network).
-import $RefParser from '@apidevtools/json-schema-ref-parser';
+// ./openapi-refs.ts: only Reference Objects, never a remote one, and a reference that cannot be
+// resolved blocks only the operations that need it.
+import path from 'node:path';
 import { HTTP_METHODS, type HttpMethod } from '../../project/types.js';
 import { IMPORT_CODES, importError } from '../errors.js';
 import {
@@ -16,28 +16,31 @@ import {
   type ObservedOperation,
   type ObservedParam,
   type ObservedResponse,
+  type ReaderNote,
   type Obj,
   type SecurityScheme,
   type SecurityUse,
 } from '../observed.js';
-import { isSchema, schemaFields, schemaValue } from './openapi-schema.js';
+import { parseDescription, resolveRefs, type RefProblem } from './openapi-refs.js';
+import { formatOf, isSchema, schemaFields, schemaValue } from './openapi-schema.js';
 import { splitServerUrl } from './url.js';
 import type { ReaderInput } from './types.js';
 
 
-/** Read one OpenAPI description (the parser reads the file itself: YAML or JSON). */
+/** Read one OpenAPI description (YAML or JSON; parsed already when readInput detected it). */
 export async function readOpenApi(input: ReaderInput): Promise<ObservedApi> {
-  let api: Obj;
-  try {
-    // dereference() resolves every $ref; circular ones become shared object references.
-    api = (await $RefParser.dereference(input.path, {
-      resolve: { http: false },
-      dereference: { circular: true },
-    })) as Obj;
-  } catch (err) {
-    throw importError(IMPORT_CODES.parse, `${input.file}: cannot resolve $ref: ${(err as Error).message}`, input.file, err);
+  let raw: unknown = input.json;
+  if (raw === undefined) {
+    try {
+      raw = parseDescription(input.text);
+    } catch (err) {
+      throw importError(IMPORT_CODES.parse, `${input.file}: not valid YAML or JSON: ${(err as Error).message.split('\n')[0]}`, input.file, err);
+    }
   }
-  const isSwagger2 = typeof api.swagger === 'string';
+  const isSwagger2 = typeof obj(raw).swagger === 'string';
+  const resolved = await resolveRefs(input.path, raw, isSwagger2);
+  const api = resolved.root;
+  const needs = new Map<RefProblem, string[]>();
   const version = isSwagger2 ? `Swagger ${api.swagger}` : `OpenAPI ${String(api.openapi)}`;
   const out = emptyApi();
   const ev = (segments: Array<string | number>, text: string): Evidence => ({ file: input.file, at: pointer(segments), quote: quote(text) });
@@ -88,26 +91,45 @@ export async function readOpenApi(input: ReaderInput): Promise<ObservedApi> {
           const param: ObservedParam = { name: String(p.name), in: loc, required: p.required === true || loc === 'path', evidence: pEv };
           const value = p.example ?? schemaValue(p.schema ?? p);
           if (value !== undefined) param.example = value;
+          const format = formatOf(p.schema ?? p);
+          if (format) param.format = format;
           (loc === 'header' ? observed.headers : observed.params).push(param);
         }
       }
       if (!isSwagger2 && op.requestBody) observed.requestBody = oasBody(obj(op.requestBody), (s) => ev([...base, 'requestBody', ...s], `requestBody ${s.join(' ')}`));
       readResponses(observed, obj(op.responses), isSwagger2, (s, t) => ev([...base, 'responses', ...s], t));
       out.operations.push(observed);
+      // What the request needs (parameters, body) blocks the operation; a response it cannot
+      // read only costs the fields a test could extract from it.
+      for (const p of resolved.problemsIn([item.parameters, op.parameters, op.requestBody])) needs.set(p, [...(needs.get(p) ?? []), observed.key]);
     }
   }
+  for (const p of resolved.problems) out.notes.push(refNote(p, needs.get(p) ?? [], input));
   const title = typeof obj(api.info).title === 'string' ? String(obj(api.info).title) : undefined;
   out.inputs.push({ file: input.file, format: 'openapi', version, title, operationCount: out.operations.length });
-  if (!out.operations.length) {
-    const hooks = Object.keys(obj(api.webhooks));
+  const hooks = Object.keys(obj(api.webhooks));
+  if (!out.operations.length || hooks.length) {
+    // Webhooks (3.1) are requests the API sends: no operation a client calls, so none is imported.
     out.notes.push({
       text: hooks.length
-        ? `${input.file} has no paths, only webhooks (${hooks.join(', ')}): webhooks are requests the API sends, not operations a client calls, so nothing is imported from it`
+        ? `${input.file} has ${out.operations.length ? '' : 'no paths, only '}webhooks (${hooks.join(', ')}): webhooks are requests the API sends, not operations a client calls, so ${out.operations.length ? 'they are not imported' : 'nothing is imported from it'}`
         : `${input.file} has no paths: nothing to import`,
       evidence: ev(hooks.length ? ['webhooks'] : ['paths'], hooks.length ? `webhooks: ${hooks.join(', ')}` : 'paths'),
     });
   }
   return out;
+}
+
+function refNote(p: RefProblem, blocks: string[], input: ReaderInput): ReaderNote {
+  // Evidence names the input as the user gave it; a reference in another file, relative to it.
+  const file = p.file === input.path ? input.file : path.join(path.dirname(input.file), path.relative(path.dirname(input.path), p.file)).split(path.sep).join('/');
+  const what = blocks.length ? 'the operations that need it are skipped' : 'nothing imported needs it for its request';
+  return {
+    text: `The $ref "${p.ref}" is ${p.reason}: what it describes is unknown, so ${what}. Give the referenced definition in a local file, or tell what it holds`,
+    evidence: { file, at: pointer(p.at), quote: quote(`$ref: ${p.ref}`) },
+    blocks,
+    question: true,
+  };
 }
 
 function oasServer(api: Obj): { url: string; at: Array<string | number> } | undefined {

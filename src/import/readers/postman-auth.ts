@@ -42,6 +42,28 @@ const GRANTS: Record<string, SecurityScheme['kind']> = {
   client_credentials: 'oauth2_client_credentials',
 };
 
+const OAUTH1_KEYS = { consumer_key: 'consumerKey', consumer_secret: 'consumerSecret', token: 'token', token_secret: 'tokenSecret', realm: 'realm' };
+const AWS_KEYS = { access_key: 'accessKey', secret_key: 'secretKey', region: 'region', service: 'service' };
+const OAUTH2_KEYS = { client_id: 'clientId', client_secret: 'clientSecret', username: 'username', password: 'password' };
+const OAUTH2_GRANTS: Record<string, SecurityScheme['kind']> = { client_credentials: 'oauth2_client_credentials', password_credentials: 'oauth2_password' };
+
+/** Strategy key -> the collection variable a Postman auth parameter holds (`{{consumer_key}}`). */
+function varsOf(params: Record<string, string>, keys: Record<string, string>): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [key, param] of Object.entries(keys)) {
+    const m = VAR_ONLY.exec((params[param] ?? '').trim());
+    if (m) out[key] = m[1];
+  }
+  return out;
+}
+
+/** Settings stated as literal text (a region, a realm); credentials never go here. */
+function settingsOf(params: Record<string, string>, keys: Record<string, string>): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [key, param] of Object.entries(keys)) if (params[param] && !params[param].includes('{{')) out[key] = params[param];
+  return out;
+}
+
 /** A scheme for a credential held in `{{variable}}`, sent as `<header>: <prefix>{{variable}}`. */
 function variableScheme(variable: string, header: string, prefix: string, ctx: AuthContext, evidence: Evidence): string {
   const id = variable;
@@ -95,15 +117,32 @@ export function schemesOfAuth(auth: Obj | undefined, ctx: AuthContext, evidence:
     }
     case 'basic':
       noteLiteral(params.password ?? '', ctx);
-      return [literalScheme('basic', { kind: 'basic', evidence }, ctx)];
+      return [literalScheme('basic', { kind: 'basic', credentialVars: varsOf(params, { username: 'username', password: 'password' }), evidence }, ctx)];
+    case 'oauth1':
+      for (const k of ['consumerSecret', 'tokenSecret', 'consumerKey', 'token']) noteLiteral(params[k] ?? '', ctx);
+      return [literalScheme('oauth1', { kind: 'oauth1', credentialVars: varsOf(params, OAUTH1_KEYS), settings: settingsOf(params, { realm: 'realm' }), evidence }, ctx)];
+    case 'awsv4':
+      for (const k of ['accessKey', 'secretKey', 'sessionToken']) noteLiteral(params[k] ?? '', ctx);
+      return [literalScheme('aws_sigv4', { kind: 'aws_sigv4', credentialVars: varsOf(params, AWS_KEYS), settings: settingsOf(params, { region: 'region', service: 'service' }), evidence }, ctx)];
     case 'apikey': {
       noteLiteral(params.value ?? '', ctx);
       const location = params.in === 'query' ? 'query' : 'header';
       const name = params.key || 'X-API-Key';
       return [literalScheme(`api_key_${name}`, { kind: 'api_key', location, paramName: name, evidence }, ctx)];
     }
+    case 'oauth2': {
+      noteLiteral(params.accessToken ?? '', ctx);
+      noteLiteral(params.clientSecret ?? '', ctx);
+      noteLiteral(params.password ?? '', ctx);
+      // A grant the runner can perform itself, with the token URL the collection states.
+      const kind = OAUTH2_GRANTS[params.grant_type ?? ''];
+      if (kind && params.accessTokenUrl) {
+        const id = `oauth2_${params.grant_type}`;
+        return [literalScheme(id, { kind, tokenUrl: params.accessTokenUrl, credentialVars: varsOf(params, OAUTH2_KEYS), scope: params.scope || undefined, evidence }, ctx)];
+      }
+    }
+    // falls through: a token obtained in the Postman UI (authorization code, implicit)
     default:
-      if (type === 'oauth2') noteLiteral(params.accessToken ?? '', ctx);
       return [literalScheme(`postman_${type}`, { kind: 'unsupported', detail: `Postman "${type}" authorization${type === 'oauth2' ? ' (a token obtained in the Postman UI, e.g. authorization code)' : ''}`, evidence }, ctx)];
   }
 }

@@ -20,25 +20,29 @@ interface Item {
 }
 
 export function readPostman(input: ReaderInput): ObservedApi {
-  const doc = obj(input.json);
+  const outer = obj(input.json);
+  // The Postman API wraps an export in an envelope: `{"collection": {...}}` / `{"environment": {...}}`.
+  const doc = obj(outer.collection ?? outer.environment ?? outer);
   if (Array.isArray(doc.values)) return readEnvironment(input, doc);
   if (!Array.isArray(doc.item)) throw importError(IMPORT_CODES.parse, `${input.file}: not a Postman collection (no "item" list)`, input.file);
   const api = emptyApi();
   const info = obj(doc.info);
   const schema = String(info.schema ?? '');
   const version = /v2\.1/.test(schema) ? 'Postman 2.1' : /v2\.0/.test(schema) ? 'Postman 2.0' : 'Postman collection';
-  for (const [key, value] of Object.entries(kv(doc.variable))) addVariable(api, input.file, key, value, 'collection variable');
+  // v2.1 lists `{key, value, type}`; a v2.0 export may give a plain map
+  const vars = Array.isArray(doc.variable) ? doc.variable.map(obj) : Object.entries(obj(doc.variable)).map(([key, value]) => ({ key, value }) as Obj);
+  for (const v of vars) if (typeof v.key === 'string') addVariable(api, input.file, v.key, String(v.value ?? ''), 'collection variable', v.type === 'secret');
 
   const items: Item[] = [];
   const walk = (list: unknown[], folder: string[], auth: Obj | undefined): void => {
     for (const raw of list) {
       const it = obj(raw);
-      const own = it.auth ? obj(it.auth) : auth;
+      const own = ownAuth(it.auth) ?? auth;
       if (Array.isArray(it.item)) walk(it.item, [...folder, String(it.name ?? '')], own);
-      else if (it.request !== undefined) items.push({ item: it, folder, auth: obj(it.request).auth ? obj(obj(it.request).auth) : own, order: items.length });
+      else if (it.request !== undefined) items.push({ item: it, folder, auth: ownAuth(obj(it.request).auth) ?? own, order: items.length });
     }
   };
-  walk(doc.item, [], doc.auth ? obj(doc.auth) : undefined);
+  walk(doc.item, [], ownAuth(doc.auth));
 
   const ctx = authContext(api);
   const scripts = items.map((it) => scriptOf(it, input.file));
@@ -72,9 +76,21 @@ export function readPostman(input: ReaderInput): ObservedApi {
   items.forEach((it, i) => api.operations.push(operationOf(it, input.file, ctx, scripts[i])));
   api.schemes.push(...ctx.schemes.values());
   for (const s of scripts) if (s.facts.error) api.notes.push({ text: `A test script could not be parsed (${s.facts.error}); variables it sets are not used`, evidence: s.evidence });
+  // Pre-request scripts are read, never run: what they set is named, and supplied on each run.
+  for (const it of items) {
+    const pre = scriptOf(it, input.file, 'prerequest');
+    const names = [...new Set(pre.facts.sets.map((x) => x.variable))];
+    if (names.length) api.notes.push({ text: `The pre-request script of "${itemName(it)}" sets ${names.map((n) => `{{${n}}}`).join(', ')} before the request; scripts are read as evidence, not run, so each is a variable supplied on each run`, evidence: pre.evidence });
+  }
   addOriginServers(api, input.file, 'item');
   api.inputs.push({ file: input.file, format: 'postman', version, title: typeof info.name === 'string' ? info.name : undefined, operationCount: api.operations.length });
   return api;
+}
+
+/** An item's own `auth`; undefined when it has none or says `inherit` (its parent's applies). */
+function ownAuth(auth: unknown): Obj | undefined {
+  const a = obj(auth);
+  return typeof a.type === 'string' && a.type !== 'inherit' ? a : undefined;
 }
 
 function readEnvironment(input: ReaderInput, doc: Obj): ObservedApi {
@@ -82,14 +98,15 @@ function readEnvironment(input: ReaderInput, doc: Obj): ObservedApi {
   for (const v of doc.values as unknown[]) {
     const e = obj(v);
     if (typeof e.key !== 'string' || e.enabled === false) continue;
-    addVariable(api, input.file, e.key, String(e.value ?? ''), 'environment variable');
+    addVariable(api, input.file, e.key, String(e.value ?? ''), 'environment variable', e.type === 'secret');
   }
   api.inputs.push({ file: input.file, format: 'postman', version: 'Postman environment', title: typeof doc.name === 'string' ? doc.name : undefined, operationCount: 0 });
   return api;
 }
 
-function addVariable(api: ObservedApi, file: string, name: string, value: string, what: string): void {
-  const credential = isCredentialName(name);
+function addVariable(api: ObservedApi, file: string, name: string, value: string, what: string, markedSecret = false): void {
+  // Postman marks a variable `type: "secret"`; else its name says whether it holds a credential.
+  const credential = markedSecret || isCredentialName(name);
   if (credential && value && !value.includes('{{')) api.credentials.add(value);
   api.variables.push({ name, value: credential ? undefined : value || undefined, credential, evidence: { file, at: `${what} "${name}"`, quote: quote(`${name}${credential ? '' : `=${value}`}`) } });
 }
@@ -111,12 +128,13 @@ function keyOf(it: Item, req: Obj): string {
   return `#${it.order + 1} ${String(req.method ?? 'GET').toUpperCase()} ${String(it.item.name ?? '')}`;
 }
 
-function scriptOf(it: Item, file: string): { facts: ReturnType<typeof analyzeScript>; evidence: ReturnType<typeof evidenceOf> } {
+function scriptOf(it: Item, file: string, listen: 'test' | 'prerequest' = 'test'): { facts: ReturnType<typeof analyzeScript>; evidence: ReturnType<typeof evidenceOf> } {
   const events = Array.isArray(it.item.event) ? it.item.event.map(obj) : [];
-  const test = events.find((e) => e.listen === 'test');
-  const exec = obj(test?.script).exec;
+  const script = events.find((e) => e.listen === listen);
+  const exec = obj(script?.script).exec;
   const code = Array.isArray(exec) ? exec.join('\n') : typeof exec === 'string' ? exec : '';
-  return { facts: analyzeScript(code), evidence: { file, at: `item "${itemName(it)}" test script`, quote: 'test script' } };
+  const what = listen === 'test' ? 'test script' : 'pre-request script';
+  return { facts: analyzeScript(code), evidence: { file, at: `item "${itemName(it)}" ${what}`, quote: what } };
 }
 
 function operationOf(it: Item, file: string, ctx: AuthContext, script: ReturnType<typeof scriptOf>): ObservedOperation {

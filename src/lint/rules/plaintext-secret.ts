@@ -2,21 +2,13 @@
 // `{{secret.NAME}}` reference. The loaded value keeps the `!secret` tag as a SecretRef. The
 // value found is never printed.
 import type { RefSite } from '../../graph/index.js';
+import { isCredentialName } from '../../project/credentials.js';
 import { SET_VIA_VAR, type Project, type YamlPath } from '../../project/index.js';
 import { isPlainMap, lintableFiles } from '../files.js';
 import type { Finding, Rule } from '../rule.js';
 
-/** Key names (lower case, without `-`, `_`, spaces) that hold credentials. */
-const SECRET_SUFFIXES = ['password', 'passwd', 'passphrase', 'secret', 'token', 'apikey', 'accesskey', 'secretkey', 'privatekey', 'consumerkey'];
-const SECRET_NAMES = new Set(['key', 'pwd', 'authorization', 'proxyauthorization']);
-
 /** Subtrees whose values are not credentials: paths, expressions, justifications. */
 const SKIP_KEYS = new Set(['extract', '_provenance', 'assert', 'depends_on', 'poll_until', 'description']);
-
-export function isSecretKey(key: string): boolean {
-  const k = key.toLowerCase().replace(/[-_\s]/g, '');
-  return SECRET_NAMES.has(k) || SECRET_SUFFIXES.some((s) => k.endsWith(s));
-}
 
 /**
  * The credential-looking key a reference's string sits under (nearest first), if any: a
@@ -31,7 +23,7 @@ export function secretKeyOver(site: RefSite, project: Project): string | undefin
   const below = prefix.every((k, i) => site.yamlPath[i] === k) ? site.yamlPath.slice(prefix.length) : site.yamlPath;
   for (let i = below.length - 1; i >= 0; i--) {
     const key = below[i];
-    if (typeof key === 'string' && isSecretKey(key)) return key;
+    if (typeof key === 'string' && isCredentialName(key)) return key;
   }
   return undefined;
 }
@@ -61,7 +53,7 @@ export function* plaintextSecrets(project: Project): Generator<Finding> {
         const valuePath = [...path, key];
         if (Array.isArray(value) || isPlainMap(value)) {
           stack.push({ node: value, path: valuePath });
-        } else if (isSecretKey(key) && isPlainLiteral(value)) {
+        } else if (isCredentialName(key) && isPlainLiteral(value)) {
           yield {
             code: 'W_PLAINTEXT_SECRET',
             message: `"${key}" holds a plain-text credential: write it as !secret NAME or {{secret.NAME}}`,

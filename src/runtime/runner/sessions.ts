@@ -8,16 +8,13 @@ import { locate } from '../../project/index.js';
 import type { Actor, AuthConfig, Loc, Project, RequestSpec, TemplateValue } from '../../project/types.js';
 import { extractAll, type ExtractResult } from '../extract/index.js';
 import type { MaybePromise } from '../maybe.js';
-import { isCredentialKey } from '../redact.js';
+import { isCredentialName } from '../../project/credentials.js';
 import type { FlowResponse } from '../response.js';
 import { render, renderString } from '../template/index.js';
 import { renderContext, type RunContext, type Trace } from './context.js';
 import { prepareRequest } from './prepare.js';
 import { send } from './send.js';
 import { checkStatus } from './verify.js';
-
-/** Names of login extractions that hold credentials (an identity field such as user_id does not). */
-const LOGIN_CREDENTIAL = /token|secret|passw|key|session|jwt|auth|cookie|^sid$/i;
 
 interface Held {
   session: Session;
@@ -159,7 +156,7 @@ export class Sessions {
    */
   private hideCredentials(spec: RequestSpec, res: FlowResponse, extracted: Record<string, unknown>): void {
     const hide = (v: unknown) => typeof v === 'string' && this.ctx.redactor.add(v, 'token');
-    for (const e of spec.extract) if (LOGIN_CREDENTIAL.test(e.name)) hide(extracted[e.name]);
+    for (const e of spec.extract) if (isCredentialName(e.name)) hide(extracted[e.name]);
     let answer: unknown;
     try {
       answer = res.json();
@@ -178,7 +175,7 @@ export class Sessions {
 function hideCredentialFields(value: unknown, hide: (v: unknown) => void, depth = 0): void {
   if (!value || typeof value !== 'object' || depth > 8) return;
   for (const [key, v] of Object.entries(value as Record<string, unknown>)) {
-    if (isCredentialKey(key)) hide(v);
+    if (isCredentialName(key)) hide(v);
     else hideCredentialFields(v, hide, depth + 1);
   }
 }

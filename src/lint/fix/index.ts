@@ -4,8 +4,9 @@
 // itself is never printed: the fix names the secret to set.
 import { readFile, writeFile } from 'node:fs/promises';
 import { isNode, isScalar, isSeq, YAMLSeq, type Document } from 'yaml';
-import { isCredentialName, unique, upperSnake } from '../infer/names.js';
-import { plaintextSecrets } from '../../lint/rules/plaintext-secret.js';
+import { isCredentialName } from '../../project/credentials.js';
+import { unique, upperSnake } from '../../project/names.js';
+import { plaintextSecrets } from '../rules/plaintext-secret.js';
 import { editedText } from '../../project/edit.js';
 import { isSecretRef, secretRef, SET_VIA_VAR, type Project, type SourceFile, type YamlPath } from '../../project/types.js';
 

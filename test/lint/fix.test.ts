@@ -2,7 +2,7 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { fixProject } from '../../src/import/fix/index.js';
+import { fixProject } from '../../src/lint/fix/index.js';
 import { loadProject } from '../../src/project/index.js';
 import { lint } from '../../src/lint/index.js';
 import { cleanProjects, writeProject } from '../helpers/project.js';
