@@ -8,10 +8,6 @@ import module from 'node:module';
 module.enableCompileCache?.();
 
 const { main } = await import('../dist/cli/main.js');
-import { tuneV8ForRequests } from '../dist/runtime/v8-tuning.js';
-
-// Faster runs against a server on the same machine (see src/runtime/v8-tuning.ts).
-tuneV8ForRequests();
 
 // Output piped into a reader that stops early (`flow run … | head`): stop quietly, as other
 // command-line tools do, instead of failing on the next write.
