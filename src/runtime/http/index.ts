@@ -2,7 +2,7 @@
 export { createHttpClient } from './client.js';
 export { CookieJar } from './cookie-jar.js';
 export { buildBody, encodeBody, isFileRef, projectFile, type BodyKind, type BodyParts, type BuiltBody, type EncodedBody } from './body.js';
-export { buildUrl, type QueryValue } from './url.js';
+export { buildUrl, isAbsoluteUrl, type QueryValue } from './url.js';
 export { toFlowError } from './errors.js';
 export { MAX_RETRY_WAIT_MS } from './retry.js';
 export {

@@ -9,6 +9,7 @@ import { createNapiKeychain, createSecretStore } from '../secrets/index.js';
 import type { OperationResult, RunnerOptions, RunSummary } from '../types.js';
 import type { RunContext } from './context.js';
 import { chooseEnvironment, collectVars } from './environment.js';
+import { loadForRender, renderNeeds, type RenderNeeds } from './ready.js';
 import { Scheduler } from './schedule.js';
 import { Sessions } from './sessions.js';
 import { RunState } from './state.js';
@@ -66,9 +67,13 @@ export function createRunner(project: Project, options: RunnerOptions = {}): Run
   ctx.sessions = new Sessions(ctx);
   const scheduler = new Scheduler(ctx);
   const sequential = (options.concurrency ?? 1) <= 1;
+  let needs: RenderNeeds | undefined;
+  // At each run, not in createRunner (which is synchronous): a runner never run reads nothing.
+  const ready = () => loadForRender(ctx, (needs ??= renderNeeds(ctx)));
 
   return {
     async run(operationId) {
+      await ready();
       const generation = scheduler.nextGeneration();
       if (!sequential || !project.operations.has(operationId)) return scheduler.request(operationId, generation);
       const [result] = await scheduler.runInOrder(scheduleOrder(ctx.graph, [operationId]), new Set([operationId]), generation);
@@ -76,6 +81,7 @@ export function createRunner(project: Project, options: RunnerOptions = {}): Run
     },
     async runMany(operationIds) {
       const started = performance.now();
+      await ready();
       const generation = scheduler.nextGeneration();
       const asked = new Set(operationIds);
       const known = operationIds.filter((id) => project.operations.has(id));

@@ -77,6 +77,7 @@ describe.skipIf(!plan.run)('OS keychain (gnome-keyring on an isolated D-Bus sess
 
     const project = await loadProject(dir);
     const store = createSecretStore({ projectName: project.name, env: {} });
+    await store.load(['API_TOKEN']);
     expect(await render({ auth: 'Bearer {{secret.API_TOKEN}}' }, testContext({ store }))).toEqual({ auth: `Bearer ${value}` });
 
     const piped = await flow(['get', 'API_TOKEN'], {});
@@ -96,7 +97,9 @@ describe.skipIf(!plan.run)('OS keychain (gnome-keyring on an isolated D-Bus sess
     expect(again.code).toBe(1);
     expect(again.err).toContain('not in the OS keychain');
 
-    const err = await rejection(render('{{secret.API_TOKEN}}', testContext({ store: createSecretStore({ projectName: project.name, env: {} }) })));
+    const after = createSecretStore({ projectName: project.name, env: {} });
+    await after.load(['API_TOKEN']);
+    const err = await rejection(() => render('{{secret.API_TOKEN}}', testContext({ store: after })));
     expect(err.code).toBe('E_SECRET_MISSING');
     expect(err.details).toMatchObject({ keychain: 'not-found' });
     expect(err.message).toContain('flow secret set API_TOKEN');

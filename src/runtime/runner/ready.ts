@@ -1,0 +1,41 @@
+// What a run reads asynchronously, read once before its first request, so that rendering is
+// synchronous: every secret the project names (a `{{secret.X}}` site the graph found, or a
+// `!secret X` value) and faker when a template uses it. A secret that cannot be read fails
+// only the operations that render it, when they do (SecretStore.value throws the error).
+import { isSecretRef, type Project } from '../../project/types.js';
+import { loadFaker } from '../template/index.js';
+import type { RunContext } from './context.js';
+
+export interface RenderNeeds {
+  secrets: ReadonlySet<string>;
+  faker: boolean;
+}
+
+export function renderNeeds(ctx: Pick<RunContext, 'graph' | 'project'>): RenderNeeds {
+  const secrets = new Set<string>();
+  let faker = false;
+  for (const site of ctx.graph.refs) {
+    if (site.expr?.kind === 'secret') secrets.add(site.expr.name);
+    else if (site.expr?.kind === 'faker') faker = true;
+  }
+  for (const value of writtenValues(ctx.project)) collectSecretRefs(value, secrets);
+  return { secrets, faker };
+}
+
+/** Cheap once done: the store skips what it has read (and reads again what failed). */
+export async function loadForRender(ctx: RunContext, needs: RenderNeeds): Promise<void> {
+  await Promise.all([ctx.secrets.load(needs.secrets), needs.faker && loadFaker({})]);
+}
+
+/** Where a `!secret` may be written: what the runner renders. */
+function* writtenValues(project: Project): Iterable<unknown> {
+  for (const env of project.environments.values()) yield env.variables;
+  for (const actor of project.actors.values()) yield [actor.auth?.options, actor.inject.headers, actor.session?.refresh];
+  for (const op of project.operations.values()) yield [op.headers, op.queryParams, op.body, op.bodyForm, op.auth?.options];
+}
+
+function collectSecretRefs(value: unknown, into: Set<string>, depth = 0): void {
+  if (typeof value !== 'object' || value === null || depth > 64) return;
+  if (isSecretRef(value)) into.add(value.name);
+  else for (const v of Array.isArray(value) ? value : Object.values(value)) collectSecretRefs(v, into, depth + 1);
+}
