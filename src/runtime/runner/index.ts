@@ -9,7 +9,7 @@ import { createNapiKeychain, createSecretStore } from '../secrets/index.js';
 import type { OperationResult, RunnerOptions, RunSummary } from '../types.js';
 import type { RunContext } from './context.js';
 import { chooseEnvironment, collectVars } from './environment.js';
-import { loadForRender, renderNeeds, type RenderNeeds } from './ready.js';
+import { loadForRender } from './ready.js';
 import { Scheduler } from './schedule.js';
 import { Sessions } from './sessions.js';
 import { RunState } from './state.js';
@@ -67,9 +67,10 @@ export function createRunner(project: Project, options: RunnerOptions = {}): Run
   ctx.sessions = new Sessions(ctx);
   const scheduler = new Scheduler(ctx);
   const sequential = (options.concurrency ?? 1) <= 1;
-  let needs: RenderNeeds | undefined;
-  // At each run, not in createRunner (which is synchronous): a runner never run reads nothing.
-  const ready = () => loadForRender(ctx, (needs ??= renderNeeds(ctx)));
+  let loaded: Promise<void> | undefined;
+  // Once, at the first run rather than in createRunner (which is synchronous): a runner that
+  // is never run reads nothing. What could not be read stays missing for this runner.
+  const ready = () => (loaded ??= loadForRender(ctx));
 
   return {
     async run(operationId) {

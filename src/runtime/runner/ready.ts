@@ -6,12 +6,7 @@ import { isSecretRef, type Project } from '../../project/types.js';
 import { loadFaker } from '../template/index.js';
 import type { RunContext } from './context.js';
 
-export interface RenderNeeds {
-  secrets: ReadonlySet<string>;
-  faker: boolean;
-}
-
-export function renderNeeds(ctx: Pick<RunContext, 'graph' | 'project'>): RenderNeeds {
+export async function loadForRender(ctx: RunContext): Promise<void> {
   const secrets = new Set<string>();
   let faker = false;
   for (const site of ctx.graph.refs) {
@@ -19,12 +14,7 @@ export function renderNeeds(ctx: Pick<RunContext, 'graph' | 'project'>): RenderN
     else if (site.expr?.kind === 'faker') faker = true;
   }
   for (const value of writtenValues(ctx.project)) collectSecretRefs(value, secrets);
-  return { secrets, faker };
-}
-
-/** Cheap once done: the store skips what it has read (and reads again what failed). */
-export async function loadForRender(ctx: RunContext, needs: RenderNeeds): Promise<void> {
-  await Promise.all([ctx.secrets.load(needs.secrets), needs.faker && loadFaker({})]);
+  await Promise.all([ctx.secrets.load(secrets), faker && loadFaker({})]);
 }
 
 /** Where a `!secret` may be written: what the runner renders. */

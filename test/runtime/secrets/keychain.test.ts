@@ -9,6 +9,8 @@ import { loadProject } from '../../../src/project/index.js';
 import { createNapiKeychain, createSecretStore } from '../../../src/runtime/secrets/index.js';
 import { render } from '../../../src/runtime/template/index.js';
 import { keychainTestPlan, startTestKeychain, type TestKeychain } from '../../helpers/keychain.js';
+import { json, startServer } from '../../helpers/http-server.js';
+import { closeRunners, envFile, load, ROOT } from '../runner/helpers.js';
 import { rejection, testContext } from '../template/helpers.js';
 import { recordedIO, tempProject } from './cli-io.js';
 
@@ -30,7 +32,7 @@ describe.skipIf(!plan.run)('OS keychain (gnome-keyring on an isolated D-Bus sess
 
   beforeEach(async () => {
     const kc = createNapiKeychain();
-    for (const service of ['reqflow:kc-demo', 'reqflow:kc-other', 'reqflow:probe']) {
+    for (const service of ['reqflow:kc-demo', 'reqflow:kc-other', 'reqflow:probe', 'reqflow:runner-test']) {
       for (const account of await kc.list(service).catch(() => [] as string[])) await kc.delete(service, account).catch(() => false);
     }
   });
@@ -66,6 +68,28 @@ describe.skipIf(!plan.run)('OS keychain (gnome-keyring on an isolated D-Bus sess
     expect(await kc.delete('reqflow:probe', 'alice')).toBe(true);
     expect(await kc.get('reqflow:probe', 'alice')).toBeNull();
     expect(await kc.delete('reqflow:probe', 'alice')).toBe(false);
+  });
+
+  it('a run reads the keychain before its first request: {{secret.X}} in a header and !secret in the environment are sent', async () => {
+    const kc = createNapiKeychain();
+    await kc.set('reqflow:runner-test', 'API_TOKEN', 'tok-kc-123');
+    await kc.set('reqflow:runner-test', 'PW', 'pw-kc-456');
+    const server = await startServer({ '/me': (_q, res) => json(res, 200, { ok: true }) });
+    try {
+      const { runner } = await load({
+        'flow.yaml': ROOT,
+        'environments/test.yaml': envFile({ baseUrl: server.url, pw: '!secret PW' }),
+        'resources/me.yaml': 'name: me\noperations:\n  get: { path: /me, headers: { Authorization: "Bearer {{secret.API_TOKEN}}", X-Pw: "{{env.pw}}" } }\n',
+      });
+      const result = await runner.run('me.get');
+      expect(result.error).toBeUndefined();
+      expect(server.requests[0].headers).toMatchObject({ authorization: 'Bearer tok-kc-123', 'x-pw': 'pw-kc-456' });
+      // and never shown: the record has them redacted
+      expect(result.exchanges[0].request.headers).toMatchObject({ Authorization: 'Bearer ***', 'X-Pw': '***' });
+    } finally {
+      await closeRunners();
+      await server.close();
+    }
   });
 
   it('flow secret set (stdin) -> render {{secret.X}} -> get -> list -> delete -> E_SECRET_MISSING', async () => {
