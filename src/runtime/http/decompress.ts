@@ -79,6 +79,7 @@ class DecompressHandler implements Dispatcher.DispatchHandler {
 
   onResponseData(controller: Controller, chunk: Buffer): void {
     if (!this.#decoder) return void this.handler.onResponseData?.(controller, chunk);
+    if (this.#decoder.destroyed) return; // stopped below: what undici still delivers is dropped
     this.#raw?.push(chunk);
     this.#decoder.write(chunk);
   }
