@@ -1,5 +1,13 @@
-#!/usr/bin/env node
+#!/usr/bin/env -S node --liftoff-only
 // Thin launcher: the CLI lives in dist/cli (built by `npm ci` through the prepare script).
+//
+// `--liftoff-only`, on the command line that starts the process (never changed at run time,
+// never through NODE_OPTIONS, which every child process would inherit): undici parses HTTP
+// with llhttp compiled to WebAssembly, and without the flag V8 compiles that parser a second
+// time with its optimising compiler, which costs a 1,000-request run ~25 MB of peak memory
+// and a one-chain run ~35 MB and 100+ ms (BENCHMARKS.md); parsing a response head is a small
+// part of a request. `env -S` is GNU coreutils (8.30+), macOS and FreeBSD; npm's Windows shims
+// read it too. Where `env` has no `-S` (BusyBox, as on Alpine): `node <this file> …`.
 import module from 'node:module';
 
 // Node >= 22.1 keeps the compiled code of our modules on disk: later starts skip compiling
@@ -8,10 +16,6 @@ import module from 'node:module';
 module.enableCompileCache?.();
 
 const { main } = await import('../dist/cli/main.js');
-import { tuneV8ForRequests } from '../dist/runtime/v8-tuning.js';
-
-// Faster runs against a server on the same machine (see src/runtime/v8-tuning.ts).
-tuneV8ForRequests();
 
 // Output piped into a reader that stops early (`flow run … | head`): stop quietly, as other
 // command-line tools do, instead of failing on the next write.

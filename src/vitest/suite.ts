@@ -5,7 +5,6 @@ import { buildGraph, prerequisites, scheduleOrder, type ProjectGraph } from '../
 import { loadProject } from '../project/index.js';
 import type { Project } from '../project/types.js';
 import type { Runner } from '../runtime/index.js';
-import { tuneV8ForRequests } from '../runtime/v8-tuning.js';
 import { testBudgetMs } from './budget.js';
 import { contractOptions } from './contract.js';
 import { environmentError, lintError } from './failure.js';
@@ -26,10 +25,6 @@ export const ENVIRONMENT_TEST = 'environment';
 const IN_ORDER = { concurrent: false, shuffle: false } as const;
 
 export async function defineFlowSuite(plan: SuitePlan): Promise<void> {
-  // The V8 settings of `flow run` (src/runtime/v8-tuning.ts), before the project loads as
-  // `flow run` sets them: parsing hundreds of files is the first hot code of a large suite
-  // (1,000-request benchmark: 1,497 against 1,600 ms when set later, before the first request).
-  tuneV8ForRequests();
   const project = await loadProject(plan.root);
   // One graph for lint, the layout and the runner.
   let graph: ProjectGraph;

@@ -8,7 +8,6 @@ import { createRunner, type OperationResult } from '../../runtime/index.js';
 import { recordVerified } from '../../runtime/record.js';
 import { parseVarAssignment } from '../../runtime/template/index.js';
 import { formatEvent, formatLoc, formatResult, formatSummary, type RunFormatOptions } from '../format/run-output.js';
-import { keepYoungGenerationSmall, letYoungGenerationGrow } from '../heap.js';
 import { argumentError, unknownOperations } from '../args.js';
 import { describeUnset, unsetVariables } from '../unset-vars.js';
 import { formatWarnings, runContract, SERVICE_HELP, SERVICE_OPTIONS, serverUrl, serviceUsage, startRunServer } from '../run-services.js';
@@ -104,7 +103,6 @@ export default (async function run(argv: string[], io: CliIO): Promise<number> {
   const projectDir = path.resolve(io.cwd, o.project);
 
   const fmt: RunFormatOptions = { cwd: io.cwd, verbose: o.verbose, color: io.isTTY && !o['no-color'] && !io.env.NO_COLOR };
-  keepYoungGenerationSmall();
   const project = await loadProject(projectDir);
   // Not a project at all: a wrong --project is a usage error, as for `flow secret` (exit 2,
   // not a lint failure). The loader has looked: no stat of our own.
@@ -161,7 +159,6 @@ export default (async function run(argv: string[], io: CliIO): Promise<number> {
     return EXIT.failed;
   }
 
-  letYoungGenerationGrow();
   // The live line on a terminal (stderr); stdout's lines clear it and draw it again.
   const progress = wantsProgress(io.isTTY, io.env) ? createProgress({ write: io.stderr, total: plan.length, columns: () => process.stderr.columns }) : undefined;
   const stdout = progress ? progress.around(io.stdout) : io.stdout;

@@ -6,7 +6,7 @@ import { basename, extname, resolve } from 'node:path';
 import type { FormData } from 'undici';
 import { FlowError } from '../../errors.js';
 import { isInside, realProjectDir } from '../project-path.js';
-import { formDataClass } from './undici.js';
+import { undici } from './undici.js';
 
 export type BodyKind = 'json' | 'form';
 
@@ -74,7 +74,7 @@ export async function encodeBody(kind: BodyKind, value: unknown, projectDir: str
     for (const [k, v] of fields) params.append(k, formText(v));
     return { body: params.toString(), contentType: 'application/x-www-form-urlencoded' };
   }
-  const form = new (formDataClass())();
+  const form = new (undici().FormData)();
   for (const [k, v] of fields) {
     if (isFileRef(v)) {
       const file = await projectFile(v.slice(1), projectDir);

@@ -1,48 +1,57 @@
-// The HTTP client of a run: one undici Agent (one pool per origin, reused by every
-// request), composed with interceptors, innermost first:
-//   timeout (per attempt) -> hops (URL, cookies) -> [retry] -> redirect (undici's
-//   RedirectHandler, built at the first redirect: redirect.ts)
-// Requests with `retry` go through a second composition of the same Agent that includes
-// undici's retry interceptor; the others pay nothing for it.
-import type { Agent as UndiciAgent, Dispatcher } from 'undici';
+// The HTTP client of a run: one undici Agent (one pool per origin, reused by every request)
+// composed with interceptors, innermost first:
+//   timeout (per attempt: timeout.ts) -> hops (URL, cookies, credentials: exchange.ts)
+//   -> undici's retry -> undici's redirect -> decompress (decompress.ts)
+// so that each retry and each redirect hop is an attempt with its own deadline and cookies,
+// and only the final response is decoded. The collector (collect.ts) caps the body.
+import type { Agent, Dispatcher } from 'undici';
 import { FlowError } from '../../errors.js';
 import type { FlowResponse } from '../response.js';
 import { ResponseCollector, type CollectOptions } from './collect.js';
+import { decompressInterceptor } from './decompress.js';
 import { EXCHANGE, hopsInterceptor, type ExchangeState, type FlowDispatchOptions } from './exchange.js';
-import { redirectInterceptor } from './redirect.js';
-import { retryOptionsFor } from './retry.js';
-import { Deadlines } from './deadlines.js';
+import { NO_RETRY, retryOptionsFor } from './retry.js';
 import { timeoutInterceptor } from './timeout.js';
 import {
   DEFAULT_MAX_BODY_BYTES,
   DEFAULT_MAX_REDIRECTIONS,
   DEFAULT_TIMEOUT_MS,
+  type DispatcherOptions,
   type HttpClient,
   type HttpClientOptions,
   type HttpRequest,
   type TlsOptions,
 } from './types.js';
-import { Agent, envHttpProxyAgentClass, interceptors } from './undici.js';
+import { undici } from './undici.js';
+
+/**
+ * An Agent (or a proxy agent, from the environment) with our interceptors. The client makes
+ * one, and one more per client certificate a request carries (`HttpRequest.tls`, mTLS).
+ */
+export function createDispatcher(options: DispatcherOptions = {}): Dispatcher {
+  const maxRedirections = options.maxRedirections ?? DEFAULT_MAX_REDIRECTIONS;
+  const { interceptors } = undici();
+  return createAgent(options).compose(
+    timeoutInterceptor(),
+    hopsInterceptor(),
+    interceptors.retry(NO_RETRY),
+    interceptors.redirect({ maxRedirections }),
+    decompressInterceptor(),
+  );
+}
 
 export function createHttpClient(options: HttpClientOptions = {}): HttpClient {
   const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
   const maxRedirections = options.maxRedirections ?? DEFAULT_MAX_REDIRECTIONS;
   const userAgent = options.userAgent ?? 'reqflow';
-  const redirect = maxRedirections > 0 ? [redirectInterceptor(maxRedirections)] : [];
-  const deadlines = new Deadlines();
-  const composed = (agent: Dispatcher) => ({
-    agent,
-    plain: agent.compose(timeoutInterceptor(deadlines), hopsInterceptor(), ...redirect),
-    retrying: agent.compose(timeoutInterceptor(deadlines), hopsInterceptor(), interceptors.retry(), ...redirect),
-  });
-  const shared = composed(createAgent(options));
-  // mtls: a request with its own client certificate goes on an agent made for that object
-  // (one per actor session); every other request keeps the shared agent and its pools.
-  const own = new Map<TlsOptions, ReturnType<typeof composed>>();
-  const dispatchersFor = (tls: TlsOptions | undefined) => {
+  const shared = createDispatcher({ ...options, connect: options.tls, maxRedirections });
+  // mtls: a request with its own client certificate goes on a dispatcher made for that object
+  // (one per actor session); every other request keeps the shared one and its pools.
+  const own = new Map<TlsOptions, Dispatcher>();
+  const dispatcherFor = (tls: TlsOptions | undefined) => {
     if (!tls) return shared;
     let d = own.get(tls);
-    if (!d) own.set(tls, (d = composed(createAgent({ ...options, tls: { ...options.tls, ...tls } }))));
+    if (!d) own.set(tls, (d = createDispatcher({ ...options, connect: { ...options.tls, ...tls }, maxRedirections })));
     return d;
   };
   let closed = false;
@@ -90,7 +99,7 @@ export function createHttpClient(options: HttpClientOptions = {}): HttpClient {
         if (signal.aborted) return onAbort();
         signal.addEventListener('abort', onAbort, { once: true });
       }
-      const opts: FlowDispatchOptions = {
+      const opts: FlowDispatchOptions & { retryOptions?: unknown } = {
         origin,
         path: target.pathname + target.search,
         method: req.method,
@@ -98,14 +107,9 @@ export function createHttpClient(options: HttpClientOptions = {}): HttpClient {
         body: req.body as Dispatcher.DispatchOptions['body'],
         [EXCHANGE]: state,
       };
+      if (req.retry && req.retry.max > 0) opts.retryOptions = retryOptionsFor(req.retry);
       try {
-        const { plain, retrying } = dispatchersFor(req.tls);
-        if (req.retry && req.retry.max > 0) {
-          (opts as FlowDispatchOptions & { retryOptions: unknown }).retryOptions = retryOptionsFor(req.retry);
-          retrying.dispatch(opts, collector);
-        } else {
-          plain.dispatch(opts, collector);
-        }
+        dispatcherFor(req.tls).dispatch(opts, collector);
       } catch (err) {
         collector.fail(err);
       }
@@ -118,7 +122,7 @@ export function createHttpClient(options: HttpClientOptions = {}): HttpClient {
     async close() {
       if (closed) return;
       closed = true;
-      await Promise.all([shared, ...own.values()].map((d) => d.agent.destroy()));
+      await Promise.all([shared, ...own.values()].map((d) => d.destroy()));
     },
   };
 }
@@ -137,15 +141,22 @@ function headerList(headers: Record<string, string>, userAgent: string): string[
   return out;
 }
 
-function createAgent(options: HttpClientOptions): Dispatcher {
-  const connect = tlsConnectOptions(options.tls);
-  const base: UndiciAgent.Options = {};
+function createAgent(options: DispatcherOptions): Dispatcher {
+  const base: Agent.Options = {};
   if (options.connections !== undefined) base.connections = options.connections;
+  const connect = definedOnly(options.connect);
   if (connect) base.connect = connect;
   const proxy = options.proxyFromEnv === false ? undefined : proxyFromEnv(options.env ?? process.env);
-  if (!proxy) return new Agent(base);
-  const EnvHttpProxyAgent = envHttpProxyAgentClass();
-  return new EnvHttpProxyAgent({ ...base, ...proxy, ...(connect ? { requestTls: connect } : {}) });
+  if (!proxy) return new (undici().Agent)(base);
+  return new (undici().EnvHttpProxyAgent)({ ...base, ...proxy, ...(connect ? { requestTls: connect } : {}) });
+}
+
+/** The options that are set, or undefined when none is (undici would take an explicit undefined for a value). */
+function definedOnly(tls: TlsOptions | undefined): TlsOptions | undefined {
+  if (!tls) return undefined;
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(tls)) if (v !== undefined) out[k] = v;
+  return Object.keys(out).length ? out : undefined;
 }
 
 function proxyFromEnv(env: NodeJS.ProcessEnv): { httpProxy?: string; httpsProxy?: string; noProxy: string } | undefined {
@@ -154,11 +165,4 @@ function proxyFromEnv(env: NodeJS.ProcessEnv): { httpProxy?: string; httpsProxy?
   if (!httpProxy && !httpsProxy) return undefined;
   // undici's rule: without HTTPS_PROXY, https traffic goes through HTTP_PROXY too.
   return { httpProxy: httpProxy ?? '', httpsProxy: httpsProxy ?? '', noProxy: env.no_proxy ?? env.NO_PROXY ?? '' };
-}
-
-function tlsConnectOptions(tls: TlsOptions | undefined): Record<string, unknown> | undefined {
-  if (!tls) return undefined;
-  const out: Record<string, unknown> = {};
-  for (const [k, v] of Object.entries(tls)) if (v !== undefined) out[k] = v;
-  return Object.keys(out).length ? out : undefined;
 }

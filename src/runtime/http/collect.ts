@@ -5,10 +5,11 @@
 import type { Dispatcher } from 'undici';
 import { FlowError } from '../../errors.js';
 import { createResponse, type FlowResponse } from '../response.js';
-import { decodeBody, isEncoded } from './decompress.js';
 import { toFlowError } from './errors.js';
 import type { ExchangeState } from './exchange.js';
-import { REDIRECT_STATUSES } from './redirect.js';
+
+/** The statuses undici's redirect interceptor follows. */
+const REDIRECT_STATUSES: ReadonlySet<number> = new Set([300, 301, 302, 303, 307, 308]);
 
 /** Above this announced length, copy into one buffer as data comes (no second full copy at the end). */
 const PREALLOCATE_BYTES = 1024 * 1024;
@@ -123,27 +124,13 @@ export class ResponseCollector implements Dispatcher.DispatchHandler {
     }
   }
 
-  /** Synchronous unless the body must be decompressed (a promise per response costs a turn). */
+  /** The body is already decoded (decompress.ts sits above): its cap is the decoded size. */
   #finish(truncated: boolean): void {
     this.#settled = true;
     if (truncated) this.#abort(); // the rest is not read
-    const ms = performance.now() - this.o.started;
     const body = this.#body();
     this.#chunks = [];
     this.#buffer = undefined;
-    const encoding = this.#headers['content-encoding'];
-    if (!truncated && typeof encoding === 'string' && isEncoded(encoding) && body.length > 0) {
-      // A body that cannot be decoded is kept as received; a failure of our own still settles.
-      decodeBody(body, encoding, this.o.maxBodyBytes).then(
-        (decoded) => this.#resolve(decoded.body, decoded.truncated, ms),
-        (err) => this.o.reject(toFlowError(err, this.o.origin)),
-      );
-      return;
-    }
-    this.#resolve(body, truncated, ms);
-  }
-
-  #resolve(body: Buffer, truncated: boolean, ms: number): void {
     this.o.resolve(
       createResponse({
         status: this.#status,
@@ -151,7 +138,7 @@ export class ResponseCollector implements Dispatcher.DispatchHandler {
         headers: this.#headers,
         body,
         url: this.o.state.url,
-        ms,
+        ms: performance.now() - this.o.started,
         truncated,
         limitBytes: this.o.maxBodyBytes,
         setCookies: this.o.state.setCookies,

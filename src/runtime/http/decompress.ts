@@ -1,55 +1,97 @@
 // We never ask for compression, but some servers compress anyway (or the user sends
-// Accept-Encoding). Decode gzip/deflate/br bodies so text(), json() and extraction work,
-// with the same size limit on the decoded bytes (a small bomb must not fill memory).
-import { createBrotliDecompress, createGunzip, createInflate, type Zlib } from 'node:zlib';
+// Accept-Encoding): gzip, deflate and br bodies are decoded as they arrive, so that text(),
+// json() and extraction work. The decoded bytes meet the collector's size cap (collect.ts),
+// which stops the exchange there and marks the body `truncated`: a small bomb never fills
+// memory. The response headers stay as received (Content-Encoding included).
+//
+// Ours, in the form of undici's interceptors, because undici 7's `interceptors.decompress`
+// prints an ExperimentalWarning in the user's process on first use, fails an over-limit body
+// instead of truncating it, and fails a body not valid for its encoding (we keep it as received).
+import type { Dispatcher } from 'undici';
 import type { Transform } from 'node:stream';
+import { createBrotliDecompress, createGunzip, createInflate } from 'node:zlib';
 
 // A Map, not an object: the name comes from the server, and `__proto__` or `constructor`
 // must not be taken for a decoder.
-const DECODERS = new Map<string, () => Transform & Zlib>([
+const DECODERS = new Map<string, () => Transform>([
   ['gzip', createGunzip],
   ['x-gzip', createGunzip],
   ['deflate', createInflate],
   ['br', createBrotliDecompress],
 ]);
 
-export function isEncoded(contentEncoding: string | undefined): boolean {
-  return contentEncoding !== undefined && DECODERS.has(contentEncoding.trim().toLowerCase());
+type Controller = Dispatcher.DispatchController;
+type Headers = Record<string, string | string[] | undefined>;
+
+export function decompressInterceptor(): Dispatcher.DispatcherComposeInterceptor {
+  return (dispatch) => (opts, handler) => dispatch(opts, new DecompressHandler(handler));
 }
 
-export interface Decoded {
-  body: Buffer;
-  truncated: boolean;
-}
+class DecompressHandler implements Dispatcher.DispatchHandler {
+  #decoder?: Transform;
+  /** the bytes as received, until the decoder has produced some: a body it refuses at once is kept as it came */
+  #raw?: Buffer[] = [];
+  #trailers: Headers = {};
 
-/** Decode a complete compressed body, keeping at most `limit` decoded bytes; data not valid for its encoding is kept as received. */
-export function decodeBody(raw: Buffer, contentEncoding: string, limit: number): Promise<Decoded> {
-  const make = DECODERS.get(contentEncoding.trim().toLowerCase());
-  if (!make) return Promise.resolve({ body: raw, truncated: false });
-  const decoder = make();
-  return new Promise((resolve) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    let settled = false;
-    const settle = (d: Decoded): void => {
-      if (settled) return;
-      settled = true;
-      decoder.destroy();
-      resolve(d);
-    };
+  constructor(private readonly handler: Dispatcher.DispatchHandler) {}
+
+  onRequestStart(controller: Controller, context: unknown): void {
+    this.handler.onRequestStart?.(controller, context);
+  }
+
+  onResponseStart(controller: Controller, status: number, headers: Headers, statusMessage?: string): void {
+    const encoding = headers['content-encoding'];
+    const make = typeof encoding === 'string' && status >= 200 && status !== 204 && status !== 304 ? DECODERS.get(encoding.trim().toLowerCase()) : undefined;
+    if (make) this.#decode(make(), controller);
+    this.handler.onResponseStart?.(controller, status, headers, statusMessage);
+  }
+
+  #decode(decoder: Transform, upstream: Controller): void {
+    this.#decoder = decoder;
+    // The handler below stops the exchange at its size cap: the decoder must stop too, even
+    // once every compressed byte has arrived (then aborting upstream no longer does anything).
+    const controller = {
+      abort: (reason: Error) => (decoder.destroy(), upstream.abort(reason)),
+      pause: () => upstream.pause(),
+      resume: () => upstream.resume(),
+      get aborted() {
+        return upstream.aborted;
+      },
+      get paused() {
+        return upstream.paused;
+      },
+      get reason() {
+        return upstream.reason;
+      },
+    } as Controller;
     decoder.on('data', (chunk: Buffer) => {
-      const room = limit - size;
-      if (chunk.length > room) {
-        chunks.push(chunk.subarray(0, room));
-        size += room;
-        settle({ body: Buffer.concat(chunks, size), truncated: true });
-        return;
-      }
-      chunks.push(chunk);
-      size += chunk.length;
+      this.#raw = undefined;
+      this.handler.onResponseData?.(controller, chunk);
     });
-    decoder.on('end', () => settle({ body: Buffer.concat(chunks, size), truncated: false }));
-    decoder.on('error', () => settle({ body: raw, truncated: false }));
-    decoder.end(raw);
-  });
+    decoder.on('end', () => this.handler.onResponseEnd?.(controller, this.#trailers));
+    decoder.on('error', (err) => {
+      const raw = this.#raw;
+      if (!raw) return this.handler.onResponseError?.(controller, err);
+      for (const chunk of raw) this.handler.onResponseData?.(controller, chunk);
+      this.handler.onResponseEnd?.(controller, this.#trailers);
+    });
+  }
+
+  onResponseData(controller: Controller, chunk: Buffer): void {
+    if (!this.#decoder) return void this.handler.onResponseData?.(controller, chunk);
+    if (this.#decoder.destroyed) return; // stopped below: what undici still delivers is dropped
+    this.#raw?.push(chunk);
+    this.#decoder.write(chunk);
+  }
+
+  onResponseEnd(controller: Controller, trailers: Headers): void {
+    if (!this.#decoder) return this.handler.onResponseEnd?.(controller, trailers);
+    this.#trailers = trailers;
+    this.#decoder.end();
+  }
+
+  onResponseError(controller: Controller, err: Error): void {
+    this.#decoder?.destroy();
+    this.handler.onResponseError?.(controller, err);
+  }
 }

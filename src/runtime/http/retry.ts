@@ -29,6 +29,9 @@ const ERROR_CODES = [
   'E_TIMEOUT',
 ];
 
+/** What a request without `retry` gets: the interceptor passes every outcome through as it came. */
+export const NO_RETRY: RetryHandler.RetryOptions = { maxRetries: 0, throwOnError: false };
+
 /** Longest wait between attempts (a Retry-After of an hour is cut to this). */
 export const MAX_RETRY_WAIT_MS = 60_000;
 

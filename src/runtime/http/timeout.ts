@@ -1,43 +1,37 @@
-// Per-attempt deadline: connect, headers and the whole body must finish within
-// `timeoutMs`, so a server that sends headers and then stalls times out too (undici's own
-// headersTimeout/bodyTimeout only bound the gaps between bytes). It sits below retry, so a
-// timed-out attempt can be retried like a network error.
+// Per-attempt deadline: connect, headers and the whole body must finish within `timeoutMs`,
+// so a server that sends headers and then trickles or stalls times out too (undici's own
+// headersTimeout/bodyTimeout bound the gaps between bytes, not the attempt). One timer per
+// attempt. It sits below retry, so a timed-out attempt can be retried like a network error.
 import type { Dispatcher } from 'undici';
 import { FlowError } from '../../errors.js';
-import type { Deadline, DeadlineList, Deadlines } from './deadlines.js';
 import { exchangeOf, type ExchangeState } from './exchange.js';
 
-/** @param deadlines shared by the client's compositions */
-export function timeoutInterceptor(deadlines: Deadlines): Dispatcher.DispatcherComposeInterceptor {
+export function timeoutInterceptor(): Dispatcher.DispatcherComposeInterceptor {
   return (dispatch) => (opts, handler) => {
     const state = exchangeOf(opts);
     const ms = state?.timeoutMs;
     if (!state || !ms || ms <= 0 || !Number.isFinite(ms)) return dispatch(opts, handler);
-    return dispatch(opts, new TimeoutHandler(deadlines.list(ms), state, handler));
+    return dispatch(opts, new TimeoutHandler(ms, state, handler));
   };
 }
 
-export function timeoutError(ms: number, origin: unknown): FlowError {
-  return new FlowError('E_TIMEOUT', `no complete response from ${String(origin)} within ${ms} ms`, { details: { timeoutMs: ms } });
-}
-
 class TimeoutHandler implements Dispatcher.DispatchHandler {
-  #deadline: Deadline;
+  readonly #timer: NodeJS.Timeout;
   #controller?: Dispatcher.DispatchController;
   /** the deadline passed: everything undici still reports for this attempt is dropped */
   #fired = false;
 
   /** @param state its `url` is this attempt's (this hop's: the hops interceptor runs first), so the message says which request hung */
   constructor(
-    private readonly list: DeadlineList,
+    private readonly ms: number,
     private readonly state: ExchangeState,
     private readonly handler: Dispatcher.DispatchHandler,
   ) {
-    this.#deadline = list.add(() => this.#fire());
+    this.#timer = setTimeout(() => this.#fire(), ms);
   }
 
   #error(): FlowError {
-    return timeoutError(this.state.timeoutMs, this.state.url);
+    return new FlowError('E_TIMEOUT', `no complete response from ${this.state.url} within ${this.ms} ms`, { details: { timeoutMs: this.ms } });
   }
 
   #fire(): void {
@@ -51,36 +45,29 @@ class TimeoutHandler implements Dispatcher.DispatchHandler {
   }
 
   #done(): boolean {
-    this.list.cancel(this.#deadline);
+    clearTimeout(this.#timer);
     return this.#fired;
   }
 
   onRequestStart(controller: Dispatcher.DispatchController, context: unknown): void {
     this.#controller = controller;
-    if (this.#fired) {
-      controller.abort(this.#error());
-      return;
-    }
+    if (this.#fired) return controller.abort(this.#error());
     this.handler.onRequestStart?.(controller, context);
   }
 
   onResponseStart(controller: Dispatcher.DispatchController, status: number, headers: Record<string, string | string[] | undefined>, statusMessage?: string): void {
-    if (this.#fired) return;
-    this.handler.onResponseStart?.(controller, status, headers, statusMessage);
+    if (!this.#fired) this.handler.onResponseStart?.(controller, status, headers, statusMessage);
   }
 
   onResponseData(controller: Dispatcher.DispatchController, chunk: Buffer): void {
-    if (this.#fired) return;
-    this.handler.onResponseData?.(controller, chunk);
+    if (!this.#fired) this.handler.onResponseData?.(controller, chunk);
   }
 
   onResponseEnd(controller: Dispatcher.DispatchController, trailers: Record<string, string | string[] | undefined>): void {
-    if (this.#done()) return;
-    this.handler.onResponseEnd?.(controller, trailers);
+    if (!this.#done()) this.handler.onResponseEnd?.(controller, trailers);
   }
 
   onResponseError(controller: Dispatcher.DispatchController, err: Error): void {
-    if (this.#done()) return;
-    this.handler.onResponseError?.(controller, err);
+    if (!this.#done()) this.handler.onResponseError?.(controller, err);
   }
 }

@@ -17,18 +17,24 @@ export interface TlsOptions {
   rejectUnauthorized?: boolean;
 }
 
-export interface HttpClientOptions {
+/** What `createDispatcher` builds an Agent from. */
+export interface DispatcherOptions {
   /** honour HTTP_PROXY / HTTPS_PROXY / NO_PROXY (and lower-case forms); default true */
   proxyFromEnv?: boolean;
   /** the environment to read proxy variables from (default process.env) */
   env?: NodeJS.ProcessEnv;
   /** connections per origin (default: unlimited, as undici) */
   connections?: number;
+  /** TLS options of every connection (undici's `connect`): CA, client certificate (mTLS) */
+  connect?: TlsOptions;
+  /** default 10; 0 returns 3xx responses as they are */
+  maxRedirections?: number;
+}
+
+export interface HttpClientOptions extends Omit<DispatcherOptions, 'connect'> {
   tls?: TlsOptions;
   /** bodies longer than this are cut and marked `truncated`; default 10 MiB */
   maxBodyBytes?: number;
-  /** default 10; 0 returns 3xx responses as they are */
-  maxRedirections?: number;
   /** sent when the request has no User-Agent; default `reqflow`; '' sends none */
   userAgent?: string;
 }
@@ -53,7 +59,7 @@ export interface HttpRequest {
   retry?: RetryOptions;
   cookieJar?: CookieJar;
   signal?: AbortSignal;
-  /** a client certificate for this request (mtls): sent on an agent kept for this object, not the shared one */
+  /** a client certificate for this request (mtls): sent on a dispatcher kept for this object (`createDispatcher`), not the shared one */
   tls?: TlsOptions;
   /** sign each attempt anew (oauth1 nonce): headers to set, for every attempt and same-origin hop */
   resign?: Resign;

@@ -8,7 +8,6 @@ import { locate } from '../../project/index.js';
 import type { Actor, Loc, Operation, Project } from '../../project/types.js';
 import type { FlowResponse } from '../response.js';
 import type { RenderContext } from '../template/index.js';
-import { isPromise } from '../maybe.js';
 import type { AssertRecord } from '../types.js';
 import { renderContext, type Binding, type RunContext, type Trace } from './context.js';
 import { postResponseHook, preRequestHook } from './hooks.js';
@@ -42,9 +41,7 @@ export async function executeOnce(ctx: RunContext, op: Operation, trace: Trace, 
   ctx.state.record(op.resource, op.id, extracted, many, target);
   for (const name in many) extracted[name] = many[name];
 
-  let checked = checkAsserts(op.assert, res, rc, ctx.redactor);
-  if (isPromise(checked)) checked = await checked;
-  const { records, error, failed } = checked;
+  const { records, error, failed } = checkAsserts(op.assert, res, rc, ctx.redactor);
   if (error && failed !== undefined) error.loc ??= assertLoc(ctx.project, op, failed);
   return { extracted: ctx.redactor.value(extracted), asserts: records, error };
 }
@@ -82,22 +79,13 @@ async function requestOnce(ctx: RunContext, op: Operation, rc: RenderContext, tr
   if (op.actor && !actor) throw new FlowError('E_REF_UNDEFINED', `actor "${op.actor}" is not defined`);
   // The session first: inject.headers read {{actor.token}}. Then the session of every other
   // actor the operation reads ({{admin.token}} in a header): its login extracts that value.
-  // Awaited only when a login or renewal is due (src/runtime/maybe.ts).
-  let session = actor && ctx.sessions.ensure(actor, trace);
-  if (isPromise(session)) session = await session;
-  for (const other of otherActorsRead(ctx, op)) {
-    const ensured = ctx.sessions.ensure(other, trace);
-    if (isPromise(ensured)) await ensured;
-  }
+  const session = actor && (await ctx.sessions.ensure(actor, trace));
+  for (const other of otherActorsRead(ctx, op)) await ctx.sessions.ensure(other, trace);
   let req: OutgoingRequest = await prepareRequest(ctx, op, rc, actor?.inject.headers);
   // The actor's inject.headers carry its identity too (the strategies name their own headers).
   if (actor) req.credentialHeaders = Object.keys(actor.inject.headers);
-  if (actor && session) {
-    const applied = ctx.sessions.apply(actor, session, req, trace);
-    if (isPromise(applied)) await applied;
-  }
+  if (actor && session) await ctx.sessions.apply(actor, session, req, trace);
   if (op.auth) await ctx.sessions.applyInline(op.auth, req, trace);
   if (op.preRequest) req = await preRequestHook(ctx, op, trace, req, { ...(target ?? ctx.state.newest(op.resource))?.values });
-  // awaited here: returning the promise itself would cost two more turns to adopt it
-  return await send(ctx, req, { trace, purpose: op.id, actor: actor?.id, timeoutMs: op.timeoutMs, retry: op.retry });
+  return send(ctx, req, { trace, purpose: op.id, actor: actor?.id, timeoutMs: op.timeoutMs, retry: op.retry });
 }

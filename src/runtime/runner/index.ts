@@ -9,6 +9,7 @@ import { createNapiKeychain, createSecretStore } from '../secrets/index.js';
 import type { OperationResult, RunnerOptions, RunSummary } from '../types.js';
 import type { RunContext } from './context.js';
 import { chooseEnvironment, collectVars } from './environment.js';
+import { loadForRender } from './ready.js';
 import { Scheduler } from './schedule.js';
 import { Sessions } from './sessions.js';
 import { RunState } from './state.js';
@@ -66,9 +67,14 @@ export function createRunner(project: Project, options: RunnerOptions = {}): Run
   ctx.sessions = new Sessions(ctx);
   const scheduler = new Scheduler(ctx);
   const sequential = (options.concurrency ?? 1) <= 1;
+  let loaded: Promise<void> | undefined;
+  // Once, at the first run rather than in createRunner (which is synchronous): a runner that
+  // is never run reads nothing. What could not be read stays missing for this runner.
+  const ready = () => (loaded ??= loadForRender(ctx));
 
   return {
     async run(operationId) {
+      await ready();
       const generation = scheduler.nextGeneration();
       if (!sequential || !project.operations.has(operationId)) return scheduler.request(operationId, generation);
       const [result] = await scheduler.runInOrder(scheduleOrder(ctx.graph, [operationId]), new Set([operationId]), generation);
@@ -76,6 +82,7 @@ export function createRunner(project: Project, options: RunnerOptions = {}): Run
     },
     async runMany(operationIds) {
       const started = performance.now();
+      await ready();
       const generation = scheduler.nextGeneration();
       const asked = new Set(operationIds);
       const known = operationIds.filter((id) => project.operations.has(id));

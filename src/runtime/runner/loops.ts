@@ -21,7 +21,7 @@ export async function pollUntil(ctx: RunContext, op: Operation, rc: RenderContex
     checkStatus(res, op.expectStatus, ctx.redactor);
     let done = true;
     for (const expr of poll.condition) {
-      const { record, error } = await evaluateOne(expr, res, rc, ctx.redactor);
+      const { record, error } = evaluateOne(expr, res, rc, ctx.redactor);
       if (error) throw error;
       if (!record.pass) {
         done = false;

@@ -9,14 +9,12 @@ import type { RunContext, Trace } from './context.js';
 import { executeOnce, type OnceResult } from './execute.js';
 import { forEach } from './loops.js';
 import { errorRecord } from './records.js';
-import { isPromise, type MaybePromise } from '../maybe.js';
 
 class Semaphore {
   private active = 0;
   private readonly waiting: Array<() => void> = [];
   constructor(private readonly limit: number) {}
-  /** A free slot now, or a promise of one (src/runtime/maybe.ts). */
-  acquire(): MaybePromise<void> {
+  async acquire(): Promise<void> {
     if (this.active < this.limit) {
       this.active++;
       return;
@@ -33,8 +31,6 @@ class Semaphore {
 interface Memo {
   generation: number;
   promise: Promise<OperationResult>;
-  /** once the promise has settled: its dependents read it without awaiting */
-  result?: OperationResult;
 }
 
 export class Scheduler {
@@ -80,15 +76,12 @@ export class Scheduler {
   }
 
   private remember(opId: string, generation: number, promise: Promise<OperationResult>): Promise<OperationResult> {
-    const memo: Memo = { generation, promise };
-    this.memo.set(opId, memo);
-    // A rejection is the caller's to handle, through `promise`; this copy must not be unhandled.
-    promise.then((result) => (memo.result = result), () => {});
+    this.memo.set(opId, { generation, promise });
     return promise;
   }
 
   /** A prerequisite: reused when it already ran (or is running), unless it has force: true. */
-  private ensure(opId: string, dependent: string, ancestry: Set<string>): MaybePromise<OperationResult> {
+  private ensure(opId: string, dependent: string, ancestry: Set<string>): Promise<OperationResult> {
     if (ancestry.has(opId)) {
       const path = [...ancestry, opId].join(' -> ');
       return Promise.resolve(this.failure(opId, new FlowError('E_CYCLE', `circular dependency: ${path}`), [dependent]));
@@ -100,7 +93,7 @@ export class Scheduler {
         if (!r.prerequisiteOf.includes(dependent)) r.prerequisiteOf.push(dependent);
         return r;
       };
-      return memo.result ? addDependent(memo.result) : memo.promise.then(addDependent);
+      return memo.promise.then(addDependent);
     }
     const promise = this.execute(opId, [dependent], new Set([...ancestry, opId]));
     return op?.force ? promise : this.remember(opId, this.generation, promise);
@@ -109,9 +102,7 @@ export class Scheduler {
   private async execute(opId: string, prerequisiteOf: string[], ancestry: Set<string>): Promise<OperationResult> {
     const op = this.ctx.project.operations.get(opId);
     if (!op) return this.failure(opId, new FlowError('E_REF_UNDEFINED', `operation "${opId}" is not defined`), prerequisiteOf);
-    // Prerequisites that already ran are read without awaiting (src/runtime/maybe.ts).
-    const ensured = this.depsOf(opId).map((d) => this.ensure(d, opId, ancestry));
-    const results = ensured.some(isPromise) ? await Promise.all(ensured) : (ensured as OperationResult[]);
+    const results = await Promise.all(this.depsOf(opId).map((d) => this.ensure(d, opId, ancestry)));
     const blocked = results.find((r) => r.status !== 'passed');
     if (blocked) {
       // a cycle (only a project that skipped lint has one) is named as such, all the way up
@@ -119,8 +110,7 @@ export class Scheduler {
       const reason = blocked.status === 'skipped' && blocked.skippedBecause ? blocked.skippedBecause : (cycle ?? `prerequisite ${blocked.operation} failed`);
       return this.skipped(op, reason, prerequisiteOf, blocked.blockedBy ?? blocked.operation);
     }
-    const slot = this.semaphore.acquire();
-    if (isPromise(slot)) await slot;
+    await this.semaphore.acquire();
     try {
       return await this.runOperation(op, prerequisiteOf);
     } finally {

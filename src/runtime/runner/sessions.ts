@@ -7,7 +7,6 @@ import { FlowError, hasCode } from '../../errors.js';
 import { locate } from '../../project/index.js';
 import type { Actor, AuthConfig, Loc, Project, RequestSpec, TemplateValue } from '../../project/types.js';
 import { extractAll, type ExtractResult } from '../extract/index.js';
-import type { MaybePromise } from '../maybe.js';
 import { isCredentialName } from '../../project/credentials.js';
 import type { FlowResponse } from '../response.js';
 import { render, renderString } from '../template/index.js';
@@ -29,12 +28,11 @@ export class Sessions {
   constructor(private readonly ctx: RunContext) {}
 
   /**
-   * A valid session for the actor, logging in or refreshing as needed: the session itself when
-   * it holds one (src/runtime/maybe.ts), a promise otherwise; a failed login rejects.
+   * A valid session for the actor, logging in or refreshing as needed; a failed login rejects.
    */
-  ensure(actor: Actor, trace: Trace): MaybePromise<Session> {
+  async ensure(actor: Actor, trace: Trace): Promise<Session> {
     const failure = this.failed.get(actor.id);
-    if (failure) return Promise.reject(failure);
+    if (failure) throw failure;
     const current = this.held.get(actor.id);
     if (current && !this.expired(actor, current)) return current.session;
     let pending = this.pending.get(actor.id);
@@ -47,10 +45,10 @@ export class Sessions {
 
   /**
    * Put the actor's credentials on a request (after inject.headers, which the caller rendered),
-   * from the session `ensure` gave. Synchronous when the strategy awaits nothing.
+   * from the session `ensure` gave.
    */
-  apply(actor: Actor, session: Session, req: OutgoingRequest, trace: Trace): void | Promise<void> {
-    if (actor.auth) return strategyFor(actor.auth.strategy).apply(req, actor.auth, session, this.authContext(actor, trace));
+  async apply(actor: Actor, session: Session, req: OutgoingRequest, trace: Trace): Promise<void> {
+    if (actor.auth) await strategyFor(actor.auth.strategy).apply(req, actor.auth, session, this.authContext(actor, trace));
   }
 
   /** An operation's inline `auth` (spec 5.5): its own credentials, no shared session. */
@@ -194,11 +192,12 @@ class SessionAuthContext implements AuthContext {
     return this.ctx.project.dir;
   }
 
-  render(value: TemplateValue): Promise<unknown> {
+  // AuthContext's render is async (src/auth/types.ts); ours is synchronous.
+  async render(value: TemplateValue): Promise<unknown> {
     return render(value, renderContext(this.ctx));
   }
 
-  renderString(text: string): Promise<string> {
+  async renderString(text: string): Promise<string> {
     return renderString(text, renderContext(this.ctx));
   }
 

@@ -6,8 +6,7 @@ import { evaluateAssert, parseAssert } from '../assert/index.js';
 import { extractAll } from '../extract/index.js';
 import type { Redactor } from '../redact.js';
 import type { FlowResponse } from '../response.js';
-import { inOrder, whenReady, type MaybePromise } from '../maybe.js';
-import { renderParsedNow, type RenderContext } from '../template/index.js';
+import { render, type RenderContext } from '../template/index.js';
 import type { AssertRecord } from '../types.js';
 import type { RunContext, Trace } from './context.js';
 import { redactedExcerpt } from './records.js';
@@ -44,14 +43,11 @@ export function extract(specs: ExtractSpec[], res: FlowResponse): Extracted {
 /**
  * Every assertion is evaluated and reported; the first failure is the operation's error. It is
  * returned, not thrown, so that the records of the passing and failing asserts reach the result.
- * Synchronous unless an expected value must wait for a secret (src/runtime/maybe.ts).
  */
-export function checkAsserts(exprs: string[], res: FlowResponse, rc: RenderContext, redactor: Redactor): MaybePromise<AssertOutcome> {
+export function checkAsserts(exprs: string[], res: FlowResponse, rc: RenderContext, redactor: Redactor): AssertOutcome {
   const out: AssertOutcome = { records: [] };
-  return whenReady(
-    inOrder(exprs.length, (i) => whenReady(evaluateOne(exprs[i], res, rc, redactor), (one) => addAssert(out, one))),
-    () => out,
-  );
+  for (const expr of exprs) addAssert(out, evaluateOne(expr, res, rc, redactor));
+  return out;
 }
 
 interface AssertOutcome {
@@ -74,20 +70,18 @@ function addAssert(out: AssertOutcome, { record, error }: { record: AssertRecord
 }
 
 /** One assertion; `error` is set when the path could not be read at all (E_NOT_JSON, …). */
-export function evaluateOne(expr: string, res: FlowResponse, rc: RenderContext, redactor: Redactor): MaybePromise<{ record: AssertRecord; error?: FlowError }> {
+export function evaluateOne(expr: string, res: FlowResponse, rc: RenderContext, redactor: Redactor): { record: AssertRecord; error?: FlowError } {
   const ast = parseAssert(expr); // cached by expression text in the assert module
-  const judge = (rendered: unknown) => {
-    const outcome = evaluateAssert(ast, res, rendered);
-    const shown = redactor.text(expr);
-    const record: AssertRecord = {
-      expr: shown,
-      pass: outcome.pass,
-      actual: redactor.value(outcome.actual),
-      // a passing assert's message is its expression
-      message: outcome.message === expr ? shown : redactor.text(outcome.message),
-    };
-    if (outcome.reason) record.reason = redactor.text(outcome.reason);
-    return { record, error: outcome.error };
+  const rendered = ast.expected?.kind === 'template' ? render(ast.expected.text, rc) : undefined;
+  const outcome = evaluateAssert(ast, res, rendered);
+  const shown = redactor.text(expr);
+  const record: AssertRecord = {
+    expr: shown,
+    pass: outcome.pass,
+    actual: redactor.value(outcome.actual),
+    // a passing assert's message is its expression
+    message: outcome.message === expr ? shown : redactor.text(outcome.message),
   };
-  return ast.expected?.kind === 'template' ? whenReady(renderParsedNow(ast.expected.parts, rc), judge) : judge(undefined);
+  if (outcome.reason) record.reason = redactor.text(outcome.reason);
+  return { record, error: outcome.error };
 }

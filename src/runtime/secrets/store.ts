@@ -8,6 +8,16 @@ import { createNapiKeychain } from './napi-keychain.js';
 export interface SecretStore {
   /** the secret's value; rejects with `E_SECRET_MISSING` (never with an empty value) */
   get(name: string): Promise<string>;
+  /**
+   * Read secrets from the keychain ahead of use, so that `value` can answer synchronously
+   * (rendering is synchronous). A failure is kept for `value` to throw; never rejects.
+   */
+  load(names: Iterable<string>): Promise<void>;
+  /**
+   * The secret's value now: FLOW_SECRET_<NAME>, else what `load` read. Throws the load's
+   * `E_SECRET_MISSING`, or one saying the keychain was not read for a name never loaded.
+   */
+  value(name: string): string;
   /** every secret value handed out so far, and every value derived from one (see `markSecret`) */
   revealed(): ReadonlySet<string>;
   /** register a value derived from secrets (e.g. `$.base64.encode` of one) so it is redacted too */
@@ -51,6 +61,8 @@ export function createSecretStore(options: SecretStoreOptions): SecretStore {
   const service = options.service ?? keychainService(options.projectName);
   let keychain: Keychain | false | undefined = options.keychain;
   const cache = new Map<string, Promise<string>>();
+  /** what `load` got, by name: the value or the error */
+  const loaded = new Map<string, { value: string } | { error: unknown }>();
   const revealed = new Set<string>();
 
   const reveal = (value: string) => {
@@ -59,11 +71,16 @@ export function createSecretStore(options: SecretStoreOptions): SecretStore {
     options.onReveal?.(value);
   };
 
-  async function lookup(name: string): Promise<string> {
+  /** The variable to name in a message, and whether it is set but empty. */
+  const envFacts = (name: string) => {
     const envVar = secretEnvVar(name);
+    return { envVar, service, envEmpty: env[SECRET_ENV_PREFIX + name] === '' || env[envVar] === '' };
+  };
+
+  async function lookup(name: string): Promise<string> {
     const fromEnv = secretFromEnv(name, env);
     if (fromEnv) return fromEnv.value;
-    const envEmpty = env[SECRET_ENV_PREFIX + name] === '' || env[envVar] === '';
+    const { envVar, envEmpty } = envFacts(name);
     if (keychain === false) throw secretMissing(name, { envVar, service, envEmpty, keychain: 'disabled' });
     keychain ??= createNapiKeychain();
     let value: string | null;
@@ -76,24 +93,48 @@ export function createSecretStore(options: SecretStoreOptions): SecretStore {
     return value;
   }
 
+  function get(name: string): Promise<string> {
+    let pending = cache.get(name);
+    if (!pending) {
+      pending = lookup(name).then(
+        (value) => {
+          reveal(value);
+          return value;
+        },
+        (err: unknown) => {
+          // A failure is not cached: the user may set the secret and retry in the same process.
+          cache.delete(name);
+          throw err;
+        },
+      );
+      cache.set(name, pending);
+    }
+    return pending;
+  }
+
   return {
-    get(name) {
-      let pending = cache.get(name);
-      if (!pending) {
-        pending = lookup(name).then(
-          (value) => {
-            reveal(value);
-            return value;
-          },
-          (err: unknown) => {
-            // A failure is not cached: the user may set the secret and retry in the same process.
-            cache.delete(name);
-            throw err;
-          },
-        );
-        cache.set(name, pending);
+    get,
+    async load(names) {
+      const wanted = [...new Set(names)].filter((name) => !loaded.has(name) || 'error' in loaded.get(name)!);
+      await Promise.all(
+        wanted.map((name) =>
+          get(name).then(
+            (value) => void loaded.set(name, { value }),
+            (error: unknown) => void loaded.set(name, { error }),
+          ),
+        ),
+      );
+    },
+    value(name) {
+      const fromEnv = secretFromEnv(name, env);
+      if (fromEnv) {
+        reveal(fromEnv.value);
+        return fromEnv.value;
       }
-      return pending;
+      const got = loaded.get(name);
+      if (got && 'value' in got) return got.value;
+      if (got) throw got.error;
+      throw secretMissing(name, { ...envFacts(name), keychain: keychain === false ? 'disabled' : 'not-loaded' });
     },
     revealed: () => revealed,
     markSecret(value) {
@@ -113,7 +154,7 @@ interface MissingFacts {
   envVar: string;
   service: string;
   envEmpty: boolean;
-  keychain: 'disabled' | 'unreachable' | 'not-found';
+  keychain: 'disabled' | 'unreachable' | 'not-found' | 'not-loaded';
   reason?: string;
 }
 
@@ -140,4 +181,6 @@ const MISSING_WHERE: Record<MissingFacts['keychain'], (f: MissingFacts) => strin
   'not-found': (f) => `the OS keychain has no entry for it (service "${f.service}")`,
   unreachable: (f) => `the OS keychain could not be reached (${f.reason}; README.md, Troubleshooting, says how to start one)`,
   disabled: () => 'the OS keychain is not used here',
+  // A caller rendered a name it did not load first (a runner loads every name its project writes).
+  'not-loaded': () => 'the OS keychain was not read for it before rendering',
 };

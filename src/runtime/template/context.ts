@@ -27,7 +27,7 @@ export interface RenderContext {
    * Actor session values, then the indexed resource instance, then the newest resource
    * instance that has the field (spec 2.8). `lookupInState` implements that order.
    */
-  lookupScoped(ref: ScopedRef): ScopedLookup | Promise<ScopedLookup>;
+  lookupScoped(ref: ScopedRef): ScopedLookup;
   /** the clock of `$.now` (tests fix it) */
   now?: () => Date;
   /** a seed makes `$.faker.*` reproducible; one sequence per `faker` object */

@@ -6,7 +6,6 @@
 import { FlowError } from '../../errors.js';
 import { hasTemplate } from '../../graph/template.js';
 import { SET_VIA_VAR } from '../../project/types.js';
-import { whenReady } from '../maybe.js';
 import { childFrame, type Resolver } from './frame.js';
 
 /** Deeper than this is a loop in all but name. */
@@ -33,10 +32,9 @@ export const env: Resolver<{ kind: 'env'; name: string }> = (expr, frame, raw) =
     });
   }
   const inner = childFrame(frame, name);
-  return whenReady(frame.engine.value(value, inner), (out) => {
-    if (inner.tainted) frame.tainted = true;
-    return out;
-  });
+  const out = frame.engine.value(value, inner);
+  if (inner.tainted) frame.tainted = true;
+  return out;
 };
 
 /** Every way to give a value: the runner serves both `flow run` and the Vitest plugin. */

@@ -2,13 +2,12 @@
 // and reach the renderer through `engine`, so there is no import cycle).
 import type { TemplatePart } from '../../graph/template.js';
 import type { TemplateValue } from '../../project/types.js';
-import type { MaybePromise } from '../maybe.js';
 import type { RenderContext } from './context.js';
 
-/** Synchronous while every value is ready (../maybe.ts); errors are thrown, not rejected. */
+/** Synchronous: what a render reads is in memory (secrets are loaded before a run). */
 export interface Engine {
-  value(value: TemplateValue, frame: Frame): MaybePromise<unknown>;
-  text(parts: TemplatePart[], frame: Frame): MaybePromise<string>;
+  value(value: TemplateValue, frame: Frame): unknown;
+  text(parts: TemplatePart[], frame: Frame): string;
 }
 
 export interface Frame {
@@ -25,5 +24,5 @@ export function childFrame(frame: Frame, envName?: string): Frame {
   return { ctx: frame.ctx, engine: frame.engine, envStack: envName ? [...frame.envStack, envName] : frame.envStack, tainted: false };
 }
 
-/** Resolves one kind of reference, to a value or a promise of one. `raw` is the reference as written, for messages. */
+/** Resolves one kind of reference to its value. `raw` is the reference as written, for messages. */
 export type Resolver<E> = (expr: E, frame: Frame, raw: string) => unknown;

@@ -1,7 +1,7 @@
 // Templates at run time: render `{{ … }}` references (spec 2.8) and every builtin.
-export { render, renderNow, renderParsedNow, renderString, renderStringNow } from './render.js';
+export { render, renderString } from './render.js';
 export type { RenderContext, ScopedRef, ScopedLookup } from './context.js';
 export { lookupInState } from './state.js';
 export type { ScopedState } from './state.js';
 export { varsFromEnv, parseVarAssignment, VAR_ENV_PREFIX } from './vars.js';
-export { FAKER_NAMES } from './builtins/faker.js';
+export { FAKER_NAMES, loadFaker } from './builtins/faker.js';

@@ -1,4 +1,5 @@
 // Rendering of template values: strings anywhere in maps and arrays, `!secret` values.
+// One `render` for values and one `renderString` for text, both synchronous.
 // A string that is exactly one reference keeps the value's type (`"{{order.id}}"` with
 // id 42 is the number 42 in a JSON body); text around a reference makes a string.
 import { FlowError } from '../../errors.js';
@@ -6,7 +7,6 @@ import { hasTemplate, type Expr, type TemplatePart } from '../../graph/template.
 import { isSecretRef, type TemplateValue } from '../../project/types.js';
 import * as builtins from './builtins/index.js';
 import { parseCached } from '../../graph/parsed.js';
-import { inOrder, isPromise, whenReady, type MaybePromise } from '../maybe.js';
 import type { RenderContext } from './context.js';
 import { env } from './env.js';
 import type { Engine, Frame, Resolver } from './frame.js';
@@ -31,54 +31,30 @@ function resolve(part: Extract<TemplatePart, { kind: 'ref' }>, frame: Frame): un
   return resolver(part.expr, frame, part.raw);
 }
 
-// Rendering goes on synchronously while every value is ready (src/runtime/maybe.ts) and in
-// the written order either way: an item is rendered once the one before it is.
-function renderValue(value: TemplateValue, frame: Frame): MaybePromise<unknown> {
-  if (typeof value === 'string') return hasTemplate(value) ? renderTemplateString(value, frame) : value;
+function renderValue(value: TemplateValue, frame: Frame): unknown {
+  if (typeof value === 'string') return hasTemplate(value) ? renderParsed(parseCached(value), frame) : value;
   if (value === null || typeof value !== 'object') return value;
   if (isSecretRef(value)) return secretValue(value.name, frame);
-  if (Array.isArray(value)) {
-    const out: unknown[] = [];
-    return whenReady(
-      inOrder(value.length, (i) => whenReady(renderValue(value[i], frame), (v) => void (out[i] = v))),
-      () => out,
-    );
-  }
+  if (Array.isArray(value)) return value.map((item) => renderValue(item, frame));
   // Keys are not templates: only values are rendered.
   const out: Record<string, unknown> = {};
-  const keys = Object.keys(value);
-  return whenReady(
-    inOrder(keys.length, (i) => whenReady(renderValue(value[keys[i]], frame), (v) => void (out[keys[i]] = v))),
-    () => out,
-  );
+  for (const key of Object.keys(value)) out[key] = renderValue(value[key], frame);
+  return out;
 }
 
-function renderTemplateString(text: string, frame: Frame): MaybePromise<unknown> {
-  return renderParsed(parseCached(text), frame);
-}
-
-function renderParsed(parts: TemplatePart[], frame: Frame): MaybePromise<unknown> {
+function renderParsed(parts: TemplatePart[], frame: Frame): unknown {
   const only = parts.length === 1 ? parts[0] : undefined;
   if (only?.kind === 'ref') return resolve(only, frame);
   return renderParts(parts, frame);
 }
 
-function renderParts(parts: TemplatePart[], frame: Frame): MaybePromise<string> {
-  // A malformed reference fails the whole string before anything (a secret) is fetched.
+function renderParts(parts: TemplatePart[], frame: Frame): string {
+  // A malformed reference fails the whole string before anything is resolved.
   for (const part of parts) if (part.kind === 'error') throw syntaxError(part);
-  return appendParts(parts, 0, '', frame);
-}
-
-/** `out` followed by the text of `parts[from..]`: a plain loop while each reference is ready. */
-function appendParts(parts: TemplatePart[], from: number, out: string, frame: Frame): MaybePromise<string> {
-  for (let i = from; i < parts.length; i++) {
-    const part = parts[i];
+  let out = '';
+  for (const part of parts) {
     if (part.kind === 'text') out += part.text;
-    else if (part.kind === 'ref') {
-      const value = resolve(part, frame);
-      if (isPromise(value)) return value.then((v) => appendParts(parts, i + 1, out + toText(v), frame));
-      out += toText(value);
-    }
+    else if (part.kind === 'ref') out += toText(resolve(part, frame));
   }
   return out;
 }
@@ -96,41 +72,20 @@ function toText(value: unknown): string {
 
 const ENGINE: Engine = { value: renderValue, text: renderParts };
 
-function rootFrame(ctx: RenderContext): Frame {
-  return { ctx, engine: ENGINE, envStack: [], tainted: false };
-}
-
 /**
  * Render a value as written in YAML into the value to send. Maps and arrays are copied;
- * strings without `{{` are returned as they are. Errors are FlowErrors with codes
+ * strings without `{{` are returned as they are. Synchronous: what it reads is in memory
+ * (secrets and faker are loaded before a run). Throws FlowErrors with codes
  * `E_VAR_UNRESOLVED`, `E_SECRET_MISSING`, `E_TEMPLATE_SYNTAX`, `E_TEMPLATE_CYCLE`.
  */
-export async function render(value: TemplateValue, ctx: RenderContext): Promise<unknown> {
-  return renderValue(value, rootFrame(ctx));
+export function render(value: TemplateValue, ctx: RenderContext): unknown {
+  // Most header values are literal text: no frame to build.
+  if (typeof value === 'string' && !hasTemplate(value)) return value;
+  return renderValue(value, { ctx, engine: ENGINE, envStack: [], tainted: false });
 }
 
 /** Render a string to a string (URLs, paths, header values): every reference becomes text. */
-export async function renderString(text: string, ctx: RenderContext): Promise<string> {
-  return renderStringNow(text, ctx);
-}
-
-/**
- * `render` for the runner's hot paths: the value itself when every reference is ready, a
- * promise when one is not (a secret, a faker's first use). Errors are thrown, not rejected.
- */
-export function renderNow(value: TemplateValue, ctx: RenderContext): MaybePromise<unknown> {
-  // Most header values are literal text: no frame to build.
-  if (typeof value === 'string' && !hasTemplate(value)) return value;
-  return renderValue(value, rootFrame(ctx));
-}
-
-/** `renderNow` of a template parsed beforehand (an assert's expected value). */
-export function renderParsedNow(parts: TemplatePart[], ctx: RenderContext): MaybePromise<unknown> {
-  return renderParsed(parts, rootFrame(ctx));
-}
-
-/** `renderString`, as `renderNow` is to `render`. */
-export function renderStringNow(text: string, ctx: RenderContext): MaybePromise<string> {
+export function renderString(text: string, ctx: RenderContext): string {
   if (!hasTemplate(text)) return text;
-  return renderParts(parseCached(text), rootFrame(ctx));
+  return renderParts(parseCached(text), { ctx, engine: ENGINE, envStack: [], tainted: false });
 }

@@ -1,11 +1,10 @@
 // `{{order.id}}`, `{{admin.token}}`, `{{order[2].id}}`: asked of the runner's state.
 import { FlowError } from '../../errors.js';
-import { whenReady } from '../maybe.js';
 import type { ScopedLookup, ScopedRef } from './context.js';
 import type { Resolver } from './frame.js';
 
 // The parsed reference is the question itself (the parsed templates are never changed).
-export const scoped: Resolver<{ kind: 'scoped' } & ScopedRef> = (expr, frame, raw) => whenReady(frame.ctx.lookupScoped(expr), (got) => answer(got, expr, raw));
+export const scoped: Resolver<{ kind: 'scoped' } & ScopedRef> = (expr, frame, raw) => answer(frame.ctx.lookupScoped(expr), expr, raw);
 
 function answer(got: ScopedLookup, ref: ScopedRef, raw: string): unknown {
   if (got.found) return got.value;

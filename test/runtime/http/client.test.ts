@@ -1,5 +1,8 @@
 // The HTTP client against a real node:http server that records what it received.
 import { gzipSync } from 'node:zlib';
+
+const BOMB_BYTES = 4 * 1024 * 1024;
+const BOMB = gzipSync(Buffer.alloc(BOMB_BYTES, 'a'));
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { HTTP_METHODS } from '../../../src/project/types.js';
 import { buildBody, buildUrl, CookieJar, createHttpClient, type HttpClient } from '../../../src/runtime/http/index.js';
@@ -33,6 +36,11 @@ beforeAll(async () => {
       res.writeHead(200, { 'content-type': 'application/json', 'content-encoding': 'gzip', 'content-length': body.length });
       res.end(body);
     },
+    '/gzip-bomb': (_req, res) => {
+      res.writeHead(200, { 'content-type': 'text/plain', 'content-encoding': 'gzip', 'content-length': BOMB.length });
+      res.end(BOMB);
+    },
+    '/bad-gzip': (_req, res) => text(res, 200, 'not gzip at all', { 'content-type': 'text/plain', 'content-encoding': 'gzip' }),
     '/odd-encoding': (req, res) => text(res, 200, '{"plain":true}', { 'content-type': 'application/json', 'content-encoding': String(req.query.get('name')) }),
     '/never': () => {}, // accepts, never answers
     '/stall-body': (_req, res) => {
@@ -242,6 +250,28 @@ describe('responses', () => {
 
   test('a gzip body is decoded', async () => {
     expect((await get('/gzip')).json()).toEqual({ zipped: true });
+  });
+
+  test('a body over the limit once decoded is cut at the limit and marked truncated; under it, whole', async () => {
+    // 4 MiB of `a` in ~4 KB of gzip: the cap counts decoded bytes, not the bytes on the wire
+    const small = createHttpClient({ maxBodyBytes: 64 * 1024, proxyFromEnv: false });
+    const roomy = createHttpClient({ maxBodyBytes: 8 * 1024 * 1024, proxyFromEnv: false });
+    try {
+      const cut = await small.send({ method: 'GET', url: `${srv.url}/gzip-bomb`, headers: {} });
+      expect(cut.truncated).toBe(true);
+      expect(cut.body.length).toBe(64 * 1024);
+      expect(cut.body.every((b) => b === 0x61)).toBe(true);
+      expect(() => cut.text()).not.toThrow();
+      const whole = await roomy.send({ method: 'GET', url: `${srv.url}/gzip-bomb`, headers: {} });
+      expect(whole.truncated).toBe(false);
+      expect(whole.body.length).toBe(BOMB_BYTES);
+    } finally {
+      await Promise.all([small.close(), roomy.close()]);
+    }
+  });
+
+  test('a body not valid for its encoding is kept as received', async () => {
+    expect((await get('/bad-gzip')).text()).toBe('not gzip at all');
   });
 
   test.each(['__proto__', 'constructor', 'toString'])('an encoding named %s (no decoder of ours) leaves the body as received', async (name) => {

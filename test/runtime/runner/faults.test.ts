@@ -55,6 +55,8 @@ beforeAll(async () => {
     '/count': (_q, res) => json(res, 200, { count: 2, state: 'open' }),
     '/empty': (_q, res) => json(res, 200, []),
     '*': (q, res) => {
+      const code = /^\/code\/(\d+)$/.exec(q.path);
+      if (code) return void res.writeHead(Number(code[1])).end();
       const hop = /^\/hop\/(\d+)$/.exec(q.path);
       if (hop) return void res.writeHead(302, { location: `/hop/${Number(hop[1]) + 1}` }).end();
       json(res, 404, {});
@@ -127,6 +129,23 @@ describe('network faults', () => {
     expect(resultOf(summary, 'f.endless').error?.message).toBe(`more than 10 redirects, the last one from ${server.url}/hop/11`);
     expect(server.count('/hop/11')).toBe(1);
     expect(server.count('/hop/12')).toBe(0);
+  });
+});
+
+describe('the default status check (no expect_status)', () => {
+  it('is exactly 2xx: 200 and 299 pass; a 3xx that is not followed, and a 4xx, fail with E_STATUS_MISMATCH', async () => {
+    const codes = [200, 299, 300, 304, 399, 404];
+    const { runner } = await faults(Object.fromEntries(codes.map((c) => [`s${c}`, `{ path: /code/${c} }`])));
+    const summary = await runner.runMany(codes.map((c) => `f.s${c}`));
+    expect(outcomes(summary)).toEqual([
+      ['f.s200', 'passed', undefined],
+      ['f.s299', 'passed', undefined],
+      ['f.s300', 'failed', 'E_STATUS_MISMATCH'],
+      ['f.s304', 'failed', 'E_STATUS_MISMATCH'],
+      ['f.s399', 'failed', 'E_STATUS_MISMATCH'],
+      ['f.s404', 'failed', 'E_STATUS_MISMATCH'],
+    ]);
+    expect(resultOf(summary, 'f.s304').error).toMatchObject({ message: 'expected a 2xx status, got 304', details: { expected: '2xx', actual: 304 } });
   });
 });
 

@@ -26,6 +26,10 @@ const BIN = [
   '      show: { path: "/slideshow/@title", source: xpath }',
   '      slides: { path: "count(//slide)", source: xpath }',
   '  slow: { path: /delay/3, timeout: 500 }',
+  '  query:',
+  '    path: /get',
+  '    query_params: { q: "a b", plus: "x+y", amp: "c&d=e", tag: [one, two] }',
+  '    extract: { url: $.data.url, args: $.data.args }',
   '',
 ].join('\n');
 
@@ -72,6 +76,16 @@ describeHttpbin('the runner against httpbin', (hb) => {
     expect(resultOf(summary, 'bin.slow').error?.details).toMatchObject({ timeoutMs: 500 });
     // /delay/3 was given up on at 500 ms
     expect(performance.now() - started).toBeLessThan(2500);
+  });
+
+  test('query_params are percent-encoded as encodeURIComponent does (a space is %20, never +) and arrive as written', async () => {
+    const { runner } = await project();
+    const r = await runner.run('bin.query');
+    expect(r.status).toBe('passed');
+    // httpbin echoes the URL as it got it (a space stays %20, a `+` would stay `+`) and the decoded args
+    expect(r.extracted.url).toBe(`${hb().url}/get?q=a%20b&plus=x+y&amp=c%26d%3De&tag=one&tag=two`);
+    expect(r.extracted.args).toEqual({ q: 'a b', plus: 'x+y', amp: 'c&d=e', tag: ['one', 'two'] });
+    expect(r.exchanges[0].request.url).toBe(`${hb().url}/get?q=a%20b&plus=x%2By&amp=c%26d%3De&tag=one&tag=two`);
   });
 
   test('retry on /status/503 gives up after max + 1 attempts with E_STATUS_MISMATCH (counted in front of httpbin)', async () => {

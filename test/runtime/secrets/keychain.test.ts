@@ -9,6 +9,8 @@ import { loadProject } from '../../../src/project/index.js';
 import { createNapiKeychain, createSecretStore } from '../../../src/runtime/secrets/index.js';
 import { render } from '../../../src/runtime/template/index.js';
 import { keychainTestPlan, startTestKeychain, type TestKeychain } from '../../helpers/keychain.js';
+import { json, startServer } from '../../helpers/http-server.js';
+import { closeRunners, envFile, load, ROOT } from '../runner/helpers.js';
 import { rejection, testContext } from '../template/helpers.js';
 import { recordedIO, tempProject } from './cli-io.js';
 
@@ -30,7 +32,7 @@ describe.skipIf(!plan.run)('OS keychain (gnome-keyring on an isolated D-Bus sess
 
   beforeEach(async () => {
     const kc = createNapiKeychain();
-    for (const service of ['reqflow:kc-demo', 'reqflow:kc-other', 'reqflow:probe']) {
+    for (const service of ['reqflow:kc-demo', 'reqflow:kc-other', 'reqflow:probe', 'reqflow:runner-test']) {
       for (const account of await kc.list(service).catch(() => [] as string[])) await kc.delete(service, account).catch(() => false);
     }
   });
@@ -68,6 +70,28 @@ describe.skipIf(!plan.run)('OS keychain (gnome-keyring on an isolated D-Bus sess
     expect(await kc.delete('reqflow:probe', 'alice')).toBe(false);
   });
 
+  it('a run reads the keychain before its first request: {{secret.X}} in a header and !secret in the environment are sent', async () => {
+    const kc = createNapiKeychain();
+    await kc.set('reqflow:runner-test', 'API_TOKEN', 'tok-kc-123');
+    await kc.set('reqflow:runner-test', 'PW', 'pw-kc-456');
+    const server = await startServer({ '/me': (_q, res) => json(res, 200, { ok: true }) });
+    try {
+      const { runner } = await load({
+        'flow.yaml': ROOT,
+        'environments/test.yaml': envFile({ baseUrl: server.url, pw: '!secret PW' }),
+        'resources/me.yaml': 'name: me\noperations:\n  get: { path: /me, headers: { Authorization: "Bearer {{secret.API_TOKEN}}", X-Pw: "{{env.pw}}" } }\n',
+      });
+      const result = await runner.run('me.get');
+      expect(result.error).toBeUndefined();
+      expect(server.requests[0].headers).toMatchObject({ authorization: 'Bearer tok-kc-123', 'x-pw': 'pw-kc-456' });
+      // and never shown: the record has them redacted
+      expect(result.exchanges[0].request.headers).toMatchObject({ Authorization: 'Bearer ***', 'X-Pw': '***' });
+    } finally {
+      await closeRunners();
+      await server.close();
+    }
+  });
+
   it('flow secret set (stdin) -> render {{secret.X}} -> get -> list -> delete -> E_SECRET_MISSING', async () => {
     const value = 'tok-Ää/9+x"y';
     const set = await flow(['set', 'API_TOKEN', '--project', dir], { stdin: `${value}\n` });
@@ -77,6 +101,7 @@ describe.skipIf(!plan.run)('OS keychain (gnome-keyring on an isolated D-Bus sess
 
     const project = await loadProject(dir);
     const store = createSecretStore({ projectName: project.name, env: {} });
+    await store.load(['API_TOKEN']);
     expect(await render({ auth: 'Bearer {{secret.API_TOKEN}}' }, testContext({ store }))).toEqual({ auth: `Bearer ${value}` });
 
     const piped = await flow(['get', 'API_TOKEN'], {});
@@ -96,7 +121,9 @@ describe.skipIf(!plan.run)('OS keychain (gnome-keyring on an isolated D-Bus sess
     expect(again.code).toBe(1);
     expect(again.err).toContain('not in the OS keychain');
 
-    const err = await rejection(render('{{secret.API_TOKEN}}', testContext({ store: createSecretStore({ projectName: project.name, env: {} }) })));
+    const after = createSecretStore({ projectName: project.name, env: {} });
+    await after.load(['API_TOKEN']);
+    const err = await rejection(() => render('{{secret.API_TOKEN}}', testContext({ store: after })));
     expect(err.code).toBe('E_SECRET_MISSING');
     expect(err.details).toMatchObject({ keychain: 'not-found' });
     expect(err.message).toContain('flow secret set API_TOKEN');

@@ -1,5 +1,5 @@
-import { describe, expect, it } from 'vitest';
-import { FAKER_NAMES, render, renderNow, renderString } from '../../../src/runtime/template/index.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { FAKER_NAMES, loadFaker, render, renderString } from '../../../src/runtime/template/index.js';
 import { rejection, testContext } from './helpers.js';
 
 const UUID_V4 = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
@@ -41,11 +41,16 @@ describe('$.now', () => {
   });
 
   it('an unknown unit is E_TEMPLATE_SYNTAX', async () => {
-    expect((await rejection(render('{{$.now + 1w}}', ctx))).code).toBe('E_TEMPLATE_SYNTAX');
+    expect((await rejection(() => render('{{$.now + 1w}}', ctx))).code).toBe('E_TEMPLATE_SYNTAX');
   });
 });
 
 describe('$.faker', () => {
+  beforeAll(async () => {
+    await loadFaker({});
+    await loadFaker({ faker: { seed: 1 } });
+  });
+
   it('email and phone have their shapes, and differ between uses', async () => {
     const ctx = testContext();
     const emails = (await render(['{{$.faker.email}}', '{{$.faker.email}}', '{{$.faker.email}}'], ctx)) as string[];
@@ -82,18 +87,16 @@ describe('$.faker', () => {
     expect(await render(template, a)).not.toEqual(first);
   });
 
-  it('once faker has loaded, a faker value renders synchronously (no promise per request)', async () => {
+  it('renders synchronously once loaded (a run loads it before its first request)', () => {
     for (const ctx of [testContext(), testContext({ faker: { seed: 7 } })]) {
-      await render('{{$.faker.email}}', ctx); // the first use loads faker
-      const now = renderNow({ email: '{{$.faker.email}}', n: '{{$.faker.number}}' }, ctx) as Record<string, unknown>;
-      expect(typeof (now as { then?: unknown }).then).toBe('undefined');
+      const now = render({ email: '{{$.faker.email}}', n: '{{$.faker.number}}' }, ctx) as Record<string, unknown>;
       expect(now.email).toMatch(/^[^@\s]+@[^@\s]+\.[a-z]{2,}$/i);
       expect(typeof now.n).toBe('number');
     }
   });
 
   it('an unknown name is E_TEMPLATE_SYNTAX listing the known ones', async () => {
-    const err = await rejection(render('{{$.faker.shoeSize}}', testContext()));
+    const err = await rejection(() => render('{{$.faker.shoeSize}}', testContext()));
     expect(err.code).toBe('E_TEMPLATE_SYNTAX');
     expect(err.message).toContain('shoeSize');
     expect(err.message).toContain('email, phone');
@@ -128,7 +131,7 @@ describe('codecs', () => {
   it('input that cannot be decoded is E_TEMPLATE_SYNTAX without the input in the message', async () => {
     const secretCtx = testContext({ secrets: { BAD: 'zz-not-hex' } });
     for (const t of ["{{$.hex.decode('{{secret.BAD}}')}}", "{{$.url.decode('%E0%A4%A')}}", "{{$.base64.decode('***')}}"]) {
-      const err = await rejection(render(t, secretCtx));
+      const err = await rejection(() => render(t, secretCtx));
       expect(err.code, t).toBe('E_TEMPLATE_SYNTAX');
       expect(err.message).not.toContain('zz-not-hex');
     }

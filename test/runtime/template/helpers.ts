@@ -30,11 +30,11 @@ export function testContext(
   };
 }
 
-/** The FlowError a promise rejects with (fails the test when it resolves). */
-export async function rejection(p: Promise<unknown>): Promise<{ code: string; message: string; details?: Record<string, unknown> }> {
+/** The FlowError a call throws or a promise rejects with (fails the test when there is none). */
+export async function rejection(p: Promise<unknown> | (() => unknown)): Promise<{ code: string; message: string; details?: Record<string, unknown> }> {
   let value: unknown;
   try {
-    value = await p;
+    value = await (typeof p === 'function' ? p() : p);
   } catch (err) {
     return err as { code: string; message: string; details?: Record<string, unknown> };
   }

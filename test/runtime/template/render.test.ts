@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { SET_VIA_VAR, secretRef } from '../../../src/project/types.js';
 import { createSecretStore, type Keychain } from '../../../src/runtime/secrets/index.js';
-import { parseVarAssignment, render, renderNow, renderString, renderStringNow, varsFromEnv } from '../../../src/runtime/template/index.js';
+import { parseVarAssignment, render, renderString, varsFromEnv } from '../../../src/runtime/template/index.js';
 import { rejection, testContext } from './helpers.js';
 
 describe('render: types and shapes', () => {
@@ -42,44 +42,31 @@ describe('render: types and shapes', () => {
   });
 });
 
-describe('renderNow: synchronous while every value is ready, in order when one is not', () => {
+describe('render is synchronous', () => {
   const state = { instances: { order: [{ id: 42, next: 43 }] } };
 
-  it('returns the rendered value itself, not a promise, when nothing waits', () => {
+  it('returns the rendered value itself, not a promise', () => {
     const ctx = testContext({ env: { baseUrl: 'http://api.test', path: '/o/{{order.id}}' }, state });
-    const out = renderNow({ id: '{{order.id}}', url: '{{env.baseUrl}}{{env.path}}', list: [1, '{{order.next}}'], n: 7 }, ctx);
+    const out = render({ id: '{{order.id}}', url: '{{env.baseUrl}}{{env.path}}', list: [1, '{{order.next}}'], n: 7 }, ctx);
     expect(out).toEqual({ id: 42, url: 'http://api.test/o/42', list: [1, 43], n: 7 });
-    expect(renderStringNow('{{env.baseUrl}}/{{order.id}}', ctx)).toBe('http://api.test/42');
-    expect(renderStringNow('plain', ctx)).toBe('plain');
+    expect(renderString('{{env.baseUrl}}/{{order.id}}', ctx)).toBe('http://api.test/42');
+    expect(renderString('plain', ctx)).toBe('plain');
   });
 
-  it('waits for a secret where it is written: what follows is read once it has come', async () => {
-    const log: string[] = [];
-    const base = testContext({ secrets: { PW: 'pw-123456' }, state });
-    const ctx = {
-      ...base,
-      lookupScoped: (ref: Parameters<typeof base.lookupScoped>[0]) => (log.push(`read ${ref.scope}.${ref.field}`), base.lookupScoped(ref)),
-      secrets: {
-        ...base.secrets,
-        get: async (name: string) => {
-          log.push(`fetch ${name}`);
-          await new Promise((r) => setTimeout(r, 10));
-          log.push(`got ${name}`);
-          return base.secrets.get(name);
-        },
-      },
-    };
-    const out = renderNow({ a: '{{order.id}}', b: ['x', secretRef('PW')], c: 'n={{order.next}} pw={{secret.PW}} again {{order.id}}' }, ctx);
-    expect(out).toBeInstanceOf(Promise);
-    expect(await out).toEqual({ a: 42, b: ['x', 'pw-123456'], c: 'n=43 pw=pw-123456 again 42' });
-    expect(log).toEqual(['read order.id', 'fetch PW', 'got PW', 'read order.next', 'fetch PW', 'got PW', 'read order.id']);
+  it('a secret from the keychain is read by the store beforehand (load), then rendered at once', async () => {
+    const keychain: Keychain = { get: async () => 'pw-123456', set: async () => {}, delete: async () => false, list: async () => [] };
+    const store = createSecretStore({ projectName: 'p', env: {}, keychain });
+    const ctx = testContext({ store, state });
+    // Not loaded: the message says the keychain was not read, never a value.
+    expect(() => render('{{secret.PW}}', ctx)).toThrow(expect.objectContaining({ code: 'E_SECRET_MISSING' }));
+    await store.load(['PW']);
+    expect(render({ a: '{{order.id}}', b: ['x', secretRef('PW')], c: 'pw={{secret.PW}}' }, ctx)).toEqual({ a: 42, b: ['x', 'pw-123456'], c: 'pw=pw-123456' });
   });
 
-  it('throws an unresolved reference at once; render rejects with the same error', async () => {
+  it('throws an unresolved reference at once', () => {
     const ctx = testContext({ state });
-    expect(() => renderNow({ a: '{{order.id}}', b: '{{invoice.id}}' }, ctx)).toThrow(expect.objectContaining({ code: 'E_VAR_UNRESOLVED' }));
-    expect((await rejection(render({ b: '{{invoice.id}}' }, ctx))).code).toBe('E_VAR_UNRESOLVED');
-    expect((await rejection(renderString('{{bad', ctx))).code).toBe('E_TEMPLATE_SYNTAX');
+    expect(() => render({ a: '{{order.id}}', b: '{{invoice.id}}' }, ctx)).toThrow(expect.objectContaining({ code: 'E_VAR_UNRESOLVED' }));
+    expect(() => renderString('{{bad', ctx)).toThrow(expect.objectContaining({ code: 'E_TEMPLATE_SYNTAX' }));
   });
 });
 
@@ -90,7 +77,7 @@ describe('render: env and --var', () => {
   });
 
   it('a <SET_VIA_--var> value without a given value is E_VAR_UNRESOLVED naming --var and FLOW_VAR_', async () => {
-    const err = await rejection(render('/t/{{env.tenant}}', testContext({ env: { tenant: SET_VIA_VAR } })));
+    const err = await rejection(() => render('/t/{{env.tenant}}', testContext({ env: { tenant: SET_VIA_VAR } })));
     expect(err.code).toBe('E_VAR_UNRESOLVED');
     expect(err.message).toContain('--var tenant=');
     expect(err.message).toContain('FLOW_VAR_tenant');
@@ -104,7 +91,7 @@ describe('render: env and --var', () => {
   });
 
   it('an undefined env variable is E_VAR_UNRESOLVED naming the environment', async () => {
-    const err = await rejection(render('{{env.nope}}', testContext({ envName: 'staging' })));
+    const err = await rejection(() => render('{{env.nope}}', testContext({ envName: 'staging' })));
     expect(err.code).toBe('E_VAR_UNRESOLVED');
     expect(err.message).toBe(
       `{{env.nope}}: environment "staging" has no variable "nope"; define it under variables:, or set it with --var nope=… (flow run), FLOW_VAR_nope, or the plugin's vars option`,
@@ -125,7 +112,7 @@ describe('render: env and --var', () => {
 
   it('env variables referring to each other in a loop are E_TEMPLATE_CYCLE with the chain', async () => {
     const ctx = testContext({ env: { a: 'x{{env.b}}', b: '{{env.c}}', c: '{{env.a}}' } });
-    const err = await rejection(render('{{env.a}}', ctx));
+    const err = await rejection(() => render('{{env.a}}', ctx));
     expect(err.code).toBe('E_TEMPLATE_CYCLE');
     expect(err.message).toContain('env.a -> env.b -> env.c -> env.a');
   });
@@ -182,9 +169,11 @@ describe('render: secrets', () => {
       list: async () => [],
     };
     const store = createSecretStore({ projectName: 'p', env: {}, keychain });
-    const err = await rejection(render({ a: '{{secret.TOKEN}}' }, testContext({ store })));
+    await store.load(['TOKEN']); // never rejects: the error is kept for the render
+    const err = await rejection(() => render({ a: '{{secret.TOKEN}}' }, testContext({ store })));
     expect(err.code).toBe('E_SECRET_MISSING');
     expect(err.message).toContain('flow secret set TOKEN');
+    expect(err.details).toMatchObject({ keychain: 'not-found' });
     expect(keychainGets).toEqual(['TOKEN']);
   });
 });
@@ -215,13 +204,13 @@ describe('render: resolution order and scoped values', () => {
     expect(await render('{{order.id}}', ctx)).toBe(3);
     expect(await render('{{order.code}}', ctx)).toBe('b');
     expect(await render('{{order[1].id}}', ctx)).toBe(1);
-    const err = await rejection(render('{{order[3].code}}', ctx));
+    const err = await rejection(() => render('{{order[3].code}}', ctx));
     expect(err.code).toBe('E_VAR_UNRESOLVED');
     expect(err.message).toBe('{{order[3].code}}: nothing has produced order[3].code yet');
   });
 
   it('a value nothing has produced is E_VAR_UNRESOLVED with the scope and field in details', async () => {
-    const err = await rejection(render({ body: { id: 'x-{{order.idd}}' } }, testContext({ state: { instances: { order: [{ id: 1 }] } } })));
+    const err = await rejection(() => render({ body: { id: 'x-{{order.idd}}' } }, testContext({ state: { instances: { order: [{ id: 1 }] } } })));
     expect(err.code).toBe('E_VAR_UNRESOLVED');
     expect(err.message).toContain('order.idd');
     expect(err.details).toMatchObject({ scope: 'order', field: 'idd', reference: '{{order.idd}}' });
@@ -231,10 +220,10 @@ describe('render: resolution order and scoped values', () => {
     const store = createSecretStore({ projectName: 'p', env: { FLOW_SECRET_S: 'sssss-1' }, keychain: false });
     const ctx = testContext({ store });
     for (const text of ['{{secret.S}} {{$.random}}', '{{secret.S}} {{ order..id }}', '{{secret.S}} {{env.x']) {
-      const err = await rejection(render(text, ctx));
+      const err = await rejection(() => render(text, ctx));
       expect(err.code, text).toBe('E_TEMPLATE_SYNTAX');
     }
     expect(store.revealed().size).toBe(0);
-    expect((await rejection(render('{{}}', ctx))).code).toBe('E_TEMPLATE_SYNTAX');
+    expect((await rejection(() => render('{{}}', ctx))).code).toBe('E_TEMPLATE_SYNTAX');
   });
 });

@@ -4,7 +4,6 @@
 import type { Codec } from '../../../graph/template.js';
 import type { TemplatePart } from '../../../graph/template.js';
 import { FlowError } from '../../../errors.js';
-import { whenReady } from '../../maybe.js';
 import { childFrame, type Resolver } from '../frame.js';
 
 type Op = 'encode' | 'decode';
@@ -41,14 +40,12 @@ const CODECS: Record<Codec, Record<Op, Transform>> = {
 
 export const codec: Resolver<{ kind: 'codec'; codec: Codec; op: Op; arg: TemplatePart[] }> = (expr, frame, raw) => {
   const inner = childFrame(frame);
-  return whenReady(frame.engine.text(expr.arg, inner), (input) => {
-    const out = CODECS[expr.codec][expr.op](input);
-    // The message never shows the input: it may hold a secret.
-    if (out === undefined) throw new FlowError('E_TEMPLATE_SYNTAX', `${raw}: the argument is not valid ${expr.codec} and cannot be decoded`, { details: { reference: raw } });
-    if (inner.tainted) {
-      frame.tainted = true;
-      frame.ctx.secrets.markSecret(out);
-    }
-    return out;
-  });
+  const out = CODECS[expr.codec][expr.op](frame.engine.text(expr.arg, inner));
+  // The message never shows the input: it may hold a secret.
+  if (out === undefined) throw new FlowError('E_TEMPLATE_SYNTAX', `${raw}: the argument is not valid ${expr.codec} and cannot be decoded`, { details: { reference: raw } });
+  if (inner.tainted) {
+    frame.tainted = true;
+    frame.ctx.secrets.markSecret(out);
+  }
+  return out;
 };

@@ -1,8 +1,8 @@
 // `{{$.faker.<name>}}`: generated test data from @faker-js/faker (English). Faker is big,
-// so it is imported on the first faker reference, never at start-up.
+// so it is imported before a run that uses it (loadFaker), never at start-up.
 import type { Faker } from '@faker-js/faker';
 import type { FakerName } from '../../../graph/faker.js';
-import { whenReady, type MaybePromise } from '../../maybe.js';
+import { FlowError } from '../../../errors.js';
 import type { RenderContext } from '../context.js';
 import type { Resolver } from '../frame.js';
 
@@ -39,30 +39,37 @@ export const FAKER_GENERATORS: Readonly<Record<FakerName, Generator>> = {
 
 export { FAKER_NAMES } from '../../../graph/faker.js';
 
-// The English-only entry loads in a seventh of the time of the full package (all locales).
-// Each is a promise until it has loaded, then the module itself: only the first use awaits.
-let english: MaybePromise<Faker> | undefined;
-let full: MaybePromise<typeof import('@faker-js/faker')> | undefined;
+// The English-only entry loads in a seventh of the time of the full package (all locales),
+// which only a seeded faker needs. Loaded by `loadFaker` before a run whose templates use it.
+let english: Faker | undefined;
+let full: typeof import('@faker-js/faker') | undefined;
 const seeded = new WeakMap<object, Faker>();
 
-function fakerFor(ctx: RenderContext): MaybePromise<Faker> {
-  if (!ctx.faker) return (english ??= import('@faker-js/faker/locale/en').then((m) => (english = m.faker)));
+/** Load what `{{$.faker.*}}` needs for this context; rendering is synchronous afterwards. */
+export async function loadFaker(ctx: Pick<RenderContext, 'faker'>): Promise<void> {
+  if (ctx.faker) full ??= await import('@faker-js/faker');
+  else english ??= (await import('@faker-js/faker/locale/en')).faker;
+}
+
+function fakerFor(ctx: RenderContext): Faker {
+  if (!ctx.faker) return english ?? notLoaded();
   const options = ctx.faker;
   // One seeded instance per options object: its sequence continues across renders. Never
   // the shared instance: seeding that would change other users' sequences.
-  const made = seeded.get(options);
-  if (made) return made;
-  return whenReady((full ??= import('@faker-js/faker').then((m) => (full = m))), (m) => {
-    // two first uses may have waited for the module together: one instance all the same
-    let f = seeded.get(options);
-    if (!f) {
-      f = new m.Faker({ locale: [m.en, m.base] });
-      f.seed(options.seed);
-      seeded.set(options, f);
-    }
-    return f;
-  });
+  let f = seeded.get(options);
+  if (!f) {
+    const m = full ?? notLoaded();
+    f = new m.Faker({ locale: [m.en, m.base] });
+    f.seed(options.seed);
+    seeded.set(options, f);
+  }
+  return f;
+}
+
+/** A caller rendered a faker reference without `loadFaker` first: our bug, said plainly. */
+function notLoaded(): never {
+  throw new FlowError('E_INTERNAL', '{{$.faker.*}} was rendered before faker was loaded (loadFaker)');
 }
 
 // An unknown name never gets here: the parser refuses it (E_TEMPLATE_SYNTAX, which lint reports).
-export const faker: Resolver<{ kind: 'faker'; name: FakerName }> = (expr, frame) => whenReady(fakerFor(frame.ctx), (f) => FAKER_GENERATORS[expr.name](f));
+export const faker: Resolver<{ kind: 'faker'; name: FakerName }> = (expr, frame) => FAKER_GENERATORS[expr.name](fakerFor(frame.ctx));
