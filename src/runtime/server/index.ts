@@ -165,8 +165,24 @@ async function stopTree(child: ChildProcess, exited: Promise<unknown>): Promise<
     await exited;
     clearTimeout(timer);
   }
-  // what the shell started may outlive it: the group goes too
+  // what the shell started may outlive it: the group goes too, and stop() resolves once it is
+  // gone (a grandchild still tearing down keeps its port open for a moment)
   killTree(child, 'SIGKILL');
+  await groupGone(child, 1000); // bounded: an unreaped zombie (a container whose init does not reap) still counts
+}
+
+/** Resolves once no process of the child's group is left, or after `limitMs`. */
+async function groupGone(child: ChildProcess, limitMs: number): Promise<void> {
+  if (child.pid === undefined || process.platform === 'win32') return;
+  const until = Date.now() + limitMs;
+  while (Date.now() < until) {
+    try {
+      process.kill(-child.pid, 0);
+    } catch {
+      return; // ESRCH: the group is empty
+    }
+    await new Promise((r) => setTimeout(r, 10));
+  }
 }
 
 function killTree(child: ChildProcess, signal: NodeJS.Signals): void {
