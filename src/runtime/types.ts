@@ -3,20 +3,30 @@
 import type { HttpMethod, Loc } from '../project/types.js';
 import type { FlowResponse } from './response.js';
 
+// Exchange records are plain, redacted, frozen data (runner/records.ts): they can be spread,
+// cloned, serialized and compared, and not changed.
 export interface RequestRecord {
-  method: HttpMethod;
-  url: string;
-  headers: Record<string, string>;
-  /** request body as text, redacted, cut to a bounded excerpt */
-  body?: string;
+  readonly method: HttpMethod;
+  readonly url: string;
+  readonly headers: Readonly<Record<string, string>>;
+  /** request body as text, redacted, cut to a bounded excerpt; absent when the request has none */
+  readonly body?: string;
 }
 
 export interface ResponseRecord {
-  status: number;
-  headers: Record<string, string | string[]>;
+  readonly status: number;
+  readonly headers: Readonly<Record<string, string | readonly string[]>>;
   /** body as text, redacted, cut to a bounded excerpt */
-  body: string;
-  ms: number;
+  readonly body: string;
+  readonly ms: number;
+}
+
+/** One HTTP exchange of an operation: `response` is absent when none came (a network error, a timeout). */
+export interface Exchange {
+  readonly request: RequestRecord;
+  readonly response?: ResponseRecord;
+  /** why it was sent: the operation, a login, a poll attempt … */
+  readonly purpose: string;
 }
 
 export interface AssertRecord {
@@ -46,7 +56,7 @@ export interface OperationResult {
   /** the operations this one ran for as a prerequisite (empty when asked for directly) */
   prerequisiteOf: string[];
   /** every HTTP exchange, login and poll attempts included, in order */
-  exchanges: Array<{ request: RequestRecord; response?: ResponseRecord; purpose: string }>;
+  exchanges: Exchange[];
   extracted: Record<string, unknown>;
   asserts: AssertRecord[];
   error?: ErrorRecord;

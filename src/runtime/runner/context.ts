@@ -8,7 +8,7 @@ import type { Redactor } from '../redact.js';
 import type { SecretStore } from '../secrets/index.js';
 import type { RenderContext } from '../template/index.js';
 import { lookupInState } from '../template/index.js';
-import type { HookLog, RequestRecord, ResponseRecord, ResultWarning, RunEvent, RunnerOptions } from '../types.js';
+import type { Exchange, HookLog, ResultWarning, RunEvent, RunnerOptions } from '../types.js';
 import type { Sessions } from './sessions.js';
 import type { Instance, RunState } from './state.js';
 
@@ -33,7 +33,7 @@ export interface RunContext {
 /** The HTTP exchanges of one operation, logins and poll attempts included. */
 export interface Trace {
   operation: string;
-  exchanges: Array<{ request: RequestRecord; response?: ResponseRecord; purpose: string }>;
+  exchanges: Exchange[];
   /** what its hooks printed, redacted */
   hookLogs?: HookLog[];
   /** what a responseCheck reported without failing the operation */

@@ -3,7 +3,6 @@
 import { hasCode } from '../../errors.js';
 import type { Redactor } from '../redact.js';
 import type { FlowResponse } from '../response.js';
-import type { HttpMethod } from '../../project/types.js';
 import type { ErrorRecord, RequestRecord, ResponseRecord } from '../types.js';
 import type { OutgoingRequest } from '../../auth/types.js';
 import type { FormData } from 'undici';
@@ -24,104 +23,38 @@ export function redactedExcerpt(redactor: Redactor, text: string, max = BODY_EXC
   return shown.more + cutOff ? `${shown.text}… (${shown.more + cutOff} more characters)` : shown.text;
 }
 
-/**
- * Records are redacted when read, not when made: a run prints a URL per request, and shows
- * headers and bodies only with --verbose or for a failure. What a record keeps is bounded
- * (an excerpt of the body), so a large response is not held for the whole run. The raw
- * values sit in private fields: neither a spread nor JSON.stringify (toJSON) can see them.
- */
-class LazyRequestRecord implements RequestRecord {
-  readonly method: HttpMethod;
-  readonly #redactor: Redactor;
-  readonly #url: string;
-  readonly #headers: Record<string, string>;
-  readonly #body: string | FormData | undefined;
-  /** characters of a string body not held */
-  readonly #bodyCut: number;
-  #done?: { url?: string; headers?: Record<string, string>; body?: string; bodyDone?: boolean };
-
-  constructor(req: OutgoingRequest, redactor: Redactor) {
-    this.method = req.method;
-    this.#redactor = redactor;
-    this.#url = req.url.toString();
-    this.#headers = req.headers;
-    const body = req.body;
-    this.#body = typeof body === 'string' ? body.slice(0, HELD_CHARS) : Buffer.isBuffer(body) ? `<${body.length} bytes>` : body;
-    this.#bodyCut = typeof body === 'string' ? body.length - (this.#body as string).length : 0;
-  }
-
-  get url(): string {
-    const done = (this.#done ??= {});
-    return (done.url ??= this.#redactor.url(this.#url));
-  }
-
-  get headers(): Record<string, string> {
-    const done = (this.#done ??= {});
-    return (done.headers ??= this.#redactor.headers(this.#headers));
-  }
-
-  get body(): string | undefined {
-    const done = (this.#done ??= {});
-    if (!done.bodyDone) {
-      const raw = this.#body;
-      done.body = raw === undefined ? undefined : typeof raw === 'string' ? redactedExcerpt(this.#redactor, raw, BODY_EXCERPT_CHARS, this.#bodyCut) : describeForm(raw, this.#redactor);
-      done.bodyDone = true;
-    }
-    return done.body;
-  }
-
-  toJSON(): RequestRecord {
-    return { method: this.method, url: this.url, headers: this.headers, body: this.body };
-  }
-}
-
-class LazyResponseRecord implements ResponseRecord {
-  readonly status: number;
-  readonly ms: number;
-  readonly #redactor: Redactor;
-  readonly #headers: Record<string, string | string[]>;
-  /** the start of the body as text, not yet redacted (or a description of a binary body) */
-  readonly #text: string;
-  /** characters of the body not in #text */
-  readonly #cut: number;
-  /** #text is not the whole body (held, or cut at the size limit) */
-  readonly #partial: boolean;
-  readonly #suffix: string;
-  #done?: { headers?: Record<string, string | string[]>; body?: string };
-
-  constructor(res: FlowResponse, redactor: Redactor) {
-    this.status = res.status;
-    this.ms = Math.round(res.ms);
-    this.#redactor = redactor;
-    this.#headers = res.headers;
-    const held = heldBody(res);
-    this.#text = held.text;
-    this.#cut = held.cut;
-    this.#partial = held.partial || res.truncated;
-    this.#suffix = `${held.suffix}${res.truncated ? ' (body cut at the size limit)' : ''}`;
-  }
-
-  get headers(): Record<string, string | string[]> {
-    const done = (this.#done ??= {});
-    return (done.headers ??= this.#redactor.headers(this.#headers));
-  }
-
-  get body(): string {
-    const done = (this.#done ??= {});
-    return (done.body ??= redactedExcerpt(this.#redactor, this.#text, BODY_EXCERPT_CHARS, this.#cut, this.#partial) + this.#suffix);
-  }
-
-  toJSON(): ResponseRecord {
-    return { status: this.status, headers: this.headers, body: this.body, ms: this.ms };
-  }
-}
+// Records are plain data, redacted and frozen when made: a library user may spread, clone
+// (structuredClone), serialize and compare them, and nothing can change one afterwards. What a
+// record keeps is bounded (an excerpt of the body), so a large response is not held for the
+// whole run. The request record is made while the server works on the request (send.ts), the
+// response record once, when the response has arrived.
 
 export function requestRecord(req: OutgoingRequest, redactor: Redactor): RequestRecord {
-  return new LazyRequestRecord(req, redactor);
+  const record = { method: req.method, url: redactor.url(req.url.toString()), headers: Object.freeze(redactor.headers(req.headers)) };
+  const body = requestBody(req.body, redactor);
+  // no `body` key for a request without one, so that a record equals its JSON round trip
+  return Object.freeze(body === undefined ? record : { ...record, body });
+}
+
+function requestBody(body: OutgoingRequest['body'], redactor: Redactor): string | undefined {
+  if (body === undefined) return undefined;
+  if (Buffer.isBuffer(body)) return `<${body.length} bytes>`;
+  if (typeof body !== 'string') return describeForm(body, redactor);
+  const held = body.slice(0, HELD_CHARS);
+  return redactedExcerpt(redactor, held, BODY_EXCERPT_CHARS, body.length - held.length);
 }
 
 export function responseRecord(res: FlowResponse, redactor: Redactor): ResponseRecord {
-  return new LazyResponseRecord(res, redactor);
+  const held = heldBody(res);
+  const suffix = `${held.suffix}${res.truncated ? ' (body cut at the size limit)' : ''}`;
+  const headers = redactor.headers(res.headers);
+  for (const value of Object.values(headers)) if (Array.isArray(value)) Object.freeze(value);
+  return Object.freeze({
+    status: res.status,
+    headers: Object.freeze(headers),
+    body: redactedExcerpt(redactor, held.text, BODY_EXCERPT_CHARS, held.cut, held.partial || res.truncated) + suffix,
+    ms: Math.round(res.ms),
+  });
 }
 
 function describeForm(form: FormData, redactor: Redactor): string {

@@ -33,15 +33,16 @@ export async function send(ctx: RunContext, req: OutgoingRequest, opts: SendOpti
     resign: req.resign,
   });
   // Recorded once the request is on its way (the client writes it before it returns): this
-  // work then overlaps the server's instead of delaying the request.
+  // work then overlaps the server's instead of delaying the request. The exchange holds its
+  // place in the trace now and is replaced, frozen as a whole, when the response is in.
   const request = requestRecord(req, ctx.redactor);
-  const entry: Trace['exchanges'][number] = { request, purpose: opts.purpose };
-  opts.trace.exchanges.push(entry);
+  const at = opts.trace.exchanges.push(Object.freeze({ request, purpose: opts.purpose })) - 1;
   try {
     const res = await sent;
     opts.inspect?.(res);
-    entry.response = responseRecord(res, ctx.redactor);
-    ctx.emit({ type: 'request', operation: opts.trace.operation, purpose: opts.purpose, request, response: entry.response });
+    const response = responseRecord(res, ctx.redactor);
+    opts.trace.exchanges[at] = Object.freeze({ request, response, purpose: opts.purpose });
+    ctx.emit({ type: 'request', operation: opts.trace.operation, purpose: opts.purpose, request, response });
     return res;
   } catch (err) {
     ctx.emit({ type: 'request', operation: opts.trace.operation, purpose: opts.purpose, request, error: errorRecord(err, ctx.redactor) });
