@@ -3,6 +3,7 @@ export * from './project/index.js';
 export { lint, format, FORMATS, CODES, type LintResult, type FormatName } from './lint/index.js';
 export { buildGraph, findCycles, prerequisites, scheduleOrder, type ProjectGraph } from './graph/index.js';
 export { createRunner, type Runner } from './runtime/index.js';
+export { openProject, type OpenedProject, type OpenOptions, type ProblemKind, type ProjectProblem } from './open/index.js';
 export type * from './runtime/types.js';
 export { FlowError, hasCode } from './errors.js';
 export { importApi } from './import/index.js';

@@ -1,4 +1,4 @@
-// The data flows one way: files -> project -> graph/lint -> runtime -> runner -> report -> vitest/cli.
+// The data flows one way: files -> project -> graph/lint -> runtime -> runner -> report/open -> vitest/cli.
 // Each stage imports only from the stages before it; this test reads every import in src/.
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
@@ -19,10 +19,12 @@ const ALLOWED: Record<string, string[]> = {
   runner: ['project', 'graph', 'errors', 'runtime', 'auth'],
   // reports are formatted from results afterwards (flow run's reporters, the Vitest failure text)
   report: ['project', 'graph', 'lint', 'errors', 'runtime', 'runner'],
-  vitest: ['project', 'graph', 'lint', 'errors', 'runtime', 'auth', 'runner', 'report'],
+  // opening a project: load, graph, lint gate, environment check, runner (src/open)
+  open: ['project', 'graph', 'lint', 'errors', 'runtime', 'auth', 'runner'],
+  vitest: ['project', 'graph', 'lint', 'errors', 'runtime', 'auth', 'runner', 'report', 'open'],
   import: ['project', 'graph', 'lint', 'errors'],
-  cli: ['project', 'graph', 'lint', 'errors', 'runtime', 'auth', 'runner', 'report', 'vitest', 'import'],
-  index: ['project', 'graph', 'lint', 'errors', 'runtime', 'auth', 'runner', 'import'],
+  cli: ['project', 'graph', 'lint', 'errors', 'runtime', 'auth', 'runner', 'report', 'open', 'vitest', 'import'],
+  index: ['project', 'graph', 'lint', 'errors', 'runtime', 'auth', 'runner', 'open', 'import'],
 };
 
 /** Packages that must stay out of the early stages (Hurl's hurl_core reaches no network). */

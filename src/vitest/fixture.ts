@@ -2,16 +2,15 @@
 // checks YAML cannot say. One runner per test file (a file-scoped fixture), so state and
 // prerequisites carry from one test to the next, as in a flow.yaml suite.
 import { expect, inject, test, type TestContext } from 'vitest';
-import { buildGraph, type ProjectGraph } from '../graph/index.js';
 import { didYouMean } from '../graph/suggest.js';
-import { loadProject } from '../project/index.js';
+import { openProject } from '../open/index.js';
 import type { Project } from '../project/types.js';
 import type { Runner } from '../runtime/index.js';
 import type { OperationResult, RunSummary } from '../runtime/types.js';
 import { contractOptions } from './contract.js';
 import { displayPath, environmentError, lintError } from './failure.js';
 import { OPTIONS_KEY, runnerOptions, validateSuiteOptions, withDefaults, type SuiteOptions } from './options.js';
-import { lintErrors, settle, type Reported } from './outcome.js';
+import { settle, type Reported } from './outcome.js';
 import { projectRoot } from './project-files.js';
 
 export interface FlowHandle {
@@ -46,19 +45,14 @@ export function createFlowTest(project?: string | URL, options: SuiteOptions = {
     flowRunner: [
       async ({}, use) => {
         const root = projectRoot(project, expect.getState().testPath);
-        const loaded = await loadProject(root);
-        // One graph for lint and the runner, as in a flow.yaml suite; lint reports a graph that cannot be built.
-        const graph = graphOf(loaded);
-        const errors = lintErrors(loaded, graph);
-        if (errors.length) throw lintError(errors);
         // Read here, not when the module loads: `inject` needs a running test file.
         const suite = withDefaults(options, inject(OPTIONS_KEY));
         const opts = runnerOptions(suite);
-        const envError = environmentError(loaded, opts.env);
-        if (envError) throw envError;
-        // Loaded once lint has passed, as in a flow.yaml suite (suite.ts).
-        const { createRunner } = await import('../runtime/index.js');
-        const runner = createRunner(loaded, { ...opts, graph, ...(await contractOptions(suite)) });
+        const opened = await openProject(root, { env: opts.env });
+        const { project: loaded, problem } = opened;
+        if (problem) throw problem.kind === 'environment' ? environmentError(loaded, opts.env) : lintError(problem.errors);
+        // The runtime loads once lint has passed, as in a flow.yaml suite (suite.ts).
+        const runner = await opened.createRunner({ ...opts, ...(await contractOptions(suite)) });
         try {
           await use({ project: loaded, runner, reported: { ids: new Set(), result: (id) => runner.result(id) } });
         } finally {
@@ -105,12 +99,3 @@ function unknownOperation(call: string, id: string, project: Project): Error {
 
 /** `createFlowTest()`: the nearest flow.yaml at or above the test file. */
 export const flowTest = createFlowTest();
-
-/** Undefined when the graph cannot be built (our bug): lint then reports it as E_INTERNAL. */
-function graphOf(project: Project): ProjectGraph | undefined {
-  try {
-    return buildGraph(project);
-  } catch {
-    return undefined;
-  }
-}

@@ -1,32 +1,9 @@
 // How a project's problems and an operation's result become a test outcome. Shared by the
 // generated suites and the `flowTest` fixture, so both fail and skip the same way.
 import type { TestContext } from 'vitest';
-import type { ProjectGraph } from '../graph/index.js';
-import { lint } from '../lint/index.js';
-import type { Diagnostic, Project } from '../project/types.js';
 import { workflowCommand } from '../report/github.js';
 import type { OperationResult } from '../runtime/types.js';
 import { failureError, prerequisiteFailure } from './failure.js';
-
-/**
- * Loader and lint errors, once each. A crash of lint itself is reported the same way: the
- * suite must collect whatever happens.
- */
-export function lintErrors(project: Project, graph?: ProjectGraph): Diagnostic[] {
-  const all = [...project.diagnostics];
-  try {
-    all.push(...lint(project, { graph }).diagnostics);
-  } catch (err) {
-    all.push({ code: 'E_INTERNAL', severity: 'error', message: `lint failed: ${(err as Error).message}`, file: project.rootFile, line: 1, col: 1 });
-  }
-  const seen = new Set<string>();
-  return all.filter((d) => {
-    const key = `${d.code}\0${d.file}\0${d.line}\0${d.col}\0${d.message}`;
-    if (d.severity !== 'error' || seen.has(key)) return false;
-    seen.add(key);
-    return true;
-  });
-}
 
 /** `::warning file=…,line=…::…` (src/report's workflow command, as `flow run --reporter github` writes it). */
 export function githubWarning(message: string, loc: { file: string; line: number; col: number }, cwd: string = process.env.GITHUB_WORKSPACE || process.cwd()): string {

@@ -1,8 +1,8 @@
 // `reqflow/vitest/suite`: what a transformed `flow.yaml` runs in the test worker. It loads the
 // project at collection time and declares one test per operation on one shared runner.
 import { afterAll, beforeAll, describe, test } from 'vitest';
-import { buildGraph, prerequisites, scheduleOrder, type ProjectGraph } from '../graph/index.js';
-import { loadProject } from '../project/index.js';
+import { prerequisites, scheduleOrder, type ProjectGraph } from '../graph/index.js';
+import { openProject } from '../open/index.js';
 import type { Project } from '../project/types.js';
 import type { Runner } from '../runtime/index.js';
 import { testBudgetMs } from './budget.js';
@@ -10,11 +10,11 @@ import { contractOptions } from './contract.js';
 import { environmentError, lintError } from './failure.js';
 import { suiteLayout, type LayoutOperation } from './layout.js';
 import { runnerOptions, type SuitePlan } from './options.js';
-import { lintErrors, settle, type Reported } from './outcome.js';
+import { settle, type Reported } from './outcome.js';
 
 export { createFlowTest, flowTest, type FlowHandle, type FlowFixtures } from './fixture.js';
 export { FlowTestError } from './failure.js';
-export { lintErrors, settle } from './outcome.js';
+export { settle } from './outcome.js';
 export type { SuitePlan, SuiteOptions } from './options.js';
 
 /** The name of the one test a project with lint errors becomes. */
@@ -25,44 +25,27 @@ export const ENVIRONMENT_TEST = 'environment';
 const IN_ORDER = { concurrent: false, shuffle: false } as const;
 
 export async function defineFlowSuite(plan: SuitePlan): Promise<void> {
-  const project = await loadProject(plan.root);
-  // One graph for lint, the layout and the runner.
-  let graph: ProjectGraph;
+  // `env` (and FLOW_ENV) apply to every project: one that lacks it fails here, as one test,
+  // before any request, instead of in beforeAll with the runner's stack and every test skipped.
+  const options = runnerOptions(plan.options);
+  const opened = await openProject(plan.root, { env: options.env });
+  const { project, graph, problem } = opened;
+  if (problem) {
+    // One failing test, never a crash of collection. Lint's errors include our own bugs (a
+    // graph that cannot be built: lint's fuzz test builds them from thousands of broken projects).
+    const error = problem.kind === 'environment' ? environmentError(project, options.env) : lintError(problem.errors);
+    test(problem.kind === 'environment' ? ENVIRONMENT_TEST : LINT_TEST, () => {
+      throw error;
+    });
+    return;
+  }
   let layout: LayoutOperation[];
   try {
-    graph = buildGraph(project);
-  } catch (err) {
-    // Our bug (lint's fuzz test builds graphs from thousands of broken projects): still a
-    // failing test, never a crash of collection.
-    test(LINT_TEST, () => {
-      throw err;
-    });
-    return;
-  }
-  const errors = lintErrors(project, graph);
-  if (errors.length) {
-    test(LINT_TEST, () => {
-      throw lintError(errors);
-    });
-    return;
-  }
-  try {
-    layout = layoutOf(project, graph);
+    layout = layoutOf(project, graph!);
   } catch (err) {
     // Lint passed, so this is our bug; still a failing test, never a crash of collection.
     test(LINT_TEST, () => {
       throw err;
-    });
-    return;
-  }
-
-  // `env` (and FLOW_ENV) apply to every project: one that lacks it fails here, as one test,
-  // before any request, instead of in beforeAll with the runner's stack and every test skipped.
-  const options = runnerOptions(plan.options);
-  const envError = environmentError(project, options.env);
-  if (envError) {
-    test(ENVIRONMENT_TEST, () => {
-      throw envError;
     });
     return;
   }
@@ -75,10 +58,9 @@ export async function defineFlowSuite(plan: SuitePlan): Promise<void> {
 
   let runner: Runner | undefined;
   beforeAll(async () => {
-    // Loaded here, not with this module: a project with lint errors never needs the runtime
+    // The runtime loads here, not with this module: a project with lint errors never needs it
     // (undici, auth, templates: about a third of a suite's start-up).
-    const { createRunner } = await import('../runtime/index.js');
-    runner = createRunner(project, { ...options, graph, ...(await contractOptions(plan.options)) });
+    runner = await opened.createRunner({ ...options, ...(await contractOptions(plan.options)) });
   });
   afterAll(async () => {
     await runner?.close();

@@ -81,13 +81,14 @@ describe('flow lint (in process)', () => {
     ]);
   });
 
-  it('reports a missing directory and a directory without flow.yaml with codes, exit 1', async () => {
+  it('reports a missing directory and a directory without flow.yaml with codes, exit 2 (a usage error, as in flow run)', async () => {
     const missing = await flow(['--project', 'no/such/dir']);
-    expect(missing.code).toBe(1);
+    expect(missing.code).toBe(2);
     expect(missing.stdout).toMatch(/^no\/such\/dir:1:1  error  E_PROJECT_NOT_FOUND  /);
+    expect(missing.stderr).toMatch(/^flow lint: no project at no\/such\/dir \(/);
     const empty = await writeProject({ 'README.md': 'x' });
     const noRoot = await flow(['--project', empty], empty);
-    expect(noRoot.code).toBe(1);
+    expect(noRoot.code).toBe(2);
     expect(noRoot.stdout).toMatch(/^\.:1:1  error  E_NO_ROOT  no flow\.yaml in /);
   });
 

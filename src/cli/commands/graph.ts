@@ -2,14 +2,15 @@
 // The graph is src/graph's; this module only picks operations and formats.
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { buildGraph, findCycles, scheduleOrder, type Edge, type ProjectGraph } from '../../graph/index.js';
-import { lint } from '../../lint/index.js';
+import { findCycles, scheduleOrder, type Edge, type ProjectGraph } from '../../graph/index.js';
 import { relativeFile } from '../../lint/format/relative.js';
 import { stylishLine } from '../../lint/format/stylish.js';
-import { loadProject, locate, type Project } from '../../project/index.js';
+import { openProject } from '../../open/index.js';
+import { locate, type Diagnostic, type Project } from '../../project/index.js';
 import { mermaidGraph } from '../../report/index.js';
 import { argumentError, unknownOperations } from '../args.js';
 import { EXIT, type CliIO, type Command } from '../io.js';
+import { PROBLEM_EXIT, problemMessage } from '../problem.js';
 
 
 const HELP = `Usage: flow graph [resource.operation...] [options]
@@ -32,7 +33,8 @@ Options:
   -h, --help           this help
 
 Exit codes: 0 ok, 1 the project has errors (a cycle, an undefined reference …; they are
-printed on stderr, after the graph), 2 usage error (unknown option, format or operation).
+printed on stderr, after the graph), 2 usage error (unknown option, format or operation,
+no such project or no flow.yaml in it).
 `;
 
 type FormatName = 'text' | 'dot' | 'json' | 'mermaid';
@@ -82,19 +84,20 @@ const graphCommand: Command = async (argv: string[], io: CliIO): Promise<number>
   const orderFormat = ORDER_FORMATS[formatName];
   if (o.order && !orderFormat) return usageError(io, `--order prints a list: use --format text or json`);
 
-  const project = await loadProject(path.resolve(io.cwd, o.project));
+  const opened = await openProject(path.resolve(io.cwd, o.project));
+  const { project, graph, problem } = opened;
+  if (problem?.kind === 'not-a-project') return usageError(io, problemMessage(problem, o.project));
   const unknown = unknownOperations(positionals, project, io.cwd);
   if (unknown) return usageError(io, unknown);
 
-  const graph = buildGraph(project);
   const asked = positionals.length ? positionals : undefined;
-  if (o.order && orderFormat) {
+  if (graph && o.order && orderFormat) {
     io.stdout(orderFormat(scheduleOrder(graph, asked)));
-  } else {
+  } else if (graph) {
     const shown = asked ? shownFor(graph, asked) : graph.opIds.map((_, i) => i);
     io.stdout(GRAPH_FORMATS[formatName]({ project, graph, shown, cycles: findCycles(graph), cwd: io.cwd }));
   }
-  return reportErrors(project, graph, io);
+  return reportErrors(opened.lint.diagnostics, io);
 };
 
 /** The asked operations and their prerequisites, in declaration order. */
@@ -105,12 +108,12 @@ function shownFor(graph: ProjectGraph, asked: string[]): number[] {
 }
 
 /** Lint errors go to stderr and make the exit code 1; warnings are `flow lint`'s business. */
-function reportErrors(project: Project, graph: ProjectGraph, io: CliIO): number {
-  const errors = lint(project, { graph }).diagnostics.filter((d) => d.severity === 'error');
+function reportErrors(diagnostics: Diagnostic[], io: CliIO): number {
+  const errors = diagnostics.filter((d) => d.severity === 'error');
   if (errors.length === 0) return EXIT.ok;
   for (const d of errors) io.stderr(`${stylishLine(d, io.cwd)}\n`);
   io.stderr(`flow graph: the project has ${errors.length} error(s) (flow lint shows them all)\n`);
-  return EXIT.failed;
+  return PROBLEM_EXIT.lint;
 }
 
 function usageError(io: CliIO, message: string, withHelp = false): number {

@@ -2,11 +2,13 @@
 // the library lacks: the checks are in src/lint, the output in src/lint/format.
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import path from 'node:path';
-import { CODES, lint } from '../../lint/index.js';
+import { CODES } from '../../lint/index.js';
 import { FORMATS, format, isFormatName } from '../../lint/format/index.js';
-import { loadProject } from '../../project/index.js';
+import { openProject } from '../../open/index.js';
+import type { Project } from '../../project/index.js';
 import { argumentError } from '../args.js';
 import { EXIT, type CliIO, type Command } from '../io.js';
+import { PROBLEM_EXIT, problemMessage } from '../problem.js';
 
 
 const OPTIONS = {
@@ -43,7 +45,8 @@ export function usage(codes = false): string {
     '                         (the value is not printed; set it with `flow secret set NAME`)',
     '  -h, --help           this help',
     '',
-    'Exit codes: 0 no errors (warnings allowed unless --strict), 1 errors found, 2 usage error.',
+    'Exit codes: 0 no errors (warnings allowed unless --strict), 1 errors found, 2 usage error (unknown option',
+    'or format, no such project or no flow.yaml in it).',
     '',
     ...(codes ? ['Codes (docs/lint.md explains each):', ...codeLines, ''] : ['`flow lint --help` also lists every code.', '']),
   ].join('\n');
@@ -65,22 +68,29 @@ const lintCommand: Command = async (argv: string[], io: CliIO): Promise<number> 
   }
 
   const target = path.resolve(io.cwd, values.project);
-  let project = await loadProject(target);
-  if (values.fix) {
+  const opened = await openProject(target, {
+    strict: values.strict,
     // R7: the files are edited in place, never regenerated; then the project is read again.
-    const { fixProject } = await import('../../lint/fix/index.js');
-    const fixed = await fixProject(project);
-    for (const f of fixed.fixes) io.stderr(`fixed  ${path.relative(io.cwd, f.file) || f.file}  ${f.code}  ${f.message}
-`);
-    if (fixed.changedFiles.length) project = await loadProject(target);
-  }
-  const result = lint(project, { strict: values.strict });
+    edit: values.fix ? (project) => fix(project, io) : undefined,
+  });
+  const result = opened.lint;
   // --quiet drops warnings before output and exit code, so --strict has none left to fail on.
   const shown = values.quiet ? result.diagnostics.filter((d) => d.severity === 'error') : result.diagnostics;
   io.stdout(format(values.format, shown, { cwd: io.cwd }));
+  if (opened.problem?.kind === 'not-a-project') {
+    io.stderr(`flow lint: ${problemMessage(opened.problem, values.project)}\n`);
+    return PROBLEM_EXIT['not-a-project'];
+  }
   const ok = values.quiet ? result.errors === 0 : result.ok;
   return ok ? EXIT.ok : EXIT.failed;
 };
+
+async function fix(project: Project, io: CliIO): Promise<boolean> {
+  const { fixProject } = await import('../../lint/fix/index.js');
+  const fixed = await fixProject(project);
+  for (const f of fixed.fixes) io.stderr(`fixed  ${path.relative(io.cwd, f.file) || f.file}  ${f.code}  ${f.message}\n`);
+  return fixed.changedFiles.length > 0;
+}
 
 function usageError(io: CliIO, message: string): number {
   io.stderr(`flow lint: ${message}\n\n${usage()}`);

@@ -1,10 +1,10 @@
 // `flow run <resource.operation>...`: run operations with every prerequisite first.
 import path from 'node:path';
 import { parseArgs, type ParseArgsConfig } from 'node:util';
-import { buildGraph, scheduleOrder } from '../../graph/index.js';
-import { lint } from '../../lint/index.js';
-import { loadProject } from '../../project/index.js';
-import { createRunner, type OperationResult } from '../../runtime/index.js';
+import { scheduleOrder, type ProjectGraph } from '../../graph/index.js';
+import { openProject } from '../../open/index.js';
+import type { Project } from '../../project/index.js';
+import type { OperationResult } from '../../runtime/index.js';
 import { recordVerified } from '../../runtime/record.js';
 import { parseVarAssignment } from '../../runtime/template/index.js';
 import { formatEvent, formatLoc, formatResult, formatSummary, type RunFormatOptions } from '../format/run-output.js';
@@ -14,6 +14,7 @@ import { formatWarnings, runContract, SERVICE_HELP, SERVICE_OPTIONS, serverUrl, 
 import { bufferedWriter, EXIT, type CliIO, type Command } from '../io.js';
 import { chooseReporters, writeReports } from '../reporters.js';
 import { createProgress, wantsProgress } from '../../report/index.js';
+import { PROBLEM_EXIT, problemMessage } from '../problem.js';
 
 
 const HELP = `Usage: flow run <resource.operation>... [options]
@@ -103,27 +104,18 @@ export default (async function run(argv: string[], io: CliIO): Promise<number> {
   const projectDir = path.resolve(io.cwd, o.project);
 
   const fmt: RunFormatOptions = { cwd: io.cwd, verbose: o.verbose, color: io.isTTY && !o['no-color'] && !io.env.NO_COLOR };
-  const project = await loadProject(projectDir);
-  // Not a project at all: a wrong --project is a usage error, as for `flow secret` (exit 2,
-  // not a lint failure). The loader has looked: no stat of our own.
-  for (const d of project.diagnostics) {
-    if (d.code === 'E_PROJECT_NOT_FOUND') return usage(`no project at ${o.project} (${d.message})`);
-    if (d.code === 'E_NO_ROOT') return usage(`no flow.yaml in ${o.project}`);
+  const opened = await openProject(projectDir, { env: o.env });
+  const { project, problem } = opened;
+  if (problem?.kind === 'lint') {
+    for (const d of problem.errors) io.stderr(`${formatLoc(d, io.cwd)}  error  ${d.code}  ${d.message}\n`);
+    io.stderr(`flow run: ${problem.message}; nothing was sent\n`);
+    return PROBLEM_EXIT.lint;
   }
-  const graph = buildGraph(project);
-  const linted = lint(project, { graph });
-  if (linted.errors) {
-    for (const d of linted.diagnostics.filter((x) => x.severity === 'error')) {
-      io.stderr(`${formatLoc(d, io.cwd)}  error  ${d.code}  ${d.message}\n`);
-    }
-    io.stderr(`flow run: the project has ${linted.errors} lint error(s); nothing was sent\n`);
-    return EXIT.failed;
-  }
+  if (problem) return usage(problemMessage(problem, o.project));
+  // lint has passed: the graph was built
+  const graph = opened.graph!;
   const unknown = unknownOperations(positionals, project, io.cwd);
   if (unknown) return usage(unknown);
-  if (o.env && !project.environments.has(o.env)) {
-    return usage(`environment "${o.env}" is not defined (defined: ${[...project.environments.keys()].join(', ') || 'none'})`);
-  }
   const asked = o.all ? [...project.operations.keys()] : positionals;
   if (!o.env && !project.defaultEnvironment && project.environments.size > 1) {
     // Not chosen anywhere: say which one, rather than run silently against the first.
@@ -171,8 +163,7 @@ export default (async function run(argv: string[], io: CliIO): Promise<number> {
   const ends = { passed: 0, failed: 0, skipped: 0 };
   // the latest result of every operation that ran, prerequisites included (for --record)
   const ran = new Map<string, OperationResult>();
-  const runner = createRunner(project, {
-    graph,
+  const runner = await opened.createRunner({
     env: o.env,
     vars,
     concurrency,
@@ -221,7 +212,7 @@ export default (async function run(argv: string[], io: CliIO): Promise<number> {
 
 /** The plan: every operation that would run, in order, with why it runs. */
 /** @param order the schedule order of `asked` and their prerequisites */
-function dryRun(project: Awaited<ReturnType<typeof loadProject>>, graph: ReturnType<typeof buildGraph>, asked: string[], order: string[]): string {
+function dryRun(project: Project, graph: ProjectGraph, asked: string[], order: string[]): string {
   const askedSet = new Set(asked);
   const lines = ['Plan (nothing is sent):'];
   const planned = new Set(order);
@@ -237,7 +228,7 @@ function dryRun(project: Awaited<ReturnType<typeof loadProject>>, graph: ReturnT
 }
 
 /** The planned operations that need `id` directly. */
-function dependentsIn(graph: ReturnType<typeof buildGraph>, id: string, planned: Set<string>): string[] {
+function dependentsIn(graph: ProjectGraph, id: string, planned: Set<string>): string[] {
   const i = graph.indexOf.get(id)!;
   return graph.neededBy[i].map((n) => graph.opIds[n]).filter((d) => planned.has(d));
 }
