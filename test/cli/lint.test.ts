@@ -28,6 +28,7 @@ async function flow(argv: string[], cwd = REPO) {
     cwd,
     env: {},
     isTTY: false,
+    stdoutIsTTY: false,
   };
   const code = await main(['lint', ...argv], io);
   return { code, stdout, stderr };

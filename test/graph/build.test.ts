@@ -2,7 +2,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { buildGraph, loginFields, walkTemplates, type ProjectGraph } from '../../src/graph/index.js';
 import { secretRef } from '../../src/project/types.js';
 import { cleanProjects } from '../helpers/project.js';
-import { graphOf, loadInline, removeTempDirs } from './helpers.js';
+import { graphOf, loadInline } from './helpers.js';
 
 afterAll(cleanProjects);
 

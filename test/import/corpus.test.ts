@@ -55,7 +55,7 @@ describeShared('corpus', 'corpus', () => {
     const { dir, cleanup } = await tempDir();
     cleanups.push(cleanup);
     let err = '';
-    const io = { stdout: () => {}, stderr: (t: string) => void (err += t), stdin: new PassThrough(), cwd: CORPUS, env: {}, isTTY: false };
+    const io = { stdout: () => {}, stderr: (t: string) => void (err += t), stdin: new PassThrough(), cwd: CORPUS, env: {}, isTTY: false, stdoutIsTTY: false };
     const started = performance.now();
     const code = await main(['import', STRIPE, '--out', path.join(dir, 'stripe'), '--plan', path.join(dir, 'PLAN.md')], io);
     const ms = performance.now() - started;

@@ -1,6 +1,6 @@
 // The small pure parts of the plugin: layout, options, failure messages, outcomes.
 import path from 'node:path';
-import { describe, expect, test } from 'vitest';
+import { describe, expect, test, type TestContext } from 'vitest';
 import { DEFAULT_HOOK_TIMEOUT_MS } from '../../src/runtime/hooks/index.js';
 import { MAX_RETRY_WAIT_MS } from '../../src/runtime/http/index.js';
 import { HOOK_ALLOWANCE_MS, operationBudgetMs, RETRY_WAIT_ALLOWANCE_MS } from '../../src/vitest/budget.js';
@@ -222,10 +222,11 @@ describe('settle', () => {
     const seen: string[] = [];
     return {
       seen,
-      annotate: async (message: string, type?: string) => {
+      // the form settle calls: (message, type)
+      annotate: (async (message: string, type?: string) => {
         seen.push(`${type}: ${message}`);
         return { message, type: type ?? 'notice' };
-      },
+      }) as TestContext['annotate'],
       skip: ((note?: string) => {
         throw new Error(`skipped: ${note}`);
       }) as never,

@@ -6,7 +6,7 @@ import { Readable } from 'node:stream';
 import type { CliIO } from '../../../src/cli/io.js';
 
 export interface RecordedIO {
-  io: CliIO & { stdoutIsTTY?: boolean };
+  io: CliIO;
   out(): string;
   err(): string;
 }
@@ -23,7 +23,7 @@ export function recordedIO(options: { cwd: string; stdin?: NodeJS.ReadableStream
       cwd: options.cwd,
       env: options.env ?? {},
       isTTY: false,
-      stdoutIsTTY: options.stdoutIsTTY,
+      stdoutIsTTY: options.stdoutIsTTY ?? false,
     },
     out: () => out,
     err: () => err,
