@@ -46,7 +46,6 @@ export function parseTemplate(text: string): TemplatePart[] {
       const rest = text.slice(open);
       parts.push({ kind: 'error', raw: rest, offset: open, message: `unclosed "{{" in "${excerpt(rest)}"` });
       textStart = text.length;
-      i = text.length;
       break;
     }
     if (open > textStart) parts.push(...textPart(text.slice(textStart, open)));

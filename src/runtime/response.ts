@@ -187,7 +187,7 @@ export interface PathResult {
 
 type Reader = (ref: PathRef, res: FlowResponse) => PathResult;
 
-const NOT_FOUND: PathResult = Object.freeze({ found: false, values: [] }) as PathResult;
+const NOT_FOUND: PathResult = Object.freeze({ found: false, values: [] });
 
 const READERS: Record<PathRef['root'], Reader> = {
   status_code: (_ref, res) => ({ found: true, values: [res.status] }),
@@ -218,7 +218,7 @@ function readJson(ref: Extract<PathRef, { root: 'data' }>, json: unknown): PathR
   let values: unknown[] | undefined;
   try {
     // eval 'safe': filters like [?(@.status=='active')] work, without running arbitrary code
-    values = jsonPathPlus().JSONPath({ path: ref.jsonPath, json: json as object, wrap: true, eval: 'safe' }) as unknown[] | undefined;
+    values = jsonPathPlus().JSONPath<unknown[] | undefined>({ path: ref.jsonPath, json: json as object, wrap: true, eval: 'safe' });
   } catch (err) {
     throw new FlowError('E_PATH_INVALID', `"${ref.path}" is not a valid JSONPath: ${(err as Error).message}`, { details: { path: ref.path }, cause: err });
   }

@@ -15,7 +15,7 @@ export interface RequestRecord {
 
 export interface ResponseRecord {
   readonly status: number;
-  readonly headers: Readonly<Record<string, string | readonly string[]>>;
+  readonly headers: Readonly<Record<string, string | string[]>>;
   /** body as text, redacted, cut to a bounded excerpt */
   readonly body: string;
   readonly ms: number;

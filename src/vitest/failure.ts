@@ -1,5 +1,6 @@
 // What a failing flow test throws. The text of a failed result is src/report's (failure-text.ts),
 // shared with `flow run`'s JUnit and Markdown reports.
+import type { ProjectProblem } from '../open/index.js';
 import type { Diagnostic, Loc, Project } from '../project/types.js';
 import { displayPath, errorText, failureMessage, where } from '../report/failure-text.js';
 import type { OperationResult } from '../runtime/types.js';
@@ -50,6 +51,11 @@ export function lintError(errors: Diagnostic[], cwd: string = process.cwd()): Fl
   const first = errors[0];
   const loc = first && { file: first.file, line: first.line, col: first.col };
   return new FlowTestError(first?.code ?? 'E_LINT', lintMessage(errors, cwd), loc, 'lint');
+}
+
+/** What a project that cannot run becomes: a lint failure, or the environment's (src/open says which). */
+export function problemError(problem: ProjectProblem, project: Pick<Project, 'rootFile' | 'environments'>, env: string | undefined): FlowTestError {
+  return (problem.kind === 'environment' && environmentError(project, env)) || lintError(problem.errors);
 }
 
 /**

@@ -8,7 +8,7 @@ import type { Project } from '../project/types.js';
 import type { Runner } from '../runtime/index.js';
 import type { OperationResult, RunSummary } from '../runtime/types.js';
 import { contractOptions } from './contract.js';
-import { displayPath, environmentError, lintError } from './failure.js';
+import { displayPath, problemError } from './failure.js';
 import { OPTIONS_KEY, runnerOptions, validateSuiteOptions, withDefaults, type SuiteOptions } from './options.js';
 import { settle, type Reported } from './outcome.js';
 import { projectRoot } from './project-files.js';
@@ -43,6 +43,7 @@ export function createFlowTest(project?: string | URL, options: SuiteOptions = {
   validateSuiteOptions(options);
   return test.extend<FlowFixtures>({
     flowRunner: [
+      // eslint-disable-next-line no-empty-pattern -- Vitest reads a fixture's first parameter as a pattern: it must be one
       async ({}, use) => {
         const root = projectRoot(project, expect.getState().testPath);
         // Read here, not when the module loads: `inject` needs a running test file.
@@ -50,7 +51,7 @@ export function createFlowTest(project?: string | URL, options: SuiteOptions = {
         const opts = runnerOptions(suite);
         const opened = await openProject(root, { env: opts.env });
         const { project: loaded, problem } = opened;
-        if (problem) throw problem.kind === 'environment' ? environmentError(loaded, opts.env) : lintError(problem.errors);
+        if (problem) throw problemError(problem, loaded, opts.env);
         // The runtime loads once lint has passed, as in a flow.yaml suite (suite.ts).
         const runner = await opened.createRunner({ ...opts, ...(await contractOptions(suite)) });
         try {

@@ -56,7 +56,7 @@ export function flow(options: FlowOptions = {}): Plugin[] {
     const roots = slash(file).includes('/node_modules/') ? [] : flowTestProjects(code, file);
     index.setTestFile(file, roots);
     // A project its flow.yaml suite already tracks (and watches) is not loaded again.
-    const files = await Promise.all(roots.map((root) => (index.has(root) || inFlight.has(root) ? [] : track(root))));
+    const files = await Promise.all(roots.map(async (root) => (index.has(root) || inFlight.has(root) ? [] : track(root))));
     return files.flat();
   }
 

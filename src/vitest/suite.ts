@@ -7,7 +7,7 @@ import type { Project } from '../project/types.js';
 import type { Runner } from '../runtime/index.js';
 import { testBudgetMs } from './budget.js';
 import { contractOptions } from './contract.js';
-import { environmentError, lintError } from './failure.js';
+import { problemError } from './failure.js';
 import { suiteLayout, type LayoutOperation } from './layout.js';
 import { runnerOptions, type SuitePlan } from './options.js';
 import { settle, type Reported } from './outcome.js';
@@ -33,7 +33,7 @@ export async function defineFlowSuite(plan: SuitePlan): Promise<void> {
   if (problem) {
     // One failing test, never a crash of collection. Lint's errors include our own bugs (a
     // graph that cannot be built: lint's fuzz test builds them from thousands of broken projects).
-    const error = problem.kind === 'environment' ? environmentError(project, options.env) : lintError(problem.errors);
+    const error = problemError(problem, project, options.env);
     test(problem.kind === 'environment' ? ENVIRONMENT_TEST : LINT_TEST, () => {
       throw error;
     });

@@ -12,7 +12,7 @@ function onlyRef(text: string): Expr {
 function onlyError(text: string): Extract<TemplatePart, { kind: 'error' }> {
   const errors = parseTemplate(text).filter((p) => p.kind === 'error');
   expect(errors).toHaveLength(1);
-  return errors[0] as Extract<TemplatePart, { kind: 'error' }>;
+  return errors[0];
 }
 
 describe('parseTemplate: every form of spec 2.8', () => {

@@ -68,7 +68,9 @@ export async function startServer(routes: Record<string, Route>, options: Server
       else res.destroy();
     }
   };
-  const server: Server = options.tls ? createHttpsServer(options.tls, listener) : createHttpServer(listener);
+  // node:http ignores a listener's promise: every error is answered inside `listener`
+  const onRequest = (raw: IncomingMessage, res: ServerResponse) => void listener(raw, res);
+  const server: Server = options.tls ? createHttpsServer(options.tls, onRequest) : createHttpServer(onRequest);
   server.on('connection', (s: Socket) => {
     sockets.add(s);
     s.on('close', () => sockets.delete(s));
@@ -171,7 +173,7 @@ function record(raw: IncomingMessage, body: Buffer): RecordedRequest {
     body,
     text: () => body.toString('utf8'),
     json: () => JSON.parse(body.toString('utf8')),
-    formData: () => new Request('http://x/', { method: 'POST', headers: { 'content-type': String(headers['content-type'] ?? '') }, body: new Uint8Array(body) }).formData() as Promise<FormData>,
+    formData: () => new Request('http://x/', { method: 'POST', headers: { 'content-type': String(headers['content-type'] ?? '') }, body: new Uint8Array(body) }).formData(),
   };
 }
 

@@ -80,7 +80,7 @@ export async function startTestKeychain(password = 'reqflow-test'): Promise<Test
     // --unlock reads the password on stdin and creates the `login` keyring unlocked.
     const keyring = spawn('gnome-keyring-daemon', ['--foreground', '--unlock', '--components=secrets'], { env: sessionEnv, stdio: ['pipe', 'ignore', 'pipe'] });
     children.push(keyring);
-    keyring.stdin!.end(password);
+    keyring.stdin.end(password);
     await waitForSecretService(sessionEnv, keyring, 5000);
 
     Object.assign(process.env, env);

@@ -41,6 +41,7 @@ export async function startShopApi(): Promise<ShopApi> {
     sessions: new Map<string, { user: string; issued: number }>(),
   };
   // Filled in once the server listens; handlers only run after that.
+  // eslint-disable-next-line prefer-const -- assigned below, after the handlers that read it are defined
   let api!: ShopApi;
   let inFlight = 0;
 

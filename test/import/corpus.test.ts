@@ -39,7 +39,7 @@ afterAll(async () => {
 // Without ../shared/corpus beside the clone: skipped with a message, a failure under CI.
 describeShared('corpus', 'corpus', () => {
   it.each(groups.map((g) => [g.join(' + '), g]))('%s', async (_name, inputs) => {
-    const r = await importApi(inputs as string[], { cwd: CORPUS });
+    const r = await importApi(inputs, { cwd: CORPUS });
     expect(r.findings).toEqual([]);
     const out = Object.values(texts(r)).join('\n') + r.plan;
     for (const secret of REAL) expect(out).not.toContain(secret);

@@ -125,7 +125,7 @@ describe(`fuzz (seed ${SEED}, ${CASES} cases)`, () => {
       try {
         result = await Promise.race([work, timeout]);
       } catch (err) {
-        throw new Error(`case ${n} (seed ${SEED}) failed: ${(err as Error).stack ?? err}\nfiles:\n${JSON.stringify(files, null, 1)}`);
+        throw new Error(`case ${n} (seed ${SEED}) failed: ${(err as Error).stack ?? err}\nfiles:\n${JSON.stringify(files, null, 1)}`, { cause: err });
       } finally {
         clearTimeout(timer);
       }

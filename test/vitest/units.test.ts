@@ -136,7 +136,7 @@ describe('environmentError', () => {
     expect(err.code).toBe('E_ENV_UNDEFINED');
     // the stack points at the project, not into reqflow
     expect(err.stack).toBe(`FlowError: ${err.message}\n    at environment (/repo/api/flow.yaml:1:1)`);
-    expect(environmentError({ rootFile: '/repo/flow.yaml', environments: new Map() } as never, 'x', '/repo')!.message).toContain('(defined: none)');
+    expect(environmentError({ rootFile: '/repo/flow.yaml', environments: new Map() }, 'x', '/repo')!.message).toContain('(defined: none)');
   });
 
   test('nothing to say when it is defined or none was asked for', () => {

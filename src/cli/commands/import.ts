@@ -101,7 +101,7 @@ const importCommand: Command = async (argv, io) => {
   let inputs: string[];
   try {
     const parsed = parseArgs({ args: argv, options: OPTIONS, strict: true, allowPositionals: true });
-    values = parsed.values as Values;
+    values = parsed.values;
     inputs = parsed.positionals;
   } catch (err) {
     return usageError(io, argumentError(err, OPTIONS));

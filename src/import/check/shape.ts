@@ -66,7 +66,7 @@ export function checkShape(view: ProjectView, secretEnv: Set<string>): CheckFind
     for (const k of ['actor', 'headers', 'query_params', 'body_form', 'extract', 'body']) {
       if (!(k in op.value)) continue;
       const v = op.value[k];
-      const empty = v === null || v === '' || (typeof v === 'object' && !isSecretRef(v) && Object.keys(v as object).length === 0);
+      const empty = v === null || v === '' || (typeof v === 'object' && !isSecretRef(v) && Object.keys(v).length === 0);
       if (empty) push(op.file, where(k), CHECK_CODES.empty, `${id}: empty ${k}: omit it (R3)`);
     }
     if (typeof op.value.actor === 'string' && op.value.actor && !view.actors.has(op.value.actor)) {

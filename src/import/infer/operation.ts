@@ -84,8 +84,8 @@ export function buildOperation(e: Endpoint, deps: OperationDeps): DraftOperation
 function flattenForm(body: Record<string, TemplateValue>, prefix = '', out: Record<string, TemplateValue> = {}): Record<string, TemplateValue> {
   for (const [k, v] of Object.entries(body)) {
     const key = prefix ? `${prefix}[${k}]` : k;
-    if (Array.isArray(v)) v.forEach((x, i) => (typeof x === 'object' && x !== null && !('__reqflow' in x) ? flattenForm(Array.isArray(x) ? Object.fromEntries(x.map((y, j) => [String(j), y])) : (x as Record<string, TemplateValue>), `${key}[${i}]`, out) : (out[`${key}[${i}]`] = x)));
-    else if (typeof v === 'object' && v !== null && !('__reqflow' in v)) flattenForm(v as Record<string, TemplateValue>, key, out);
+    if (Array.isArray(v)) v.forEach((x, i) => (typeof x === 'object' && x !== null && !('__reqflow' in x) ? flattenForm(Array.isArray(x) ? Object.fromEntries(x.map((y, j) => [String(j), y])) : x, `${key}[${i}]`, out) : (out[`${key}[${i}]`] = x)));
+    else if (typeof v === 'object' && v !== null && !('__reqflow' in v)) flattenForm(v, key, out);
     else out[key] = v;
   }
   return out;

@@ -155,7 +155,7 @@ function operationOf(it: Item, file: string, ctx: AuthContext, script: ReturnTyp
     if (isCredentialName(k) && v && !v.includes('{{')) ctx.credentials.add(v);
     params.push({ name: k, in: 'query', required: true, example: v, concrete: true, evidence });
   }
-  const headerList = (Array.isArray(req.header) ? req.header.map(obj).filter((h) => h.disabled !== true) : []) as Obj[];
+  const headerList = Array.isArray(req.header) ? req.header.map(obj).filter((h) => h.disabled !== true) : [];
   const headerMap = Object.fromEntries(headerList.map((h) => [String(h.key), String(h.value ?? '')]));
   const headers: ObservedParam[] = Object.entries(headerMap).map(([k, v]) => ({ name: k, in: 'header', required: true, example: v, concrete: true, evidence }));
   const fromAuth = schemesOfAuth(it.auth, ctx, evidence);

@@ -53,7 +53,7 @@ export function evaluateAssert(expr: AssertExpr, res: FlowResponse, rendered?: u
   else expected = lit.quoted ? String(rendered) : rendered;
 
   if (!found) return outcome(expr, false, actual, expected, `nothing at ${expr.path}`);
-  const verdict = CHECKS[expr.op as CompareOp](actual, expected, expr);
+  const verdict = CHECKS[expr.op](actual, expected, expr);
   if (typeof verdict === 'string') return outcome(expr, false, actual, expected, verdict);
   return outcome(expr, verdict, actual, expected, undefined);
 }

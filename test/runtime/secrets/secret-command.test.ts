@@ -61,7 +61,7 @@ describe('flow secret: arguments', () => {
     [['list', 'X'], 'unexpected argument "X"'],
     [['get', 'X', '--nope'], "Unknown option '--nope'"],
   ])('%j is a usage error (exit 2)', async (args, message) => {
-    const r = await run(args as string[]);
+    const r = await run(args);
     expect(r.code).toBe(2);
     expect(r.err).toContain(message);
     expect(r.err).toContain('Usage: flow secret');
