@@ -12,13 +12,73 @@ export interface FlowErrorOptions {
   cause?: unknown;
 }
 
+/**
+ * Every code a FlowError carries, with what it means: the one list. README.md's "Error codes"
+ * tables document each (test/errors.test.ts checks both ways); lint's own codes, which are
+ * diagnostics rather than errors, are src/lint/codes.ts.
+ */
+export const ERROR_CODES = {
+  // the project cannot be read (loader codes a command may stop on)
+  E_PROJECT_NOT_FOUND: 'the project directory does not exist or is not a directory',
+  E_NO_ROOT: 'no flow.yaml in the directory',
+  E_YAML_PARSE: 'bad YAML',
+  E_ROOT_NOT_MAPPING: 'flow.yaml is not a mapping',
+  E_FILE_UNREADABLE: 'a file cannot be read',
+  E_FILE_TOO_LARGE: 'a project file over the size limit',
+  E_FILE_BINARY: 'a project file with NUL bytes',
+  E_FILE_NOT_FOUND: 'a file (an import, an upload) does not exist',
+  E_FILE_OUTSIDE_PROJECT: 'an import, upload or hook path leaves the project directory',
+  // a run
+  E_STATUS_MISMATCH: 'the status is not the one expected',
+  E_ASSERT_FAILED: 'an assertion failed',
+  E_ASSERT_SYNTAX: 'an assertion that does not parse',
+  E_EXTRACT_FAILED: 'an extraction found nothing, or can never work',
+  E_PATH_INVALID: 'an extraction or assertion path that cannot be read',
+  E_NOT_JSON: 'JSON asked of a body that is not JSON',
+  E_BODY_TRUNCATED: 'JSON asked of a body cut at the size limit',
+  E_VAR_UNRESOLVED: 'a value nothing has produced, or a <SET_VIA_--var> nobody gave',
+  E_SECRET_MISSING: 'a secret set nowhere, or in a keychain that cannot be reached',
+  E_CYCLE: 'a circular dependency',
+  E_REF_UNDEFINED: 'an operation or reference that does not exist',
+  E_TEMPLATE_SYNTAX: 'a malformed {{ }} or an unknown builtin',
+  E_TEMPLATE_CYCLE: 'environment values that reference each other in a loop',
+  E_ENV_UNDEFINED: 'an environment the project does not declare',
+  E_URL_INVALID: 'the URL built is not http(s)',
+  E_TIMEOUT: 'no complete response within the timeout',
+  E_CONNECTION_REFUSED: 'the connection was refused',
+  E_HTTP: 'another network error',
+  E_TLS: 'a certificate problem',
+  E_REDIRECT_LOOP: 'a redirect cycle, or too many redirects',
+  E_ABORTED: 'the request was cancelled',
+  E_POLL_TIMEOUT: 'poll_until did not hold after max_attempts',
+  E_AUTH: 'a login, chain step or refresh failed, or a strategy is not supported yet',
+  E_HOOK: 'a hook threw, timed out or returned something unusable',
+  E_BODY_FORM: 'a body_form value that cannot be sent',
+  // commands
+  E_USAGE: 'a usage error',
+  E_KEYCHAIN_UNAVAILABLE: 'the OS keychain cannot be reached',
+  // the importer (docs/import.md)
+  E_IMPORT_INPUT: 'an input file cannot be read',
+  E_IMPORT_FORMAT: 'the format of an input cannot be detected',
+  E_IMPORT_PARSE: 'an input is not valid for its format',
+  E_IMPORT_INTO: '--into names no project, or a file there cannot be edited',
+  E_IMPORT_OUT_EXISTS: 'the output directory exists and is not empty',
+  E_IMPORT_ANSWER: 'an answer without files, or with a path outside the project',
+} as const;
+
+export type ErrorCode = keyof typeof ERROR_CODES;
+
+export function isErrorCode(code: string): code is ErrorCode {
+  return Object.hasOwn(ERROR_CODES, code);
+}
+
 export class FlowError extends Error {
-  readonly code: string;
+  readonly code: ErrorCode;
   loc?: Loc;
   operation?: string;
   details?: Record<string, unknown>;
 
-  constructor(code: string, message: string, options: FlowErrorOptions = {}) {
+  constructor(code: ErrorCode, message: string, options: FlowErrorOptions = {}) {
     super(message, options.cause === undefined ? undefined : { cause: options.cause });
     this.name = 'FlowError';
     this.code = code;

@@ -5,6 +5,6 @@ export { buildGraph, findCycles, prerequisites, scheduleOrder, type ProjectGraph
 export { createRunner, type Runner } from './runtime/index.js';
 export { openProject, type OpenedProject, type OpenOptions, type ProblemKind, type ProjectProblem } from './open/index.js';
 export type * from './runtime/types.js';
-export { FlowError, hasCode } from './errors.js';
+export { ERROR_CODES, FlowError, hasCode, isErrorCode, type ErrorCode } from './errors.js';
 export { importApi } from './import/index.js';
 export { fixProject } from './lint/fix/index.js';

@@ -1,6 +1,9 @@
 // The importer's error codes. Formatting them is the CLI's job; messages name the input.
 import { FlowError } from '../errors.js';
 
+/** An importer code (each is one of src/errors.ts ERROR_CODES). */
+export type ImportCode = (typeof IMPORT_CODES)[keyof typeof IMPORT_CODES];
+
 export const IMPORT_CODES = {
   /** an input file cannot be read */
   input: 'E_IMPORT_INPUT',
@@ -18,6 +21,6 @@ export const IMPORT_CODES = {
   llmTruncated: 'E_LLM_TRUNCATED',
 } as const;
 
-export function importError(code: string, message: string, file?: string, cause?: unknown): FlowError {
+export function importError(code: ImportCode, message: string, file?: string, cause?: unknown): FlowError {
   return new FlowError(code, message, { details: file ? { file } : undefined, cause });
 }

@@ -2,7 +2,7 @@
 // `reqflow:<project name>`, account NAME), where `{{secret.NAME}}` and `!secret NAME` find them.
 import type { ReadStream } from 'node:tty';
 import { parseArgs } from 'node:util';
-import { FlowError, hasCode } from '../../errors.js';
+import { FlowError, hasCode, isErrorCode } from '../../errors.js';
 import { loadProject } from '../../project/index.js';
 import { createNapiKeychain, createSecretStore, keychainService, secretFromEnv, type Keychain } from '../../runtime/secrets/index.js';
 import { argumentError } from '../args.js';
@@ -167,7 +167,7 @@ async function readProjectName(dir: string): Promise<string> {
   );
   if (fatal || !project.files.some((f) => f.kind === 'root')) {
     const why = fatal ? fatal.message : `${project.rootFile} could not be read`;
-    throw new FlowError(fatal?.code ?? 'E_NO_ROOT', `${why}; the keychain service name comes from its "name:"`);
+    throw new FlowError(fatal && isErrorCode(fatal.code) ? fatal.code : 'E_NO_ROOT', `${why}; the keychain service name comes from its "name:"`);
   }
   return project.name;
 }
