@@ -54,6 +54,13 @@ export const ERROR_CODES = {
   E_AUTH: 'a login, chain step or refresh failed, or a strategy is not supported yet',
   E_HOOK: 'a hook threw, timed out or returned something unusable',
   E_BODY_FORM: 'a body_form value that cannot be sent',
+  E_CONTRACT: 'a response breaks the OpenAPI description',
+  E_CONTRACT_LOAD: 'the OpenAPI description cannot be read',
+  // flow run --server
+  E_SERVER_OPTIONS: 'server options that do not fit together',
+  E_SERVER_IN_USE: 'the address the server is to answer on is already taken',
+  E_SERVER_EXITED: 'the server exited before it answered',
+  E_SERVER_TIMEOUT: 'the server did not answer in time',
   // commands
   E_USAGE: 'a usage error',
   E_KEYCHAIN_UNAVAILABLE: 'the OS keychain cannot be reached',
@@ -64,6 +71,12 @@ export const ERROR_CODES = {
   E_IMPORT_INTO: '--into names no project, or a file there cannot be edited',
   E_IMPORT_OUT_EXISTS: 'the output directory exists and is not empty',
   E_IMPORT_ANSWER: 'an answer without files, or with a path outside the project',
+  E_LLM_UNREACHABLE: "the model's endpoint cannot be reached",
+  E_LLM_AUTH: 'the endpoint refused the key',
+  E_LLM_RATE_LIMIT: 'still rate-limited after waiting',
+  E_LLM_TIMEOUT: 'the model did not answer in time',
+  E_LLM_TRUNCATED: "the answer stopped at the model's length limit",
+  E_LLM_RESPONSE: 'an answer that is not a chat completion',
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_CODES;

@@ -5,21 +5,19 @@ import type { Project } from '../project/index.js';
 import type { ContractMode } from '../runtime/contract/index.js';
 import type { ManagedServer } from '../runtime/server/index.js';
 import type { OperationResult, ResponseCheck } from '../runtime/types.js';
+import type { OptionTable } from './options.js';
 
+/** flow run's rows for these services (its option table: they parse and show in --help). */
 export const SERVICE_OPTIONS = {
-  server: { type: 'string' },
-  'server-url': { type: 'string' },
-  openapi: { type: 'string' },
-  contract: { type: 'string', default: 'fail' },
-} as const;
-
-export const SERVICE_HELP = `  --server <command>  start the API under test for this run (a shell command), wait
-                      until it answers, stop it (and all it started) after
-  --server-url <url>  what must answer before the run (default: baseUrl); its origin
-                      becomes baseUrl
-  --openapi <file>    check every response against this OpenAPI 3.0/3.1 description
-  --contract <mode>   fail (default) or warn: what a response that breaks it does
-`;
+  server: {
+    type: 'string',
+    arg: '<command>',
+    help: ['start the API under test for this run (a shell command), wait', 'until it answers, stop it (and all it started) after'],
+  },
+  'server-url': { type: 'string', arg: '<url>', help: ['what must answer before the run (default: baseUrl); its origin', 'becomes baseUrl'] },
+  openapi: { type: 'string', arg: '<file>', help: 'check every response against this OpenAPI 3.0/3.1 description' },
+  contract: { type: 'string', default: 'fail', arg: '<mode>', help: 'fail (default) or warn: what a response that breaks it does' },
+} satisfies OptionTable;
 
 export interface ServiceArgs {
   server?: string;

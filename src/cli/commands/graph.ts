@@ -9,9 +9,35 @@ import { openProject } from '../../open/index.js';
 import { locate, type Diagnostic, type Project } from '../../project/index.js';
 import { mermaidGraph } from '../../report/index.js';
 import { argumentError, unknownOperations } from '../args.js';
+import { optionHelp, type OptionTable } from '../options.js';
 import { EXIT, type CliIO, type Command } from '../io.js';
 import { PROBLEM_EXIT, problemMessage } from '../problem.js';
 
+
+const OPTIONS = {
+  project: { type: 'string', short: 'p', default: '.', arg: '<dir>', help: 'project directory holding flow.yaml (default: .)' },
+  format: {
+    type: 'string',
+    short: 'f',
+    default: 'text',
+    arg: '<name>',
+    help: [
+      'text (default), dot (Graphviz: flow graph -f dot | dot -Tsvg), json,',
+      'mermaid (a flowchart GitHub and GitLab draw in Markdown: one',
+      'subgraph per resource, arrows from prerequisite to dependent)',
+    ],
+  },
+  order: {
+    type: 'boolean',
+    default: false,
+    help: [
+      'print the schedule order instead: prerequisites first, ties in',
+      'declaration order, DELETEs after the other ready operations',
+      '(text: one id per line; json: {"order": [...]})',
+    ],
+  },
+  help: { type: 'boolean', short: 'h', default: false, help: 'this help' },
+} satisfies OptionTable;
 
 const HELP = `Usage: flow graph [resource.operation...] [options]
 
@@ -23,16 +49,7 @@ Prints what each operation needs first: an edge "A -> B" means B runs before A.
 Given operations, only they and their prerequisites are shown.
 
 Options:
-  -p, --project <dir>  project directory holding flow.yaml (default: .)
-  -f, --format <name>  text (default), dot (Graphviz: flow graph -f dot | dot -Tsvg), json,
-                       mermaid (a flowchart GitHub and GitLab draw in Markdown: one
-                       subgraph per resource, arrows from prerequisite to dependent)
-      --order          print the schedule order instead: prerequisites first, ties in
-                       declaration order, DELETEs after the other ready operations
-                       (text: one id per line; json: {"order": [...]})
-  -h, --help           this help
-
-Exit codes: 0 ok, 1 the project has errors (a cycle, an undefined reference …; they are
+${optionHelp(OPTIONS)}Exit codes: 0 ok, 1 the project has errors (a cycle, an undefined reference …; they are
 printed on stderr, after the graph), 2 usage error (unknown option, format or operation,
 no such project or no flow.yaml in it).
 `;
@@ -60,12 +77,6 @@ const ORDER_FORMATS: Partial<Record<FormatName, (order: string[]) => string>> = 
   json: (order) => `${JSON.stringify({ order }, null, 2)}\n`,
 };
 
-const OPTIONS = {
-  project: { type: 'string', short: 'p', default: '.' },
-  format: { type: 'string', short: 'f', default: 'text' },
-  order: { type: 'boolean', default: false },
-  help: { type: 'boolean', short: 'h', default: false },
-} as const;
 
 const graphCommand: Command = async (argv: string[], io: CliIO): Promise<number> => {
   let parsed;

@@ -1,24 +1,45 @@
 // `flow lint`: load, lint, print with the chosen formatter, set the exit code. No logic that
 // the library lacks: the checks are in src/lint, the output in src/lint/format.
-import { parseArgs, type ParseArgsConfig } from 'node:util';
+import { parseArgs } from 'node:util';
 import path from 'node:path';
 import { CODES } from '../../lint/index.js';
 import { FORMATS, format, isFormatName } from '../../lint/format/index.js';
 import { openProject } from '../../open/index.js';
 import type { Project } from '../../project/index.js';
 import { argumentError } from '../args.js';
+import { optionHelp, type OptionTable } from '../options.js';
 import { EXIT, type CliIO, type Command } from '../io.js';
 import { PROBLEM_EXIT, problemMessage } from '../problem.js';
 
 
 const OPTIONS = {
-  project: { type: 'string', short: 'p', default: '.' },
-  format: { type: 'string', short: 'f', default: 'stylish' },
-  strict: { type: 'boolean', default: false },
-  quiet: { type: 'boolean', short: 'q', default: false },
-  help: { type: 'boolean', short: 'h', default: false },
-  fix: { type: 'boolean', default: false },
-} satisfies ParseArgsConfig['options'];
+  project: { type: 'string', short: 'p', default: '.', arg: '<dir>', help: 'the project directory (holding flow.yaml) or the flow.yaml path; default "."' },
+  format: {
+    type: 'string',
+    short: 'f',
+    default: 'stylish',
+    arg: '<name>',
+    help: [
+      `output format: ${Object.keys(FORMATS).join(', ')}; default stylish`,
+      '  stylish  one line per problem, "path:line:col  severity  CODE  message", then a summary',
+      '  json     an array of {file, line, col, severity, code, message}',
+      '  github   GitHub Actions annotations (::error file=…,line=…,col=…,title=CODE::message)',
+    ],
+  },
+  strict: { type: 'boolean', default: false, help: 'warnings fail too (exit 1)' },
+  quiet: { type: 'boolean', short: 'q', default: false, help: 'errors only: warnings are neither printed nor counted' },
+  fix: {
+    type: 'boolean',
+    default: false,
+    help: [
+      'apply the safe fixes in place, then lint (comments and order kept):',
+      '  a scalar depends_on/assert becomes a sequence, a path in baseUrl moves',
+      '  into the operation paths, a plaintext credential becomes !secret NAME',
+      '  (the value is not printed; set it with `flow secret set NAME`)',
+    ],
+  },
+  help: { type: 'boolean', short: 'h', default: false, help: 'this help' },
+} satisfies OptionTable;
 
 /** The options; with `codes`, also every code lint can print (for --help). */
 export function usage(codes = false): string {
@@ -32,19 +53,7 @@ export function usage(codes = false): string {
     'which a run would otherwise fail on. It does not call the API.',
     '',
     'Options:',
-    '  -p, --project <dir>  the project directory (holding flow.yaml) or the flow.yaml path; default "."',
-    `  -f, --format <name>  output format: ${Object.keys(FORMATS).join(', ')}; default stylish`,
-    '                         stylish  one line per problem, "path:line:col  severity  CODE  message", then a summary',
-    '                         json     an array of {file, line, col, severity, code, message}',
-    '                         github   GitHub Actions annotations (::error file=…,line=…,col=…,title=CODE::message)',
-    '      --strict         warnings fail too (exit 1)',
-    '  -q, --quiet          errors only: warnings are neither printed nor counted',
-    '      --fix            apply the safe fixes in place, then lint (comments and order kept):',
-    '                         a scalar depends_on/assert becomes a sequence, a path in baseUrl moves',
-    '                         into the operation paths, a plaintext credential becomes !secret NAME',
-    '                         (the value is not printed; set it with `flow secret set NAME`)',
-    '  -h, --help           this help',
-    '',
+    optionHelp(OPTIONS),
     'Exit codes: 0 no errors (warnings allowed unless --strict), 1 errors found, 2 usage error (unknown option',
     'or format, no such project or no flow.yaml in it).',
     '',

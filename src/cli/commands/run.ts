@@ -1,6 +1,6 @@
 // `flow run <resource.operation>...`: run operations with every prerequisite first.
 import path from 'node:path';
-import { parseArgs, type ParseArgsConfig } from 'node:util';
+import { parseArgs } from 'node:util';
 import { scheduleOrder, type ProjectGraph } from '../../graph/index.js';
 import { openProject } from '../../open/index.js';
 import type { Project } from '../../project/index.js';
@@ -9,13 +9,52 @@ import { recordVerified } from '../../runtime/record.js';
 import { parseVarAssignment } from '../../runtime/template/index.js';
 import { formatEvent, formatLoc, formatResult, formatSummary, type RunFormatOptions } from '../format/run-output.js';
 import { argumentError, unknownOperations } from '../args.js';
+import { optionHelp, type OptionTable } from '../options.js';
 import { describeUnset, unsetVariables } from '../unset-vars.js';
-import { formatWarnings, runContract, SERVICE_HELP, SERVICE_OPTIONS, serverUrl, serviceUsage, startRunServer } from '../run-services.js';
+import { formatWarnings, runContract, SERVICE_OPTIONS, serverUrl, serviceUsage, startRunServer } from '../run-services.js';
 import { bufferedWriter, EXIT, type CliIO, type Command } from '../io.js';
 import { chooseReporters, writeReports } from '../reporters.js';
 import { createProgress, wantsProgress } from '../../report/index.js';
 import { PROBLEM_EXIT, problemMessage } from '../problem.js';
 
+
+const OPTIONS = {
+  project: { type: 'string', short: 'p', default: '.', arg: '<dir>', help: 'project directory holding flow.yaml (default: .)' },
+  env: { type: 'string', arg: '<name>', help: ['environment to use (default: default_environment, else the first', 'one declared)'] },
+  var: {
+    type: 'string',
+    multiple: true,
+    default: [] as string[],
+    arg: '<name=value>',
+    help: ['value for a <SET_VIA_--var> placeholder, or for any environment', 'variable (it wins over the file); repeatable; also FLOW_VAR_<name>'],
+  },
+  all: { type: 'boolean', default: false, help: 'run every operation, in schedule order' },
+  concurrency: { type: 'string', default: '1', arg: '<n>', help: 'independent operations run at once (default 1)' },
+  'dry-run': { type: 'boolean', default: false, help: 'print the plan (order, method, path, why) and send nothing' },
+  record: { type: 'boolean', default: false, help: ['after the run, set _provenance.verified_against: live_capture', 'on the operations that passed (files edited in place)'] },
+  ...SERVICE_OPTIONS,
+  verbose: { type: 'boolean', default: false, help: ['print request and response headers and bodies, and what hooks', 'print (secrets as ***)'] },
+  'no-color': { type: 'boolean', default: false, help: 'plain output' },
+  reporter: {
+    type: 'string',
+    multiple: true,
+    default: [] as string[],
+    arg: '<name>',
+    help: [
+      'default (the lines above), json, junit, markdown, github (::error',
+      'annotations, and the markdown report appended to',
+      '$GITHUB_STEP_SUMMARY when set); repeatable (default: default)',
+    ],
+  },
+  'output-file': {
+    type: 'string',
+    multiple: true,
+    default: [] as string[],
+    arg: '<name=path>',
+    help: ['write that reporter\'s report to a file instead of stdout', '(json, junit, markdown); repeatable'],
+  },
+  help: { type: 'boolean', short: 'h', default: false, help: 'this help' },
+} satisfies OptionTable;
 
 const HELP = `Usage: flow run <resource.operation>... [options]
        flow run --all [options]
@@ -24,50 +63,15 @@ Runs each operation asked for; every prerequisite (implicit from {{resource.fiel
 references, explicit from depends_on) runs first, once, and is reused.
 
 Options:
-  -p, --project <dir> project directory holding flow.yaml (default: .)
-  --env <name>        environment to use (default: default_environment, else the first
-                      one declared)
-  --var <name=value>  value for a <SET_VIA_--var> placeholder, or for any environment
-                      variable (it wins over the file); repeatable; also FLOW_VAR_<name>
-  --all               run every operation, in schedule order
-  --concurrency <n>   independent operations run at once (default 1)
-  --dry-run           print the plan (order, method, path, why) and send nothing
-  --record            after the run, set _provenance.verified_against: live_capture
-                      on the operations that passed (files edited in place)
-${SERVICE_HELP}  --verbose           print request and response headers and bodies, and what hooks
-                      print (secrets as ***)
-  --no-color          plain output
-  --reporter <name>   default (the lines above), json, junit, markdown, github (::error
-                      annotations, and the markdown report appended to
-                      $GITHUB_STEP_SUMMARY when set); repeatable (default: default)
-  --output-file <name=path>
-                      write that reporter's report to a file instead of stdout
-                      (json, junit, markdown); repeatable
-  -h, --help          this help
-
+${optionHelp(OPTIONS)}
 On a terminal, a live line on stderr shows done/total, what runs and the time (never
 on a pipe or under CI=true).
+
 Secrets come from FLOW_SECRET_<NAME>, then the OS keychain (flow secret set NAME).
 Exit codes: 0 every operation asked for passed, 1 a failure or skip (or lint errors),
 2 usage error (unknown option, operation or environment, no such project or no
 flow.yaml in it, a <SET_VIA_--var> value the run needs and nobody gave).
 `;
-
-const OPTIONS = {
-  project: { type: 'string', short: 'p', default: '.' },
-  env: { type: 'string' },
-  var: { type: 'string', multiple: true, default: [] as string[] },
-  all: { type: 'boolean', default: false },
-  concurrency: { type: 'string', default: '1' },
-  'dry-run': { type: 'boolean', default: false },
-  record: { type: 'boolean', default: false },
-  verbose: { type: 'boolean', default: false },
-  'no-color': { type: 'boolean', default: false },
-  reporter: { type: 'string', multiple: true, default: [] as string[] },
-  'output-file': { type: 'string', multiple: true, default: [] as string[] },
-  help: { type: 'boolean', short: 'h', default: false },
-  ...SERVICE_OPTIONS,
-} satisfies ParseArgsConfig['options'];
 
 export default (async function run(argv: string[], io: CliIO): Promise<number> {
   let args;

@@ -6,8 +6,19 @@ import { FlowError, hasCode, isErrorCode } from '../../errors.js';
 import { loadProject } from '../../project/index.js';
 import { createNapiKeychain, createSecretStore, keychainService, secretFromEnv, type Keychain } from '../../runtime/secrets/index.js';
 import { argumentError } from '../args.js';
+import { optionHelp, type OptionTable } from '../options.js';
 import { EXIT, type CliIO, type Command } from '../io.js';
 
+
+const OPTIONS = {
+  project: { type: 'string', arg: '<dir>', help: 'the project directory (default: the current directory)' },
+  global: {
+    type: 'boolean',
+    help: ['secrets of reqflow itself, not of a project (service "reqflow"):', 'LLM_API_KEY, the key `flow import --llm` sends to the model'],
+  },
+  reveal: { type: 'boolean', help: 'print the value even when stdout is not a terminal' },
+  help: { type: 'boolean', short: 'h', help: 'this help' },
+} satisfies OptionTable;
 
 const HELP = `Usage: flow secret <set|get|delete|list> [NAME] [--project <dir> | --global] [--reveal]
 
@@ -26,13 +37,7 @@ environment variable FLOW_SECRET_<NAME> takes precedence over the keychain (for 
   list          the names stored for this project (never the values).
 
 Options:
-  --project <dir>  the project directory (default: the current directory)
-  --global         secrets of reqflow itself, not of a project (service "reqflow"):
-                   LLM_API_KEY, the key \`flow import --llm\` sends to the model
-  --reveal         print the value even when stdout is not a terminal
-  -h, --help       this help
-
-Exit codes: 0 done (list: also when nothing is stored), 1 not set / keychain
+${optionHelp(OPTIONS)}Exit codes: 0 done (list: also when nothing is stored), 1 not set / keychain
 unreachable, 2 usage error.
 `;
 
@@ -120,8 +125,6 @@ export function secretCommand(deps: SecretCommandDeps = {}): Command {
     }
   };
 }
-
-const OPTIONS = { project: { type: 'string' }, global: { type: 'boolean' }, reveal: { type: 'boolean' }, help: { type: 'boolean', short: 'h' } } as const;
 
 /** The keychain service of `--global` secrets: reqflow's own, not a project's. */
 export const GLOBAL_SERVICE = 'reqflow';
