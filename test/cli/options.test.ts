@@ -21,7 +21,7 @@ describe('optionHelp', () => {
   });
 });
 
-describe.each(['run', 'lint', 'graph', 'secret'])('flow %s --help', (command) => {
+describe.each(['run', 'lint', 'graph', 'secret', 'import'])('flow %s --help', (command) => {
   it('lists only options the command accepts', async () => {
     const help = (await flow([command, '--help'])).out;
     const section = help.slice(help.indexOf('Options:'));

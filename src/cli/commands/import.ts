@@ -5,7 +5,7 @@ import { coverageLine, coverageOf } from '../../import/check/coverage.js';
 import { mkdir, mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { parseArgs, type ParseArgsConfig } from 'node:util';
+import { parseArgs } from 'node:util';
 import { hasCode } from '../../errors.js';
 import { importApi, readInput, type ImportResult } from '../../import/index.js';
 import { planFindings, readAnswer } from '../../import/check/answer.js';
@@ -17,25 +17,54 @@ import { lint } from '../../lint/index.js';
 import { loadProject, type Project } from '../../project/index.js';
 import { argumentError } from '../args.js';
 import { runModelImport, type LlmValues } from './import-llm.js';
+import { optionHelp, type OptionTable } from '../options.js';
 import { EXIT, type CliIO, type Command } from '../io.js';
 
 
 const OPTIONS = {
-  out: { type: 'string', short: 'o' },
-  into: { type: 'string' },
-  from: { type: 'string' },
-  plan: { type: 'string' },
-  check: { type: 'string' },
-  name: { type: 'string' },
-  env: { type: 'string' },
-  llm: { type: 'boolean', default: false },
-  'llm-url': { type: 'string' },
-  'llm-model': { type: 'string' },
-  'llm-rounds': { type: 'string' },
-  'llm-timeout': { type: 'string' },
-  'keep-failed': { type: 'boolean', default: false },
-  help: { type: 'boolean', short: 'h', default: false },
-} satisfies ParseArgsConfig['options'];
+  out: { type: 'string', short: 'o', arg: '<dir>', help: 'write a new project into <dir> (created; must be empty)' },
+  into: {
+    type: 'string',
+    arg: '<dir>',
+    help: ['add to an existing project: files are edited in place, comments,', 'order and your values kept; only missing operations and keys are added'],
+  },
+  from: { type: 'string', arg: '<format>', help: `the format of every input: ${INPUT_FORMATS.join(', ')} (default: detected)` },
+  plan: { type: 'string', arg: '<file>', help: 'write the plan there instead of stdout' },
+  name: { type: 'string', arg: '<name>', help: "project name (default: the first input's title)" },
+  env: { type: 'string', arg: '<id>', help: 'environment id (default: default)' },
+  check: {
+    type: 'string',
+    arg: '<dir|file.md>',
+    help: [
+      'check a project (e.g. written by an LLM): the self-check of spec 1.8,',
+      'lint, and with inputs given also the grounding and leak checks; or an',
+      'answer in the form of spec 1.7 (the plan, then each file in a fenced',
+      "block labelled with its path), and the plan's five sections (spec 1.6)",
+    ],
+  },
+  llm: {
+    type: 'boolean',
+    default: false,
+    help: [
+      'let a language model write the project (an OpenAI-compatible chat',
+      'endpoint): it gets the inputs (credentials seen in traffic cut out)',
+      'and what the readers observed; its answer passes the same gates as',
+      '--check. Ungrounded items are removed and become open questions;',
+      'self-check and lint problems go back to it for edit rounds. Nothing',
+      'is written unless every gate passes. Nothing is sent without --llm.',
+    ],
+  },
+  'llm-url': { type: 'string', arg: '<url>', help: "the endpoint's base URL (…/v1); default FLOW_LLM_URL" },
+  'llm-model': {
+    type: 'string',
+    arg: '<m>',
+    help: ['the model; default FLOW_LLM_MODEL. The key: FLOW_LLM_API_KEY, or', '`flow secret set LLM_API_KEY --global` (none for a local server)'],
+  },
+  'llm-rounds': { type: 'string', arg: '<n>', help: 'edit rounds after the first answer (default 2)' },
+  'llm-timeout': { type: 'string', arg: '<s>', help: 'seconds without a byte from the model before E_LLM_TIMEOUT (default 60)' },
+  'keep-failed': { type: 'boolean', default: false, help: 'with --llm, write the files even when a gate still fails' },
+  help: { type: 'boolean', short: 'h', default: false, help: 'this help' },
+} satisfies OptionTable;
 
 /** Progress lines every this many operations when stderr is not a terminal. */
 const PROGRESS_EVERY = 100;
@@ -51,32 +80,7 @@ export function usage(): string {
     'the inputs do not ground is an open question in the plan and is skipped.',
     '',
     'Options:',
-    '  -o, --out <dir>       write a new project into <dir> (created; must be empty)',
-    '      --into <dir>      add to an existing project: files are edited in place, comments,',
-    '                        order and your values kept; only missing operations and keys are added',
-    `      --from <format>   the format of every input: ${INPUT_FORMATS.join(', ')} (default: detected)`,
-    '      --plan <file>     write the plan there instead of stdout',
-    '      --name <name>     project name (default: the first input\'s title)',
-    '      --env <id>        environment id (default: default)',
-    '      --check <dir>     check a project (e.g. written by an LLM): the self-check of spec 1.8,',
-    '                        lint, and with inputs given also the grounding and leak checks',
-    '      --check <file.md> the same for an answer in the form of spec 1.7 (the plan, then each',
-    '                        file in a fenced block labelled with its path), and the plan\'s',
-    '                        five sections (spec 1.6)',
-    '      --llm             let a language model write the project (an OpenAI-compatible chat',
-    '                        endpoint): it gets the inputs (credentials seen in traffic cut out)',
-    '                        and what the readers observed; its answer passes the same gates as',
-    '                        --check. Ungrounded items are removed and become open questions;',
-    '                        self-check and lint problems go back to it for edit rounds. Nothing',
-    '                        is written unless every gate passes. Nothing is sent without --llm.',
-    '      --llm-url <url>   the endpoint\'s base URL (…/v1); default FLOW_LLM_URL',
-    '      --llm-model <m>   the model; default FLOW_LLM_MODEL. The key: FLOW_LLM_API_KEY, or',
-    '                        `flow secret set LLM_API_KEY --global` (none for a local server)',
-    '      --llm-rounds <n>  edit rounds after the first answer (default 2)',
-    '      --llm-timeout <s> seconds without a byte from the model before E_LLM_TIMEOUT (default 60)',
-    '      --keep-failed     with --llm, write the files even when a gate still fails',
-    '  -h, --help            this help',
-    '',
+    optionHelp(OPTIONS),
     'Several inputs are combined into one project (a collection and its environment, two docs).',
     'Exit codes: 0 imported and every check passed, 1 the checks or lint found problems',
     '(files are still written, to inspect), 2 usage error or unreadable input.',
