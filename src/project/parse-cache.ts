@@ -180,7 +180,7 @@ function isPosNode(n: unknown): boolean {
     if (Array.isArray(inner)) {
       for (const item of inner) if (item !== null) stack.push(item);
     } else if (isObject(inner)) {
-      for (const entry of Object.values(inner) as unknown[]) {
+      for (const entry of Object.values<unknown>(inner)) {
         if (!Array.isArray(entry) || entry.length !== 3 || !Number.isInteger(entry[0]) || !Number.isInteger(entry[1])) return false;
         if (entry[2] !== null) stack.push(entry[2]);
       }

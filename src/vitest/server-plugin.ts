@@ -58,6 +58,8 @@ export function serverPlugin(options: FlowOptions, plan: Omit<SuitePlan, 'root'>
       const globs = (options.server?.watch ?? []).map((g) => slash(path.resolve(root, g)));
       if (globs.length) isSource = picomatch(globs, { dot: true });
     },
+    // Vitest awaits this hook (Promise.all over every plugin's), though its type says void.
+    // eslint-disable-next-line @typescript-eslint/no-misused-promises
     async configureVitest({ vitest }) {
       // A description outside the root is not under Vite's watcher: add it.
       if (description && vitest.config.watch) vitest.vite.watcher.add(description);

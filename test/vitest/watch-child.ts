@@ -16,8 +16,8 @@ export class WatchChild {
 
   constructor(cwd: string, env: Record<string, string> = {}) {
     const child = spawn(process.execPath, [VITEST_BIN, '--watch'], { cwd, env: childEnv(env), stdio: ['pipe', 'pipe', 'pipe'] });
-    child.stdout!.on('data', (d) => (this.output += d));
-    child.stderr!.on('data', (d) => (this.output += d));
+    child.stdout.on('data', (d) => (this.output += d));
+    child.stderr.on('data', (d) => (this.output += d));
     this.child = child;
   }
 

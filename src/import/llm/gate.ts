@@ -5,7 +5,7 @@
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { isMap, parseDocument, type Document } from 'yaml';
+import { isMap, parseDocument } from 'yaml';
 import { lint } from '../../lint/index.js';
 import { editedText } from '../../project/index.js';
 import { YAML_TAGS } from '../../project/yaml.js';
@@ -83,7 +83,7 @@ function removeAll(files: AnswerFile[], findings: CheckFinding[], removed: Remov
       if (target === 'file') dropFile = true;
       else doc.deleteIn(target);
     }
-    if (!dropFile) out.push({ ...file, text: editedText(file.text, doc as Document) });
+    if (!dropFile) out.push({ ...file, text: editedText(file.text, doc) });
   }
   return out;
 }

@@ -36,7 +36,7 @@ const METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'tr
 export async function readDescription(file: string): Promise<Description> {
   let doc: Doc;
   try {
-    doc = (await $RefParser.bundle(file, { resolve: { http: false } })) as Doc;
+    doc = await $RefParser.bundle<Doc>(file, { resolve: { http: false } });
   } catch (err) {
     // no cause: the parser's error adds only its own stack to what the message says
     throw new FlowError('E_CONTRACT_LOAD', `${file}: cannot read the OpenAPI description: ${(err as Error).message}`);

@@ -42,7 +42,7 @@ export async function loadContract(file: string, mode: ContractMode = 'fail', cw
   const { description, schemas } = await entry.work;
   const shown = displayName(abs, cwd);
   const check: ResponseCheck = (c: CheckedResponse) => {
-    const verdict = checkResponse(description, schemas, c.method, c.url, c.response, c.redact);
+    const verdict = checkResponse(description, schemas, c.method, c.url, c.response, (value) => c.redact(value));
     return outcome(verdict, c, shown, mode);
   };
   return { description, check };
