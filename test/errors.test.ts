@@ -8,7 +8,7 @@ import { CODES as LINT_CODES } from '../src/lint/codes.js';
 const README = readFileSync(new URL('../README.md', import.meta.url), 'utf8');
 const IMPORT_DOC = readFileSync(new URL('../docs/import.md', import.meta.url), 'utf8');
 
-/** The codes in the first column of the tables of a README section (from its heading to the next). */
+/** The error codes (`E_…`; warnings are not errors) in the first column of the tables of a README section. */
 function tableCodes(markdown: string, heading: string): Set<string> {
   const start = markdown.indexOf(`\n## ${heading}\n`);
   expect(start, `no "## ${heading}" section`).toBeGreaterThan(-1);
@@ -17,7 +17,7 @@ function tableCodes(markdown: string, heading: string): Set<string> {
   const codes = new Set<string>();
   for (const line of section.split('\n')) {
     const first = /^\| ([^|]+) \|/.exec(line)?.[1] ?? '';
-    for (const m of first.matchAll(/`([EW]_[A-Z0-9_]+)`/g)) codes.add(m[1]);
+    for (const m of first.matchAll(/`(E_[A-Z0-9_]+)`/g)) codes.add(m[1]);
   }
   return codes;
 }
