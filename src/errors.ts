@@ -44,6 +44,7 @@ export const ERROR_CODES = {
   E_TEMPLATE_CYCLE: 'environment values that reference each other in a loop',
   E_ENV_UNDEFINED: 'an environment the project does not declare',
   E_URL_INVALID: 'the URL built is not http(s)',
+  E_PATH_ORIGIN: "a path rendered to a URL on another origin than baseUrl's",
   E_TIMEOUT: 'no complete response within the timeout',
   E_CONNECTION_REFUSED: 'the connection was refused',
   E_HTTP: 'another network error',

@@ -82,7 +82,7 @@ async function renderPayload(ctx: AuthContext, written: unknown): Promise<JWTPay
     payload[claim] = seconds;
   }
   payload.iat ??= Math.floor(ctx.now() / 1000);
-  return payload as JWTPayload & { exp?: number };
+  return payload;
 }
 
 /** Seconds since the epoch, from a number, a numeric string, or a date such as `{{$.now + 1h}}`. */

@@ -62,7 +62,7 @@ export async function writeReports(report: RunReport, chosen: ChosenReporter[], 
       if (summary) await write('step summary', summary, markdownReport(report), true);
       continue;
     }
-    const text = DOCUMENT_REPORTERS[c.name as keyof typeof DOCUMENT_REPORTERS](report);
+    const text = DOCUMENT_REPORTERS[c.name](report);
     if (c.file) await write(`${c.name} report`, c.file, text);
     else io.stdout(text);
   }

@@ -48,8 +48,8 @@ beforeAll(async () => {
   const child = spawn(process.execPath, [path.resolve(__dirname, '../fixtures/auth/s3-start.cjs'), dir, S3_KEY, S3_SECRET, 'test-bucket'], { stdio: ['ignore', 'pipe', 'pipe'] });
   const url = await new Promise<string>((resolve, reject) => {
     let out = '';
-    child.stdout!.on('data', (c: Buffer) => {
-      out += c;
+    child.stdout.on('data', (c: Buffer) => {
+      out += c.toString();
       const m = /LISTENING (http:\/\/\S+)/.exec(out);
       if (m) resolve(m[1]);
     });

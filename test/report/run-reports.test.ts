@@ -114,7 +114,7 @@ describe('flow run reports of a run with passes, failures and a skip', () => {
     const received = run.server.received.find((r) => r.path === '/invoices')!;
     expect(received.authorization).toBe(`Bearer ${run.token}`);
     expect(JSON.parse(received.body)).toMatchObject({ signature: run.token });
-    const reports = { ...Object.fromEntries(Object.entries(files).map(([k, f]) => [k, readFileSync(f, 'utf8')])), stdout: run.stdout, stderr: run.stderr };
+    const reports: Record<string, string> = { ...Object.fromEntries(Object.entries(files).map(([k, f]) => [k, readFileSync(f, 'utf8')])), stdout: run.stdout, stderr: run.stderr };
     for (const [where, text] of Object.entries(reports)) expect(text.includes(run.token), `token in ${where}`).toBe(false);
     const doc = JSON.parse(reports.json);
     const invoice = doc.operations.find((o: { id: string }) => o.id === 'invoice.create');
