@@ -41,16 +41,6 @@ export default tseslint.config(
     },
   },
   {
-    // Being rewritten for issue 20 (synchronous rendering, undici's interceptors) while this
-    // config lands: their findings (Promise.all over MaybePromise values, assertions) are
-    // shown, fixed in that rewrite, and this block then removed.
-    files: ['src/runtime/http/**', 'src/runtime/template/**', 'src/runtime/runner/{index,prepare,execute,schedule,verify}.ts'],
-    rules: {
-      '@typescript-eslint/await-thenable': 'warn',
-      '@typescript-eslint/no-unnecessary-type-assertion': 'warn',
-    },
-  },
-  {
     files: ['test/**/*.ts'],
     rules: {
       // Tests read servers' JSON answers and poke at results as plain data.

@@ -64,6 +64,7 @@ export const ERROR_CODES = {
   E_SERVER_TIMEOUT: 'the server did not answer in time',
   // commands
   E_USAGE: 'a usage error',
+  E_INTERNAL: 'a bug in reqflow',
   E_KEYCHAIN_UNAVAILABLE: 'the OS keychain cannot be reached',
   // the importer (docs/import.md)
   E_IMPORT_INPUT: 'an input file cannot be read',

@@ -65,7 +65,7 @@ export function makeAuthContext({ baseUrl, actor, secrets = {} }: TestAuthOption
 
   async function exchange(spec: RequestSpec, purpose: string): Promise<{ response: FlowResponse; extracted: Record<string, unknown> }> {
     purposes.push(purpose);
-    const path = await renderString(spec.path, rc);
+    const path = renderString(spec.path, rc);
     const url = new URL(/^https?:\/\//.test(path) ? path : baseUrl + path);
     for (const [k, v] of Object.entries(spec.queryParams)) url.searchParams.append(k, String(await render(v, rc)));
     const headers: Record<string, string> = {};
@@ -101,8 +101,9 @@ export function makeAuthContext({ baseUrl, actor, secrets = {} }: TestAuthOption
   const ctx: AuthContext = {
     actor,
     projectDir: '/nonexistent',
-    render: (v: TemplateValue) => render(v, rc),
-    renderString: (t: string) => renderString(t, rc),
+    // AuthContext's render is async (rendering itself is synchronous now)
+    render: async (v: TemplateValue) => render(v, rc),
+    renderString: async (t: string) => renderString(t, rc),
     exchange,
     redact: (v) => void redacted.push(v),
     now: () => Date.now(),

@@ -104,11 +104,11 @@ async function startPrism(description: string): Promise<{ port: number; log: () 
   let log = '';
   await new Promise<void>((resolve, reject) => {
     const onData = (d: Buffer): void => {
-      log += d;
+      log += d.toString();
       if (log.includes('Prism is listening')) resolve();
     };
-    child.stdout!.on('data', onData);
-    child.stderr!.on('data', onData);
+    child.stdout.on('data', onData);
+    child.stderr.on('data', onData);
     child.on('exit', (code) => reject(new Error(`prism exited (${code}): ${log}`)));
   });
   return { port, log: () => log };

@@ -31,7 +31,7 @@ describe('credential names: one vocabulary', () => {
     const dir = await writeProject(project(names));
 
     const redactor = createRedactor([]);
-    const shown = redactor.value(Object.fromEntries(names.map((n) => [n, 'v'])) as Record<string, unknown>) as Record<string, unknown>;
+    const shown = redactor.value(Object.fromEntries(names.map((n) => [n, 'v']))) as Record<string, unknown>;
     const hidden = names.filter((n) => shown[n] === '***');
 
     const linted = lint(await loadProject(dir)).diagnostics.filter((d) => d.code === 'W_PLAINTEXT_SECRET').map((d) => /^"(.+?)" holds/.exec(d.message)?.[1]);

@@ -11,7 +11,7 @@ let srv: TestServer;
 beforeAll(async () => {
   srv = await startServer({
     'GET /things': (_req, res) => json(res, 200, { data: { id: 1 } }),
-    'DELETE /things': (_req, res) => res.writeHead(204).end(),
+    'DELETE /things': (_req, res) => void res.writeHead(204).end(),
     'GET /private': (_req, res) => json(res, 401, { error: 'login required' }),
     'GET /broken': (_req, res) => json(res, 500, { error: 'boom' }),
     'POST /things': (_req, res) => json(res, 422, { error: 'title is required' }),

@@ -49,6 +49,6 @@ export function chooseBase(endpoints: Endpoint[], ctx: InferContext, exclude: Se
     );
     return { value: SET_VIA_VAR, note: `the collection's {{${v[1]}}} (${origin}); supply it with --var baseUrl=… (host only: a path prefix belongs in the operation paths)` };
   }
-  const server = ctx.api.servers.find((s) => s.url.startsWith(origin!));
+  const server = ctx.api.servers.find((s) => s.url.startsWith(origin));
   return { value: origin, note: server ? `from ${server.evidence.file} ${server.evidence.at}: "${server.url}"` : `the host the requests were sent to` };
 }

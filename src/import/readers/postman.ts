@@ -30,7 +30,7 @@ export function readPostman(input: ReaderInput): ObservedApi {
   const schema = String(info.schema ?? '');
   const version = /v2\.1/.test(schema) ? 'Postman 2.1' : /v2\.0/.test(schema) ? 'Postman 2.0' : 'Postman collection';
   // v2.1 lists `{key, value, type}`; a v2.0 export may give a plain map
-  const vars = Array.isArray(doc.variable) ? doc.variable.map(obj) : Object.entries(obj(doc.variable)).map(([key, value]) => ({ key, value }) as Obj);
+  const vars = Array.isArray(doc.variable) ? doc.variable.map(obj) : Object.entries(obj(doc.variable)).map(([key, value]): Obj => ({ key, value }));
   for (const v of vars) if (typeof v.key === 'string') addVariable(api, input.file, v.key, String(v.value ?? ''), 'collection variable', v.type === 'secret');
 
   const items: Item[] = [];

@@ -93,7 +93,7 @@ export async function diagnose(result: OperationResult, ctx: DiagnoseContext): P
     const formSettled = !form || ctx.edited.has(targetOf(form));
     // its actor's form was proposed this round (by another operation): the next round tells
     if (form && formSettled && !model(form)) return out;
-    const other = formSettled ? undefined : await tryHeaderForm(form!, actual);
+    const other = formSettled ? undefined : await tryHeaderForm(form, actual);
     if (other === 'accepted') return out;
     // A refusal proves a status only where the description expects a refusal (a 404 that is a
     // 403), and only when the header's form is not what decides it.

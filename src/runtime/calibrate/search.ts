@@ -62,7 +62,7 @@ export function requiredFields(body: string): string[] {
       const o = v as Record<string, unknown>;
       const said = JSON.stringify(o).toLowerCase();
       for (const key of ['missingProperty', 'field', 'param', 'property']) {
-        if (typeof o[key] === 'string' && (key === 'missingProperty' || said.includes('required') || said.includes('missing'))) names.add(o[key] as string);
+        if (typeof o[key] === 'string' && (key === 'missingProperty' || said.includes('required') || said.includes('missing'))) names.add(o[key]);
       }
       // LoopBack's juggler: `codes: { title: ['presence'] }`
       if (o.codes && typeof o.codes === 'object') {

@@ -104,7 +104,7 @@ export function createHttpClient(options: HttpClientOptions = {}): HttpClient {
         path: target.pathname + target.search,
         method: req.method,
         headers: headerList(req.headers, userAgent),
-        body: req.body as Dispatcher.DispatchOptions['body'],
+        body: req.body,
         [EXCHANGE]: state,
       };
       if (req.retry && req.retry.max > 0) opts.retryOptions = retryOptionsFor(req.retry);

@@ -100,7 +100,7 @@ export function createRunner(project: Project, options: RunnerOptions = {}): Run
         // that a DELETE never races a read (or a use) of what it deletes.
         const isDelete = (id: string) => project.operations.get(id)?.method === 'DELETE';
         const running = new Map<string, Promise<OperationResult>>();
-        const start = (ids: string[]) => Promise.all(ids.map((id) => running.set(id, scheduler.request(id, generation)).get(id)));
+        const start = (ids: string[]) => Promise.all(ids.map((id) => running.set(id, scheduler.request(id, generation)).get(id)!));
         await start(order.filter((id) => !isDelete(id)));
         await start(order.filter(isDelete));
         results = await Promise.all(order.map((id) => running.get(id)!));

@@ -123,7 +123,7 @@ describe('codecs', () => {
 
   it('renders nested references in the argument first', async () => {
     expect(await render("Basic {{$.base64.encode('{{env.user}}:{{secret.PW}}')}}", ctx)).toBe(`Basic ${Buffer.from('alice:p@ss:w0rd').toString('base64')}`);
-    expect(await renderString("/q?x={{$.url.encode('{{env.text}}')}}", ctx)).toBe('/q?x=a%20b%2F%C3%BC');
+    expect(renderString("/q?x={{$.url.encode('{{env.text}}')}}", ctx)).toBe('/q?x=a%20b%2F%C3%BC');
     // A codec inside a codec (the inner argument in the other kind of quotes).
     expect(await render(`{{$.base64.decode('{{$.base64.encode("{{env.user}}")}}')}}`, ctx)).toBe('alice');
   });
