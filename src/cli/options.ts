@@ -1,7 +1,9 @@
 // One table per command drives both node:util's parseArgs and the "Options:" part of its
 // --help, so the two cannot drift apart. A row is a parseArgs option plus what --help says
 // (parseArgs reads only type, short, multiple and default, and ignores the rest).
+import path from 'node:path';
 import type { ParseArgsConfig } from 'node:util';
+import { isOn, type CacheOptions } from '../project/index.js';
 
 /** One option as parseArgs reads it (@types/node 20 does not export the name). */
 type ParseArgsOption = NonNullable<ParseArgsConfig['options']>[string];
@@ -26,4 +28,17 @@ export function optionHelp(table: OptionTable): string {
     for (const more of rest) lines.push(`${' '.repeat(width)}${more}`);
   });
   return `${lines.join('\n')}\n`;
+}
+
+/** The parse cache's options, shared by every command that loads a project (README "The parse cache"). */
+export const CACHE_OPTIONS = {
+  'no-cache': { type: 'boolean', default: false, help: 'parse every file again: no parse cache read or written (also FLOW_NO_CACHE=1)' },
+  'cache-dir': { type: 'string', arg: '<dir>', help: 'where the parse cache lives (also FLOW_CACHE_DIR); default node_modules/.cache/reqflow' },
+} satisfies OptionTable;
+
+/** What --no-cache and --cache-dir (or FLOW_NO_CACHE and FLOW_CACHE_DIR in `env`) ask of the parse cache. */
+export function cacheOptions(values: { 'no-cache'?: boolean; 'cache-dir'?: string }, env: NodeJS.ProcessEnv, cwd: string): CacheOptions {
+  const off = values['no-cache'] === true || isOn(env.FLOW_NO_CACHE);
+  const dir = values['cache-dir'] ?? env.FLOW_CACHE_DIR;
+  return { enabled: !off, dir: dir ? path.resolve(cwd, dir) : undefined };
 }

@@ -4,7 +4,7 @@
 // failing test); what counts as which kind of problem is decided here, once.
 import { buildGraph, type ProjectGraph } from '../graph/index.js';
 import { lint, type LintResult } from '../lint/index.js';
-import { loadProject, type Diagnostic, type Project } from '../project/index.js';
+import { loadProject, type CacheOptions, type Diagnostic, type Project } from '../project/index.js';
 import type { Runner, RunnerOptions } from '../runtime/index.js';
 
 /**
@@ -27,6 +27,8 @@ export interface ProjectProblem {
 export interface OpenOptions {
   /** the environment the run will use; checked when given */
   env?: string;
+  /** the parse cache (src/project/parse-cache.ts): on unless `{ enabled: false }` */
+  cache?: CacheOptions;
   /** warnings count as failures in `lint.ok` */
   strict?: boolean;
   /**
@@ -57,8 +59,8 @@ const NOT_A_PROJECT = new Set(['E_PROJECT_NOT_FOUND', 'E_NO_ROOT']);
 
 /** @param dir the project directory, or its flow.yaml */
 export async function openProject(dir: string, options: OpenOptions = {}): Promise<OpenedProject> {
-  let project = await loadProject(dir);
-  if (options.edit && (await options.edit(project))) project = await loadProject(dir);
+  let project = await loadProject(dir, { cache: options.cache });
+  if (options.edit && (await options.edit(project))) project = await loadProject(dir, { cache: options.cache });
   const graph = graphOf(project);
   // Without a graph, lint's rules that need one each report E_INTERNAL (lint builds it again
   // and fails the same way) and the others still report what they find.

@@ -1,6 +1,6 @@
 // The project stage: files -> model. Imports nothing from later stages.
 export { loadProject, ROOT_FILE, type LoadOptions } from './load.js';
-export { defaultCacheDir, type CacheOptions } from './parse-cache.js';
+export { defaultCacheDir, isOn, type CacheOptions } from './parse-cache.js';
 export { locate, locateIn, sourceOf } from './locate.js';
 export { unmatchedImports } from './imports.js';
 export { parseYaml, YAML_TAGS, MAX_ALIAS_COUNT } from './yaml.js';

@@ -221,7 +221,8 @@ function isJsonSafe(value: unknown): boolean {
   return true;
 }
 
-function isOn(flag: string | undefined): boolean {
+/** An environment switch such as FLOW_NO_CACHE: set, and not empty, `0` or `false`. */
+export function isOn(flag: string | undefined): boolean {
   return flag !== undefined && flag !== '' && flag !== '0' && flag.toLowerCase() !== 'false';
 }
 

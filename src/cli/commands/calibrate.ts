@@ -3,13 +3,41 @@
 // src/runtime/calibrate.
 import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { parseArgs, type ParseArgsConfig } from 'node:util';
+import { parseArgs } from 'node:util';
 import { applyCalibration, calibrate, planCalibration } from '../../runtime/calibrate/index.js';
 import { argumentError } from '../args.js';
 import { formatCalibration, formatCalibrationPlan } from '../format/calibration.js';
 import { EXIT, type CliIO, type Command } from '../io.js';
 import { openLiveProject } from '../open-live-project.js';
+import { CACHE_OPTIONS, cacheOptions, optionHelp, type OptionTable } from '../options.js';
 import { describeUnset, unsetVariables } from '../unset-vars.js';
+
+const OPTIONS = {
+  project: { type: 'string', short: 'p', default: '.', arg: '<dir>', help: 'project directory holding flow.yaml (default: .)' },
+  env: { type: 'string', arg: '<name>', help: 'environment to use' },
+  var: {
+    type: 'string',
+    multiple: true,
+    default: [] as string[],
+    arg: '<name=value>',
+    help: ['value for a <SET_VIA_--var> placeholder or any environment variable', '(repeatable; also FLOW_VAR_<name>)'],
+  },
+  writes: { type: 'boolean', default: false, help: ['also run operations that write (POST, PUT, PATCH); by default only', "GET, HEAD and OPTIONS run (actors' logins always do)"] },
+  destructive: { type: 'boolean', default: false, help: ['with --writes, also run DELETEs and bulk changes (a PATCH with no', '{{…}} in its path)'] },
+  'dry-run': { type: 'boolean', default: false, help: 'print what would be sent and what would not, and send nothing' },
+  apply: {
+    type: 'boolean',
+    default: false,
+    help: [
+      'write the proposals into the files (comments and order kept) and set',
+      '_provenance.verified_against: live_capture and',
+      '_provenance.evidence.observed on the operations that passed',
+    ],
+  },
+  report: { type: 'string', arg: '<file>', help: 'write the Calibration report there instead of stdout' },
+  ...CACHE_OPTIONS,
+  help: { type: 'boolean', short: 'h', default: false, help: 'this help' },
+} satisfies OptionTable;
 
 const HELP = `Usage: flow calibrate [resource.operation...] [options]
 
@@ -21,36 +49,11 @@ standard form of an actor's Authorization header (Bearer <token> / the raw token
 answer proves stays an open question (e.g. a required field a 400/422 names).
 
 Options:
-  -p, --project <dir> project directory holding flow.yaml (default: .)
-  --env <name>        environment to use
-  --var <name=value>  value for a <SET_VIA_--var> placeholder or any environment variable
-                      (repeatable; also FLOW_VAR_<name>)
-  --writes            also run operations that write (POST, PUT, PATCH); by default only
-                      GET, HEAD and OPTIONS run (actors' logins always do)
-  --destructive       with --writes, also run DELETEs and bulk changes (a PATCH with no
-                      {{…}} in its path)
-  --dry-run           print what would be sent and what would not, and send nothing
-  --apply             write the proposals into the files (comments and order kept) and set
-                      _provenance.verified_against: live_capture and
-                      _provenance.evidence.observed on the operations that passed
-  --report <file>     write the Calibration report there instead of stdout
-  -h, --help          this help
-
+${optionHelp(OPTIONS)}
 Exit codes: 0 every operation that ran passes (with the proposals), 1 an open question
 remains or an operation still fails (or lint errors), 2 usage error.
 `;
 
-const OPTIONS = {
-  project: { type: 'string', short: 'p', default: '.' },
-  env: { type: 'string' },
-  var: { type: 'string', multiple: true, default: [] as string[] },
-  writes: { type: 'boolean', default: false },
-  destructive: { type: 'boolean', default: false },
-  'dry-run': { type: 'boolean', default: false },
-  apply: { type: 'boolean', default: false },
-  report: { type: 'string' },
-  help: { type: 'boolean', short: 'h', default: false },
-} satisfies ParseArgsConfig['options'];
 
 export default (async function calibrateCommand(argv: string[], io: CliIO): Promise<number> {
   let args;
@@ -71,7 +74,7 @@ export default (async function calibrateCommand(argv: string[], io: CliIO): Prom
   };
   if (o.destructive && !o.writes) return usage('--destructive needs --writes as well');
   if (o['dry-run'] && o.apply) return usage('--dry-run sends nothing, so there is nothing to --apply');
-  const opened = await openLiveProject('calibrate', o, positionals, io);
+  const opened = await openLiveProject('calibrate', o, positionals, io, cacheOptions(o, io.env, io.cwd));
   if (typeof opened === 'number') return opened;
   const { project, graph, vars } = opened;
   const asked = positionals.length ? positionals : [...project.operations.keys()];

@@ -9,7 +9,7 @@ import { openProject } from '../../open/index.js';
 import { locate, type Diagnostic, type Project } from '../../project/index.js';
 import { mermaidGraph } from '../../report/index.js';
 import { argumentError, unknownOperations } from '../args.js';
-import { optionHelp, type OptionTable } from '../options.js';
+import { CACHE_OPTIONS, cacheOptions, optionHelp, type OptionTable } from '../options.js';
 import { EXIT, type CliIO, type Command } from '../io.js';
 import { PROBLEM_EXIT, problemMessage } from '../problem.js';
 
@@ -36,6 +36,7 @@ const OPTIONS = {
       '(text: one id per line; json: {"order": [...]})',
     ],
   },
+  ...CACHE_OPTIONS,
   help: { type: 'boolean', short: 'h', default: false, help: 'this help' },
 } satisfies OptionTable;
 
@@ -95,7 +96,7 @@ const graphCommand: Command = async (argv: string[], io: CliIO): Promise<number>
   const orderFormat = ORDER_FORMATS[formatName];
   if (o.order && !orderFormat) return usageError(io, `--order prints a list: use --format text or json`);
 
-  const opened = await openProject(path.resolve(io.cwd, o.project));
+  const opened = await openProject(path.resolve(io.cwd, o.project), { cache: cacheOptions(o, io.env, io.cwd) });
   const { project, graph, problem } = opened;
   if (problem?.kind === 'not-a-project') return usageError(io, problemMessage(problem, o.project));
   const unknown = unknownOperations(positionals, project, io.cwd);

@@ -7,7 +7,7 @@ import { FORMATS, format, isFormatName } from '../../lint/format/index.js';
 import { openProject } from '../../open/index.js';
 import type { Project } from '../../project/index.js';
 import { argumentError } from '../args.js';
-import { optionHelp, type OptionTable } from '../options.js';
+import { CACHE_OPTIONS, cacheOptions, optionHelp, type OptionTable } from '../options.js';
 import { EXIT, type CliIO, type Command } from '../io.js';
 import { PROBLEM_EXIT, problemMessage } from '../problem.js';
 
@@ -38,6 +38,7 @@ const OPTIONS = {
       '  (the value is not printed; set it with `flow secret set NAME`)',
     ],
   },
+  ...CACHE_OPTIONS,
   help: { type: 'boolean', short: 'h', default: false, help: 'this help' },
 } satisfies OptionTable;
 
@@ -62,7 +63,7 @@ export function usage(codes = false): string {
 }
 
 const lintCommand: Command = async (argv: string[], io: CliIO): Promise<number> => {
-  let values: { project: string; format: string; strict: boolean; quiet: boolean; help: boolean; fix: boolean };
+  let values: { project: string; format: string; strict: boolean; quiet: boolean; help: boolean; fix: boolean; 'no-cache': boolean; 'cache-dir'?: string };
   try {
     ({ values } = parseArgs({ args: argv, options: OPTIONS, strict: true, allowPositionals: false }));
   } catch (err) {
@@ -79,6 +80,7 @@ const lintCommand: Command = async (argv: string[], io: CliIO): Promise<number> 
   const target = path.resolve(io.cwd, values.project);
   const opened = await openProject(target, {
     strict: values.strict,
+    cache: cacheOptions(values, io.env, io.cwd),
     // R7: the files are edited in place, never regenerated; then the project is read again.
     edit: values.fix ? (project) => fix(project, io) : undefined,
   });

@@ -9,7 +9,7 @@ import { recordVerified } from '../../runtime/record.js';
 import { parseVarAssignment } from '../../runtime/template/index.js';
 import { formatEvent, formatLoc, formatResult, formatSummary, type RunFormatOptions } from '../format/run-output.js';
 import { argumentError, unknownOperations } from '../args.js';
-import { optionHelp, type OptionTable } from '../options.js';
+import { CACHE_OPTIONS, cacheOptions, optionHelp, type OptionTable } from '../options.js';
 import { describeUnset, unsetVariables } from '../unset-vars.js';
 import { formatWarnings, runContract, SERVICE_OPTIONS, serverUrl, serviceUsage, startRunServer } from '../run-services.js';
 import { bufferedWriter, EXIT, type CliIO, type Command } from '../io.js';
@@ -35,6 +35,7 @@ const OPTIONS = {
   ...SERVICE_OPTIONS,
   verbose: { type: 'boolean', default: false, help: ['print request and response headers and bodies, and what hooks', 'print (secrets as ***)'] },
   'no-color': { type: 'boolean', default: false, help: 'plain output' },
+  ...CACHE_OPTIONS,
   reporter: {
     type: 'string',
     multiple: true,
@@ -108,7 +109,7 @@ export default (async function run(argv: string[], io: CliIO): Promise<number> {
   const projectDir = path.resolve(io.cwd, o.project);
 
   const fmt: RunFormatOptions = { cwd: io.cwd, verbose: o.verbose, color: io.isTTY && !o['no-color'] && !io.env.NO_COLOR };
-  const opened = await openProject(projectDir, { env: o.env });
+  const opened = await openProject(projectDir, { env: o.env, cache: cacheOptions(o, io.env, io.cwd) });
   const { project, problem } = opened;
   if (problem?.kind === 'lint') {
     for (const d of problem.errors) io.stderr(`${formatLoc(d, io.cwd)}  error  ${d.code}  ${d.message}\n`);
