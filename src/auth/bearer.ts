@@ -1,4 +1,4 @@
-// `bearer`: a token issued in advance (spec 5.2) -> `Authorization: Bearer <token>`.
+// `bearer`: a token issued in advance (docs/format.md#auth-issued) -> `Authorization: Bearer <token>`.
 import { applyAuthorization, renderCredential } from './credentials.js';
 import { guardLogin } from './errors.js';
 import type { AuthStrategy } from './types.js';

@@ -1,4 +1,4 @@
-// One module per strategy (spec 5), behind the interface in types.ts.
+// One module per strategy (docs/format.md#authentication), behind the interface in types.ts.
 import type { AuthStrategyName } from '../project/types.js';
 import { apiKey } from './api_key.js';
 import { awsSigV4 } from './aws_sigv4.js';

@@ -54,7 +54,7 @@ function oauth2(kind: AuthStrategyName, grant: Grant): AuthStrategy {
     },
     refreshed(_config, session, { extracted, response }, ctx) {
       // What the refresh extracted wins (`access_token`, or `token` as a simple login names
-      // it, spec 5); else the answer read as a token answer (RFC 6749 5.1), as at login.
+      // it, docs/format.md#auth-simple); else the answer read as a token answer (RFC 6749 5.1), as at login.
       const answer = jsonObject(response);
       const token = [extracted.access_token, extracted.token, answer.access_token].find((v): v is string => typeof v === 'string' && v !== '');
       if (!token) return session; // nothing new to send: the old token stays

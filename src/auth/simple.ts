@@ -7,7 +7,7 @@ export const simple: AuthStrategy = {
   kind: 'simple',
   async login(config, ctx) {
     const spec = config.login;
-    // An unknown strategy becomes `simple` (spec 5); without a path it has nothing to send.
+    // An unknown strategy becomes `simple` (docs/format.md#silent-strategy); without a path it has nothing to send.
     if (!spec?.path) throw authConfigError(ctx, 'simple', 'has no login request: `path` is missing');
     const { extracted } = await guardLogin(ctx, () => ctx.exchange(spec, 'login'));
     return { values: { ...extracted } };

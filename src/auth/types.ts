@@ -1,4 +1,4 @@
-// The strategy interface (spec 5): one module per strategy behind it, gathered in auth/index.ts.
+// The strategy interface (docs/format.md#authentication): one module per strategy behind it, gathered in auth/index.ts.
 // The runner owns sessions (ttl, refresh, caching); a strategy only knows how to obtain
 // credentials and how to put them on a request.
 import type { Actor, AuthConfig, AuthStrategyName, HttpMethod, RequestSpec, TemplateValue } from '../project/types.js';
@@ -98,7 +98,7 @@ export interface AuthStrategy {
    */
   refresh?(config: AuthConfig, session: Session, ctx: AuthContext): Promise<Session>;
   /**
-   * The session after the actor's own `session.refresh` request (spec 2.4): `session.values`
+   * The session after the actor's own `session.refresh` request (docs/format.md#actors): `session.values`
    * already hold what it extracted, `expiresAt` is cleared. A strategy whose credentials come
    * from a login's answer (oauth2) rebuilds them here, and its expiry if the answer gives one.
    * Optional: without it the credentials stay as they were (basic, api_key, and `simple`,

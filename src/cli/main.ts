@@ -15,7 +15,7 @@ const COMMANDS: Record<string, Loader> = {
 
 // One line per command for `flow --help`, here so that the help loads no command module.
 const SUMMARIES: Record<string, string> = {
-  lint: 'check the structure of a project (codes from the spec, file:line:col)',
+  lint: 'check the structure of a project (codes from docs/format.md, file:line:col)',
   run: 'run operations with every prerequisite first',
   graph: 'print the dependency graph or the schedule order',
   import: 'turn an OpenAPI / Postman / HAR / curl / Markdown description into a project',

@@ -1,4 +1,4 @@
-// The dependency graph of a project (spec 2.9): who produces each resource field, and what
+// The dependency graph of a project (docs/format.md#dependencies): who produces each resource field, and what
 // each operation needs first, implicitly (references) and explicitly (depends_on).
 import type { Operation, Project, YamlPath } from '../project/types.js';
 import { collectSites, type OwnerKind, type RefSite } from './sites.js';
@@ -125,7 +125,10 @@ export function buildGraph(project: Project): ProjectGraph {
   return new ProjectGraph(project, { refs: sites.all, edges, producers, sitesByOwner, selfProduced });
 }
 
-/** resource -> field -> producing operation ids, in declaration order (spec 2.6.2, 2.8). */
+/**
+ * resource -> field -> producing operation ids, in declaration order
+ * (docs/format.md#extractions-per-resource, #references).
+ */
 function producerIndex(project: Project): Map<string, Map<string, string[]>> {
   const index = new Map<string, Map<string, string[]>>();
   for (const op of project.operations.values()) {

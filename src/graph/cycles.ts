@@ -1,4 +1,4 @@
-// Cycles of the dependency graph (spec 2.9.3), each as a printable path.
+// Cycles of the dependency graph (docs/format.md#cycles), each as a printable path.
 import type { ProjectGraph } from './build.js';
 
 /**

@@ -1,4 +1,4 @@
-// The forms of spec 2.7 that can be checked without a response: the path roots that extract and
+// The forms of docs/format.md#extraction that can be checked without a response: the path roots that extract and
 // assert share, regular expressions and XPath expressions. Here, not in the runtime, so that
 // lint can report at lint time what a run would fail on; the runtime reads responses with them.
 import { createRequire } from 'node:module';
@@ -6,7 +6,7 @@ import type * as XPath from 'xpath';
 import type { ExtractSource, ExtractSpec } from '../project/types.js';
 
 // ---------------------------------------------------------------------------------------
-// Paths (spec 2.7): `$.data…` JSONPath over the body, `$.headers.<Name>`, `$.cookies.<name>`,
+// Paths (docs/format.md#extraction): `$.data…` JSONPath over the body, `$.headers.<Name>`, `$.cookies.<name>`,
 // `$.status_code`; and `$.body`, the body as text (ours, for asserts like `$.body contains 'ok'`).
 
 export type PathRef =

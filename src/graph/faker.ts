@@ -1,4 +1,4 @@
-// The names `{{$.faker.<name>}}` accepts (spec 2.8). They live here, not in the runtime, so
+// The names `{{$.faker.<name>}}` accepts (docs/format.md#builtins). They live here, not in the runtime, so
 // that the graph (and lint) can reject a misspelt name before a run; the runtime keys its
 // generators by this list, so the two cannot drift apart.
 

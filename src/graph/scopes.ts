@@ -1,11 +1,11 @@
-// What the scope of a reference is (spec 2.8): builtins, then env, then secret, then actor
+// What the scope of a reference is (docs/format.md#references): builtins, then env, then secret, then actor
 // session, then indexed resource, then resource. One table, read in that order.
 import type { Project } from '../project/types.js';
 import type { Expr } from './template.js';
 
 export type RefClass = 'builtin' | 'env' | 'secret' | 'actor' | 'resource' | 'undefined-scope' | 'syntax-error';
 
-/** The resolution order of spec 2.8, first match wins. */
+/** The resolution order of docs/format.md#references, first match wins. */
 export const RESOLUTION_ORDER = ['builtin', 'env', 'secret', 'actor', 'indexed-resource', 'resource'] as const;
 export type ResolutionStep = (typeof RESOLUTION_ORDER)[number];
 
@@ -34,9 +34,9 @@ const MATCHES: Record<ResolutionStep, (expr: Expr, names: ScopeNames) => boolean
 
 /**
  * Whether the actor's session answers `{{scope.field}}`. When a resource shares the name, the
- * runtime falls back to the resource for a field the session lacks (spec 2.8), so the
+ * runtime falls back to the resource for a field the session lacks (docs/format.md#references), so the
  * reference is the actor's only if its login provides the field; otherwise it is the
- * resource's, and the operation extracting it becomes a prerequisite (spec 2.9.1).
+ * resource's, and the operation extracting it becomes a prerequisite (docs/format.md#implicit).
  */
 function sessionAnswers(scope: string, field: string, n: ScopeNames): boolean {
   if (!n.resources.has(scope) || !n.sessionFields) return true;
@@ -52,7 +52,7 @@ const CLASS_OF: Record<ResolutionStep, RefClass> = {
   resource: 'resource',
 };
 
-/** The step of spec 2.8 that resolves `expr`, or undefined when its scope exists nowhere. */
+/** The step of docs/format.md#references that resolves `expr`, or undefined when its scope exists nowhere. */
 export function resolveScope(expr: Expr, scopeNames: ScopeNames): ResolutionStep | undefined {
   for (const step of RESOLUTION_ORDER) if (MATCHES[step](expr, scopeNames)) return step;
   return undefined;
@@ -65,7 +65,7 @@ export function classify(expr: Expr, scopeNames: ScopeNames): RefClass {
 
 /**
  * For `{{order.create.id}}`: the operation id `order.create` when the middle segment names an
- * operation of that resource (spec 2.8.1: there is no such form; extractions belong to the
+ * operation of that resource (docs/format.md#no-operation-scope: there is no such form; extractions belong to the
  * resource). Undefined otherwise.
  */
 export function operationFormOf(expr: Expr, project: Project): string | undefined {

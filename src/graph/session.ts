@@ -1,5 +1,5 @@
 // What an actor's login puts in its session, i.e. which `{{<actor>.<field>}}` its session can
-// answer. Needed where a name is both an actor and a resource: spec 2.8 reads the session
+// answer. Needed where a name is both an actor and a resource: docs/format.md#references reads the session
 // first, and the runtime falls back to the resource when the session lacks the field, so
 // only the fields a login provides are the actor's.
 import type { Actor, AuthStrategyName } from '../project/types.js';

@@ -1,4 +1,4 @@
-// Parsing of `{{ ... }}` references (spec 2.8). Pure: no project, no runtime.
+// Parsing of `{{ ... }}` references (docs/format.md#references). Pure: no project, no runtime.
 // The runtime renders these parts; the graph and lint read their scopes.
 
 import { parseDuration } from '../project/duration.js';

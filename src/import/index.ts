@@ -32,7 +32,7 @@ export interface ImportResult {
   draft: Draft;
   files: EmittedFile[];
   plan: string;
-  /** self-check (spec 1.8), grounding and leak findings; empty when the import is sound */
+  /** self-check (docs/format.md#self-check), grounding and leak findings; empty when the import is sound */
   findings: CheckFinding[];
 }
 

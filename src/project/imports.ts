@@ -1,4 +1,4 @@
-// Expansion of the root's `imports` (spec 2.2): only a trailing `*.yaml` / `*.yml` expands,
+// Expansion of the root's `imports` (docs/format.md#imports-globs): only a trailing `*.yaml` / `*.yml` expands,
 // in one directory, without recursion; `**` and `?` are literal and so match nothing.
 import { readdir } from 'node:fs/promises';
 import path from 'node:path';
@@ -14,7 +14,10 @@ export interface ImportExpansion {
 }
 
 const TRAILING_GLOB = /(^|\/)\*\.(yaml|yml)$/;
-/** The directories of the layout (spec 2.1), each with the kind of file it holds; only these are read. */
+/**
+ * The directories of the layout (docs/format.md#layout-kind), each with the kind of file it
+ * holds; only these are read.
+ */
 export const LAYOUT_DIRS: Readonly<Record<string, FileKind>> = { actors: 'actor', resources: 'resource', environments: 'environment' };
 
 function normalize(pattern: string): string {

@@ -1,5 +1,6 @@
-// Loading a project directory into the model (spec 2.1–2.5, 8, 9). Never throws and never
-// hangs: every problem becomes a coded diagnostic with file:line:col in `project.diagnostics`.
+// Loading a project directory into the model (docs/format.md#layout to #resources, #limits,
+// #versions). Never throws and never hangs: every problem becomes a coded diagnostic with
+// file:line:col in `project.diagnostics`.
 import { stat } from 'node:fs/promises';
 import path from 'node:path';
 import { buildActor } from './build/actor.js';
@@ -66,7 +67,7 @@ export async function loadProject(target: string, options: LoadOptions = {}): Pr
   const at = locatorFor(root);
   readRootKeys(project, map, at);
 
-  // Inline alternative for a very small API (spec 2.2).
+  // Inline alternative for a very small API (docs/format.md#the-root-file).
   const inlineEnv = asMap(map.environment);
   if (inlineEnv) addEnvironment(project, inlineEnv, rootFile, ['environment'], at, 'default');
   for (const [key, raw] of Object.entries(asMap(map.actors) ?? {})) addEntity(project, 'actor', raw, key, rootFile, ['actors', key], at);
@@ -103,7 +104,8 @@ function readRootKeys(project: Project, map: RawMap, at: Locator): void {
 }
 
 async function loadImports(project: Project, map: RawMap, at: Locator, realDir: string, cache: ParseCache | undefined): Promise<void> {
-  if (!Array.isArray(map.imports)) return; // spec 2.2.2: a multi-file project without imports is empty
+  // docs/format.md#imports-missing: a multi-file project without imports is empty
+  if (!Array.isArray(map.imports)) return;
   const patterns: Array<{ pattern: string; loc: Loc }> = [];
   map.imports.forEach((p, i) => {
     if (typeof p === 'string') patterns.push({ pattern: p, loc: at(['imports', i], false) });
@@ -145,7 +147,7 @@ async function loadImports(project: Project, map: RawMap, at: Locator, realDir: 
   });
 }
 
-/** Which kind a file is, from its path (spec 2.1): one level under a recognised directory. */
+/** Which kind a file is, from its path (docs/format.md#layout-kind): one level under a recognised directory. */
 function classify(dir: string, file: string): FileKind {
   const parts = path.relative(dir, file).split(path.sep);
   return parts.length === 2 && Object.hasOwn(LAYOUT_DIRS, parts[0]) ? LAYOUT_DIRS[parts[0]] : 'discarded';

@@ -108,7 +108,7 @@ export interface RequestSpec extends Origin {
 }
 
 export interface AuthConfig extends Origin {
-  /** normalized: an unknown strategy is `simple` (spec 5) */
+  /** normalized: an unknown strategy is `simple` (docs/format.md#silent-strategy) */
   strategy: AuthStrategyName;
   /** the strategy as written, for the W_UNKNOWN_STRATEGY warning */
   rawStrategy: unknown;
@@ -153,7 +153,7 @@ export interface Operation extends Origin {
   id: string;
   resource: string;
   name: string;
-  /** normalized: an unknown method is GET (spec 2.6) */
+  /** normalized: an unknown method is GET (docs/format.md#silent-method) */
   method: HttpMethod;
   path: string;
   actor?: string;
@@ -165,7 +165,7 @@ export interface Operation extends Origin {
   bodyForm?: Record<string, TemplateValue>;
   expectStatus?: number[];
   extract: ExtractSpec[];
-  /** empty when absent or when not a sequence (spec 7: ignored) */
+  /** empty when absent or when not a sequence (docs/format.md#silent-not-sequence: ignored) */
   assert: string[];
   pollUntil?: PollSpec;
   /** resource id to iterate over */
@@ -213,5 +213,5 @@ export interface Project {
   diagnostics: Diagnostic[];
 }
 
-/** The placeholder for a value supplied on each run (spec 2.3). */
+/** The placeholder for a value supplied on each run (docs/format.md#set-via-var). */
 export const SET_VIA_VAR = '<SET_VIA_--var>';

@@ -1,5 +1,5 @@
 // YAML with positions: one parse per file, the document and its LineCounter are kept so any
-// node can be located later without parsing again. `!secret NAME` is the only tag (spec 2.3).
+// node can be located later without parsing again. `!secret NAME` is the only tag (docs/format.md#secret-tag).
 import { LineCounter, parseDocument, type Document, type ScalarTag } from 'yaml';
 import { diag } from './diagnostics.js';
 import { keyDiagnostics } from './keys.js';

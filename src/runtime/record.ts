@@ -1,6 +1,7 @@
 // --record: after a live run, operations that passed get `verified_against: live_capture`
-// (spec part 3), written into their files in place. `flow calibrate --apply` also records
-// the answer that proved it, as `_provenance.evidence.observed: "METHOD path -> status"`.
+// (docs/format.md#provenance-and-state-changes), written into their files in place.
+// `flow calibrate --apply` also records the answer that proved it, as
+// `_provenance.evidence.observed: "METHOD path -> status"`.
 import { editYamlFile } from '../project/edit.js';
 import type { Project } from '../project/types.js';
 import type { OperationResult } from './types.js';

@@ -1,5 +1,5 @@
 // The response every later step reads (expect_status, extract, assert, reports), and reading
-// the path roots of spec 2.7 that extract and assert share. Text and JSON are decoded lazily:
+// the path roots of docs/format.md#extraction that extract and assert share. Text and JSON are decoded lazily:
 // most responses are only looked at through one or two paths, or not at all.
 import type * as JsonPathPlus from 'jsonpath-plus';
 import type * as Tough from 'tough-cookie';
@@ -176,7 +176,7 @@ function formatBytes(n: number): string {
 }
 
 // ---------------------------------------------------------------------------------------
-// Paths (spec 2.7): parsed in src/graph (lint checks them too); read here.
+// Paths (docs/format.md#extraction): parsed in src/graph (lint checks them too); read here.
 
 export { checkPath, isFanOutPath, parsePath } from '../graph/extract-syntax.js';
 

@@ -185,8 +185,8 @@ resources:
 
   it('warns at each actor that a resource shares the name of, saying what its session answers', async () => {
     expect(await findings(sharedNames, SHARED)).toEqual([
-      "4 W_NAME_SHARED user is both an actor and a resource: {{user.<field>}} reads the actor's session first (spec 2.8); its login provides token; any other field is the resource's",
-      "5 W_NAME_SHARED admin is both an actor and a resource: {{admin.<field>}} reads the actor's session first (spec 2.8); its login provides no field, so every field is the resource's",
+      "4 W_NAME_SHARED user is both an actor and a resource: {{user.<field>}} reads the actor's session first (docs/format.md#references); its login provides token; any other field is the resource's",
+      "5 W_NAME_SHARED admin is both an actor and a resource: {{admin.<field>}} reads the actor's session first (docs/format.md#references); its login provides no field, so every field is the resource's",
     ]);
   });
 

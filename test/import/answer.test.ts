@@ -68,7 +68,7 @@ describe('flow import --check <answer.md>', () => {
     ].join('\n');
     const r = await check(answer);
     expect(r.code).toBe(1);
-    expect(r.err).toContain('check: plan: E_CHECK_PLAN the plan has no section "Variable flow" (spec 1.6)');
+    expect(r.err).toContain('check: plan: E_CHECK_PLAN the plan has no section "Variable flow" (docs/format.md#the-plan)');
     expect(r.err).toMatch(/check: actors\/admin\.yaml .*E_CHECK_PLAINTEXT_SECRET/);
     expect(r.err).toMatch(/check: environments\/default\.yaml .*E_CHECK_BASEURL_PATH/);
     expect(r.err).not.toContain('hunter2');

@@ -36,10 +36,11 @@ const OPTIONS = {
     type: 'string',
     arg: '<dir|file.md>',
     help: [
-      'check a project (e.g. written by an LLM): the self-check of spec 1.8,',
-      'lint, and with inputs given also the grounding and leak checks; or an',
-      'answer in the form of spec 1.7 (the plan, then each file in a fenced',
-      "block labelled with its path), and the plan's five sections (spec 1.6)",
+      'check a project (e.g. written by an LLM): the self-check of',
+      'docs/format.md#self-check, lint, and with inputs given also the grounding',
+      'and leak checks; or an answer in the form of docs/format.md#files-written',
+      '(the plan, then each file in a fenced block labelled with its path), and',
+      "the plan's five sections (docs/format.md#the-plan)",
     ],
   },
   llm: {

@@ -207,7 +207,7 @@ export default (async function run(argv: string[], io: CliIO): Promise<number> {
   const unwritten = await writeReports(report, reporters, io);
   for (const problem of unwritten) io.stderr(`flow run: ${problem}\n`);
   if (o.record) {
-    // A prerequisite that passed was confirmed by a real response too (spec part 3).
+    // A prerequisite that passed was confirmed by a real response too (docs/format.md#provenance-and-state-changes).
     const recorded = await recordVerified(project, [...ran.values()]);
     // On stderr when stdout holds a report instead of the lines.
     (lines ? io.stdout : io.stderr)(`recorded verified_against: live_capture on ${recorded.operations.length} operation(s) in ${recorded.files.length} file(s)\n`);

@@ -1,7 +1,8 @@
-// An answer to the import procedure written by someone else, typically an LLM (spec 1.4,
-// 1.7): a plan in Markdown, then each file in a fenced block labelled with its path.
+// An answer to the import procedure written by someone else, typically an LLM
+// (docs/format.md#importing-an-api-description, #files-written): a plan in Markdown, then each
+// file in a fenced block labelled with its path.
 // `flow import --check answer.md` reads the files out of it and checks them as a project,
-// and checks that the plan has the five sections of spec 1.6, in order.
+// and checks that the plan has the five sections of docs/format.md#the-plan, in order.
 import { blocksOf, type Block } from '../readers/markdown-blocks.js';
 import { IMPORT_CODES, importError } from '../errors.js';
 import { PLAN_HEADINGS } from '../infer/draft.js';
@@ -67,11 +68,11 @@ export function planFindings(answer: Answer): CheckFinding[] {
   const at = wanted.map((w) => found.indexOf(w));
   const findings: CheckFinding[] = [];
   at.forEach((index, k) => {
-    if (index < 0) findings.push({ code: CHECK_CODES.plan, file: 'plan', where: '', message: `the plan has no section "${PLAN_SECTIONS[k]}" (spec 1.6)` });
+    if (index < 0) findings.push({ code: CHECK_CODES.plan, file: 'plan', where: '', message: `the plan has no section "${PLAN_SECTIONS[k]}" (docs/format.md#the-plan)` });
   });
   const present = at.filter((i) => i >= 0);
   if (present.some((i, k) => k > 0 && i < present[k - 1])) {
-    findings.push({ code: CHECK_CODES.plan, file: 'plan', where: '', message: `the plan's sections are out of order: they go ${PLAN_SECTIONS.join(', ')} (spec 1.6)` });
+    findings.push({ code: CHECK_CODES.plan, file: 'plan', where: '', message: `the plan's sections are out of order: they go ${PLAN_SECTIONS.join(', ')} (docs/format.md#the-plan)` });
   }
   return findings;
 }

@@ -1,4 +1,4 @@
-// Self-check items about references (spec 1.8): every `{{X.y}}` scope is a real actor,
+// Self-check items about references (docs/format.md#self-check): every `{{X.y}}` scope is a real actor,
 // resource, env or secret; every `{{env.X}}` is defined; extractions are referenced by
 // resource, not by operation; and there are no cycles.
 import { CHECK_CODES, type CheckFinding } from './finding.js';

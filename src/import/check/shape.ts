@@ -1,6 +1,6 @@
-// Self-check items about the shape of the files (spec 1.8 and R3–R5): credentials are
+// Self-check items about the shape of the files (docs/format.md#self-check and R3–R5): credentials are
 // secrets, baseUrl stops at the host, depends_on/assert are non-empty sequences, no empty
-// keys, the strategy is one of the eleven, only the spec's keys, `_provenance` on every
+// keys, the strategy is one of the eleven, only the format's keys, `_provenance` on every
 // imported operation.
 import { AUTH_STRATEGIES, SET_VIA_VAR, isSecretRef } from '../../project/types.js';
 import { isCredentialName } from '../../project/credentials.js';

@@ -42,7 +42,7 @@ export function viewOf(files: ViewFile[]): ProjectView {
       for (const [name, op] of Object.entries(obj(f.value.operations))) view.operations.set(`${id}.${name}`, { file: f, resource: id, name, value: obj(op) });
     }
     if (f.kind === 'root') {
-      // Inline projects (spec 2.2): environment/actors/resources maps in flow.yaml.
+      // Inline projects (docs/format.md#the-root-file): environment/actors/resources maps in flow.yaml.
       const env = obj(f.value.environment);
       if (Object.keys(env).length) view.environments.push({ file: f, id: typeof env.name === 'string' ? env.name : 'default', variables: obj(env.variables) });
       for (const [aid, a] of Object.entries(obj(f.value.actors))) view.actors.set(aid, { file: f, value: obj(a) });

@@ -1,4 +1,4 @@
-// The plan in plain English: the five sections of spec 1.6, in order, with their tables, and
+// The plan in plain English: the five sections of docs/format.md#the-plan, in order, with their tables, and
 // nothing else: each note ends the section it explains, so there is no sixth section.
 import { coverageLine, coverageOf } from '../check/coverage.js';
 import { evidenceText } from '../observed.js';

@@ -1,4 +1,4 @@
-// Writing a new project directory: the files in spec 1.7 order, refusing to overwrite.
+// Writing a new project directory: the files in docs/format.md#files-written order, refusing to overwrite.
 import { mkdir, readdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { IMPORT_CODES, importError } from '../errors.js';

@@ -1,5 +1,5 @@
 // Actors from security schemes and login requests. The strategy is the one the input grounds
-// (spec 5); a scheme with no matching strategy is an open question, and the operations that
+// (docs/format.md#authentication); a scheme with no matching strategy is an open question, and the operations that
 // need it are skipped (R6). Every credential is a {{secret.X}}; nothing seen is copied.
 import type { TemplateValue } from '../../project/types.js';
 import { quote, type SecurityScheme } from '../observed.js';
@@ -101,7 +101,7 @@ const RETURNS: Record<string, string> = {
   aws_sigv4: 'no login: AWS keys issued in advance sign every request (SigV4)',
 };
 
-// Among alternatives the input states, a credential issued in advance (spec 5.2) comes first:
+// Among alternatives the input states, a credential issued in advance (docs/format.md#auth-issued) comes first:
 // it needs no login and is one {{secret.X}}. Basic comes last, since APIs that also offer it
 // usually mean a key in the user name (Stripe: `<api_key>:`), which basic would split into a
 // plain user name and a password. Equal ranks keep the input's order.

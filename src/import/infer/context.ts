@@ -61,7 +61,7 @@ export class InferContext {
     return [...this.notes, ...counted];
   }
 
-  /** A note for the plan, written at the end of the section it explains (spec 1.6 has no other). */
+  /** A note for the plan, written at the end of the section it explains (docs/format.md#the-plan has no other). */
   note(section: PlanSection, text: string): void {
     if (!this.notes.some((n) => n.text === text)) this.notes.push({ section, text });
   }

@@ -1,4 +1,4 @@
-// Explicit `depends_on`, only where the input states an order (spec 2.9 rule 2): an OpenAPI
+// Explicit `depends_on`, only where the input states an order (docs/format.md#explicit): an OpenAPI
 // link that passes no value, a collection that changes a state before reading or undoing it on
 // the same path, a capture or curl log where a container is created before what goes in it.
 // Edges always point to an earlier observation, so they cannot form a cycle among themselves.

@@ -7,7 +7,7 @@ import type { Evidence, ObservedApi, ObservedOperation } from '../observed.js';
 /** The request part is the model's own (project/types.ts); status and extractions are kept in the draft's simpler form. */
 export interface DraftOperation extends Pick<Operation, 'resource' | 'name' | 'method' | 'path' | 'actor' | 'dependsOn' | 'headers' | 'queryParams' | 'body' | 'bodyForm'> {
   expectStatus: number[];
-  /** variable -> `$.data…` path; the resource's variables (spec 2.6 rule 2) */
+  /** variable -> `$.data…` path; the resource's variables (docs/format.md#extractions-per-resource) */
   extract: Record<string, string>;
   /** `_provenance.evidence`: key -> justification */
   evidence: Record<string, string>;
@@ -74,7 +74,7 @@ export interface Draft {
   requests: RequestFate[];
 }
 
-/** The five plan sections of spec 1.6; a note is written at the end of the one it explains. */
+/** The five plan sections of docs/format.md#the-plan; a note is written at the end of the one it explains. */
 export type PlanSection = 'actors' | 'resources' | 'variables' | 'environment' | 'questions';
 
 /** Each section's heading, in the plan's order: the plan writes them and an answer's check looks for them. */

@@ -1,5 +1,5 @@
 // Extractions: a response field that feeds a later placeholder is extracted by the operation
-// that returns it, under the resource (spec 2.6 rule 2), and referenced as {{resource.var}}.
+// that returns it, under the resource (docs/format.md#extractions-per-resource), and referenced as {{resource.var}}.
 import type { Endpoint } from './endpoints.js';
 import { ident } from './names.js';
 

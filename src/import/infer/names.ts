@@ -43,7 +43,7 @@ export function isPluralWord(word: string): boolean {
   return singular(word) !== word;
 }
 
-/** An identifier usable in `{{scope.field}}` (spec 2.8): letters, digits, `_` and `-`. */
+/** An identifier usable in `{{scope.field}}` (docs/format.md#references): letters, digits, `_` and `-`. */
 export function ident(text: string): string {
   const s = text.replace(/[^A-Za-z0-9_-]+/g, '_').replace(/^_+(?=[A-Za-z])/, '');
   if (!s) return '_';

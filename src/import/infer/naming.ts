@@ -1,4 +1,4 @@
-// Resource and operation names from a path template (spec 2.1 rule 5: singular `name:`,
+// Resource and operation names from a path template (docs/format.md#layout-resource-id: singular `name:`,
 // plural file name). `/pets` and `/pets/{id}` are the pet resource; `/articles/{slug}/favorite`
 // is the action `favorite` of an article; `/users/login` the action `login` of a user.
 import type { HttpMethod } from '../../project/types.js';

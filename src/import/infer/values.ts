@@ -82,7 +82,7 @@ function isReference(v: unknown): boolean {
 
 /**
  * Generators for the formats a value can be made up for and still be what the description
- * asks (spec 2.8 builtins): a grounded inference, since the input states the format.
+ * asks (docs/format.md#builtins): a grounded inference, since the input states the format.
  */
 const FORMAT_GENERATORS: Record<string, string> = {
   email: '$.faker.email',

@@ -1,4 +1,4 @@
-// URL helpers shared by the readers: split a server URL at the host (spec 2.3: baseUrl stops
+// URL helpers shared by the readers: split a server URL at the host (docs/format.md#baseurl-host: baseUrl stops
 // at the host; a path prefix belongs in each operation path).
 
 export interface SplitUrl {

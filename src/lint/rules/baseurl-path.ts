@@ -1,4 +1,4 @@
-// W_BASEURL_PATH (spec 2.3.2, 9.3): `baseUrl` ends at the host; a prefix such as `/api/v1`
+// W_BASEURL_PATH (docs/format.md#baseurl-host, #versions): `baseUrl` ends at the host; a prefix such as `/api/v1`
 // belongs in each operation path.
 import type { Finding, Rule } from '../rule.js';
 

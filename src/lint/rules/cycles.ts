@@ -1,4 +1,4 @@
-// E_CYCLE (spec 2.9.3): each cycle once, at the first operation's edge, with the path printed.
+// E_CYCLE (docs/format.md#cycles): each cycle once, at the first operation's edge, with the path printed.
 import { findCycles, type Edge } from '../../graph/index.js';
 import type { Finding, LintContext, Rule } from '../rule.js';
 

@@ -1,6 +1,6 @@
-// `default_environment` (spec 2.2) must name an environment: E_REF_UNDEFINED. When no
+// `default_environment` (docs/format.md#the-root-file) must name an environment: E_REF_UNDEFINED. When no
 // environment is loaded at all (a flow.yaml without imports, or patterns that match nothing:
-// the empty project of spec 2.2.2, which lints clean), W_NO_ENVIRONMENT names the cause.
+// the empty project of docs/format.md#imports-missing, which lints clean), W_NO_ENVIRONMENT names the cause.
 import { unmatchedImports, type Project } from '../../project/index.js';
 import type { Finding, Rule } from '../rule.js';
 

@@ -1,4 +1,4 @@
-// W_EMPTY_KEY (spec R3, 1.8): `depends_on: []`, `assert: []`, `actor: ""`, `expect_status: []`
+// W_EMPTY_KEY (docs/format.md#r3, #self-check): `depends_on: []`, `assert: []`, `actor: ""`, `expect_status: []`
 // or the key with no value at all. An empty key means nothing: omit it.
 import type { SchemaIssue } from '../schema/issues.js';
 import { atProperty, claimRule, keyOf } from './schema-claim.js';

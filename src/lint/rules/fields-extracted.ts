@@ -1,4 +1,4 @@
-// W_FIELD_NOT_EXTRACTED (spec 2.8.3): `{{resource.field}}` where the resource exists but no
+// W_FIELD_NOT_EXTRACTED (docs/format.md#field-not-checked): `{{resource.field}}` where the resource exists but no
 // operation extracts that field, or only the operation reading it does (so nothing runs first).
 import { didYouMean, operationFormOf, type RefSite } from '../../graph/index.js';
 import type { Finding, LintContext, Rule } from '../rule.js';

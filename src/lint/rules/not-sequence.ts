@@ -1,4 +1,5 @@
-// W_NOT_SEQUENCE (spec 2.6, 7.5): a `depends_on` or `assert` that is not a sequence is ignored.
+// W_NOT_SEQUENCE (docs/format.md#operations, #silent-not-sequence): a `depends_on` or `assert`
+// that is not a sequence is ignored.
 import { atProperty, claimRule, keyOf } from './schema-claim.js';
 
 const EXAMPLES: Record<string, string> = {

@@ -1,4 +1,4 @@
-// W_PLAINTEXT_SECRET (spec 5.4, 2.3.3): every password, token and key is a `!secret NAME` or a
+// W_PLAINTEXT_SECRET (docs/format.md#auth-secrets, #secret-tag): every password, token and key is a `!secret NAME` or a
 // `{{secret.NAME}}` reference. The loaded value keeps the `!secret` tag as a SecretRef. The
 // value found is never printed.
 import type { RefSite } from '../../graph/index.js';

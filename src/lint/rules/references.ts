@@ -1,4 +1,4 @@
-// E_REF_UNDEFINED for `{{ }}` references (spec 2.8, 7): a scope that exists nowhere, the
+// E_REF_UNDEFINED for `{{ }}` references (docs/format.md#references, #error-codes): a scope that exists nowhere, the
 // `{{resource.operation.field}}` form (2.8.1). W_ENV_NOT_DEFINED for an `env.X` defined in no
 // environment: only a warning, since `--var X=…` or FLOW_VAR_X may give it at run time (lint
 // checks the scope, not the field: 2.8.3; a value missing then is E_VAR_UNRESOLVED).

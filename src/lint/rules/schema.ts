@@ -1,5 +1,6 @@
 // E_SCHEMA: a value of the wrong type or form, by the JSON Schemas in schemas/ (Ajv). The
-// spec's silent failures are claimed by their warning rules first and never become errors here.
+// format's silent failures (docs/format.md#silent-failures) are claimed by their warning rules
+// first and never become errors here.
 import { lintableFiles } from '../files.js';
 import type { Finding, Rule } from '../rule.js';
 import { schemaIssues } from '../schema/issues.js';

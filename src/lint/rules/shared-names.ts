@@ -1,5 +1,5 @@
 // W_NAME_SHARED: a name that is both an actor and a resource. `{{x.f}}` then reads the
-// actor's session first and the resource only when the session lacks `f` (spec 2.8): legal,
+// actor's session first and the resource only when the session lacks `f` (docs/format.md#references): legal,
 // but easy to misread, and the session can shadow a resource field of the same name.
 import { loginFields } from '../../graph/index.js';
 import type { Finding, LintContext, Rule } from '../rule.js';
@@ -17,7 +17,7 @@ const sharedNamesRule: Rule = {
         : "its login provides no field, so every field is the resource's";
       yield {
         code: 'W_NAME_SHARED',
-        message: `${id} is both an actor and a resource: {{${id}.<field>}} reads the actor's session first (spec 2.8); ${provides}`,
+        message: `${id} is both an actor and a resource: {{${id}.<field>}} reads the actor's session first (docs/format.md#references); ${provides}`,
         file: actor.file,
         // The actor's key in flow.yaml, or its `name:` in its own file (line 1 without one).
         yamlPath: actor.yamlPath.length ? actor.yamlPath : ['name'],

@@ -1,4 +1,4 @@
-// E_REF_UNDEFINED for names an operation gives (spec 2.6, 7): a depends_on target that is
+// E_REF_UNDEFINED for names an operation gives (docs/format.md#operations, #error-codes): a depends_on target that is
 // not an operation, an actor that is not an actor, a for_each that names no resource.
 import { dependsOnEntries, didYouMean } from '../../graph/index.js';
 import type { Operation, Project } from '../../project/types.js';

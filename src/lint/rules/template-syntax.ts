@@ -1,4 +1,4 @@
-// E_TEMPLATE_SYNTAX: a `{{ }}` that is not one of the forms of spec 2.8 (including the
+// E_TEMPLATE_SYNTAX: a `{{ }}` that is not one of the forms of docs/format.md#references (including the
 // builtins that do not exist: $.random, $.timestamp, $.date).
 import type { Finding, LintContext, Rule } from '../rule.js';
 import { secretKeyOver } from './plaintext-secret.js';

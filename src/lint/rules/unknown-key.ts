@@ -1,4 +1,4 @@
-// W_UNKNOWN_KEY (spec R4, 2.6.1): a key the format does not list is silently ignored. The key
+// W_UNKNOWN_KEY (docs/format.md#r4, #unknown-keys): a key the format does not list is silently ignored. The key
 // lists are the schemas' `properties` (per strategy for `auth`), so editors warn on the same keys.
 // In an auth map, a key another strategy reads says so (`secret_key` under `strategy: jwt`).
 import { strategiesReading } from '../schema/auth-keys.js';

@@ -1,4 +1,5 @@
-// W_UNKNOWN_METHOD (spec 2.6, 7.4): an unknown `method` is silently sent as GET (case is forgiven).
+// W_UNKNOWN_METHOD (docs/format.md#operations, #silent-method): an unknown `method` is silently
+// sent as GET (case is forgiven).
 import { HTTP_METHODS } from '../../project/index.js';
 import { claimRule } from './schema-claim.js';
 

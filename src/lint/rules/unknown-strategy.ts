@@ -1,4 +1,5 @@
-// W_UNKNOWN_STRATEGY (spec 5, 7.3): an unknown or missing `auth.strategy` silently becomes `simple`.
+// W_UNKNOWN_STRATEGY (docs/format.md#authentication, #silent-strategy): an unknown or missing
+// `auth.strategy` silently becomes `simple`.
 import { AUTH_STRATEGIES } from '../../project/index.js';
 import { claimRule } from './schema-claim.js';
 

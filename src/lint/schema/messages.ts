@@ -21,7 +21,7 @@ const TYPE_WORDS: Record<string, string> = {
   null: 'empty',
 };
 
-/** Keys people write that do not exist, with what to write instead (spec 2.6). */
+/** Keys people write that do not exist, with what to write instead (docs/format.md#operations). */
 const KEY_HINTS: Record<string, string> = {
   url: 'there is no "url" key: the request URL is baseUrl + "path"',
   query: 'the key is "query_params"',

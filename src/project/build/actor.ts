@@ -1,4 +1,4 @@
-// An actor file or inline entry (spec 2.4).
+// An actor file or inline entry (docs/format.md#actors).
 import { parseDuration } from '../duration.js';
 import type { Actor, RequestSpec, YamlPath } from '../types.js';
 import { buildAuth } from './auth.js';

@@ -1,4 +1,4 @@
-// An `auth` map (actor or operation, spec 5). An unknown strategy silently becomes `simple`.
+// An `auth` map (actor or operation, docs/format.md#authentication). An unknown strategy silently becomes `simple`.
 import { AUTH_STRATEGIES, type AuthConfig, type AuthStrategyName, type RequestSpec, type TemplateValue, type YamlPath } from '../types.js';
 import type { Locator } from './origin.js';
 import { buildRequest } from './request.js';
@@ -24,7 +24,7 @@ export function buildAuth(raw: unknown, file: string, yamlPath: YamlPath, at: Lo
 /**
  * A simple login or a chain step. Spec 5 lists the keys read (method, path, headers, body,
  * expect_status, extract; a step's id): `query_params` and `body_form` are silently ignored
- * (spec 2.6, lint W_UNKNOWN_KEY), so the server never receives them.
+ * (docs/format.md#unknown-keys, lint W_UNKNOWN_KEY), so the server never receives them.
  */
 function buildLogin(raw: unknown, file: string, yamlPath: YamlPath, at: Locator): RequestSpec | undefined {
   const request = buildRequest(raw, file, yamlPath, at);

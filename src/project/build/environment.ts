@@ -1,4 +1,4 @@
-// An environment file or the root's inline `environment` (spec 2.3).
+// An environment file or the root's inline `environment` (docs/format.md#environments).
 import type { Environment, YamlPath } from '../types.js';
 import type { Locator } from './origin.js';
 import { asMap, asTemplateMap, type RawMap } from './values.js';

@@ -1,4 +1,4 @@
-// One operation map (spec 2.6) into the model. Wrong types are dropped here and reported by lint.
+// One operation map (docs/format.md#operations) into the model. Wrong types are dropped here and reported by lint.
 import type { Operation, PollSpec, Provenance, RetrySpec, YamlPath } from '../types.js';
 import { buildAuth } from './auth.js';
 import type { Locator } from './origin.js';
@@ -23,7 +23,7 @@ export function buildOperation(resource: string, name: string, raw: unknown, fil
     bodyForm: asMap(map.body_form) as Operation['bodyForm'],
     expectStatus: asStatusList(map.expect_status),
     extract: buildExtract(map.extract, file, [...yamlPath, 'extract'], at),
-    // spec 2.6: `assert` must be a sequence or it is ignored
+    // docs/format.md#silent-not-sequence: `assert` must be a sequence or it is ignored
     assert: asStringList(map.assert),
     pollUntil: buildPoll(map.poll_until),
     forEach: nonEmpty(asString(map.for_each)),

@@ -1,4 +1,4 @@
-// A resource file or inline entry (spec 2.5) and its operations.
+// A resource file or inline entry (docs/format.md#resources) and its operations.
 import type { Operation, Resource, YamlPath } from '../types.js';
 import type { Locator } from './origin.js';
 import { buildOperation } from './operation.js';

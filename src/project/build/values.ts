@@ -1,5 +1,6 @@
-// Lenient readers of raw YAML values. The spec's silent failures stay silent here: a value of
-// the wrong type is dropped (lint reports it from the raw document), never thrown.
+// Lenient readers of raw YAML values. The format's silent failures (docs/format.md#silent-failures)
+// stay silent here: a value of the wrong type is dropped (lint reports it from the raw document),
+// never thrown.
 import { isSecretRef, type TemplateValue } from '../types.js';
 
 export type RawMap = Record<string, unknown>;

@@ -1,4 +1,4 @@
-// Extraction (spec 2.7): one module per source behind one table.
+// Extraction (docs/format.md#extraction): one module per source behind one table.
 import type { FlowError } from '../../errors.js';
 import type { ExtractSource, ExtractSpec } from '../../project/types.js';
 import type { FlowResponse } from '../response.js';

@@ -1,4 +1,4 @@
-// A hook as written (spec 2.6): inline JavaScript, or a relative path `./<file>.js` that must
+// A hook as written (docs/format.md#operations): inline JavaScript, or a relative path `./<file>.js` that must
 // stay inside the project directory (symbolic links followed before the check).
 import { realpath, stat } from 'node:fs/promises';
 import { resolve } from 'node:path';

@@ -1,4 +1,4 @@
-// The request URL: `baseUrl` + `path` (spec 2.3: baseUrl ends at the host) + query_params.
+// The request URL: `baseUrl` + `path` (docs/format.md#baseurl-host: baseUrl ends at the host) + query_params.
 export type QueryValue = string | number | boolean | null | undefined | QueryValue[] | Record<string, unknown>;
 
 /**

@@ -59,7 +59,10 @@ function checkOrigin(url: URL, pathTemplate: string, base: string): void {
   });
 }
 
-/** env.baseUrl (spec 2.3.1) without a trailing slash, rendered: `<SET_VIA_--var>` and references inside it work. */
+/**
+ * env.baseUrl (docs/format.md#baseurl) without a trailing slash, rendered: `<SET_VIA_--var>`
+ * and references inside it work.
+ */
 function baseUrl(ctx: RunContext, rc: RenderContext): string {
   if (!ctx.environment || !Object.hasOwn(ctx.environment.variables, 'baseUrl')) {
     const where = ctx.environment ? `environment "${ctx.environment.id}"` : 'the project (it has no environment)';

@@ -51,7 +51,7 @@ export class Sessions {
     if (actor.auth) await strategyFor(actor.auth.strategy).apply(req, actor.auth, session, this.authContext(actor, trace));
   }
 
-  /** An operation's inline `auth` (spec 5.5): its own credentials, no shared session. */
+  /** An operation's inline `auth` (docs/format.md#auth-public): its own credentials, no shared session. */
   async applyInline(auth: AuthConfig, req: OutgoingRequest, trace: Trace): Promise<void> {
     const ctx = this.authContext(undefined, trace);
     const strategy = strategyFor(auth.strategy);

@@ -25,7 +25,7 @@ export interface RenderContext {
   secrets: SecretStore;
   /**
    * Actor session values, then the indexed resource instance, then the newest resource
-   * instance that has the field (spec 2.8). `lookupInState` implements that order.
+   * instance that has the field (docs/format.md#references). `lookupInState` implements that order.
    */
   lookupScoped(ref: ScopedRef): ScopedLookup;
   /** the clock of `$.now` (tests fix it) */

@@ -1,4 +1,4 @@
-// Templates at run time: render `{{ … }}` references (spec 2.8) and every builtin.
+// Templates at run time: render `{{ … }}` references (docs/format.md#references) and every builtin.
 export { render, renderString } from './render.js';
 export type { RenderContext, ScopedRef, ScopedLookup } from './context.js';
 export { lookupInState } from './state.js';

@@ -1,4 +1,4 @@
-// The lookup order of spec 2.8 for scoped references, over any state that can answer two
+// The lookup order of docs/format.md#references for scoped references, over any state that can answer two
 // questions. The runner's `lookupScoped` can be `(ref) => lookupInState(ref, state)`.
 import type { ScopedLookup, ScopedRef } from './context.js';
 

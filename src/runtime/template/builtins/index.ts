@@ -1,4 +1,4 @@
-// The `$.` builtins (spec 2.8), one module each.
+// The `$.` builtins (docs/format.md#builtins), one module each.
 export { uuid } from './uuid.js';
 export { now } from './now.js';
 export { faker, FAKER_NAMES, FAKER_GENERATORS } from './faker.js';
