@@ -51,5 +51,9 @@ export async function benchContract() {
     ['the same with a wrong type (E_CONTRACT thrown, message built)', perCheckUs(checkBroken)],
     ['JSON.parse of the body alone, for scale', perCheckUs(parseOnly)],
   ];
-  return { title: `Contract check per response (median of ${BATCHES} batches of ${PER_BATCH.toLocaleString('en')})`, table: table(['case', 'µs per response'], rows), rows };
+  return {
+    title: `Contract check per response (median of ${BATCHES} batches of ${PER_BATCH.toLocaleString('en')})`,
+    table: table(['case', 'µs per response'], rows),
+    rows,
+  };
 }

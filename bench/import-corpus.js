@@ -18,20 +18,45 @@ const COMBINED = [
   ['markdown/realworld-backend-endpoints.md', 'markdown/realworld-backend-api-response-format.md'],
 ];
 
-const SUMMARY = /(\d+) of (\d+) operations, (\d+) resources, (\d+) actors, (\d+) open questions, (\d+) dependencies \((\d+) depends_on\); self-check and grounding (passed|FAILED[^;]*); lint (\d+) errors/;
+const SUMMARY =
+  /(\d+) of (\d+) operations, (\d+) resources, (\d+) actors, (\d+) open questions, (\d+) dependencies \((\d+) depends_on\); self-check and grounding (passed|FAILED[^;]*); lint (\d+) errors/;
 
 async function importOne(inputs) {
   const out = await mkdtemp(path.join(tmpdir(), 'flow-import-'));
   try {
     const r = await measureNode([FLOW, 'import', ...inputs, '--out', path.join(out, 'project'), '--plan', path.join(out, 'PLAN.md')], { cwd: CORPUS });
     const m = SUMMARY.exec(r.stderr);
-    if (!m) return { ok: false, row: [inputs.join(' + '), '?', '?', '?', '?', '?', `${Math.round(r.ms)} ms`, '?', `exit ${r.code}: ${r.stderr.split('\n').find((l) => l.trim()) ?? ''}`] };
+    if (!m)
+      return {
+        ok: false,
+        row: [
+          inputs.join(' + '),
+          '?',
+          '?',
+          '?',
+          '?',
+          '?',
+          `${Math.round(r.ms)} ms`,
+          '?',
+          `exit ${r.code}: ${r.stderr.split('\n').find((l) => l.trim()) ?? ''}`,
+        ],
+      };
     const [, emitted, stated, , , questions, deps, explicit, check, lintErrors] = m;
     const coverage = /coverage: (.*)/.exec(r.stderr)?.[1] ?? '?';
     const ok = r.code === 0 && check === 'passed' && lintErrors === '0';
     return {
       ok,
-      row: [inputs.join(' + '), stated, emitted, questions, coverage, `${deps} (${explicit} explicit)`, `${Math.round(r.ms)} ms`, `${Math.round(r.rssMB)} MB`, ok ? 'ok' : `FAILED (check ${check}, lint ${lintErrors} errors)`],
+      row: [
+        inputs.join(' + '),
+        stated,
+        emitted,
+        questions,
+        coverage,
+        `${deps} (${explicit} explicit)`,
+        `${Math.round(r.ms)} ms`,
+        `${Math.round(r.rssMB)} MB`,
+        ok ? 'ok' : `FAILED (check ${check}, lint ${lintErrors} errors)`,
+      ],
     };
   } finally {
     await rm(out, { recursive: true, force: true });
@@ -44,7 +69,10 @@ async function main() {
     process.exitCode = 2;
     return;
   }
-  const folders = (await readdir(CORPUS, { withFileTypes: true })).filter((d) => d.isDirectory()).map((d) => d.name).sort();
+  const folders = (await readdir(CORPUS, { withFileTypes: true }))
+    .filter((d) => d.isDirectory())
+    .map((d) => d.name)
+    .sort();
   let failed = 0;
   const headers = ['input', 'ops in input', 'ops emitted', 'open questions', 'coverage', 'inferred dependencies', 'time', 'peak RSS', 'checks + lint'];
   for (const folder of folders) {

@@ -13,7 +13,12 @@ const RESOURCES = 200; // 4 operations each
 
 function schema(r) {
   const properties = { id: { type: 'string', example: `${r}_1` } };
-  for (let p = 0; p < 95; p++) properties[`field_${p}`] = { type: 'string', description: `Field ${p} of resource ${r}: a sentence long enough to look like the real descriptions of a public API.`, example: `value ${p}` };
+  for (let p = 0; p < 95; p++)
+    properties[`field_${p}`] = {
+      type: 'string',
+      description: `Field ${p} of resource ${r}: a sentence long enough to look like the real descriptions of a public API.`,
+      example: `value ${p}`,
+    };
   properties.owner = { $ref: '#/components/schemas/Owner' };
   return { type: 'object', required: ['field_0', 'field_1'], properties };
 }
@@ -30,7 +35,11 @@ export function generateDescription() {
     const ok = (s) => ({ description: 'ok', content: { 'application/json': { schema: s } } });
     paths[`/${name}`] = {
       get: { operationId: `list${r}`, summary: `List ${name}`, responses: { 200: ok({ type: 'array', items: ref }) } },
-      post: { operationId: `create${r}`, requestBody: { content: { 'application/json': { schema: ref, examples: { one: { $ref: `#/components/examples/Thing${r}` } } } } }, responses: { 201: ok(ref) } },
+      post: {
+        operationId: `create${r}`,
+        requestBody: { content: { 'application/json': { schema: ref, examples: { one: { $ref: `#/components/examples/Thing${r}` } } } } },
+        responses: { 201: ok(ref) },
+      },
     };
     paths[`/${name}/{id}`] = {
       parameters: [{ name: 'id', in: 'path', required: true, schema: { type: 'string' } }],
@@ -64,7 +73,16 @@ export async function benchImport() {
       title: 'Import (issue 18): a generated 4 MB OpenAPI description',
       table: table(
         ['input', 'time', 'peak RSS', 'progress lines', 'coverage', 'exit'],
-        [[`${(text.length / 1e6).toFixed(1)} MB, ${RESOURCES * 4} operations`, `${(r.ms / 1000).toFixed(1)} s`, `${Math.round(r.rssMB)} MB`, progress, coverage, r.code]],
+        [
+          [
+            `${(text.length / 1e6).toFixed(1)} MB, ${RESOURCES * 4} operations`,
+            `${(r.ms / 1000).toFixed(1)} s`,
+            `${Math.round(r.rssMB)} MB`,
+            progress,
+            coverage,
+            r.code,
+          ],
+        ],
       ),
       notes: `Goal: under 10 s and 500 MB. Last line: ${summary}`,
     };

@@ -49,7 +49,8 @@ export async function benchLint({ sizes = [100, 1000, 10000], repeat = 3 } = {})
       await generateProject(dir, n);
       const lintOnce = async (env) => {
         const r = await measureNode([FLOW, 'lint', '--project', dir, '--format', 'json'], { env });
-        if (r.code !== 0) throw new Error(`flow lint failed on the ${n}-operation project (exit ${r.code}):\n${r.stdout.slice(0, 2000)}${r.stderr.slice(0, 2000)}`);
+        if (r.code !== 0)
+          throw new Error(`flow lint failed on the ${n}-operation project (exit ${r.code}):\n${r.stdout.slice(0, 2000)}${r.stderr.slice(0, 2000)}`);
         return r;
       };
       // Without the parse cache, then with it: the first run fills it (cold), the next ones read it (warm).

@@ -51,7 +51,13 @@ export async function benchProcess({ pairs = 7 } = {}) {
         ratios.push((full.ms - base.ms) / after.ms);
       }
       const spread = `${Math.min(...ratios).toFixed(2)}–${Math.max(...ratios).toFixed(2)}`;
-      rows.push([`flow run --all, 250 chains, minus 1 chain, ${mode}`, Math.round(median(flows)), Math.round(median(loops)), median(ratios).toFixed(2), spread]);
+      rows.push([
+        `flow run --all, 250 chains, minus 1 chain, ${mode}`,
+        Math.round(median(flows)),
+        Math.round(median(loops)),
+        median(ratios).toFixed(2),
+        spread,
+      ]);
     }
   } finally {
     server.stop();

@@ -67,7 +67,13 @@ export async function benchRunner({ repeat = 5, pairs = 9 } = {}) {
     // Start-up: a one-chain run, whole process.
     const one = [];
     for (let i = 0; i < repeat; i++) one.push(await flowRun(dirs[1], fast.url));
-    rows.push(['flow run, 1 chain (4 requests), whole process', Math.round(median(one.map((r) => r.wallMs))), '', '', Math.round(Math.max(...one.map((r) => r.rssMB)))]);
+    rows.push([
+      'flow run, 1 chain (4 requests), whole process',
+      Math.round(median(one.map((r) => r.wallMs))),
+      '',
+      '',
+      Math.round(Math.max(...one.map((r) => r.rssMB))),
+    ]);
     const perRequest = {};
     for (const chains of [50, 250]) {
       const flow = [];
@@ -86,7 +92,13 @@ export async function benchRunner({ repeat = 5, pairs = 9 } = {}) {
       const ratio = median(ratios);
       const spread = `${Math.min(...ratios).toFixed(2)}–${Math.max(...ratios).toFixed(2)}`;
       perRequest[chains] = f / (chains * 4);
-      rows.push([`flow run --all, ${chains} chains (${chains * 4} requests), net of start-up`, Math.round(f), ratio.toFixed(2), spread, Math.round(Math.max(...flow.map((r) => r.rssMB)))]);
+      rows.push([
+        `flow run --all, ${chains} chains (${chains * 4} requests), net of start-up`,
+        Math.round(f),
+        ratio.toFixed(2),
+        spread,
+        Math.round(Math.max(...flow.map((r) => r.rssMB))),
+      ]);
       rows.push([`plain undici loop, same requests`, Math.round(u), '1.00', '', Math.round(Math.max(...loop.map((r) => r.rssMB)))]);
     }
     notes.push(`cost per request: ${perRequest[50].toFixed(3)} ms at 200 requests, ${perRequest[250].toFixed(3)} ms at 1,000 requests`);

@@ -8,7 +8,9 @@ const json = async (res) => JSON.parse(await res.body.text());
 
 const started = performance.now();
 for (let i = 0; i < chains; i++) {
-  const login = await json(await request(`${base}/login`, { method: 'POST', dispatcher, headers: { 'content-type': 'application/json' }, body: JSON.stringify({ user: `u${i}` }) }));
+  const login = await json(
+    await request(`${base}/login`, { method: 'POST', dispatcher, headers: { 'content-type': 'application/json' }, body: JSON.stringify({ user: `u${i}` }) }),
+  );
   const auth = { authorization: `Bearer ${login.token}`, 'content-type': 'application/json' };
   const created = await json(await request(`${base}/items`, { method: 'POST', dispatcher, headers: auth, body: JSON.stringify({ name: `item${i}` }) }));
   const got = await json(await request(`${base}/items/${created.id}`, { dispatcher, headers: auth }));

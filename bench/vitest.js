@@ -51,7 +51,11 @@ export async function repository() {
 function emptyChains(chains) {
   const lines = ["import { describe, test } from 'vitest';"];
   for (let i = 0; i < chains; i++) {
-    lines.push(`describe('item${i}', { concurrent: false }, () => {`, ...['create', 'get', 'publish'].map((op) => `  test('item${i}.${op}', async () => {});`), '});');
+    lines.push(
+      `describe('item${i}', { concurrent: false }, () => {`,
+      ...['create', 'get', 'publish'].map((op) => `  test('item${i}.${op}', async () => {});`),
+      '});',
+    );
   }
   return `${lines.join('\n')}\n`;
 }
@@ -93,7 +97,13 @@ export async function benchVitest({ repeat = 5 } = {}) {
     // Each pair ran back to back: the median of their ratios is steadier than the ratio of
     // medians on a machine whose load drifts during the benchmark.
     const ratio = median(flows.map((r, i) => r.ms / trivial[i].ms));
-    rows.push(['vitest run, 4-operation project (5 requests)', Math.round(f), ratio.toFixed(2), 'under 1.3', Math.round(Math.max(...flows.map((r) => r.rssMB)))]);
+    rows.push([
+      'vitest run, 4-operation project (5 requests)',
+      Math.round(f),
+      ratio.toFixed(2),
+      'under 1.3',
+      Math.round(Math.max(...flows.map((r) => r.rssMB))),
+    ]);
     rows.push(['vitest run, one trivial test file', Math.round(t), '1.00', '', Math.round(Math.max(...trivial.map((r) => r.rssMB)))]);
 
     // The runner benchmark's 1,000 requests: 250 chains of login -> create -> get -> publish.
@@ -120,14 +130,38 @@ export async function benchVitest({ repeat = 5 } = {}) {
     }
     const v = median(viaVitest.map((r) => r.ms));
     const c = median(viaCli.map((r) => r.ms));
-    rows.push(['vitest run, 250 chains (1,000 requests, 750 tests)', Math.round(v), (v / c).toFixed(2), 'under 1.5', Math.round(Math.max(...viaVitest.map((r) => r.rssMB)))]);
+    rows.push([
+      'vitest run, 250 chains (1,000 requests, 750 tests)',
+      Math.round(v),
+      (v / c).toFixed(2),
+      'under 1.5',
+      Math.round(Math.max(...viaVitest.map((r) => r.rssMB))),
+    ]);
     rows.push(['flow run --all, same project', Math.round(c), '1.00', '', Math.round(Math.max(...viaCli.map((r) => r.rssMB)))]);
-    rows.push(['vitest run, 750 empty tests in the same layout (no requests)', Math.round(median(empty.map((r) => r.ms))), '', '', Math.round(Math.max(...empty.map((r) => r.rssMB)))]);
+    rows.push([
+      'vitest run, 750 empty tests in the same layout (no requests)',
+      Math.round(median(empty.map((r) => r.ms))),
+      '',
+      '',
+      Math.round(Math.max(...empty.map((r) => r.rssMB))),
+    ]);
     // What a plugin costing nothing would take: Vitest's own cost for these tests plus the
     // work of flow run without its start-up (each term from the same round of runs).
     const floors = empty.map((e, i) => e.ms + viaCli[i].ms - cliStart[i].ms);
-    rows.push(['floor: 750 empty tests + (flow run - its start-up)', Math.round(median(floors)), (median(floors.map((f, i) => f / viaCli[i].ms))).toFixed(2), '', '']);
-    rows.push(['flow run --help (start-up: node, CLI, runtime)', Math.round(median(cliStart.map((r) => r.ms))), '', '', Math.round(Math.max(...cliStart.map((r) => r.rssMB)))]);
+    rows.push([
+      'floor: 750 empty tests + (flow run - its start-up)',
+      Math.round(median(floors)),
+      median(floors.map((f, i) => f / viaCli[i].ms)).toFixed(2),
+      '',
+      '',
+    ]);
+    rows.push([
+      'flow run --help (start-up: node, CLI, runtime)',
+      Math.round(median(cliStart.map((r) => r.ms))),
+      '',
+      '',
+      Math.round(Math.max(...cliStart.map((r) => r.rssMB))),
+    ]);
 
     // The parse cache (issue 24): a first run in a new cache folder, then a second one reading it.
     const firsts = [];
@@ -139,7 +173,13 @@ export async function benchVitest({ repeat = 5 } = {}) {
     }
     const first = median(firsts.map((r) => r.ms));
     rows.push(['vitest run, 250 chains, first run (cold parse cache)', Math.round(first), '1.00', '', Math.round(Math.max(...firsts.map((r) => r.rssMB)))]);
-    rows.push(['vitest run, 250 chains, second run (warm parse cache)', Math.round(median(seconds.map((r) => r.ms))), median(seconds.map((r, i) => r.ms / firsts[i].ms)).toFixed(2), 'under 1', Math.round(Math.max(...seconds.map((r) => r.rssMB)))]);
+    rows.push([
+      'vitest run, 250 chains, second run (warm parse cache)',
+      Math.round(median(seconds.map((r) => r.ms))),
+      median(seconds.map((r, i) => r.ms / firsts[i].ms)).toFixed(2),
+      'under 1',
+      Math.round(Math.max(...seconds.map((r) => r.rssMB))),
+    ]);
   } finally {
     server.stop();
     await rm(repo, { recursive: true, force: true });
@@ -149,6 +189,6 @@ export async function benchVitest({ repeat = 5 } = {}) {
     title: `Vitest plugin: wall time of whole processes (median of ${repeat}; loopback server in its own process)`,
     table: table(['case', 'ms', 'ratio', 'goal', 'main process peak RSS MB'], rows),
     notes:
-      'The ratio compares each flow run with the row below it (first pair: the median of the ratios of runs made back to back); the floor\'s ratio is to `flow run --all`, run by run. Peak RSS is the Vitest main process only (workers are separate processes).',
+      "The ratio compares each flow run with the row below it (first pair: the median of the ratios of runs made back to back); the floor's ratio is to `flow run --all`, run by run. Peak RSS is the Vitest main process only (workers are separate processes).",
   };
 }

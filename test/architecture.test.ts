@@ -86,9 +86,7 @@ describe('architecture', () => {
   });
 
   it('no source file passes 400 lines', () => {
-    const long = files
-      .map((f) => [path.relative(SRC, f), readFileSync(f, 'utf8').split('\n').length] as const)
-      .filter(([, n]) => n > 400);
+    const long = files.map((f) => [path.relative(SRC, f), readFileSync(f, 'utf8').split('\n').length] as const).filter(([, n]) => n > 400);
     expect(long).toEqual([]);
   });
 });

@@ -26,12 +26,12 @@ const documented = tableCodes(README, 'Error codes');
 const codes = Object.keys(ERROR_CODES);
 
 describe('error codes', () => {
-  it('README.md documents every code a FlowError may carry (the importer\'s in docs/import.md)', () => {
+  it("README.md documents every code a FlowError may carry (the importer's in docs/import.md)", () => {
     const missing = codes.filter((c) => (c.startsWith('E_IMPORT_') ? !IMPORT_DOC.includes(`\`${c}\``) : !documented.has(c)));
     expect(missing).toEqual([]);
   });
 
-  it('every code README.md documents is a FlowError code, a lint code, or one of the Vitest plugin\'s own', () => {
+  it("every code README.md documents is a FlowError code, a lint code, or one of the Vitest plugin's own", () => {
     const vitestOnly = new Set(['E_LINT', 'E_FAILED']);
     const unknown = [...documented].filter((c) => !Object.hasOwn(ERROR_CODES, c) && !Object.hasOwn(LINT_CODES, c) && !vitestOnly.has(c));
     expect(unknown).toEqual([]);

@@ -26,9 +26,15 @@ export const apiKey: AuthStrategy = {
         throw authConfigError(ctx, 'api_key', `has location "${location}"; it must be header, query or cookie`);
       }
       const name = (await renderSetting(ctx, config.options, 'name')) ?? (location === 'header' ? DEFAULT_HEADER : undefined);
-      if (!name) throw authConfigError(ctx, 'api_key', `with location ${location} needs a \`name\` (the ${location === 'query' ? 'query parameter' : 'cookie'} to send)`);
+      if (!name)
+        throw authConfigError(
+          ctx,
+          'api_key',
+          `with location ${location} needs a \`name\` (the ${location === 'query' ? 'query parameter' : 'cookie'} to send)`,
+        );
       const key = await renderCredential(ctx, 'api_key', config.options, 'key');
-      if (location === 'cookie' && /[;\r\n]/.test(key)) throw authConfigError(ctx, 'api_key', 'has a `key` that cannot be sent in a cookie (it contains ";" or a line break)');
+      if (location === 'cookie' && /[;\r\n]/.test(key))
+        throw authConfigError(ctx, 'api_key', 'has a `key` that cannot be sent in a cookie (it contains ";" or a line break)');
       return { values: {}, credentials: { location, name, key } };
     }),
   apply(req, _config, session) {

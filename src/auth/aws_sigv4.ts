@@ -89,4 +89,3 @@ async function sign(req: OutgoingRequest, keys: Keys, ctx: AuthContext): Promise
     if (value !== undefined && getHeader(req, name) !== value) setCredentialHeader(req, name, value);
   }
 }
-

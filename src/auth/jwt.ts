@@ -73,7 +73,8 @@ async function importKey(ctx: AuthContext, jose: typeof import('jose'), pem: str
 
 async function renderPayload(ctx: AuthContext, written: unknown): Promise<JWTPayload & { exp?: number }> {
   const rendered = written === undefined || written === null ? {} : await ctx.render(written as never);
-  if (rendered === null || typeof rendered !== 'object' || Array.isArray(rendered)) throw authConfigError(ctx, 'jwt', 'has a `payload` that is not a map of claims');
+  if (rendered === null || typeof rendered !== 'object' || Array.isArray(rendered))
+    throw authConfigError(ctx, 'jwt', 'has a `payload` that is not a map of claims');
   const payload = { ...(rendered as Record<string, unknown>) };
   for (const claim of TIME_CLAIMS) {
     if (payload[claim] === undefined) continue;

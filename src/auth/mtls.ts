@@ -36,7 +36,11 @@ export const mtls: AuthStrategy = {
           createSecureContext({ pfx: tls.pfx, passphrase });
         } catch (err) {
           const wrong = /mac verify|password|decrypt/i.test(String((err as Error).message));
-          throw authConfigError(ctx, 'mtls', wrong ? `has a \`key_password\` that does not open cert_path ${certPath}` : `has a cert_path ${certPath} that is not a PKCS#12 bundle`);
+          throw authConfigError(
+            ctx,
+            'mtls',
+            wrong ? `has a \`key_password\` that does not open cert_path ${certPath}` : `has a cert_path ${certPath} that is not a PKCS#12 bundle`,
+          );
         }
       }
       const caPath = await renderSetting(ctx, config.options, 'ca_cert_path');

@@ -35,7 +35,8 @@ export const oauth1: AuthStrategy = {
       };
       // 2-legged (signature only) requests carry no token
       if (config.options.token !== undefined) keys.token = await renderCredential(ctx, 'oauth1', config.options, 'token');
-      if (config.options.token_secret !== undefined) keys.tokenSecret = await renderCredential(ctx, 'oauth1', config.options, 'token_secret', { allowEmpty: true });
+      if (config.options.token_secret !== undefined)
+        keys.tokenSecret = await renderCredential(ctx, 'oauth1', config.options, 'token_secret', { allowEmpty: true });
       const realm = await renderSetting(ctx, config.options, 'realm');
       if (realm !== undefined) keys.realm = realm;
       if (method === 'RSA-SHA1' && !/-----BEGIN [A-Z ]*PRIVATE KEY-----/.test(keys.consumerSecret)) {
@@ -90,7 +91,9 @@ function signature(keys: OAuth1Keys, base: string): string {
     case 'RSA-SHA1':
       return createSign('RSA-SHA1').update(base).sign(keys.consumerSecret, 'base64'); // 3.4.3
     default:
-      return createHmac(keys.method === 'HMAC-SHA1' ? 'sha1' : 'sha256', key).update(base).digest('base64'); // 3.4.2
+      return createHmac(keys.method === 'HMAC-SHA1' ? 'sha1' : 'sha256', key)
+        .update(base)
+        .digest('base64'); // 3.4.2
   }
 }
 

@@ -86,7 +86,13 @@ function expiryFrom(ctx: AuthContext, expiresIn: unknown): number | undefined {
   return Number.isFinite(lifetime) && lifetime > 0 ? ctx.now() + lifetime * 1000 : undefined;
 }
 
-async function tokenRequest(kind: AuthStrategyName, config: AuthConfig, ctx: AuthContext, form: Record<string, TemplateValue>, purpose: string): Promise<Session> {
+async function tokenRequest(
+  kind: AuthStrategyName,
+  config: AuthConfig,
+  ctx: AuthContext,
+  form: Record<string, TemplateValue>,
+  purpose: string,
+): Promise<Session> {
   const tokenUrl = await renderSetting(ctx, config.options, 'token_url');
   if (!tokenUrl) throw authConfigError(ctx, kind, 'has no `token_url`');
   const clientId = await renderCredential(ctx, kind, config.options, 'client_id', { secret: false });
@@ -131,7 +137,9 @@ function sessionFrom(kind: AuthStrategyName, ctx: AuthContext, answer: unknown):
   }
   const type = typeof body.token_type === 'string' ? body.token_type : 'Bearer';
   if (type.toLowerCase() !== 'bearer') {
-    throw new FlowError('E_AUTH', `${kind} token of ${subject(ctx)} has token_type "${type}"; only Bearer tokens are supported`, { details: { actor: ctx.actor?.id } });
+    throw new FlowError('E_AUTH', `${kind} token of ${subject(ctx)} has token_type "${type}"; only Bearer tokens are supported`, {
+      details: { actor: ctx.actor?.id },
+    });
   }
   const session: Session = { values, credentials: { authorization: `Bearer ${token}` } };
   const expiresAt = expiryFrom(ctx, body.expires_in);

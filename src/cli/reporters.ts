@@ -19,7 +19,8 @@ const FILE_REPORTERS = new Set(Object.keys(DOCUMENT_REPORTERS) as ReporterName[]
 export function chooseReporters(names: string[], outputFiles: string[], cwd: string): ChosenReporter[] | string {
   const chosen: ChosenReporter[] = [];
   for (const name of names.length ? names : ['default']) {
-    if (!(REPORTER_NAMES as readonly string[]).includes(name)) return `unknown reporter "${name}"${didYouMean(name, REPORTER_NAMES)}: use ${REPORTER_NAMES.join(', ')}`;
+    if (!(REPORTER_NAMES as readonly string[]).includes(name))
+      return `unknown reporter "${name}"${didYouMean(name, REPORTER_NAMES)}: use ${REPORTER_NAMES.join(', ')}`;
     if (!chosen.some((c) => c.name === name)) chosen.push({ name: name as ReporterName });
   }
   for (const assignment of outputFiles) {
@@ -36,7 +37,10 @@ export function chooseReporters(names: string[], outputFiles: string[], cwd: str
   const onStdout = chosen.filter((c) => !c.file);
   const document = onStdout.find((c) => FILE_REPORTERS.has(c.name));
   if (document && onStdout.length > 1) {
-    const others = onStdout.filter((c) => c !== document).map((c) => c.name).join(', ');
+    const others = onStdout
+      .filter((c) => c !== document)
+      .map((c) => c.name)
+      .join(', ');
     return `the ${document.name} report and ${others} would share stdout: give --output-file ${document.name}=<path>`;
   }
   return chosen;

@@ -38,7 +38,13 @@ export function serviceUsage(o: ServiceArgs): string | undefined {
  * The URL `--server` waits for: --server-url, else baseUrl (--var, FLOW_VAR_baseUrl, or a
  * literal in the environment). Undefined when there is none to wait for.
  */
-export function serverUrl(o: ServiceArgs, project: Project, env: string | undefined, vars: Record<string, string>, processEnv: NodeJS.ProcessEnv): string | undefined {
+export function serverUrl(
+  o: ServiceArgs,
+  project: Project,
+  env: string | undefined,
+  vars: Record<string, string>,
+  processEnv: NodeJS.ProcessEnv,
+): string | undefined {
   if (o['server-url']) return o['server-url'];
   const chosen = project.environments.get(env ?? project.defaultEnvironment ?? '') ?? project.environments.values().next().value;
   const literal = chosen?.variables.baseUrl;
@@ -47,7 +53,13 @@ export function serverUrl(o: ServiceArgs, project: Project, env: string | undefi
 }
 
 /** @param onExit told when the server exits during the run (its last output lines included) */
-export async function startRunServer(command: string, url: string, cwd: string, processEnv: NodeJS.ProcessEnv, onExit: (message: string) => void): Promise<ManagedServer> {
+export async function startRunServer(
+  command: string,
+  url: string,
+  cwd: string,
+  processEnv: NodeJS.ProcessEnv,
+  onExit: (message: string) => void,
+): Promise<ManagedServer> {
   const { startServer } = await import('../runtime/server/index.js');
   return startServer({ command, url, env: processEnv as Record<string, string> }, cwd, { onExit });
 }

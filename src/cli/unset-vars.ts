@@ -11,7 +11,14 @@ export interface UnsetVariable {
   near?: string;
 }
 
-export function unsetVariables(project: Project, graph: ProjectGraph, plan: string[], env: string | undefined, explicit: Record<string, string>, processEnv: NodeJS.ProcessEnv): UnsetVariable[] {
+export function unsetVariables(
+  project: Project,
+  graph: ProjectGraph,
+  plan: string[],
+  env: string | undefined,
+  explicit: Record<string, string>,
+  processEnv: NodeJS.ProcessEnv,
+): UnsetVariable[] {
   const environment = chooseEnvironment(project, env);
   if (!environment) return [];
   const given = collectVars(explicit, processEnv);
@@ -32,5 +39,10 @@ export function unsetVariables(project: Project, graph: ProjectGraph, plan: stri
 }
 
 export function describeUnset(list: UnsetVariable[]): string {
-  return list.map((v) => `env.${v.name} is <SET_VIA_--var> and no value was given: pass --var ${v.name}=… or set FLOW_VAR_${v.name}${v.near ? ` (--var ${v.near} was given: did you mean ${v.name}?)` : ''}`).join('\n');
+  return list
+    .map(
+      (v) =>
+        `env.${v.name} is <SET_VIA_--var> and no value was given: pass --var ${v.name}=… or set FLOW_VAR_${v.name}${v.near ? ` (--var ${v.near} was given: did you mean ${v.name}?)` : ''}`,
+    )
+    .join('\n');
 }

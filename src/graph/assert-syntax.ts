@@ -31,7 +31,7 @@ const WORD_OPS = ['contains', 'matches', 'exists'] as const;
 const NUMBER = /-?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?/y;
 const WORD = /[A-Za-z_][\w-]*/y;
 const OPS_HELP = '==, !=, <, <=, >, >=, contains, matches, exists or not exists';
-const VALUE_HELP = "a value: a quoted string ('…' or \"…\"), a number, true, false, null or {{…}}";
+const VALUE_HELP = 'a value: a quoted string (\'…\' or "…"), a number, true, false, null or {{…}}';
 
 const cache = new Map<string, AssertExpr | FlowError>();
 
@@ -115,7 +115,7 @@ class Parser {
 
   private op(): AssertOp {
     if (this.i >= this.s.length) this.fail(`expected an operator after the path: ${OPS_HELP}`);
-    for (const op of SYMBOL_OPS) if (this.s.startsWith(op, this.i)) return (this.i += op.length), op;
+    for (const op of SYMBOL_OPS) if (this.s.startsWith(op, this.i)) return ((this.i += op.length), op);
     const at = this.i;
     const word = this.word();
     if (word === 'not') {

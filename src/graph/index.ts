@@ -4,7 +4,17 @@
 export { checkAssert, COMPARE_OPS, parseAssert, type AssertExpr, type AssertLiteral, type AssertOp, type CompareOp } from './assert-syntax.js';
 export { buildGraph, dependsOnEntries, ProjectGraph, type Edge, type EdgeKind, type SelfProducedRef } from './build.js';
 export { findCycles } from './cycles.js';
-export { checkExtract, checkPath, compileRegex, compileXPath, isFanOutPath, parsePath, PATH_ROOTS, type PathRef, type XPathExpression } from './extract-syntax.js';
+export {
+  checkExtract,
+  checkPath,
+  compileRegex,
+  compileXPath,
+  isFanOutPath,
+  parsePath,
+  PATH_ROOTS,
+  type PathRef,
+  type XPathExpression,
+} from './extract-syntax.js';
 export { FAKER_NAMES, fakerKey, fakerName, type FakerName } from './faker.js';
 export { prerequisites, scheduleOrder } from './order.js';
 export { classify, operationFormOf, resolveScope, RESOLUTION_ORDER, type RefClass, type ResolutionStep, type ScopeNames } from './scopes.js';

@@ -19,9 +19,7 @@ export type Expr =
   | { kind: 'scoped'; scope: string; index?: number; field: string; path: string[] };
 
 export type TemplatePart =
-  | { kind: 'text'; text: string }
-  | { kind: 'ref'; expr: Expr; raw: string; offset: number }
-  | { kind: 'error'; raw: string; offset: number; message: string };
+  { kind: 'text'; text: string } | { kind: 'ref'; expr: Expr; raw: string; offset: number } | { kind: 'error'; raw: string; offset: number; message: string };
 
 /** True when the string contains at least one `{{`. Cheap pre-check for hot paths. */
 export function hasTemplate(text: string): boolean {

@@ -41,11 +41,15 @@ export async function expandImports(projectDir: string, patterns: Array<{ patter
     if (glob) {
       const dir = path.join(projectDir, normalized.slice(0, normalized.length - glob[0].length + glob[1].length));
       const ext = `.${glob[2]}`;
-      matched = (await listFiles(dir)).filter((n) => n.endsWith(ext) && n !== ext).sort().map((n) => path.join(dir, n));
+      matched = (await listFiles(dir))
+        .filter((n) => n.endsWith(ext) && n !== ext)
+        .sort()
+        .map((n) => path.join(dir, n));
       // A misspelt directory (`resource/*.yaml`) would otherwise leave the project silently
       // empty. The three directories of the layout may well be empty or absent: no warning.
       const rel = normalized.slice(0, normalized.length - glob[0].length);
-      if (matched.length === 0 && !Object.hasOwn(LAYOUT_DIRS, rel) && !/\*\*|\?/.test(normalized)) warn('W_IMPORT_PATTERN', `import "${pattern}" matches no file`);
+      if (matched.length === 0 && !Object.hasOwn(LAYOUT_DIRS, rel) && !/\*\*|\?/.test(normalized))
+        warn('W_IMPORT_PATTERN', `import "${pattern}" matches no file`);
     } else {
       matched = [path.join(projectDir, normalized)];
       importedAt.set(matched[0], loc);

@@ -27,15 +27,31 @@ export function keyDiagnostics(doc: Document.Parsed, text: string, file: string,
       for (const pair of node.items) {
         const key = pair.key as Node | null;
         if (isScalar(key)) {
-          if (key.value === null) at(key, 'E_KEY_NOT_STRING', `a key must be text; YAML reads ${source(key) || 'this key'} as no value (null): write the key as plain text, or quote it`);
+          if (key.value === null)
+            at(
+              key,
+              'E_KEY_NOT_STRING',
+              `a key must be text; YAML reads ${source(key) || 'this key'} as no value (null): write the key as plain text, or quote it`,
+            );
           walk(pair.value, 'value', String(key.source ?? key.value));
           continue;
         }
-        if (key === null) at((pair.value as Node | null) ?? node, 'E_KEY_NOT_STRING', 'a key must be text; YAML reads an empty key as no value (null): write the key as plain text, or quote it');
+        if (key === null)
+          at(
+            (pair.value as Node | null) ?? node,
+            'E_KEY_NOT_STRING',
+            'a key must be text; YAML reads an empty key as no value (null): write the key as plain text, or quote it',
+          );
         else if (!isTemplate(key)) {
           const resolved = isAlias(key) ? key.resolve(doc) : key;
-          if (isCollection(resolved)) at(key, 'E_KEY_NOT_STRING', `a key must be text; YAML reads ${shorten(source(key))} as a ${isMap(resolved) ? 'mapping' : 'sequence'}: write the key as plain text`);
-          else if (isScalar(resolved) && resolved.value === null) at(key, 'E_KEY_NOT_STRING', `a key must be text; YAML reads ${source(key)} as no value (null): write the key as plain text, or quote it`);
+          if (isCollection(resolved))
+            at(
+              key,
+              'E_KEY_NOT_STRING',
+              `a key must be text; YAML reads ${shorten(source(key))} as a ${isMap(resolved) ? 'mapping' : 'sequence'}: write the key as plain text`,
+            );
+          else if (isScalar(resolved) && resolved.value === null)
+            at(key, 'E_KEY_NOT_STRING', `a key must be text; YAML reads ${source(key)} as no value (null): write the key as plain text, or quote it`);
         }
         walk(key, 'key', '');
         walk(pair.value, 'value', '…');

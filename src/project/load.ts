@@ -17,7 +17,6 @@ import { sourceFromText } from './source.js';
 
 export const ROOT_FILE = 'flow.yaml';
 
-
 export interface LoadOptions {
   /** the parse cache (parse-cache.ts): on unless `{ enabled: false }` */
   cache?: CacheOptions;
@@ -94,7 +93,9 @@ function readRootKeys(project: Project, map: RawMap, at: Locator): void {
   if (!('version' in map)) {
     project.diagnostics.push(diagAt('E_SCHEMA_VERSION', '"version" is missing; set version: 1 (1 to 3 are accepted)', at([], false)));
   } else if (version === undefined || version < 1 || version > 3) {
-    project.diagnostics.push(diagAt('E_SCHEMA_VERSION', `version must be an integer from 1 to 3; it is ${JSON.stringify(map.version)}`, at(['version'], false)));
+    project.diagnostics.push(
+      diagAt('E_SCHEMA_VERSION', `version must be an integer from 1 to 3; it is ${JSON.stringify(map.version)}`, at(['version'], false)),
+    );
   } else {
     project.version = version;
   }
@@ -123,9 +124,7 @@ async function loadImports(project: Project, map: RawMap, at: Locator, realDir: 
       project.files.push({ path: file, kind });
       const rel = path.relative(project.dir, file);
       const loc = literal.get(file) ?? { file, line: 1, col: 1 };
-      project.diagnostics.push(
-        diagAt('W_FILE_DISCARDED', `${rel} is not directly under actors/, resources/ or environments/: it is not read`, loc),
-      );
+      project.diagnostics.push(diagAt('W_FILE_DISCARDED', `${rel} is not directly under actors/, resources/ or environments/: it is not read`, loc));
       return;
     }
     const loaded = sources[i];

@@ -33,7 +33,11 @@ export function readProjectFile(file: string, projectDir?: string): ReadResult {
   try {
     const real = realpathSync(file);
     if (projectDir !== undefined && !isInside(real, projectDir)) {
-      return fail('E_FILE_OUTSIDE_PROJECT', `file is a symbolic link (or lies in a linked folder) that leads to ${real}, outside the project directory: not read`, file);
+      return fail(
+        'E_FILE_OUTSIDE_PROJECT',
+        `file is a symbolic link (or lies in a linked folder) that leads to ${real}, outside the project directory: not read`,
+        file,
+      );
     }
     // Checked before open: opening a FIFO blocks until a writer comes, i.e. for ever.
     const notRegular = kindProblem(statSync(real), file);
@@ -76,7 +80,13 @@ function isInside(file: string, dir: string): boolean {
 function kindProblem(stat: Stats, file: string): ReadResult | undefined {
   if (stat.isFile()) return undefined;
   if (stat.isDirectory()) return fail('E_FILE_UNREADABLE', `${file} is a directory, not a file`, file);
-  const what = stat.isFIFO() ? 'a named pipe (FIFO)' : stat.isSocket() ? 'a socket' : stat.isCharacterDevice() || stat.isBlockDevice() ? 'a device' : 'not a regular file';
+  const what = stat.isFIFO()
+    ? 'a named pipe (FIFO)'
+    : stat.isSocket()
+      ? 'a socket'
+      : stat.isCharacterDevice() || stat.isBlockDevice()
+        ? 'a device'
+        : 'not a regular file';
   return fail('E_FILE_UNREADABLE', `file is ${what}, not a regular file: refused unopened`, file);
 }
 

@@ -37,7 +37,10 @@ function defineLazyDocument(source: SourceFile, text: string): void {
   const get = () => {
     if (!parsed) {
       const lineCounter = new LineCounter();
-      parsed = { doc: parseDocument(text, { lineCounter, customTags: YAML_TAGS, prettyErrors: false, keepSourceTokens: false, logLevel: 'error' }), lineCounter };
+      parsed = {
+        doc: parseDocument(text, { lineCounter, customTags: YAML_TAGS, prettyErrors: false, keepSourceTokens: false, logLevel: 'error' }),
+        lineCounter,
+      };
     }
     return parsed;
   };

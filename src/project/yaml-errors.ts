@@ -36,7 +36,11 @@ function indentation(e: YAMLError, line: number, lines: string[]): YamlProblem |
     if (next === undefined || indentOf(lines[next - 1]) <= indentOf(lines[line - 1])) return undefined;
     const col = indentOf(lines[next - 1]) + 1;
     const above = `${keyOf(lines[line - 1])}on line ${line}`;
-    return { line: next, col, message: `YAML: this line is indented more than the key ${above} (column ${col}, not ${indentOf(lines[line - 1]) + 1}): ${SAME_COLUMN}` };
+    return {
+      line: next,
+      col,
+      message: `YAML: this line is indented more than the key ${above} (column ${col}, not ${indentOf(lines[line - 1]) + 1}): ${SAME_COLUMN}`,
+    };
   }
   if (e.code === 'BAD_INDENT') {
     const prev = contentLine(lines, line, -1);

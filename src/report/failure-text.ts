@@ -94,6 +94,6 @@ function bodyLines(body: string): string[] {
 }
 
 function brief(value: unknown): string {
-  const s = typeof value === 'string' ? JSON.stringify(value) : JSON.stringify(value) ?? String(value);
+  const s = typeof value === 'string' ? JSON.stringify(value) : (JSON.stringify(value) ?? String(value));
   return s.length > 120 ? `${s.slice(0, 117)}...` : s;
 }

@@ -16,7 +16,9 @@ export function junitReport(report: RunReport, host: string = hostname()): strin
   const time = seconds(report.summary.ms);
   const out = ['<?xml version="1.0" encoding="UTF-8" ?>'];
   out.push(`<testsuites${attrs({ name: 'reqflow', tests: results.length, failures, errors: 0, time })}>`);
-  out.push(`    <testsuite${attrs({ name: suite, timestamp: report.startedAt.toISOString(), hostname: host, tests: results.length, failures, errors: 0, skipped, time })}>`);
+  out.push(
+    `    <testsuite${attrs({ name: suite, timestamp: report.startedAt.toISOString(), hostname: host, tests: results.length, failures, errors: 0, skipped, time })}>`,
+  );
   for (const r of results) out.push(...testcase(r, report, suite));
   out.push('    </testsuite>', '</testsuites>');
   return `${out.join('\n')}\n`;
@@ -42,7 +44,9 @@ function testcase(r: OperationResult, report: RunReport, suite: string): string[
 }
 
 function attrs(values: Record<string, string | number>): string {
-  return Object.entries(values).map(([k, v]) => ` ${k}="${escapeXml(String(v))}"`).join('');
+  return Object.entries(values)
+    .map(([k, v]) => ` ${k}="${escapeXml(String(v))}"`)
+    .join('');
 }
 
 // Seconds as Vitest writes them: no grouping, up to 10 decimals. One formatter: toLocaleString

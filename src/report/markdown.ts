@@ -27,7 +27,10 @@ export function markdownReport(report: RunReport): string {
   ];
   if (report.results.length) {
     const outcomes = new Map(report.results.map((r) => [r.operation, r.status]));
-    const shown = report.results.map((r) => graph.indexOf.get(r.operation)).filter((i): i is number => i !== undefined).sort((a, b) => a - b);
+    const shown = report.results
+      .map((r) => graph.indexOf.get(r.operation))
+      .filter((i): i is number => i !== undefined)
+      .sort((a, b) => a - b);
     const chart = mermaidGraph(project, graph, { shown, outcomes }).trimEnd();
     const edges = chart.match(/ -->| -\.->| -\. /g)?.length ?? 0;
     if (chart.length <= MERMAID_MAX_TEXT && edges <= MERMAID_MAX_EDGES) out.push('', '```mermaid', chart, '```');
@@ -36,7 +39,15 @@ export function markdownReport(report: RunReport): string {
   const failed = report.results.filter((r) => r.status === 'failed');
   if (failed.length) {
     out.push('', '### Failures');
-    for (const r of failed) out.push('', `<details><summary>${html(r.operation)}: ${html(r.error?.code ?? 'E_FAILED')}</summary>`, '', fenced(failureMessage(r, cwd)), '', '</details>');
+    for (const r of failed)
+      out.push(
+        '',
+        `<details><summary>${html(r.operation)}: ${html(r.error?.code ?? 'E_FAILED')}</summary>`,
+        '',
+        fenced(failureMessage(r, cwd)),
+        '',
+        '</details>',
+      );
   }
   return `${out.join('\n')}\n`;
 }

@@ -36,7 +36,13 @@ export interface Progress {
   stop(): void;
 }
 
-export function createProgress(options: { write: (text: string) => void; total: number; columns?: () => number | undefined; now?: () => number; intervalMs?: number }): Progress {
+export function createProgress(options: {
+  write: (text: string) => void;
+  total: number;
+  columns?: () => number | undefined;
+  now?: () => number;
+  intervalMs?: number;
+}): Progress {
   const { write, total } = options;
   const now = options.now ?? Date.now;
   const started = now();

@@ -70,7 +70,11 @@ export function createRedactor(initial: Iterable<string> = []): Redactor {
     let out = s;
     if (tokens.size) out = tokens.replace(out, keep);
     if (out.includes('\\')) {
-      out = maskSpans(out, escapedSpans(out, (view) => [...index.spans(view), ...tokens.spans(view)]), REDACTED);
+      out = maskSpans(
+        out,
+        escapedSpans(out, (view) => [...index.spans(view), ...tokens.spans(view)]),
+        REDACTED,
+      );
     }
     if (out.includes(CUT_MARK)) out = maskSpans(out, spansBeforeCuts(out, forms, longest), REDACTED);
     return out;
@@ -184,7 +188,9 @@ class TokenForms {
     // form itself begins or ends with a word character.
     const alternatives = [...this.forms]
       .sort((a, b) => b.length - a.length)
-      .map((f) => `${/^[\p{L}\p{N}_]/u.test(f) ? `(?<!${WORD})` : ''}${f.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}${/[\p{L}\p{N}_]$/u.test(f) ? `(?!${WORD})` : ''}`);
+      .map(
+        (f) => `${/^[\p{L}\p{N}_]/u.test(f) ? `(?<!${WORD})` : ''}${f.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}${/[\p{L}\p{N}_]$/u.test(f) ? `(?!${WORD})` : ''}`,
+      );
     return (this.pattern = new RegExp(alternatives.join('|'), 'gu'));
   }
 }
@@ -252,7 +258,6 @@ export function base64Forms(secret: string): string[] {
   }
   return out;
 }
-
 
 // ---- credential headers and fields ----
 

@@ -62,7 +62,11 @@ export function problemError(problem: ProjectProblem, project: Pick<Project, 'ro
  * The one failing test of a project that lacks the environment asked for (`env` and FLOW_ENV
  * apply to every project), found before any request; undefined when there is nothing to say.
  */
-export function environmentError(project: Pick<Project, 'rootFile' | 'environments'>, env: string | undefined, cwd: string = process.cwd()): FlowTestError | undefined {
+export function environmentError(
+  project: Pick<Project, 'rootFile' | 'environments'>,
+  env: string | undefined,
+  cwd: string = process.cwd(),
+): FlowTestError | undefined {
   if (!env || project.environments.has(env)) return undefined;
   const known = [...project.environments.keys()].join(', ') || 'none';
   const message = `E_ENV_UNDEFINED: environment "${env}" is not defined in ${displayPath(project.rootFile, cwd)} (defined: ${known})`;

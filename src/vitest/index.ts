@@ -63,7 +63,12 @@ export function flow(options: FlowOptions = {}): Plugin[] {
   // its options gain what needs the Vitest root (the description's path, the server's baseUrl) in reqflow:server
   const plan = { options: suiteOptions(options) };
   return [
-    configPlugin(options, index, (suite) => void track(suite), (watch) => (watching = watch)),
+    configPlugin(
+      options,
+      index,
+      (suite) => void track(suite),
+      (watch) => (watching = watch),
+    ),
     // `vitest run` watches nothing: no need to load each project a second time here.
     transformPlugin(
       plan,

@@ -102,18 +102,22 @@ function serverProblems(server: unknown): string[] {
   if (!isRecord(server)) return [`server must be an object ({ command, url }), got ${describe(server)}`];
   const out: string[] = [];
   for (const key of Object.keys(server)) {
-    if (!SERVER_OPTION_NAMES.includes(key)) out.push(`unknown option "server.${key}"${suggestion(key, SERVER_OPTION_NAMES)}; the server options are ${SERVER_OPTION_NAMES.join(', ')}`);
+    if (!SERVER_OPTION_NAMES.includes(key))
+      out.push(`unknown option "server.${key}"${suggestion(key, SERVER_OPTION_NAMES)}; the server options are ${SERVER_OPTION_NAMES.join(', ')}`);
   }
   const { command, cwd, env, url, port, timeout, reuseExisting, watch } = server;
   if (typeof command !== 'string' || command.trim() === '') out.push(`server.command must be the command that starts the server, got ${describe(command)}`);
   if (cwd !== undefined && typeof cwd !== 'string') out.push(`server.cwd must be a directory, got ${describe(cwd)}`);
-  if (env !== undefined && !(isRecord(env) && Object.values(env).every((v) => typeof v === 'string'))) out.push(`server.env must be an object of strings, got ${describe(env)}`);
+  if (env !== undefined && !(isRecord(env) && Object.values(env).every((v) => typeof v === 'string')))
+    out.push(`server.env must be an object of strings, got ${describe(env)}`);
   if (url === undefined && port === undefined) out.push('server needs the url (or port) it answers at');
   if (url !== undefined && !(typeof url === 'string' && /^https?:\/\//.test(url))) out.push(`server.url must be an http(s) URL, got ${describe(url)}`);
-  if (port !== undefined && !(Number.isInteger(port) && (port as number) > 0 && (port as number) < 65536)) out.push(`server.port must be a port number, got ${describe(port)}`);
+  if (port !== undefined && !(Number.isInteger(port) && (port as number) > 0 && (port as number) < 65536))
+    out.push(`server.port must be a port number, got ${describe(port)}`);
   if (timeout !== undefined && !(typeof timeout === 'number' && timeout > 0)) out.push(`server.timeout must be a number of ms > 0, got ${describe(timeout)}`);
   if (reuseExisting !== undefined && typeof reuseExisting !== 'boolean') out.push(`server.reuseExisting must be true or false, got ${describe(reuseExisting)}`);
-  if (watch !== undefined && !(Array.isArray(watch) && watch.every((p) => typeof p === 'string'))) out.push(`server.watch must be an array of glob patterns, got ${describe(watch)}`);
+  if (watch !== undefined && !(Array.isArray(watch) && watch.every((p) => typeof p === 'string')))
+    out.push(`server.watch must be an array of glob patterns, got ${describe(watch)}`);
   return out;
 }
 

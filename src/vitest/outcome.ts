@@ -6,7 +6,11 @@ import type { OperationResult } from '../runtime/types.js';
 import { failureError, prerequisiteFailure } from './failure.js';
 
 /** `::warning file=…,line=…::…` (src/report's workflow command, as `flow run --reporter github` writes it). */
-export function githubWarning(message: string, loc: { file: string; line: number; col: number }, cwd: string = process.env.GITHUB_WORKSPACE || process.cwd()): string {
+export function githubWarning(
+  message: string,
+  loc: { file: string; line: number; col: number },
+  cwd: string = process.env.GITHUB_WORKSPACE || process.cwd(),
+): string {
   return workflowCommand('warning', loc, message, cwd);
 }
 
@@ -25,7 +29,8 @@ export interface Reported {
  */
 export async function settle(result: OperationResult, ctx: Pick<TestContext, 'skip' | 'annotate'>, reported?: Reported): Promise<void> {
   reported?.ids.add(result.operation);
-  const blocking = result.status === 'skipped' && result.blockedBy && reported && !reported.ids.has(result.blockedBy) ? reported.result(result.blockedBy) : undefined;
+  const blocking =
+    result.status === 'skipped' && result.blockedBy && reported && !reported.ids.has(result.blockedBy) ? reported.result(result.blockedBy) : undefined;
   if (blocking?.status === 'failed') {
     reported!.ids.add(blocking.operation);
     throw prerequisiteFailure(result.operation, blocking);
@@ -50,4 +55,3 @@ export async function settle(result: OperationResult, ctx: Pick<TestContext, 'sk
   }
   throw failureError(result);
 }
-

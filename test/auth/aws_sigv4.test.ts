@@ -17,7 +17,11 @@ describe('AWS SigV4 test suite vectors (aws-sig-v4-test-suite, 20150830T123600Z)
   const yaml = `name: svc\nauth:\n  strategy: aws_sigv4\n  access_key: ${AKID}\n  secret_key: "{{secret.AWS_SECRET}}"\n  region: us-east-1\n  service: service\n`;
   test.each([
     { name: 'get-vanilla', url: 'https://example.amazonaws.com/', signature: '5fa00fa31553b73ebf1942676e86291e8372ff2a2260956d9b8aae1d763fbf31' },
-    { name: 'get-vanilla-query-order-key-case', url: 'https://example.amazonaws.com/?Param2=value2&Param1=value1', signature: 'b97d918cfa904a5beff61c982a1b6f458b799221646efd99d3219ec94cdf2500' },
+    {
+      name: 'get-vanilla-query-order-key-case',
+      url: 'https://example.amazonaws.com/?Param2=value2&Param1=value1',
+      signature: 'b97d918cfa904a5beff61c982a1b6f458b799221646efd99d3219ec94cdf2500',
+    },
   ])('$name', async ({ url, signature }) => {
     const actor = await loadActor(yaml);
     const t = makeAuthContext({ baseUrl: 'https://example.amazonaws.com', actor, secrets: { AWS_SECRET: SECRET } });
@@ -27,7 +31,9 @@ describe('AWS SigV4 test suite vectors (aws-sig-v4-test-suite, 20150830T123600Z)
     const req: OutgoingRequest = { method: 'GET', url: new URL(url), headers: {} };
     await strategy.apply(req, actor.auth!, session, t.ctx);
     expect(req.headers['x-amz-date']).toBe('20150830T123600Z');
-    expect(req.headers.authorization).toBe(`AWS4-HMAC-SHA256 Credential=${AKID}/20150830/us-east-1/service/aws4_request, SignedHeaders=host;x-amz-date, Signature=${signature}`);
+    expect(req.headers.authorization).toBe(
+      `AWS4-HMAC-SHA256 Credential=${AKID}/20150830/us-east-1/service/aws4_request, SignedHeaders=host;x-amz-date, Signature=${signature}`,
+    );
     expect(t.redacted).toContain(SECRET);
   });
 
@@ -45,7 +51,9 @@ let s3: { url: string; child: ChildProcess; dir: string } | undefined;
 
 beforeAll(async () => {
   const dir = await mkdtemp(path.join(tmpdir(), 'reqflow-s3-'));
-  const child = spawn(process.execPath, [path.resolve(__dirname, '../fixtures/auth/s3-start.cjs'), dir, S3_KEY, S3_SECRET, 'test-bucket'], { stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [path.resolve(__dirname, '../fixtures/auth/s3-start.cjs'), dir, S3_KEY, S3_SECRET, 'test-bucket'], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   const url = await new Promise<string>((resolve, reject) => {
     let out = '';
     child.stdout.on('data', (c: Buffer) => {

@@ -16,7 +16,13 @@ interface Case {
 const cases: Case[] = [
   { name: 'token from {{secret.X}}', auth: 'token: "{{secret.PAT}}"', secrets: { PAT: 'ghp_abc123' }, header: 'Bearer ghp_abc123', redacted: 'ghp_abc123' },
   { name: 'token as !secret', auth: 'token: !secret PAT', secrets: { PAT: 'tok-9' }, header: 'Bearer tok-9', redacted: 'tok-9' },
-  { name: 'token built from text around a reference', auth: 'token: "v1.{{secret.PAT}}"', secrets: { PAT: 'xyz' }, header: 'Bearer v1.xyz', redacted: 'v1.xyz' },
+  {
+    name: 'token built from text around a reference',
+    auth: 'token: "v1.{{secret.PAT}}"',
+    secrets: { PAT: 'xyz' },
+    header: 'Bearer v1.xyz',
+    redacted: 'v1.xyz',
+  },
   { name: 'a token written with its scheme is not doubled', auth: 'token: "Bearer {{secret.PAT}}"', secrets: { PAT: 'tok-2' }, header: 'Bearer tok-2' },
   { name: 'no token', auth: 'tokn: x', error: /^bearer auth of actor bot has no `token`/ },
   { name: 'a missing secret', auth: 'token: "{{secret.PAT}}"', error: /^login of actor bot failed: E_SECRET_MISSING .*PAT/ },

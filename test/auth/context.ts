@@ -59,8 +59,7 @@ export function makeAuthContext({ baseUrl, actor, secrets = {} }: TestAuthOption
     env: { baseUrl },
     vars: {},
     secrets: createSecretStore({ projectName: 'auth-test', env, keychain: false, onReveal: (v) => redacted.push(v) }),
-    lookupScoped: (ref) =>
-      lookupInState(ref, { session: (name) => (name === actor?.id ? values : undefined), instances: () => undefined }),
+    lookupScoped: (ref) => lookupInState(ref, { session: (name) => (name === actor?.id ? values : undefined), instances: () => undefined }),
   };
 
   async function exchange(spec: RequestSpec, purpose: string): Promise<{ response: FlowResponse; extracted: Record<string, unknown> }> {

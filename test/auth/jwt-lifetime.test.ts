@@ -27,7 +27,11 @@ beforeAll(async () => {
       const token = String(req.headers.authorization ?? '').replace(/^Bearer /, '');
       const alg = req.path.slice(1);
       try {
-        const { payload, protectedHeader } = await jwtVerify(token, KEYS[alg].verify, { algorithms: [alg], audience: 'orders-api', requiredClaims: ['iat', 'exp', 'aud'] });
+        const { payload, protectedHeader } = await jwtVerify(token, KEYS[alg].verify, {
+          algorithms: [alg],
+          audience: 'orders-api',
+          requiredClaims: ['iat', 'exp', 'aud'],
+        });
         seen.push({ token, ok: true });
         json(res, 200, { payload, header: protectedHeader });
       } catch (err) {
@@ -98,7 +102,10 @@ describe('jwt against a jose resource server requiring iat, exp and aud', () => 
     await runner.run('api.call');
     const yaml = actor('HS256').replace('payload: { sub: svc-1, aud: orders-api }', 'payload: { sub: svc-1, aud: orders-api, exp: "{{$.now + 2h}}" }');
     const ops = 'name: api\noperations:\n  call: { path: /HS256, actor: svc }\n';
-    const { runner: r2 } = await load({ 'flow.yaml': ROOT, 'environments/test.yaml': envFile({ baseUrl: srv.url }), 'actors/svc.yaml': yaml, 'resources/api.yaml': ops }, { secrets: { JWT_KEY: HS } });
+    const { runner: r2 } = await load(
+      { 'flow.yaml': ROOT, 'environments/test.yaml': envFile({ baseUrl: srv.url }), 'actors/svc.yaml': yaml, 'resources/api.yaml': ops },
+      { secrets: { JWT_KEY: HS } },
+    );
     expect((await r2.run('api.call')).status).toBe('passed');
     const t = decodeJwt(seen.at(-1)!.token);
     expect(Math.abs(t.exp! - t.iat! - 7200)).toBeLessThanOrEqual(1);
@@ -107,7 +114,10 @@ describe('jwt against a jose resource server requiring iat, exp and aud', () => 
   test('without aud the resource server refuses: 401 -> E_STATUS_MISMATCH', async () => {
     const yaml = actor('HS256').replace('aud: orders-api', 'role: x');
     const ops = 'name: api\noperations:\n  call: { path: /HS256, actor: svc }\n';
-    const { runner } = await load({ 'flow.yaml': ROOT, 'environments/test.yaml': envFile({ baseUrl: srv.url }), 'actors/svc.yaml': yaml, 'resources/api.yaml': ops }, { secrets: { JWT_KEY: HS } });
+    const { runner } = await load(
+      { 'flow.yaml': ROOT, 'environments/test.yaml': envFile({ baseUrl: srv.url }), 'actors/svc.yaml': yaml, 'resources/api.yaml': ops },
+      { secrets: { JWT_KEY: HS } },
+    );
     const r = await runner.run('api.call');
     expect([r.status, r.error?.code]).toEqual(['failed', 'E_STATUS_MISMATCH']);
   });

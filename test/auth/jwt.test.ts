@@ -45,7 +45,13 @@ describe('jwt', () => {
       claims: { sub: 'user-7', role: 'admin' },
       expIn: 3600,
     },
-    { name: 'HS512 written in lower case', keys: '  secret: "{{secret.JWT}}"\n  algorithm: hs512\n  payload: { sub: a }\n', path: '/hs', alg: 'HS512', claims: { sub: 'a' } },
+    {
+      name: 'HS512 written in lower case',
+      keys: '  secret: "{{secret.JWT}}"\n  algorithm: hs512\n  payload: { sub: a }\n',
+      path: '/hs',
+      alg: 'HS512',
+      claims: { sub: 'a' },
+    },
     {
       name: 'RS256 with a PKCS#8 private key; numeric exp',
       keys: '  secret: "{{secret.PEM}}"\n  algorithm: RS256\n  payload: { iss: reqflow, exp: 4102444800 }\n',
@@ -73,7 +79,11 @@ describe('jwt', () => {
   test.each([
     { name: 'an unknown algorithm', keys: '  secret: s\n  algorithm: none\n', message: /has algorithm "none"; use one of HS256/ },
     { name: 'no secret', keys: '  payload: { sub: a }\n', message: /has no `secret`/ },
-    { name: 'a secret that is no private key, not shown', keys: '  secret: "{{secret.JWT}}"\n  algorithm: ES256\n', message: /has a `secret` that is not a PKCS#8 PEM private key for ES256$/ },
+    {
+      name: 'a secret that is no private key, not shown',
+      keys: '  secret: "{{secret.JWT}}"\n  algorithm: ES256\n',
+      message: /has a `secret` that is not a PKCS#8 PEM private key for ES256$/,
+    },
     { name: 'a date claim that is no date', keys: '  secret: s\n  payload: { exp: soon }\n', message: /`payload.exp` that is neither seconds nor a date/ },
     { name: 'a payload that is no map', keys: '  secret: s\n  payload: [a]\n', message: /`payload` that is not a map/ },
   ])('$name', async ({ keys, message }) => {

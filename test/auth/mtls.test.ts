@@ -55,46 +55,73 @@ async function run(actors: Record<string, Record<string, string>>, ops: string[]
 
 const describeTls = missing ? (inCI ? describe : describe.skip) : describe;
 
-describeTls(missing ? `mtls (needs openssl: ${missing}; install with: ${OPENSSL_INSTALL})` : 'mtls against a node:https server requiring client certificates', () => {
-  if (missing && inCI) test('openssl is installed', () => expect.fail(`openssl is required in CI: ${missing}`));
+describeTls(
+  missing ? `mtls (needs openssl: ${missing}; install with: ${OPENSSL_INSTALL})` : 'mtls against a node:https server requiring client certificates',
+  () => {
+    if (missing && inCI) test('openssl is installed', () => expect.fail(`openssl is required in CI: ${missing}`));
 
-  test('PEM identity and a p12 bundle pass; in the same run an actor from another CA and a request without actor fail', async () => {
-    const { results, events } = await run(
+    test('PEM identity and a p12 bundle pass; in the same run an actor from another CA and a request without actor fail', async () => {
+      const { results, events } = await run(
+        {
+          pem: PEM(),
+          enc: { ...PEM(), key_path: path.join(dir, 'client-enc.key'), key_password: '{{secret.KEY_PW}}' },
+          p12: { cert_path: path.join(dir, 'client.p12'), format: 'p12', key_password: '{{secret.KEY_PW}}', ca_cert_path: path.join(dir, 'ca.crt') },
+          rogue: { cert_path: path.join(dir, 'rogue.crt'), key_path: path.join(dir, 'rogue.key'), ca_cert_path: path.join(dir, 'ca.crt') },
+        },
+        ['api.as_pem', 'api.as_enc', 'api.as_p12', 'api.as_rogue', 'api.anonymous'],
+      );
+      expect([results['api.as_pem'].status, results['api.as_enc'].status, results['api.as_p12'].status]).toEqual(['passed', 'passed', 'passed']);
+      // the server refuses the rogue certificate; with TLS 1.3 the refusal comes after the handshake,
+      // as an alert (E_TLS) or, mostly, a closed connection (E_HTTP UND_ERR_SOCKET)
+      expect(results['api.as_rogue'].status).toBe('failed');
+      expect(['E_TLS', 'E_HTTP']).toContain(results['api.as_rogue'].error?.code);
+      // no actor: the default agent, with no client certificate and no trust in the test CA
+      expect(results['api.anonymous'].error?.code).toBe('E_TLS');
+      expect(JSON.stringify(events)).not.toContain(KEY_PASSWORD);
+      expect(JSON.stringify(events)).not.toContain('PRIVATE KEY');
+    });
+
+    test.each([
       {
-        pem: PEM(),
-        enc: { ...PEM(), key_path: path.join(dir, 'client-enc.key'), key_password: '{{secret.KEY_PW}}' },
-        p12: { cert_path: path.join(dir, 'client.p12'), format: 'p12', key_password: '{{secret.KEY_PW}}', ca_cert_path: path.join(dir, 'ca.crt') },
-        rogue: { cert_path: path.join(dir, 'rogue.crt'), key_path: path.join(dir, 'rogue.key'), ca_cert_path: path.join(dir, 'ca.crt') },
+        name: 'a wrong key password (encrypted PEM)',
+        keys: () => ({ ...PEM(), key_path: path.join(dir, 'client-enc.key'), key_password: '{{secret.BAD_PW}}' }),
+        message: /mtls auth of actor a has a `key_password` that does not decrypt key_path .*client-enc\.key$/,
       },
-      ['api.as_pem', 'api.as_enc', 'api.as_p12', 'api.as_rogue', 'api.anonymous'],
-    );
-    expect([results['api.as_pem'].status, results['api.as_enc'].status, results['api.as_p12'].status]).toEqual(['passed', 'passed', 'passed']);
-    // the server refuses the rogue certificate; with TLS 1.3 the refusal comes after the handshake,
-    // as an alert (E_TLS) or, mostly, a closed connection (E_HTTP UND_ERR_SOCKET)
-    expect(results['api.as_rogue'].status).toBe('failed');
-    expect(['E_TLS', 'E_HTTP']).toContain(results['api.as_rogue'].error?.code);
-    // no actor: the default agent, with no client certificate and no trust in the test CA
-    expect(results['api.anonymous'].error?.code).toBe('E_TLS');
-    expect(JSON.stringify(events)).not.toContain(KEY_PASSWORD);
-    expect(JSON.stringify(events)).not.toContain('PRIVATE KEY');
-  });
-
-  test.each([
-    { name: 'a wrong key password (encrypted PEM)', keys: () => ({ ...PEM(), key_path: path.join(dir, 'client-enc.key'), key_password: '{{secret.BAD_PW}}' }), message: /mtls auth of actor a has a `key_password` that does not decrypt key_path .*client-enc\.key$/ },
-    { name: 'an encrypted key and no password', keys: () => ({ ...PEM(), key_path: path.join(dir, 'client-enc.key') }), message: /has an encrypted key_path .*client-enc\.key and no `key_password`$/ },
-    { name: 'a wrong p12 password', keys: () => ({ cert_path: path.join(dir, 'client.p12'), format: 'pfx', key_password: '{{secret.BAD_PW}}' }), message: /has a `key_password` that does not open cert_path .*client\.p12$/ },
-    { name: 'an unreadable file', keys: () => ({ ...PEM(), cert_path: path.join(dir, 'missing.crt') }), message: /cannot read cert_path .*missing\.crt \(ENOENT\)$/ },
-    { name: 'a key that is not the certificate\'s', keys: () => ({ ...PEM(), key_path: path.join(dir, 'rogue.key') }), message: /key_path .*rogue\.key that is not the key of cert_path .*client\.crt$/ },
-    { name: 'a certificate file that is a key', keys: () => ({ ...PEM(), cert_path: path.join(dir, 'client.key') }), message: /cert_path .*client\.key that is not a PEM certificate$/ },
-  ])('$name: E_AUTH naming the file, before any request, never its content', async ({ keys, message }) => {
-    const before = srv.requests.length;
-    const { results, events } = await run({ a: keys() }, ['api.as_a']);
-    const err = results['api.as_a'].error!;
-    expect(err.code).toBe('E_AUTH');
-    expect(err.message).toMatch(message);
-    expect(srv.requests.length).toBe(before);
-    const out = JSON.stringify([err, events]);
-    expect(out).not.toContain('not-the-password');
-    expect(out).not.toContain('BEGIN');
-  });
-});
+      {
+        name: 'an encrypted key and no password',
+        keys: () => ({ ...PEM(), key_path: path.join(dir, 'client-enc.key') }),
+        message: /has an encrypted key_path .*client-enc\.key and no `key_password`$/,
+      },
+      {
+        name: 'a wrong p12 password',
+        keys: () => ({ cert_path: path.join(dir, 'client.p12'), format: 'pfx', key_password: '{{secret.BAD_PW}}' }),
+        message: /has a `key_password` that does not open cert_path .*client\.p12$/,
+      },
+      {
+        name: 'an unreadable file',
+        keys: () => ({ ...PEM(), cert_path: path.join(dir, 'missing.crt') }),
+        message: /cannot read cert_path .*missing\.crt \(ENOENT\)$/,
+      },
+      {
+        name: "a key that is not the certificate's",
+        keys: () => ({ ...PEM(), key_path: path.join(dir, 'rogue.key') }),
+        message: /key_path .*rogue\.key that is not the key of cert_path .*client\.crt$/,
+      },
+      {
+        name: 'a certificate file that is a key',
+        keys: () => ({ ...PEM(), cert_path: path.join(dir, 'client.key') }),
+        message: /cert_path .*client\.key that is not a PEM certificate$/,
+      },
+    ])('$name: E_AUTH naming the file, before any request, never its content', async ({ keys, message }) => {
+      const before = srv.requests.length;
+      const { results, events } = await run({ a: keys() }, ['api.as_a']);
+      const err = results['api.as_a'].error!;
+      expect(err.code).toBe('E_AUTH');
+      expect(err.message).toMatch(message);
+      expect(srv.requests.length).toBe(before);
+      const out = JSON.stringify([err, events]);
+      expect(out).not.toContain('not-the-password');
+      expect(out).not.toContain('BEGIN');
+    });
+  },
+);

@@ -25,7 +25,14 @@ describe('RFC 5849 worked examples', () => {
   });
 
   test('1.2: the photos.example.net request signs to the RFC signature', () => {
-    const keys: OAuth1Keys = { consumerKey: 'dpf43f3p2l4k3l03', consumerSecret: 'kd94hf93k423kf44', token: 'nnch734d00sl2jdk', tokenSecret: 'pfkkdhi9sl3r4s00', method: 'HMAC-SHA1', realm: 'Photos' };
+    const keys: OAuth1Keys = {
+      consumerKey: 'dpf43f3p2l4k3l03',
+      consumerSecret: 'kd94hf93k423kf44',
+      token: 'nnch734d00sl2jdk',
+      tokenSecret: 'pfkkdhi9sl3r4s00',
+      method: 'HMAC-SHA1',
+      realm: 'Photos',
+    };
     const url = new URL('http://photos.example.net/photos?file=vacation.jpg&size=original');
     const header = authorizationHeader(keys, { method: 'GET', url, headers: {} }, { nonce: 'chapoH', timestamp: '137131202', version: false });
     expect(header).toMatch(/^OAuth realm="Photos", /);
@@ -86,21 +93,27 @@ const OPS = [
 ].join('\n');
 
 function project(actorYaml: string, url: string, secrets: Record<string, string> = SECRETS) {
-  return load({ 'flow.yaml': ROOT, 'environments/test.yaml': envFile({ baseUrl: url }), 'actors/partner.yaml': actorYaml, 'resources/api.yaml': OPS }, { secrets });
+  return load(
+    { 'flow.yaml': ROOT, 'environments/test.yaml': envFile({ baseUrl: url }), 'actors/partner.yaml': actorYaml, 'resources/api.yaml': OPS },
+    { secrets },
+  );
 }
 
 describeOAuth1('oauth1 against oauthlib (gunicorn)', RSA_PUBLIC, (server) => {
-  test.each(['HMAC-SHA1', 'HMAC-SHA256', 'PLAINTEXT', 'RSA-SHA1'])('%s: a query with spaces, &, +, = and non-ASCII; a form body; a JSON body', async (method) => {
-    const rsaKey = method === 'RSA-SHA1' ? '  consumer_secret: "{{secret.RSA_PEM}}"\n' : '';
-    const yaml = actor(`  signature_method: ${method}\n`).replace(rsaKey ? /  consumer_secret: .*\n/ : /^$/, rsaKey);
-    const { runner } = await project(yaml, server().url);
-    const r = await runner.runMany(['api.read', 'api.write', 'api.json']);
-    expect(r.results.map((x) => [x.operation, x.status, x.error?.message])).toEqual([
-      ['api.read', 'passed', undefined],
-      ['api.write', 'passed', undefined],
-      ['api.json', 'passed', undefined],
-    ]);
-  });
+  test.each(['HMAC-SHA1', 'HMAC-SHA256', 'PLAINTEXT', 'RSA-SHA1'])(
+    '%s: a query with spaces, &, +, = and non-ASCII; a form body; a JSON body',
+    async (method) => {
+      const rsaKey = method === 'RSA-SHA1' ? '  consumer_secret: "{{secret.RSA_PEM}}"\n' : '';
+      const yaml = actor(`  signature_method: ${method}\n`).replace(rsaKey ? /  consumer_secret: .*\n/ : /^$/, rsaKey);
+      const { runner } = await project(yaml, server().url);
+      const r = await runner.runMany(['api.read', 'api.write', 'api.json']);
+      expect(r.results.map((x) => [x.operation, x.status, x.error?.message])).toEqual([
+        ['api.read', 'passed', undefined],
+        ['api.write', 'passed', undefined],
+        ['api.json', 'passed', undefined],
+      ]);
+    },
+  );
 
   test('a retry is signed anew: the verifier spent the first nonce, a copy would be a replay', async () => {
     await fetch(`${server().url}/flaky/arm/2`, { method: 'POST' });
@@ -123,11 +136,18 @@ describeOAuth1('oauth1 against oauthlib (gunicorn)', RSA_PUBLIC, (server) => {
 
   test('a body changed after signing and a replayed nonce are refused by the verifier', async () => {
     const { oauth1 } = await import('../../src/auth/oauth1.js');
-    const keys: OAuth1Keys = { consumerKey: OAUTH1.consumerKey, consumerSecret: OAUTH1.consumerSecret, token: OAUTH1.token, tokenSecret: OAUTH1.tokenSecret, method: 'HMAC-SHA1' };
+    const keys: OAuth1Keys = {
+      consumerKey: OAUTH1.consumerKey,
+      consumerSecret: OAUTH1.consumerSecret,
+      token: OAUTH1.token,
+      tokenSecret: OAUTH1.tokenSecret,
+      method: 'HMAC-SHA1',
+    };
     const url = new URL(`${server().url}/protected`);
     const headers = { 'content-type': 'application/x-www-form-urlencoded' };
     const authorization = authorizationHeader(keys, { method: 'POST', url, headers, body: 'a=1' });
-    const post = (body: string, auth = authorization) => fetch(url, { method: 'POST', headers: { ...headers, authorization: auth }, body }).then((r) => r.status);
+    const post = (body: string, auth = authorization) =>
+      fetch(url, { method: 'POST', headers: { ...headers, authorization: auth }, body }).then((r) => r.status);
     expect(await post('a=2')).toBe(401); // changed body
     const fresh = authorizationHeader(keys, { method: 'POST', url, headers, body: 'a=1' });
     expect(await post('a=1', fresh)).toBe(200);

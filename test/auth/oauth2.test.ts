@@ -78,7 +78,9 @@ describe('oauth2_client_credentials', () => {
   });
 
   test('a wrong client secret is E_AUTH with the status, without the secret', async () => {
-    const actor = await loadActor(actorYaml('oauth2_client_credentials', '  client_id: myclient\n  client_secret: "{{secret.CS}}"\n').replace('{{env.tokenUrl}}', tokenUrl));
+    const actor = await loadActor(
+      actorYaml('oauth2_client_credentials', '  client_id: myclient\n  client_secret: "{{secret.CS}}"\n').replace('{{env.tokenUrl}}', tokenUrl),
+    );
     const t = makeAuthContext({ baseUrl: api.url, actor, secrets: { CS: 'not-the-secret' } });
     const err = await rejection(strategyFor('oauth2_client_credentials').login(actor.auth!, t.ctx));
     expect(err.code).toBe('E_AUTH');
@@ -89,7 +91,9 @@ describe('oauth2_client_credentials', () => {
   test('client credentials are form-encoded before Basic encoding (RFC 6749 2.3.1); a relative token_url follows baseUrl', async () => {
     const idp = await startServer({ 'POST /oauth/token': (_req, res) => json(res, 200, { access_token: 'at-1', token_type: 'bearer' }) });
     try {
-      const actor = await loadActor('name: svc\nauth:\n  strategy: oauth2_client_credentials\n  token_url: /oauth/token\n  client_id: "app 1"\n  client_secret: "p@ss word:1"\n  scope: "a:b"\n');
+      const actor = await loadActor(
+        'name: svc\nauth:\n  strategy: oauth2_client_credentials\n  token_url: /oauth/token\n  client_id: "app 1"\n  client_secret: "p@ss word:1"\n  scope: "a:b"\n',
+      );
       const t = makeAuthContext({ baseUrl: idp.url, actor });
       const session = await strategyFor('oauth2_client_credentials').login(actor.auth!, t.ctx);
       const req = idp.requests[0];

@@ -23,7 +23,7 @@ async function flow(cwd: string, args: string[]) {
 
 /** The server's own description, imported into a new project (with the edits a drifted description would have). */
 async function importProject(server: LoopbackTodo, drift?: (doc: any) => void): Promise<string> {
-  const doc = (await (await fetch(`${server.url}/openapi.json`)).json());
+  const doc = await (await fetch(`${server.url}/openapi.json`)).json();
   drift?.(doc);
   const dir = await writeProject({ 'openapi.json': JSON.stringify(doc) });
   const r = await flow(dir, ['import', 'openapi.json', '--out', 'project']);

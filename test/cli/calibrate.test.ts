@@ -42,7 +42,15 @@ describe('flow calibrate', () => {
     const report = r.stdout;
     expect(report).toMatch(/^# Calibration/);
     const proposals = [...report.matchAll(/^### \d+\. (.+)$/gm)].map((m) => m[1]);
-    expect(proposals.sort()).toEqual(['item.create: actor admin: header form', 'item.create: extract id', 'item.delete: expect_status', 'item.get: actor', 'item.missing: expect_status'].sort());
+    expect(proposals.sort()).toEqual(
+      [
+        'item.create: actor admin: header form',
+        'item.create: extract id',
+        'item.delete: expect_status',
+        'item.get: actor',
+        'item.missing: expect_status',
+      ].sort(),
+    );
     expect(report).toContain('`expect_status: 404` -> `expect_status: 403`');
     expect(report).toContain('`inject.headers.Authorization`: `{{admin.token}}` -> `Bearer {{admin.token}}`');
     expect(report).toContain('`id: $.data.data[*].id` -> `id: $.data.data.id`');
@@ -137,7 +145,9 @@ describe('flow calibrate', () => {
 
   it('an api_key sent raw in Authorization where the server wants Bearer: the key form is proposed, with no secret in the report or file', async () => {
     const KEY = 'key-5d0c-secret';
-    const srv = await startServer({ 'GET /me': (req, res) => (req.headers.authorization === `Bearer ${KEY}` ? json(res, 200, { id: 1 }) : json(res, 401, { error: 'anonymous' })) });
+    const srv = await startServer({
+      'GET /me': (req, res) => (req.headers.authorization === `Bearer ${KEY}` ? json(res, 200, { id: 1 }) : json(res, 401, { error: 'anonymous' })),
+    });
     try {
       const dir = await writeProject({
         'flow.yaml': 'version: 1\nname: keyed\nimports: [environments/*.yaml, actors/*.yaml, resources/*.yaml]\n',
@@ -162,7 +172,8 @@ describe('flow calibrate', () => {
     const dir = await writeProject({
       'flow.yaml': 'version: 1\nname: bulk\nimports: [environments/*.yaml, resources/*.yaml]\n',
       'environments/local.yaml': 'name: local\nvariables:\n  baseUrl: http://127.0.0.1:9\n',
-      'resources/items.yaml': 'name: item\noperations:\n  mark_all: { method: PATCH, path: /items, body: { done: true } }\n  rename: { method: PATCH, path: "/items/{{env.itemId}}", body: { name: x } }\n',
+      'resources/items.yaml':
+        'name: item\noperations:\n  mark_all: { method: PATCH, path: /items, body: { done: true } }\n  rename: { method: PATCH, path: "/items/{{env.itemId}}", body: { name: x } }\n',
     });
     const rec = recordedIO({ cwd: dir });
     await main(['calibrate', '--writes', '--dry-run', '--var', 'itemId=1'], rec.io);

@@ -14,8 +14,11 @@ describe.skipIf(!BUILT && !process.env.CI)('bin/flow.js as a program', () => {
   it('starts through its own first line and answers --version', async () => {
     const { version } = JSON.parse(await readFile(path.join(REPO, 'package.json'), 'utf8')) as { version: string };
     const r = await new Promise<{ code: number; stdout: string; stderr: string }>((resolve) => {
-      execFile(path.join(REPO, 'bin/flow.js'), ['--version'], { env: { PATH: path.dirname(process.execPath) + path.delimiter + process.env.PATH } }, (err, stdout, stderr) =>
-        resolve({ code: err ? Number((err as { code?: unknown }).code ?? 70) : 0, stdout, stderr }),
+      execFile(
+        path.join(REPO, 'bin/flow.js'),
+        ['--version'],
+        { env: { PATH: path.dirname(process.execPath) + path.delimiter + process.env.PATH } },
+        (err, stdout, stderr) => resolve({ code: err ? Number((err as { code?: unknown }).code ?? 70) : 0, stdout, stderr }),
       );
     });
     expect(r.stderr).toBe('');

@@ -112,7 +112,8 @@ describe('flow lint (in process)', () => {
   it('--help explains every option and lists every code', async () => {
     const r = await flow(['--help']);
     expect(r.code).toBe(0);
-    for (const option of ['--project', '--format', '--strict', '--quiet', '--help', 'stylish', 'json', 'github', 'Exit codes']) expect(r.stdout).toContain(option);
+    for (const option of ['--project', '--format', '--strict', '--quiet', '--help', 'stylish', 'json', 'github', 'Exit codes'])
+      expect(r.stdout).toContain(option);
     for (const code of Object.keys(CODES)) expect(r.stdout).toMatch(new RegExp(`^  ${code} +(error|warning) `, 'm'));
   });
 });

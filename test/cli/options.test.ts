@@ -17,7 +17,9 @@ describe('optionHelp', () => {
       project: { type: 'string', short: 'p', arg: '<dir>', help: 'the project' },
       'dry-run': { type: 'boolean', help: ['print the plan', 'and send nothing'] },
     });
-    expect(text).toBe(['  -p, --project <dir>  the project', '      --dry-run        print the plan', '                       and send nothing', ''].join('\n'));
+    expect(text).toBe(
+      ['  -p, --project <dir>  the project', '      --dry-run        print the plan', '                       and send nothing', ''].join('\n'),
+    );
   });
 });
 

@@ -14,7 +14,10 @@ const README = readFileSync(new URL('README.md', `file://${REPO}`), 'utf8');
 function demoBlock(): string[] {
   const block = /To use `flow run` on it[\s\S]*?```sh\n([\s\S]*?)```/.exec(README)?.[1];
   if (!block) throw new Error('README.md has no block saying how to run the demo API with flow run');
-  return block.split('\n').map((l) => l.replace(/\s+#.*$/, '').trim()).filter(Boolean);
+  return block
+    .split('\n')
+    .map((l) => l.replace(/\s+#.*$/, '').trim())
+    .filter(Boolean);
 }
 
 const children: Array<{ kill(): boolean }> = [];
@@ -27,7 +30,12 @@ describe('README: the demo API with flow run', () => {
     const lines = demoBlock();
     const exported = lines.find((l) => l.startsWith('export '));
     expect(exported).toBeDefined();
-    const env: Record<string, string> = Object.fromEntries(exported!.slice('export '.length).split(/\s+/).map((kv) => kv.split('=') as [string, string]));
+    const env: Record<string, string> = Object.fromEntries(
+      exported!
+        .slice('export '.length)
+        .split(/\s+/)
+        .map((kv) => kv.split('=') as [string, string]),
+    );
     expect(Object.keys(env)).toEqual(['FLOW_SECRET_ADMIN_PASSWORD', 'FLOW_SECRET_PARTNER_API_KEY', 'FLOW_SECRET_AUDITOR_PASSWORD']);
 
     const start = lines.find((l) => l.includes('demo-api/server.js'));
@@ -49,7 +57,10 @@ describe('README: the demo API with flow run', () => {
     const runs = lines.filter((l) => l.startsWith('node bin/flow.js run'));
     expect(runs.length).toBeGreaterThanOrEqual(2);
     for (const line of runs) {
-      const args = line.split(/\s+/).slice(2).map((a) => a.replace(`http://127.0.0.1:${m![1]}`, url));
+      const args = line
+        .split(/\s+/)
+        .slice(2)
+        .map((a) => a.replace(`http://127.0.0.1:${m![1]}`, url));
       const rec = recordedIO({ cwd: REPO, env });
       const code = await main(args, rec.io);
       expect(code, `${line}\n${rec.out()}${rec.err()}`).toBe(0);

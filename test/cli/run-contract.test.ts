@@ -38,7 +38,9 @@ describe('flow run --server --openapi', () => {
   it('--contract warn: a warning line, exit 0', async () => {
     const r = await flowRun(['--openapi', 'openapi.yaml', '--contract', 'warn'], { PETS_BREAK: 'missing-field' });
     expect(r.code).toBe(0);
-    expect(r.stdout).toMatch(/✔ pet\.get {2}\d+ ms\n {4}W_CONTRACT {2}the 200 response of GET \/pets\/\{petId\} breaks openapi\.yaml \(1 violation\)\n {4}✗ \/name: expected a required property, got missing/);
+    expect(r.stdout).toMatch(
+      /✔ pet\.get {2}\d+ ms\n {4}W_CONTRACT {2}the 200 response of GET \/pets\/\{petId\} breaks openapi\.yaml \(1 violation\)\n {4}✗ \/name: expected a required property, got missing/,
+    );
   });
 
   it('a server that crashes at start: exit 1 with its output, nothing sent', async () => {

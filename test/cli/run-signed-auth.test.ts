@@ -30,8 +30,10 @@ it('--verbose: requests, 401 bodies echoing the headers, and errors show no secr
     'flow.yaml': 'version: 1\nname: signed\nimports:\n  - environments/*.yaml\n  - actors/*.yaml\n  - resources/*.yaml\n',
     'environments/local.yaml': 'name: local\nvariables:\n  baseUrl: <SET_VIA_--var>\n',
     'actors/j.yaml': 'name: j\nauth:\n  strategy: jwt\n  algorithm: ES256\n  secret: "{{secret.JWT_KEY}}"\n  payload: { aud: x }\n',
-    'actors/o.yaml': 'name: o\nauth:\n  strategy: oauth1\n  consumer_key: ck\n  consumer_secret: "{{secret.OAUTH1_CS}}"\n  token: "{{secret.OAUTH1_TOKEN}}"\n  token_secret: "{{secret.OAUTH1_TS}}"\n',
-    'actors/a.yaml': 'name: a\nauth:\n  strategy: aws_sigv4\n  access_key: AKIDX\n  secret_key: "{{secret.AWS_SK}}"\n  session_token: "{{secret.AWS_TOKEN}}"\n  region: us-east-1\n  service: execute-api\n',
+    'actors/o.yaml':
+      'name: o\nauth:\n  strategy: oauth1\n  consumer_key: ck\n  consumer_secret: "{{secret.OAUTH1_CS}}"\n  token: "{{secret.OAUTH1_TOKEN}}"\n  token_secret: "{{secret.OAUTH1_TS}}"\n',
+    'actors/a.yaml':
+      'name: a\nauth:\n  strategy: aws_sigv4\n  access_key: AKIDX\n  secret_key: "{{secret.AWS_SK}}"\n  session_token: "{{secret.AWS_TOKEN}}"\n  region: us-east-1\n  service: execute-api\n',
     'resources/r.yaml': `name: r\noperations:\n  j: { path: /j, actor: j }\n  o: { method: POST, path: /o, actor: o, body_form: { a: "1" } }\n  a: { path: /a, actor: a }\n`,
   });
   const env = Object.fromEntries(Object.entries(SECRETS).map(([k, v]) => [`FLOW_SECRET_${k}`, v]));

@@ -119,7 +119,9 @@ describe('flow run (in process)', () => {
     const r = await flowRun(['item.get'], { dir });
     expect(r.code).toBe(2);
     // environments/ is absent too: a directory of the layout, which the message names as well
-    expect(r.stderr).toContain('flow run: unknown operation "item.get"; operations are named resource.operation\n  import "environments/*.yaml" (flow.yaml:4:5) matches no file\n  import "resource/*.yaml" (flow.yaml:5:5) matches no file\n');
+    expect(r.stderr).toContain(
+      'flow run: unknown operation "item.get"; operations are named resource.operation\n  import "environments/*.yaml" (flow.yaml:4:5) matches no file\n  import "resource/*.yaml" (flow.yaml:5:5) matches no file\n',
+    );
   });
 
   it('lint errors: exit 1, the errors with file:line, and nothing is sent', async () => {
@@ -153,14 +155,24 @@ describe('flow run (in process)', () => {
     const done = [...r.stdout.matchAll(/^✔ (\S+)/gm)].map((m) => m[1]);
     expect(done).toEqual(['order.list', 'product.create', 'product.publish', 'order.create', 'order.get', 'order.delete']);
     expect(r.stdout).toMatch(line(`6 passed, 0 failed \\(${MS}\\)`));
-    expect(api().log).toEqual(['POST /login', 'GET /orders', 'POST /products', 'POST /products/1/publish', 'POST /orders', 'GET /orders/2', 'DELETE /orders/2']);
+    expect(api().log).toEqual([
+      'POST /login',
+      'GET /orders',
+      'POST /products',
+      'POST /products/1/publish',
+      'POST /orders',
+      'GET /orders/2',
+      'DELETE /orders/2',
+    ]);
   });
 
   it('--var gives a <SET_VIA_--var> value; without it one usage error names the variable (and a mistyped --var), and nothing is sent', async () => {
     const without = await flowRun(['--all'], { noVar: true });
     expect(without.code).toBe(2);
     expect(without.stdout).toBe('');
-    expect(without.stderr).toMatch(/^flow run: env\.baseUrl is <SET_VIA_--var> and no value was given: pass --var baseUrl=… or set FLOW_VAR_baseUrl\nnothing was sent\n/);
+    expect(without.stderr).toMatch(
+      /^flow run: env\.baseUrl is <SET_VIA_--var> and no value was given: pass --var baseUrl=… or set FLOW_VAR_baseUrl\nnothing was sent\n/,
+    );
     const typo = await flowRun(['order.list', '--var', 'baseurl=http://x'], { noVar: true });
     expect(typo.code).toBe(2);
     expect(typo.stderr).toContain('(--var baseurl was given: did you mean baseUrl?)');
@@ -224,7 +236,7 @@ describe('flow run (in process)', () => {
         '    path: /products',
         '    actor: admin',
         '    expect_status: 404', // the shop has no list; the hook is what matters
-        "    pre_request: \"console.log('sending', ctx.request.headers.Authorization)\"",
+        '    pre_request: "console.log(\'sending\', ctx.request.headers.Authorization)"',
         '',
       ].join('\n'),
     });
@@ -262,7 +274,10 @@ describe('flow run (in process)', () => {
     const orders = await readFile(path.join(dir, 'resources/orders.yaml'), 'utf8');
     // only the changed line differs: the comment after `create:` stays where it was
     expect(orders).toBe(
-      ordersYaml.replace('_provenance: { source: ai_import, verified_against: synthetic }', '_provenance: { source: ai_import, verified_against: live_capture }'),
+      ordersYaml.replace(
+        '_provenance: { source: ai_import, verified_against: synthetic }',
+        '_provenance: { source: ai_import, verified_against: live_capture }',
+      ),
     );
     const products = await readFile(path.join(dir, 'resources/products.yaml'), 'utf8');
     expect(products.match(/verified_against: live_capture/g)).toHaveLength(2);
@@ -308,9 +323,14 @@ describe.skipIf(!BUILT && !process.env.CI)('node bin/flow.js run (child process)
     const ids = Array.from({ length: 60 }, (_, i) => `check.c${i}`);
     const r = await new Promise<{ code: number; stdout: string; stderr: string }>((resolve) => {
       const env = { PATH: process.env.PATH, FLOW_SECRET_SHOP_PW: SHOP_SECRET };
-      execFile(process.execPath, [path.join(REPO, 'bin/flow.js'), 'run', ...ids, '--var', `baseUrl=${api().url}`, '--verbose'], { cwd: dir, env, timeout: 20_000, maxBuffer: 16 * 1024 * 1024 }, (err, stdout, stderr) => {
-        resolve({ code: err ? Number((err as { code?: unknown }).code ?? 70) : 0, stdout, stderr });
-      });
+      execFile(
+        process.execPath,
+        [path.join(REPO, 'bin/flow.js'), 'run', ...ids, '--var', `baseUrl=${api().url}`, '--verbose'],
+        { cwd: dir, env, timeout: 20_000, maxBuffer: 16 * 1024 * 1024 },
+        (err, stdout, stderr) => {
+          resolve({ code: err ? Number((err as { code?: unknown }).code ?? 70) : 0, stdout, stderr });
+        },
+      );
     });
     expect(r.stderr).toBe('');
     expect(r.code).toBe(0);

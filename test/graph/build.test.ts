@@ -43,10 +43,7 @@ describe('producers', () => {
 
   it('the first declared producer is the prerequisite; an operation never needs itself', async () => {
     const g = await graphOf(ORDERS);
-    expect(edgeLines(g)).toEqual([
-      'order.get -> order.create (implicit {{order.id}})',
-      'order.update -> order.create (implicit {{order.id}})',
-    ]);
+    expect(edgeLines(g)).toEqual(['order.get -> order.create (implicit {{order.id}})', 'order.update -> order.create (implicit {{order.id}})']);
     expect(g.selfProduced).toEqual([]);
   });
 
@@ -305,14 +302,14 @@ resources:
       create: { method: POST, path: '/users/{{user.id}}/posts', headers: { X-T: '{{user.token}}' } }
 `;
 
-  it('a field the login does not provide is the resource\'s: the operation extracting it runs first', async () => {
-    const g = await graphOf(SHARED("{ strategy: simple, method: POST, path: /login, extract: { token: $.data.token } }"));
+  it("a field the login does not provide is the resource's: the operation extracting it runs first", async () => {
+    const g = await graphOf(SHARED('{ strategy: simple, method: POST, path: /login, extract: { token: $.data.token } }'));
     const [id, token] = g.sitesOf('operation', 'post.create');
     expect([id.raw, id.class, token.raw, token.class]).toEqual(['{{user.id}}', 'resource', '{{user.token}}', 'actor']);
     expect(g.edgesOf('post.create').map((e) => `${e.to} ${e.via} ${e.kind}`)).toEqual(['user.create {{user.id}} implicit']);
   });
 
-  it('a field the login extracts (a chain step, or a strategy such as jwt or oauth2) stays the actor\'s', async () => {
+  it("a field the login extracts (a chain step, or a strategy such as jwt or oauth2) stays the actor's", async () => {
     const chain = await graphOf(SHARED('{ strategy: chain, steps: [{ id: a, path: /a }, { id: b, path: /b, extract: { id: $.data.user_id } }] }'));
     expect(chain.sitesOf('operation', 'post.create').map((s) => s.class)).toEqual(['actor', 'resource']);
     expect(chain.edgesOf('post.create').map((e) => `${e.to} ${e.via}`)).toEqual(['user.create {{user.token}}']);
@@ -323,8 +320,10 @@ resources:
     expect(loginFields((await loadInline(SHARED('{ strategy: oauth2_password }'))).actors.get('user'))).toContain('access_token');
   });
 
-  it('a field extracted only by session.refresh is not in the first session: the resource\'s', async () => {
-    const g = await graphOf(SHARED("{ strategy: bearer, token: '{{secret.K}}' }", '{ ttl: 1h, refresh: { method: POST, path: /r, extract: { id: $.data.id } } }'));
+  it("a field extracted only by session.refresh is not in the first session: the resource's", async () => {
+    const g = await graphOf(
+      SHARED("{ strategy: bearer, token: '{{secret.K}}' }", '{ ttl: 1h, refresh: { method: POST, path: /r, extract: { id: $.data.id } } }'),
+    );
     expect(g.sitesOf('operation', 'post.create')[0].class).toBe('resource');
   });
 });

@@ -9,7 +9,15 @@ const FIXTURES = path.join(import.meta.dirname, '../fixtures/graph');
 async function flowGraph(...argv: string[]): Promise<{ code: number; out: string; err: string }> {
   let out = '';
   let err = '';
-  const io: CliIO = { stdout: (t) => (out += t), stderr: (t) => (err += t), stdin: new PassThrough(), cwd: FIXTURES, env: {}, isTTY: false, stdoutIsTTY: false };
+  const io: CliIO = {
+    stdout: (t) => (out += t),
+    stderr: (t) => (err += t),
+    stdin: new PassThrough(),
+    cwd: FIXTURES,
+    env: {},
+    isTTY: false,
+    stdoutIsTTY: false,
+  };
   const code = await graph(argv, io);
   return { code, out, err };
 }

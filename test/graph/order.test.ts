@@ -123,7 +123,9 @@ resources:
       delete: { method: DELETE, path: '/orders/{{order.id}}' }
 `);
     expect(scheduleOrder(g, ['order.delete', 'order.get'])).toEqual(['order.create', 'order.get', 'order.delete']);
-    expect(() => scheduleOrder(g, ['order.gett'])).toThrowError(expect.objectContaining({ code: 'E_REF_UNDEFINED', message: expect.stringContaining('did you mean order.get?') }));
+    expect(() => scheduleOrder(g, ['order.gett'])).toThrowError(
+      expect.objectContaining({ code: 'E_REF_UNDEFINED', message: expect.stringContaining('did you mean order.get?') }),
+    );
   });
 
   it('never stalls on a cycle and lists every operation once', () => {

@@ -197,7 +197,9 @@ resources:
       'resources/users.yaml': 'name: user\noperations:\n  create: { method: POST, path: /users, extract: { id: $.data.id } }\n',
     });
     const result = lint(project);
-    expect(result.diagnostics.map((d) => `${path.relative(project.dir, d.file)}:${d.line}:${d.col} ${d.code} ${d.severity}`)).toEqual(['actors/user.yaml:2:1 W_NAME_SHARED warning']);
+    expect(result.diagnostics.map((d) => `${path.relative(project.dir, d.file)}:${d.line}:${d.col} ${d.code} ${d.severity}`)).toEqual([
+      'actors/user.yaml:2:1 W_NAME_SHARED warning',
+    ]);
     expect(result.ok).toBe(true);
   });
 

@@ -15,7 +15,11 @@ import type { ExtractSource } from '../../src/project/index.js';
 
 describe('assert syntax (graph stage)', () => {
   it('parses the grammar of DESIGN.md', () => {
-    expect(parseAssert("$.data.items[*].sku contains 'A1'")).toMatchObject({ path: '$.data.items[*].sku', op: 'contains', expected: { kind: 'value', value: 'A1' } });
+    expect(parseAssert("$.data.items[*].sku contains 'A1'")).toMatchObject({
+      path: '$.data.items[*].sku',
+      op: 'contains',
+      expected: { kind: 'value', value: 'A1' },
+    });
     expect(parseAssert('$.status_code < 300')).toMatchObject({ op: '<', expected: { value: 300 } });
     expect(parseAssert('$.headers.X-Id not exists')).toMatchObject({ path: '$.headers.X-Id', op: 'not exists' });
     expect(parseAssert("$.body matches '^ok'").regex).toBeInstanceOf(RegExp);
@@ -110,7 +114,7 @@ describe('one implementation', () => {
     const script = [
       "import { createRequire } from 'node:module';",
       "const g = await import('./src/graph/index.ts');",
-      "const loaded = () => Object.keys(createRequire(import.meta.url).cache).some((k) => /[\\\\/]node_modules[\\\\/]xpath[\\\\/]/.test(k));",
+      'const loaded = () => Object.keys(createRequire(import.meta.url).cache).some((k) => /[\\\\/]node_modules[\\\\/]xpath[\\\\/]/.test(k));',
       'const before = loaded();',
       "g.checkExtract({ source: 'xpath', path: '//a' });",
       'console.log(JSON.stringify([before, loaded()]));',

@@ -93,7 +93,11 @@ describe('parseTemplate: errors never throw and never swallow the rest', () => {
 
   it('every faker name the runtime generates parses, in any case and with or without _', () => {
     for (const name of FAKER_NAMES) expect(onlyRef(`{{$.faker.${name}}}`)).toEqual({ kind: 'faker', method: name, name });
-    for (const [spelling, name] of [['first_name', 'firstName'], ['FIRSTNAME', 'firstName'], ['Ip_V4', 'ipv4']]) {
+    for (const [spelling, name] of [
+      ['first_name', 'firstName'],
+      ['FIRSTNAME', 'firstName'],
+      ['Ip_V4', 'ipv4'],
+    ]) {
       expect(onlyRef(`{{$.faker.${spelling}}}`)).toEqual({ kind: 'faker', method: spelling, name });
     }
   });
@@ -106,7 +110,7 @@ describe('parseTemplate: errors never throw and never swallow the rest', () => {
     expect((parts[1] as { message: string }).message).toContain('{{order.id');
   });
 
-  it("a stray quote spoils one reference, not the next", () => {
+  it('a stray quote spoils one reference, not the next', () => {
     const parts = parseTemplate("{{order.id's}} then {{user.id}}");
     expect(parts.map((p) => p.kind)).toEqual(['error', 'text', 'ref']);
     expect(parts[2]).toMatchObject({ raw: '{{user.id}}' });

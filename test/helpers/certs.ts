@@ -20,10 +20,31 @@ export function makeCerts(dir: string): void {
   const sign = (csr: string, ca: string, extfile: string, out: string) =>
     run('x509', '-req', '-in', csr, '-CA', `${ca}.crt`, '-CAkey', `${ca}.key`, '-CAcreateserial', '-days', '30', '-sha256', '-extfile', extfile, '-out', out);
   const ca = (name: string, cn: string) =>
-    run('req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-sha256', '-days', '30', '-keyout', `${name}.key`, '-out', `${name}.crt`, '-subj', `/CN=${cn}`,
-      '-addext', 'basicConstraints=critical,CA:TRUE', '-addext', 'keyUsage=critical,keyCertSign,cRLSign');
+    run(
+      'req',
+      '-x509',
+      '-newkey',
+      'rsa:2048',
+      '-nodes',
+      '-sha256',
+      '-days',
+      '30',
+      '-keyout',
+      `${name}.key`,
+      '-out',
+      `${name}.crt`,
+      '-subj',
+      `/CN=${cn}`,
+      '-addext',
+      'basicConstraints=critical,CA:TRUE',
+      '-addext',
+      'keyUsage=critical,keyCertSign,cRLSign',
+    );
   ca('ca', 'Test Root CA');
-  ext('server.ext', 'basicConstraints=CA:FALSE\nkeyUsage=critical,digitalSignature,keyEncipherment\nextendedKeyUsage=serverAuth\nsubjectAltName=IP:127.0.0.1,DNS:localhost\n');
+  ext(
+    'server.ext',
+    'basicConstraints=CA:FALSE\nkeyUsage=critical,digitalSignature,keyEncipherment\nextendedKeyUsage=serverAuth\nsubjectAltName=IP:127.0.0.1,DNS:localhost\n',
+  );
   ext('client.ext', 'basicConstraints=CA:FALSE\nkeyUsage=critical,digitalSignature\nextendedKeyUsage=clientAuth\n');
   req('server.key', 'server.csr', '/CN=localhost');
   sign('server.csr', 'ca', 'server.ext', 'server.crt');

@@ -43,7 +43,13 @@ export async function startDriftingApi(): Promise<DriftingApi> {
       if (!authed(req.headers.authorization)) return json(res, 403, { error: 'forbidden' });
       const body = req.json() as { title?: string };
       if (!body.title) {
-        return json(res, 422, { error: { statusCode: 422, code: 'VALIDATION_FAILED', details: [{ path: '', code: 'required', message: "must have required property 'title'", info: { missingProperty: 'title' } }] } });
+        return json(res, 422, {
+          error: {
+            statusCode: 422,
+            code: 'VALIDATION_FAILED',
+            details: [{ path: '', code: 'required', message: "must have required property 'title'", info: { missingProperty: 'title' } }],
+          },
+        });
       }
       json(res, 201, { data: { id: next++, title: body.title } });
     },

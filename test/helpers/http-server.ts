@@ -9,7 +9,14 @@
 //   });
 //   await fetch(`${srv.url}/login`); srv.requests[0].json();
 //   afterAll(() => srv.close());
-import { createServer as createHttpServer, request as httpRequest, type IncomingHttpHeaders, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import {
+  createServer as createHttpServer,
+  request as httpRequest,
+  type IncomingHttpHeaders,
+  type IncomingMessage,
+  type Server,
+  type ServerResponse,
+} from 'node:http';
 import { createServer as createHttpsServer, type ServerOptions as HttpsServerOptions } from 'node:https';
 import { connect as netConnect, type AddressInfo, type Socket } from 'node:net';
 
@@ -173,7 +180,8 @@ function record(raw: IncomingMessage, body: Buffer): RecordedRequest {
     body,
     text: () => body.toString('utf8'),
     json: () => JSON.parse(body.toString('utf8')),
-    formData: () => new Request('http://x/', { method: 'POST', headers: { 'content-type': String(headers['content-type'] ?? '') }, body: new Uint8Array(body) }).formData(),
+    formData: () =>
+      new Request('http://x/', { method: 'POST', headers: { 'content-type': String(headers['content-type'] ?? '') }, body: new Uint8Array(body) }).formData(),
   };
 }
 

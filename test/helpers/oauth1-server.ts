@@ -55,9 +55,11 @@ export function describeOAuth1(name: string, rsaPublic: string, body: (server: (
   const why = missing();
   if (why) {
     if (process.env.CI === 'true' || process.env.CI === '1') {
-      describe(name, () => test('the OAuth 1.0a verifier is installed', () => {
-        throw new Error(`required in CI but ${why}. Install with: ${OAUTH1_INSTALL}`);
-      }));
+      describe(name, () =>
+        test('the OAuth 1.0a verifier is installed', () => {
+          throw new Error(`required in CI but ${why}. Install with: ${OAUTH1_INSTALL}`);
+        }),
+      );
     } else {
       describe.skip(`${name} (skipped: ${why}; install with: ${OAUTH1_INSTALL})`, () => test('needs oauthlib', () => {}));
     }

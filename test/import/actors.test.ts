@@ -17,7 +17,10 @@ const SCHEMES = {
   bearerAuth: { type: 'http', scheme: 'bearer' },
   key: { type: 'apiKey', in: 'header', name: 'X-Api-Key' },
   oauth: { type: 'oauth2', flows: { clientCredentials: { tokenUrl: 'https://auth.example.test/token', scopes: {} } } },
-  code: { type: 'oauth2', flows: { authorizationCode: { authorizationUrl: 'https://auth.example.test/a', tokenUrl: 'https://auth.example.test/token', scopes: {} } } },
+  code: {
+    type: 'oauth2',
+    flows: { authorizationCode: { authorizationUrl: 'https://auth.example.test/a', tokenUrl: 'https://auth.example.test/token', scopes: {} } },
+  },
 };
 
 /** A one-operation OpenAPI description whose operation accepts `security` (alternatives, in order). */
@@ -63,7 +66,9 @@ describe('scheme preference among stated alternatives', () => {
   it('the plan gives the choice at the end of Actors, not in a sixth section', async () => {
     const r = await importWith(['basicAuth', 'bearerAuth']);
     const actors = r.plan.slice(r.plan.indexOf('## Actors'), r.plan.indexOf('## Resources and operations'));
-    expect(actors).toContain('Operations that accept basicAuth or bearerAuth use bearerAuth (a credential issued in advance first, basic last): 1 (thing.list).');
+    expect(actors).toContain(
+      'Operations that accept basicAuth or bearerAuth use bearerAuth (a credential issued in advance first, basic last): 1 (thing.list).',
+    );
     expect(r.plan).not.toContain('## Notes');
   });
   it('an unsupported scheme among the alternatives is passed over, without a question', async () => {

@@ -16,7 +16,14 @@ afterEach(async () => {
 
 function io(cwd: string): CliIO & { out: string; err: string } {
   const o = { out: '', err: '' } as CliIO & { out: string; err: string };
-  return Object.assign(o, { stdout: (t: string) => void (o.out += t), stderr: (t: string) => void (o.err += t), stdin: new PassThrough(), cwd, env: {}, isTTY: false });
+  return Object.assign(o, {
+    stdout: (t: string) => void (o.out += t),
+    stderr: (t: string) => void (o.err += t),
+    stdin: new PassThrough(),
+    cwd,
+    env: {},
+    isTTY: false,
+  });
 }
 
 async function check(answer: string, inputs: string[] = []) {

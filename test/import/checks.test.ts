@@ -36,7 +36,12 @@ describe('self-check (spec 1.8)', () => {
   const cases: Array<[string, Parameters<typeof project>[0], Parameters<typeof project>[1], string]> = [
     ['a scope that is no actor, resource, env or secret', { get: { path: '/o/{{invoice.id}}' } }, {}, 'E_CHECK_SCOPE'],
     ['an {{env.X}} not in the environment file', { get: { path: '/o/{{env.region}}' } }, {}, 'E_CHECK_ENV_UNDEFINED'],
-    ['an extraction referenced by operation', { create: { path: '/o', extract: { id: '$.data.id' } }, get: { path: '/o/{{order.create.id}}' } }, {}, 'E_CHECK_OPERATION_REF'],
+    [
+      'an extraction referenced by operation',
+      { create: { path: '/o', extract: { id: '$.data.id' } }, get: { path: '/o/{{order.create.id}}' } },
+      {},
+      'E_CHECK_OPERATION_REF',
+    ],
     ['a plaintext password', { get: { path: '/o', body: { password: 'hunter2' } } }, {}, 'E_CHECK_PLAINTEXT_SECRET'],
     ['a plaintext token in the environment', { get: { path: '/o' } }, { env: { api_token: 'abc123' } }, 'E_CHECK_PLAINTEXT_SECRET'],
     ['a baseUrl with a path', { get: { path: '/o' } }, { env: { baseUrl: 'https://h.test/v1' } }, 'E_CHECK_BASEURL_PATH'],

@@ -14,7 +14,14 @@ afterEach(async () => {
 
 function io(cwd = FIXTURES, isTTY = false): CliIO & { out: string; err: string } {
   const o = { out: '', err: '' } as CliIO & { out: string; err: string };
-  return Object.assign(o, { stdout: (t: string) => void (o.out += t), stderr: (t: string) => void (o.err += t), stdin: new PassThrough(), cwd, env: {}, isTTY });
+  return Object.assign(o, {
+    stdout: (t: string) => void (o.out += t),
+    stderr: (t: string) => void (o.err += t),
+    stdin: new PassThrough(),
+    cwd,
+    env: {},
+    isTTY,
+  });
 }
 
 describe('flow import', () => {
@@ -36,7 +43,9 @@ describe('flow import', () => {
     cleanups.push(cleanup);
     const a = io();
     const code = await main(['import', 'shop.postman_collection.json', '--out', path.join(dir, 'p'), '--plan', path.join(dir, 'PLAN.md')], a);
-    expect(a.err).toMatch(/5 of 5 operations, 3 resources, 1 actors, 1 open questions, \d+ dependencies \(1 depends_on\); self-check and grounding passed; lint 0 errors/);
+    expect(a.err).toMatch(
+      /5 of 5 operations, 3 resources, 1 actors, 1 open questions, \d+ dependencies \(1 depends_on\); self-check and grounding passed; lint 0 errors/,
+    );
     expect(code).toBe(0);
     expect(a.out).toBe('');
     expect(await readFile(path.join(dir, 'PLAN.md'), 'utf8')).toMatch(/^# Import plan: Shop/);
@@ -55,7 +64,10 @@ describe('flow import', () => {
     cleanups.push(cleanup);
     await mkdir(path.join(dir, 'resources'), { recursive: true });
     await writeFile(path.join(dir, 'flow.yaml'), 'version: 1\nname: llm\nimports:\n  - resources/*.yaml\n');
-    await writeFile(path.join(dir, 'resources/books.yaml'), 'name: book\noperations:\n  list:\n    path: /api/books\n    depends_on: []\n  fetch:\n    path: /api/books/{{book.list.id}}\n');
+    await writeFile(
+      path.join(dir, 'resources/books.yaml'),
+      'name: book\noperations:\n  list:\n    path: /api/books\n    depends_on: []\n  fetch:\n    path: /api/books/{{book.list.id}}\n',
+    );
     const a = io(FIXTURES);
     expect(await main(['import', '--check', dir, 'docs.md'], a)).toBe(1);
     expect(a.err).toContain('E_CHECK_EMPTY_KEY');

@@ -19,17 +19,32 @@ const STRIPE = 'openapi/stripe-spec3.oas30.yaml';
 const files = existsSync(CORPUS)
   ? readdirSync(CORPUS, { withFileTypes: true })
       .filter((d) => d.isDirectory())
-      .flatMap((d) => readdirSync(path.join(CORPUS, d.name)).filter((f) => f !== 'README.md').map((f) => `${d.name}/${f}`))
+      .flatMap((d) =>
+        readdirSync(path.join(CORPUS, d.name))
+          .filter((f) => f !== 'README.md')
+          .map((f) => `${d.name}/${f}`),
+      )
       .filter((f) => f !== STRIPE)
       .sort()
   : [];
-const groups = [...files.map((f) => [f]), ['postman/microsoft-graph.v21.postman_collection.json', 'postman/microsoft-graph.postman_environment.json'], ['markdown/realworld-backend-endpoints.md', 'markdown/realworld-backend-api-response-format.md']];
+const groups = [
+  ...files.map((f) => [f]),
+  ['postman/microsoft-graph.v21.postman_collection.json', 'postman/microsoft-graph.postman_environment.json'],
+  ['markdown/realworld-backend-endpoints.md', 'markdown/realworld-backend-api-response-format.md'],
+];
 
 /** Credentials that appear in the corpus (headers, URLs, example bodies): never in any output. */
 const SECTIONS = ['## Actors', '## Resources and operations', '## Variable flow', '## Environment variables', '## Open questions'];
 const headings = (plan: string): string[] => plan.split('\n').filter((l) => l.startsWith('## '));
 
-const REAL = ['65eaa9c8ef52460d22a93307fe0aee76289dc675', '9fcb1158165773dd010fca5f0cf7174316c3e37d', 'jakejake', 'your-api-key', 'admin:password', 'yourpassword'];
+const REAL = [
+  '65eaa9c8ef52460d22a93307fe0aee76289dc675',
+  '9fcb1158165773dd010fca5f0cf7174316c3e37d',
+  'jakejake',
+  'your-api-key',
+  'admin:password',
+  'yourpassword',
+];
 
 const cleanups: Array<() => Promise<void>> = [];
 afterAll(async () => {

@@ -74,7 +74,8 @@ afterEach(async () => {
 async function stream(res: ServerResponse, text: string, finish: string, split?: number): Promise<void> {
   res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
   const events: string[] = [];
-  for (let i = 0; i < text.length; i += 50) events.push(`data: ${JSON.stringify({ choices: [{ index: 0, delta: { content: text.slice(i, i + 50) }, finish_reason: null }] })}\n\n`);
+  for (let i = 0; i < text.length; i += 50)
+    events.push(`data: ${JSON.stringify({ choices: [{ index: 0, delta: { content: text.slice(i, i + 50) }, finish_reason: null }] })}\n\n`);
   events.push(`data: ${JSON.stringify({ choices: [{ index: 0, delta: {}, finish_reason: finish }] })}\n\n`, 'data: [DONE]\n\n');
   const all = events.join('');
   if (!split) return void res.end(all);
@@ -87,14 +88,26 @@ async function stream(res: ServerResponse, text: string, finish: string, split?:
 
 function io(cwd: string, env: Record<string, string> = {}): CliIO & { out: string; err: string } {
   const o = { out: '', err: '' } as CliIO & { out: string; err: string };
-  return Object.assign(o, { stdout: (t: string) => void (o.out += t), stderr: (t: string) => void (o.err += t), stdin: new PassThrough(), cwd, env: { FLOW_LLM_API_KEY: KEY, ...env }, isTTY: false });
+  return Object.assign(o, {
+    stdout: (t: string) => void (o.out += t),
+    stderr: (t: string) => void (o.err += t),
+    stdin: new PassThrough(),
+    cwd,
+    env: { FLOW_LLM_API_KEY: KEY, ...env },
+    isTTY: false,
+  });
 }
 
 /** A good answer: our own deterministic import of the input, written as the model would (plan, then fenced files). */
 async function goodAnswer(dir: string): Promise<{ answer: string; files: Record<string, string> }> {
   const r = await importApi(['notes.yaml'], { cwd: dir });
   const files = texts(r);
-  return { answer: `${r.plan}\n\n${Object.entries(files).map(([f, t]) => `\`\`\`yaml ${f}\n${t}\`\`\`\n`).join('\n')}`, files };
+  return {
+    answer: `${r.plan}\n\n${Object.entries(files)
+      .map(([f, t]) => `\`\`\`yaml ${f}\n${t}\`\`\`\n`)
+      .join('\n')}`,
+    files,
+  };
 }
 
 async function setup() {
@@ -276,7 +289,18 @@ describe('flow import --check: an actor on an operation the input describes as p
     const withActor = files[resource].replace(/( {4}path: \/notes\n)/, '$1    actor: admin\n').replace(/ {4}_provenance:[\s\S]*?(?=\n {2}\w|\n?$)/g, '');
     expect(withActor).toContain('actor: admin');
     const answer = [
-      '## Actors', '', 'admin logs in.', '', '## Resources and operations', '', '## Variable flow', '', '## Environment variables', '', '## Open questions', '',
+      '## Actors',
+      '',
+      'admin logs in.',
+      '',
+      '## Resources and operations',
+      '',
+      '## Variable flow',
+      '',
+      '## Environment variables',
+      '',
+      '## Open questions',
+      '',
       ...Object.entries({ ...files, [resource]: withActor }).map(([f, t]) => `\`\`\`yaml ${f}\n${t}\`\`\`\n`),
       '```yaml actors/admin.yaml\nname: admin\nauth: { strategy: bearer, token: "{{secret.TOKEN}}" }\ninject: { headers: { Authorization: "Bearer {{admin.token}}" } }\n```\n',
     ].join('\n');

@@ -119,7 +119,8 @@ components:
   examples:
     Cat: { value: { name: Tom } }
 `,
-      'common.yaml': 'Pet:\n  type: object\n  required: [name]\n  properties:\n    name: { type: string, example: Tom }\n    owner: { $ref: "#/Owner" }\nOwner:\n  type: object\n  properties:\n    pet: { $ref: "#/Pet" }\n',
+      'common.yaml':
+        'Pet:\n  type: object\n  required: [name]\n  properties:\n    name: { type: string, example: Tom }\n    owner: { $ref: "#/Owner" }\nOwner:\n  type: object\n  properties:\n    pet: { $ref: "#/Pet" }\n',
     });
     const r = await importApi(['api.yaml'], { cwd: dir });
     // relative file (with a cycle inside it) resolved
@@ -142,7 +143,18 @@ components:
         paths: {
           '/subscriptions': {
             post: {
-              requestBody: { content: { 'application/json': { schema: { $ref: '#/components/schemas/Sub', description: 'a subscription', required: ['url'], properties: { url: { type: 'string', examples: ['https://h.test/cb'] } } } } } },
+              requestBody: {
+                content: {
+                  'application/json': {
+                    schema: {
+                      $ref: '#/components/schemas/Sub',
+                      description: 'a subscription',
+                      required: ['url'],
+                      properties: { url: { type: 'string', examples: ['https://h.test/cb'] } },
+                    },
+                  },
+                },
+              },
               responses: { 201: { $ref: '#/components/responses/Created', description: 'made' } },
             },
           },

@@ -69,7 +69,9 @@ describe('documentation pages and curl logs', () => {
   });
 
   it('a curl log takes no title from a shell comment, and a literal id names an item', async () => {
-    const dir = await writeProject({ 'session.sh': '# as root, after the reset\ncurl -s https://notes.test/notes/42\ncurl -s -X DELETE https://notes.test/notes/42\n' });
+    const dir = await writeProject({
+      'session.sh': '# as root, after the reset\ncurl -s https://notes.test/notes/42\ncurl -s -X DELETE https://notes.test/notes/42\n',
+    });
     const r = await importApi(['session.sh'], { cwd: dir });
     expect(r.draft.projectName).not.toContain('root');
     expect(Object.keys((r.files.find((f) => f.kind === 'resource')!.doc.toJS() as { operations: object }).operations)).toEqual(['get', 'delete']);
@@ -77,12 +79,20 @@ describe('documentation pages and curl logs', () => {
 
   it('a silent zero fails the self-check and the exit code', async () => {
     // The command's quote never closes: the reader cannot split it, the independent count sees it.
-    const dir = await writeProject({ 'broken.md': '# Notes\n\n```\ncurl "https://notes.test/api/notes -H \'Accept: application/json\'\n```\n' });
+    const dir = await writeProject({ 'broken.md': "# Notes\n\n```\ncurl \"https://notes.test/api/notes -H 'Accept: application/json'\n```\n" });
     const r = await importApi(['broken.md'], { cwd: dir, from: 'curl' });
     expect(r.findings.map((f) => `${f.code} ${f.message}`)).toEqual([expect.stringMatching(/^E_CHECK_COVERAGE broken\.md holds 1 request .* found none/)]);
     const out = await tempDir();
     const err: string[] = [];
-    const code = await main(['import', 'broken.md', '--from', 'curl', '--out', path.join(out.dir, 'p')], { cwd: dir, stdout: () => {}, stderr: (s: string) => void err.push(s), isTTY: false, stdoutIsTTY: false, env: {}, stdin: process.stdin });
+    const code = await main(['import', 'broken.md', '--from', 'curl', '--out', path.join(out.dir, 'p')], {
+      cwd: dir,
+      stdout: () => {},
+      stderr: (s: string) => void err.push(s),
+      isTTY: false,
+      stdoutIsTTY: false,
+      env: {},
+      stdin: process.stdin,
+    });
     await out.cleanup();
     expect(code).toBe(1);
     expect(err.join('')).toContain('flow import: coverage: 0 requests found in the input, 0 emitted, 0 in open questions');

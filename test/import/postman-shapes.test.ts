@@ -44,7 +44,11 @@ describe('postman collections as exported', () => {
     const r = await importApi(['link.json'], { cwd: dir });
     expect(r.findings).toEqual([]);
     expect(fileValue(r, 'environments/default.yaml').variables).toMatchObject({ baseUrl: '<SET_VIA_--var>', client_id: '<SET_VIA_--var>' });
-    expect(operation(r, 'token.create_link_token').body).toEqual({ client_id: '{{env.client_id}}', secret: '{{secret.SECRET_KEY}}', user: { client_user_id: 'u-1' } });
+    expect(operation(r, 'token.create_link_token').body).toEqual({
+      client_id: '{{env.client_id}}',
+      secret: '{{secret.SECRET_KEY}}',
+      user: { client_user_id: 'u-1' },
+    });
     expect(r.draft.questions.map((q) => q.text)).toEqual([expect.stringContaining('the host is the variable {{env_url}}')]);
     // the environment file's comment shows the reference form as it is written
     expect(texts(r)['environments/default.yaml']).toContain('# Secrets referenced as {{secret.NAME}} (keychain');
@@ -53,7 +57,15 @@ describe('postman collections as exported', () => {
   it('folder auth is inherited (inherit, noauth, awsv4, oauth1, oauth2 client credentials); an environment export names secrets, never copies them', async () => {
     const collection = {
       info: { name: 'Store', schema: SCHEMA },
-      auth: { type: 'awsv4', awsv4: [{ key: 'accessKey', value: '{{aws_access}}' }, { key: 'secretKey', value: '{{aws_secret}}' }, { key: 'region', value: 'eu-west-1' }, { key: 'service', value: 's3' }] },
+      auth: {
+        type: 'awsv4',
+        awsv4: [
+          { key: 'accessKey', value: '{{aws_access}}' },
+          { key: 'secretKey', value: '{{aws_secret}}' },
+          { key: 'region', value: 'eu-west-1' },
+          { key: 'service', value: 's3' },
+        ],
+      },
       item: [
         { name: 'Buckets', item: [{ name: 'List buckets', request: { method: 'GET', auth: { type: 'inherit' }, url: 'https://store.test/buckets' } }] },
         {
@@ -63,17 +75,41 @@ describe('postman collections as exported', () => {
         },
         {
           name: 'Legacy',
-          auth: { type: 'oauth1', oauth1: [{ key: 'consumerKey', value: '{{ck}}' }, { key: 'consumerSecret', value: 'literal-consumer-secret' }, { key: 'token', value: '{{tk}}' }, { key: 'tokenSecret', value: '{{ts}}' }] },
+          auth: {
+            type: 'oauth1',
+            oauth1: [
+              { key: 'consumerKey', value: '{{ck}}' },
+              { key: 'consumerSecret', value: 'literal-consumer-secret' },
+              { key: 'token', value: '{{tk}}' },
+              { key: 'tokenSecret', value: '{{ts}}' },
+            ],
+          },
           item: [{ name: 'Old orders', request: { method: 'GET', url: 'https://store.test/orders' } }],
         },
         {
           name: 'Partners',
-          auth: { type: 'oauth2', oauth2: [{ key: 'grant_type', value: 'client_credentials' }, { key: 'accessTokenUrl', value: 'https://store.test/oauth/token' }, { key: 'clientId', value: '{{partner_id}}' }, { key: 'clientSecret', value: '{{partner_secret}}' }] },
+          auth: {
+            type: 'oauth2',
+            oauth2: [
+              { key: 'grant_type', value: 'client_credentials' },
+              { key: 'accessTokenUrl', value: 'https://store.test/oauth/token' },
+              { key: 'clientId', value: '{{partner_id}}' },
+              { key: 'clientSecret', value: '{{partner_secret}}' },
+            ],
+          },
           item: [{ name: 'Partner list', request: { method: 'GET', auth: { type: 'inherit' }, url: 'https://store.test/partners' } }],
         },
       ],
     };
-    const env = { id: 'e1', name: 'Prod', values: [{ key: 'aws_access', value: 'AKIAEXAMPLEVALUE', type: 'secret', enabled: true }, { key: 'pin_code', value: '99887766', type: 'secret', enabled: true }, { key: 'ck', value: 'consumer-k-value', type: 'default', enabled: true }] };
+    const env = {
+      id: 'e1',
+      name: 'Prod',
+      values: [
+        { key: 'aws_access', value: 'AKIAEXAMPLEVALUE', type: 'secret', enabled: true },
+        { key: 'pin_code', value: '99887766', type: 'secret', enabled: true },
+        { key: 'ck', value: 'consumer-k-value', type: 'default', enabled: true },
+      ],
+    };
     const dir = await writeProject({ 'store.json': JSON.stringify(collection), 'prod.json': JSON.stringify({ environment: env }) });
     const r = await importApi(['store.json', 'prod.json'], { cwd: dir });
     expect(r.findings).toEqual([]);
@@ -82,7 +118,12 @@ describe('postman collections as exported', () => {
       expect.arrayContaining([
         { strategy: 'aws_sigv4', access_key: '{{secret.AWS_ACCESS}}', secret_key: '{{secret.AWS_SECRET}}', region: 'eu-west-1', service: 's3' },
         expect.objectContaining({ strategy: 'oauth1', consumer_key: '{{secret.CK}}', token: '{{secret.TK}}', token_secret: '{{secret.TS}}' }),
-        expect.objectContaining({ strategy: 'oauth2_client_credentials', token_url: 'https://store.test/oauth/token', client_id: '{{env.partner_id}}', client_secret: '{{secret.PARTNER_SECRET}}' }),
+        expect.objectContaining({
+          strategy: 'oauth2_client_credentials',
+          token_url: 'https://store.test/oauth/token',
+          client_id: '{{env.partner_id}}',
+          client_secret: '{{secret.PARTNER_SECRET}}',
+        }),
       ]),
     );
     expect(operation(r, 'bucket.list_buckets').actor).toBeDefined();

@@ -138,7 +138,9 @@ async function roundTrip(description: string, prefix: string): Promise<{ code: n
   const project = path.join(dir, 'p');
   const env = parse(await readFile(path.join(project, 'environments/default.yaml'), 'utf8')) as { variables: Record<string, unknown> };
   // What a user supplies: a value for each <SET_VIA_--var>, a secret for each {{secret.X}}.
-  const vars = Object.entries(env.variables).filter(([k, v]) => v === '<SET_VIA_--var>' && k !== 'baseUrl').flatMap(([k]) => ['--var', `${k}=${k}-value`]);
+  const vars = Object.entries(env.variables)
+    .filter(([k, v]) => v === '<SET_VIA_--var>' && k !== 'baseUrl')
+    .flatMap(([k]) => ['--var', `${k}=${k}-value`]);
   const text = await readFile(path.join(dir, 'PLAN.md'), 'utf8');
   const secrets = Object.fromEntries([...text.matchAll(/\{\{secret\.([A-Z0-9_]+)\}\}/g)].map((m) => [`FLOW_SECRET_${m[1]}`, `test-${m[1].toLowerCase()}`]));
   const prism = await startPrism(description);
@@ -164,7 +166,6 @@ describeShared('Prism round trip: Conduit', CONDUIT, (conduit) => {
 });
 
 describe('imported projects run against Prism (no request refused as malformed)', () => {
-
   it('a description with formats, enums, a required header and an API key', async () => {
     const dir = await writeProject({ 'notes.yaml': NOTES });
     const r = await roundTrip(path.join(dir, 'notes.yaml'), '/v2');

@@ -36,7 +36,10 @@ describe('openapi reader', () => {
     expect(create.responses.map((r) => r.status)).toEqual([201, 400]);
     expect(create.links[0]).toMatchObject({ operationId: 'adoptPet', parameters: { petId: ['id'] } });
     expect(api.operations.find((o) => o.key === 'GET /v1/pets')!.security).toEqual([]);
-    expect(api.schemes.map((s) => [s.id, s.kind])).toEqual([['bearerAuth', 'bearer'], ['code', 'unsupported']]);
+    expect(api.schemes.map((s) => [s.id, s.kind])).toEqual([
+      ['bearerAuth', 'bearer'],
+      ['code', 'unsupported'],
+    ]);
   });
 });
 
@@ -63,7 +66,12 @@ describe('postman reader', () => {
   });
   it('reads the store calls of a test script from its syntax tree', () => {
     const facts = analyzeScript(
-      ["var data = JSON.parse(responseBody);", "postman.setEnvironmentVariable('tenant', data[0].TenantId);", "pm.globals.set('x', 'literal');", 'tests["ok"] = responseCode.code === 201;'].join('\n'),
+      [
+        'var data = JSON.parse(responseBody);',
+        "postman.setEnvironmentVariable('tenant', data[0].TenantId);",
+        "pm.globals.set('x', 'literal');",
+        'tests["ok"] = responseCode.code === 201;',
+      ].join('\n'),
     );
     expect(facts.sets).toEqual([
       expect.objectContaining({ variable: 'tenant', field: [0, 'TenantId'] }),
@@ -80,7 +88,9 @@ describe('har reader', () => {
     expect(r.api.operations).toHaveLength(2); // the HTML page is not an API operation
     const get = operation(r, 'note.get');
     expect(get.path).toBe('/api/notes/{{note.id}}');
-    expect(String((get._provenance as { evidence: Record<string, string> }).evidence['path.id'])).toMatch(/value "n_8f3k2j1x9" was returned at id by #1 POST \/api\/notes/);
+    expect(String((get._provenance as { evidence: Record<string, string> }).evidence['path.id'])).toMatch(
+      /value "n_8f3k2j1x9" was returned at id by #1 POST \/api\/notes/,
+    );
     expect(operation(r, 'note.create')).toMatchObject({ body: { title: 'hello' }, expect_status: 201, extract: { id: '$.data.id' } });
   });
 });
@@ -97,7 +107,12 @@ describe('curl reader', () => {
     expect(operation(r, 'health.get')).not.toHaveProperty('actor');
   });
   it('parses the curl options that shape a request', () => {
-    expect(parseCurlArgs(['-vX', 'PUT', 'http://h:1/a', '--data-binary', '@f.jpg', '-H', 'Content-Type: image/jpg'])).toMatchObject({ method: 'PUT', url: 'http://h:1/a', data: '@f.jpg', headers: [['Content-Type', 'image/jpg']] });
+    expect(parseCurlArgs(['-vX', 'PUT', 'http://h:1/a', '--data-binary', '@f.jpg', '-H', 'Content-Type: image/jpg'])).toMatchObject({
+      method: 'PUT',
+      url: 'http://h:1/a',
+      data: '@f.jpg',
+      headers: [['Content-Type', 'image/jpg']],
+    });
     expect(parseCurlArgs(['-G', 'https://h/s', '-d', 'q=1'])).toMatchObject({ method: 'GET', url: 'https://h/s?q=1' });
     expect(parseCurlArgs(['--request=DELETE', '--url', 'https://h/x'])).toMatchObject({ method: 'DELETE', url: 'https://h/x' });
   });
@@ -107,12 +122,23 @@ describe('markdown reader', () => {
   it('reads endpoints, example bodies, statuses in prose, listed fields and auth statements', async () => {
     const r = await importFixture(['docs.md']);
     expect(r.findings).toEqual([]);
-    expect(operation(r, 'book.create')).toMatchObject({ actor: 'x_api_key', body: { title: 'Dune', author: 'Herbert' }, expect_status: 201, extract: { id: '$.data.id' } });
+    expect(operation(r, 'book.create')).toMatchObject({
+      actor: 'x_api_key',
+      body: { title: 'Dune', author: 'Herbert' },
+      expect_status: 201,
+      extract: { id: '$.data.id' },
+    });
     expect(operation(r, 'book.get')).toMatchObject({ path: '/api/books/{{book.id}}', expect_status: 200 });
     expect(operation(r, 'status.get')).not.toHaveProperty('actor');
     const list = r.api.operations.find((o) => o.key === 'GET /api/books')!;
     expect(list.params.map((p) => p.name)).toEqual(['author']);
     expect(fileValue(r, 'actors/x_api_key.yaml').auth).toEqual({ strategy: 'api_key', key: '{{secret.X_API_KEY_KEY}}', location: 'header', name: 'X-Api-Key' });
-    expect(Object.keys(texts(r))).toEqual(['flow.yaml', 'environments/default.yaml', 'actors/x_api_key.yaml', 'resources/books.yaml', 'resources/statuses.yaml']);
+    expect(Object.keys(texts(r))).toEqual([
+      'flow.yaml',
+      'environments/default.yaml',
+      'actors/x_api_key.yaml',
+      'resources/books.yaml',
+      'resources/statuses.yaml',
+    ]);
   });
 });

@@ -30,7 +30,13 @@ describe('R1: nothing invented', () => {
     file.doc.setIn(['operations', 'get', 'expect_status'], 418);
     file.doc.setIn(['operations', 'delete', 'path'], '/v1/animals/{{pet.id}}');
     const codes = checkEmitted(r.files, { api: r.api }).map((f) => `${f.code} ${f.where}`);
-    expect(codes).toEqual(expect.arrayContaining(['E_IMPORT_UNGROUNDED operations.create.body.nickname', 'E_IMPORT_UNGROUNDED operations.get.expect_status', 'E_IMPORT_UNGROUNDED operations.delete.path']));
+    expect(codes).toEqual(
+      expect.arrayContaining([
+        'E_IMPORT_UNGROUNDED operations.create.body.nickname',
+        'E_IMPORT_UNGROUNDED operations.get.expect_status',
+        'E_IMPORT_UNGROUNDED operations.delete.path',
+      ]),
+    );
   });
   it('omits expect_status when the input states only a default response', async () => {
     const r = await importFixture(['docs.md']);
@@ -74,7 +80,8 @@ describe('R4: only the keys of spec part 2', () => {
     const r = await importFixture(['shop.postman_collection.json']);
     for (const f of r.files) {
       const v = f.doc.toJS() as Record<string, unknown>;
-      if (f.kind === 'resource') for (const op of Object.values(v.operations as Record<string, object>)) for (const k of Object.keys(op)) expect(KEYS).toContain(k);
+      if (f.kind === 'resource')
+        for (const op of Object.values(v.operations as Record<string, object>)) for (const k of Object.keys(op)) expect(KEYS).toContain(k);
       if (f.kind === 'actor') for (const k of Object.keys(v)) expect(['name', 'description', 'auth', 'session', 'inject']).toContain(k);
       if (f.kind === 'root') expect(Object.keys(v)).toEqual(['version', 'name', 'default_environment', 'imports']);
     }
@@ -158,7 +165,7 @@ describe('R7: --into edits files in place', () => {
     const v = parse(after) as { operations: Record<string, Record<string, unknown>> };
     expect(Object.keys(v.operations)).toEqual(['fetch_all', 'create', 'get', 'delete', 'adopt']);
     expect(v.operations.fetch_all).toEqual({ method: 'GET', path: '/v1/pets', expect_status: 299 });
-    expect(report.kept).toEqual(['resources/pets.yaml: fetch_all is the user\'s name for the imported list']);
+    expect(report.kept).toEqual(["resources/pets.yaml: fetch_all is the user's name for the imported list"]);
     const root = await readFile(path.join(dir, 'flow.yaml'), 'utf8');
     expect(root).toMatch(/^# my project\nversion: 1\nname: mine\nimports:\n  - resources\/\*\.yaml\n  - environments\/\*\.yaml\n  - actors\/\*\.yaml\n/);
     expect(report.created).toEqual(['environments/default.yaml', 'actors/bearer_auth.yaml']);

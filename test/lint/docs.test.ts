@@ -14,7 +14,9 @@ afterAll(cleanProjects);
 
 describe('docs/lint.md', () => {
   it('shows the synopsis that --help prints', () => {
-    const synopsis = usage().split('\n')[0].replace(/^Usage: /, '');
+    const synopsis = usage()
+      .split('\n')[0]
+      .replace(/^Usage: /, '');
     expect(docs).toContain(`\n${synopsis}\n`);
   });
 

@@ -27,12 +27,20 @@ describe('fixProject', () => {
         '  get:',
         '    path: /orders/{{order.id}}',
         '    depends_on: order.create # must run first',
-        "    assert: \"$.data.id == '1'\"",
+        '    assert: "$.data.id == \'1\'"',
         '',
       ].join('\n'),
     });
     const result = await fixProject(await loadProject(dir));
-    expect(result.fixes.map((f) => f.code).sort()).toEqual(['FIX_BASEURL_PATH', 'FIX_BASEURL_PATH', 'FIX_BASEURL_PATH', 'FIX_SECRET', 'FIX_SECRET', 'FIX_SEQUENCE', 'FIX_SEQUENCE']);
+    expect(result.fixes.map((f) => f.code).sort()).toEqual([
+      'FIX_BASEURL_PATH',
+      'FIX_BASEURL_PATH',
+      'FIX_BASEURL_PATH',
+      'FIX_SECRET',
+      'FIX_SECRET',
+      'FIX_SEQUENCE',
+      'FIX_SEQUENCE',
+    ]);
     expect(JSON.stringify(result.fixes)).not.toMatch(/hunter2|abc-real-token/);
     const env = await readFile(path.join(dir, 'environments/dev.yaml'), 'utf8');
     expect(env).toBe('name: dev\nvariables:\n  baseUrl: https://h.test # the dev server\n  password: !secret PASSWORD\n');

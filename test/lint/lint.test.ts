@@ -59,11 +59,13 @@ describe('lint()', () => {
     const dir = await writeProject({ 'flow.yaml': ROOT });
     const file = `${dir}/flow.yaml`;
     const result = lint(await loadProject(dir), {
-      rules: [rule('a', () => [
-        { code: 'E_A', message: 'a', file, yamlPath: [] },
-        { code: 'W_B', message: 'b', file, yamlPath: [] },
-        { code: 'E_C', message: 'c', file, yamlPath: [], severity: 'warning' },
-      ])],
+      rules: [
+        rule('a', () => [
+          { code: 'E_A', message: 'a', file, yamlPath: [] },
+          { code: 'W_B', message: 'b', file, yamlPath: [] },
+          { code: 'E_C', message: 'c', file, yamlPath: [], severity: 'warning' },
+        ]),
+      ],
     });
     expect(result.diagnostics.map((d) => `${d.code}:${d.severity}`)).toEqual(['E_A:error', 'W_B:warning', 'E_C:warning']);
     expect(result).toMatchObject({ errors: 1, warnings: 2 });

@@ -18,7 +18,8 @@ const TABLES: CodeTable[] = [
         name: 'a path outside the roots ($.id, not $.data.id)',
         files: op('path: /x', 'assert: ["$.id == \'x\'"]'),
         expect: ['resources/r.yaml:4:14'],
-        message: /^"\$\.id" does not start with one of \$\.data…, \$\.headers\.<Name>, \$\.cookies\.<name>, \$\.status_code or \$\.body \(column 1 of "\$\.id == 'x'"\)$/,
+        message:
+          /^"\$\.id" does not start with one of \$\.data…, \$\.headers\.<Name>, \$\.cookies\.<name>, \$\.status_code or \$\.body \(column 1 of "\$\.id == 'x'"\)$/,
       },
       {
         name: 'each bad item of a block list, at its own line',
@@ -26,11 +27,35 @@ const TABLES: CodeTable[] = [
         expect: ['resources/r.yaml:6:9', 'resources/r.yaml:7:9'],
         message: /use == to compare \(a single = is not an operator\) \(column 14 of/,
       },
-      { name: 'a bad regex after matches', files: op('path: /x', 'assert: ["$.data.id matches \'(ord\'"]'), expect: ['resources/r.yaml:4:14'], message: /not a valid regular expression/ },
-      { name: 'poll_until as a string', files: op('path: /x', 'poll_until: "$.data.done"'), expect: ['resources/r.yaml:4:17'], message: /expected an operator after the path/ },
-      { name: 'poll_until as a list', files: op('path: /x', 'poll_until: ["$.data.ok == true", "status == 200"]'), expect: ['resources/r.yaml:4:39'], message: /expected a path starting with \$/ },
-      { name: 'poll_until.condition', files: op('path: /x', 'poll_until:', '  condition: ["$.data.ok exists now"]', '  interval: 10'), expect: ['resources/r.yaml:5:19'], message: /unexpected text after the assertion/ },
-      { name: 'an inline resource in flow.yaml', files: { 'flow.yaml': y('version: 1', 'resources:', '  r:', '    operations:', '      a: {path: /a, assert: ["$.x exists"]}') }, expect: ['flow.yaml:5:30'] },
+      {
+        name: 'a bad regex after matches',
+        files: op('path: /x', 'assert: ["$.data.id matches \'(ord\'"]'),
+        expect: ['resources/r.yaml:4:14'],
+        message: /not a valid regular expression/,
+      },
+      {
+        name: 'poll_until as a string',
+        files: op('path: /x', 'poll_until: "$.data.done"'),
+        expect: ['resources/r.yaml:4:17'],
+        message: /expected an operator after the path/,
+      },
+      {
+        name: 'poll_until as a list',
+        files: op('path: /x', 'poll_until: ["$.data.ok == true", "status == 200"]'),
+        expect: ['resources/r.yaml:4:39'],
+        message: /expected a path starting with \$/,
+      },
+      {
+        name: 'poll_until.condition',
+        files: op('path: /x', 'poll_until:', '  condition: ["$.data.ok exists now"]', '  interval: 10'),
+        expect: ['resources/r.yaml:5:19'],
+        message: /unexpected text after the assertion/,
+      },
+      {
+        name: 'an inline resource in flow.yaml',
+        files: { 'flow.yaml': y('version: 1', 'resources:', '  r:', '    operations:', '      a: {path: /a, assert: ["$.x exists"]}') },
+        expect: ['flow.yaml:5:30'],
+      },
     ],
     keeps: [
       {
@@ -39,7 +64,7 @@ const TABLES: CodeTable[] = [
           'path: /x',
           'assert:',
           '  - "$.data.id == \'x\'"',
-          '  - "$.data.items[?(@.status == \'active\')].sku contains \'A1\'"',
+          "  - \"$.data.items[?(@.status == 'active')].sku contains 'A1'\"",
           '  - "$.headers.Content-Type contains json"'.replace('json', "'json'"),
           '  - "$.cookies.sid exists"',
           '  - "$.status_code < 300"',
@@ -63,18 +88,38 @@ const TABLES: CodeTable[] = [
         expect: ['resources/r.yaml:4:19', 'resources/r.yaml:4:33'],
         message: /^cannot extract "e" with data\.id: "data\.id" does not start with one of \$\.data…/,
       },
-      { name: 'the explicit form, at its path', files: op('path: /x', 'extract:', '  id: {path: "$.id"}', '  n:', '    source: regex', '    path: "ord_(\\\\d+"'), expect: ['resources/r.yaml:5:18', 'resources/r.yaml:8:15'] },
-      { name: 'an invalid XPath', files: op('path: /x', 'extract: {n: {path: "//a[", source: xpath}}'), expect: ['resources/r.yaml:4:25'], message: /not a valid XPath expression/ },
+      {
+        name: 'the explicit form, at its path',
+        files: op('path: /x', 'extract:', '  id: {path: "$.id"}', '  n:', '    source: regex', '    path: "ord_(\\\\d+"'),
+        expect: ['resources/r.yaml:5:18', 'resources/r.yaml:8:15'],
+      },
+      {
+        name: 'an invalid XPath',
+        files: op('path: /x', 'extract: {n: {path: "//a[", source: xpath}}'),
+        expect: ['resources/r.yaml:4:25'],
+        message: /not a valid XPath expression/,
+      },
       { name: 'a header with no name', files: op('path: /x', 'extract: {loc: $.headers.}'), expect: ['resources/r.yaml:4:20'], message: /needs a name/ },
       {
         name: 'in logins, chain steps and session.refresh',
         files: {
-          'actors/a.yaml': y('auth:', '  strategy: simple', '  path: /login', '  extract: {token: token}', 'session:', '  refresh: {path: /r, extract: {token: $.token}}'),
+          'actors/a.yaml': y(
+            'auth:',
+            '  strategy: simple',
+            '  path: /login',
+            '  extract: {token: token}',
+            'session:',
+            '  refresh: {path: /r, extract: {token: $.token}}',
+          ),
           'actors/b.yaml': y('auth:', '  strategy: chain', '  steps:', '    - {id: one, path: /a, extract: {otp: otp_id}}'),
         },
         expect: ['actors/a.yaml:4:20', 'actors/a.yaml:6:40', 'actors/b.yaml:4:42'],
       },
-      { name: "an operation's inline login", files: op('path: /x', 'auth: {strategy: simple, path: /login, extract: {t: t}}'), expect: ['resources/r.yaml:4:57'] },
+      {
+        name: "an operation's inline login",
+        files: op('path: /x', 'auth: {strategy: simple, path: /login, extract: {t: t}}'),
+        expect: ['resources/r.yaml:4:57'],
+      },
     ],
     keeps: [
       {
@@ -105,11 +150,18 @@ const TABLES: CodeTable[] = [
         message: /^!secret has no name: write the name after the tag, as !secret NAME/,
       },
       { name: 'an empty quoted name', files: { 'environments/e.yaml': y('variables:', '  password: !secret ""') }, expect: ['environments/e.yaml:2:3'] },
-      { name: 'in a login body and in a list', files: { 'actors/a.yaml': y('auth:', '  strategy: simple', '  path: /login', '  body: {password: !secret }', '  headers: {X-Keys: [a, !secret ]}') }, expect: ['actors/a.yaml:4:10', 'actors/a.yaml:5:33'] },
+      {
+        name: 'in a login body and in a list',
+        files: { 'actors/a.yaml': y('auth:', '  strategy: simple', '  path: /login', '  body: {password: !secret }', '  headers: {X-Keys: [a, !secret ]}') },
+        expect: ['actors/a.yaml:4:10', 'actors/a.yaml:5:33'],
+      },
       { name: 'in a list item', files: op('path: /x', 'body: [!secret ]'), expect: ['resources/r.yaml:4:20'] },
     ],
     keeps: [
-      { name: 'named secrets, and the text "!secret" quoted', files: { 'environments/e.yaml': y('variables:', '  password: !secret PW', "  note: '!secret'", '  other: !secret  spaced ') } },
+      {
+        name: 'named secrets, and the text "!secret" quoted',
+        files: { 'environments/e.yaml': y('variables:', '  password: !secret PW', "  note: '!secret'", '  other: !secret  spaced ') },
+      },
       { name: 'a tag on a map (W_UNKNOWN_TAG only)', files: { 'environments/e.yaml': y('variables:', '  a: !secret', '    b: 1') } },
     ],
   },
@@ -124,15 +176,39 @@ const TABLES: CodeTable[] = [
       },
       {
         name: 'chain, with an actor',
-        files: { 'actors/admin.yaml': y('auth: {strategy: bearer, token: "{{secret.T}}"}'), ...op('path: /x', 'actor: admin', 'auth: {strategy: chain, steps: [{id: a, path: /a}]}') },
+        files: {
+          'actors/admin.yaml': y('auth: {strategy: bearer, token: "{{secret.T}}"}'),
+          ...op('path: /x', 'actor: admin', 'auth: {strategy: chain, steps: [{id: a, path: /a}]}'),
+        },
         expect: ['resources/r.yaml:5:22'],
-        message: /^an inline chain auth logs in but adds no credential to this request; move the login to actor "admin", whose inject\.headers carry the token$/,
+        message:
+          /^an inline chain auth logs in but adds no credential to this request; move the login to actor "admin", whose inject\.headers carry the token$/,
       },
     ],
     keeps: [
-      { name: 'strategies that add a credential', files: { 'resources/r.yaml': y('operations:', '  a: {path: /a, auth: {strategy: bearer, token: "{{secret.T}}"}}', '  b: {path: /b, auth: {strategy: basic, username: u, password: "{{secret.P}}"}}') } },
-      { name: 'a login in an actor', files: { 'actors/a.yaml': y('auth: {strategy: simple, path: /login, extract: {token: $.data.token}}', 'inject: {headers: {Authorization: "Bearer {{a.token}}"}}') } },
-      { name: 'an unknown or missing strategy (W_UNKNOWN_STRATEGY only)', files: { 'resources/r.yaml': y('operations:', '  a: {path: /a, auth: {strategy: Simple, path: /login}}', '  b: {path: /b, auth: {path: /login}}') } },
+      {
+        name: 'strategies that add a credential',
+        files: {
+          'resources/r.yaml': y(
+            'operations:',
+            '  a: {path: /a, auth: {strategy: bearer, token: "{{secret.T}}"}}',
+            '  b: {path: /b, auth: {strategy: basic, username: u, password: "{{secret.P}}"}}',
+          ),
+        },
+      },
+      {
+        name: 'a login in an actor',
+        files: {
+          'actors/a.yaml': y(
+            'auth: {strategy: simple, path: /login, extract: {token: $.data.token}}',
+            'inject: {headers: {Authorization: "Bearer {{a.token}}"}}',
+          ),
+        },
+      },
+      {
+        name: 'an unknown or missing strategy (W_UNKNOWN_STRATEGY only)',
+        files: { 'resources/r.yaml': y('operations:', '  a: {path: /a, auth: {strategy: Simple, path: /login}}', '  b: {path: /b, auth: {path: /login}}') },
+      },
     ],
   },
 ];

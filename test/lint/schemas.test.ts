@@ -48,8 +48,28 @@ describe('every key of spec parts 2 and 5', () => {
 
   it('operation (2.6), extraction (2.7), retry and _provenance', () => {
     expect(keys(op).sort()).toEqual(
-      ['method', 'path', 'actor', 'depends_on', 'headers', 'query_params', 'body', 'body_form', 'expect_status', 'extract', 'assert',
-        'poll_until', 'for_each', 'force', 'auth', 'timeout', 'retry', 'pre_request', 'post_response', '_provenance'].sort(),
+      [
+        'method',
+        'path',
+        'actor',
+        'depends_on',
+        'headers',
+        'query_params',
+        'body',
+        'body_form',
+        'expect_status',
+        'extract',
+        'assert',
+        'poll_until',
+        'for_each',
+        'force',
+        'auth',
+        'timeout',
+        'retry',
+        'pre_request',
+        'post_response',
+        '_provenance',
+      ].sort(),
     );
     expect(keys(op.properties.retry)).toEqual(['max', 'backoff']);
     expect(keys(op.properties._provenance)).toEqual(['source', 'evidence', 'verified_against']);

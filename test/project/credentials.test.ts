@@ -13,7 +13,22 @@ import { cleanProjects, writeProject } from '../helpers/project.js';
 
 afterEach(cleanProjects);
 
-const CREDENTIALS = ['password', 'db_password', 'client_secret', 'consumer_key', 'secret_key', 'access_token', 'X-Auth-Token', 'api_key', 'apiKey', 'private_key', 'session_id', 'X-Gitea-OTP', 'key', 'pwd'];
+const CREDENTIALS = [
+  'password',
+  'db_password',
+  'client_secret',
+  'consumer_key',
+  'secret_key',
+  'access_token',
+  'X-Auth-Token',
+  'api_key',
+  'apiKey',
+  'private_key',
+  'session_id',
+  'X-Gitea-OTP',
+  'key',
+  'pwd',
+];
 const NOT_CREDENTIALS = ['token_type', 'token_url', 'key_id', 'username', 'client_id', 'name', 'monkey', 'password_policy'];
 
 function project(names: string[]): Record<string, string> {
@@ -34,10 +49,14 @@ describe('credential names: one vocabulary', () => {
     const shown = redactor.value(Object.fromEntries(names.map((n) => [n, 'v']))) as Record<string, unknown>;
     const hidden = names.filter((n) => shown[n] === '***');
 
-    const linted = lint(await loadProject(dir)).diagnostics.filter((d) => d.code === 'W_PLAINTEXT_SECRET').map((d) => /^"(.+?)" holds/.exec(d.message)?.[1]);
+    const linted = lint(await loadProject(dir))
+      .diagnostics.filter((d) => d.code === 'W_PLAINTEXT_SECRET')
+      .map((d) => /^"(.+?)" holds/.exec(d.message)?.[1]);
 
     const { view } = await viewOfDirectory(dir);
-    const checked = selfCheck(view).filter((f) => f.code === 'E_CHECK_PLAINTEXT_SECRET').map((f) => f.where.split('.').at(-1));
+    const checked = selfCheck(view)
+      .filter((f) => f.code === 'E_CHECK_PLAINTEXT_SECRET')
+      .map((f) => f.where.split('.').at(-1));
 
     const fixed = (await fixProject(await loadProject(dir))).fixes.filter((f) => f.code === 'FIX_SECRET').length;
 

@@ -35,10 +35,56 @@ const BASE: Record<string, string> = {
     'name: product\noperations:\n  create:\n    method: POST\n    path: /products\n    body: { name: "{{$.faker.email}}" }\n    extract: { sku: $.data.sku, ids: "$.data[*].id" }\n  publish:\n    method: POST\n    path: /products/{{product.sku}}/publish\n    depends_on: [product.create]\n',
 };
 
-const TOKENS = [':', '-', '[', ']', '{', '}', '"', "'", '&a', '*a', '!secret', '!x', '\t', '\n', '  ', '{{', '}}', '#', '|', '>', '?', ',', '\\', '\u0000', 'ü', '~', 'null', '0', '-1', '99999999999999999999', 'depends_on: x', 'version: 9', '<<: *a'];
+const TOKENS = [
+  ':',
+  '-',
+  '[',
+  ']',
+  '{',
+  '}',
+  '"',
+  "'",
+  '&a',
+  '*a',
+  '!secret',
+  '!x',
+  '\t',
+  '\n',
+  '  ',
+  '{{',
+  '}}',
+  '#',
+  '|',
+  '>',
+  '?',
+  ',',
+  '\\',
+  '\u0000',
+  'ü',
+  '~',
+  'null',
+  '0',
+  '-1',
+  '99999999999999999999',
+  'depends_on: x',
+  'version: 9',
+  '<<: *a',
+];
 
 /** Keys that are not text, and unquoted templates (a mapping to YAML), each `%` an indentation. */
-const NOT_TEXT = ['? [a, b]\n%: x', '{{x.y}}: v', 'null: v', '~: v', '[a]: v', '{a: 1}: v', '? { k: v }\n%: x', '? \n%: x', 'k: {{env.x}}', 'k: [{{x.y}}]', '? &k [a]\nk2: *k'];
+const NOT_TEXT = [
+  '? [a, b]\n%: x',
+  '{{x.y}}: v',
+  'null: v',
+  '~: v',
+  '[a]: v',
+  '{a: 1}: v',
+  '? { k: v }\n%: x',
+  '? \n%: x',
+  'k: {{env.x}}',
+  'k: [{{x.y}}]',
+  '? &k [a]\nk2: *k',
+];
 
 function mutate(text: string, r: () => number): string {
   const pick = <T>(xs: T[]) => xs[Math.floor(r() * xs.length)];
@@ -77,7 +123,10 @@ function mutate(text: string, r: () => number): string {
       }
       return lines.join('\n');
     default: // replace a scalar after a colon with another type
-      return text.replace(/: [^\n{[]+/, `: ${pick(['[]', '{}', '42', 'true', '~', '"{{x.y}}"', '[a, b]', '!secret', '&a x', '*zz', '{{env.x}}', '{{ x.y }}'])}`);
+      return text.replace(
+        /: [^\n{[]+/,
+        `: ${pick(['[]', '{}', '42', 'true', '~', '"{{x.y}}"', '[a, b]', '!secret', '&a x', '*zz', '{{env.x}}', '{{ x.y }}'])}`,
+      );
   }
 }
 
@@ -148,7 +197,8 @@ describe(`fuzz (seed ${SEED}, ${CASES} cases)`, () => {
       const bad = keysNotText(result.project);
       notText += bad.length;
       if (result.ok) expect(bad, `case ${n}: ${JSON.stringify(files, null, 1)}`).toEqual([]);
-      else if (bad.length) expect(result.diagnostics.some((d) => d.code === 'E_KEY_NOT_STRING' || d.code === 'E_TEMPLATE_UNQUOTED' || d.code === 'E_SCHEMA')).toBe(true);
+      else if (bad.length)
+        expect(result.diagnostics.some((d) => d.code === 'E_KEY_NOT_STRING' || d.code === 'E_TEMPLATE_UNQUOTED' || d.code === 'E_SCHEMA')).toBe(true);
     }
     await new Promise((r) => setImmediate(r)); // emitWarning reports on the next tick
     process.off('warning', onWarning);

@@ -23,7 +23,11 @@ describe('symbolic links out of the project (E_FILE_OUTSIDE_PROJECT)', () => {
     const p = await loadProject(dir);
     expect([...p.operations.keys()]).toEqual(['ok.get']);
     expect(p.diagnostics).toEqual([
-      expect.objectContaining({ code: 'E_FILE_OUTSIDE_PROJECT', file: path.join(dir, 'resources/evil.yaml'), message: expect.stringContaining('outside the project directory') }),
+      expect.objectContaining({
+        code: 'E_FILE_OUTSIDE_PROJECT',
+        file: path.join(dir, 'resources/evil.yaml'),
+        message: expect.stringContaining('outside the project directory'),
+      }),
     ]);
   });
 
@@ -86,7 +90,11 @@ describe.skipIf(!BUILT && !process.env.CI)('a named pipe as a project file (real
     ['the pipe itself', 'resources/pipe.yaml'],
     ['a link to the pipe', 'resources/link.yaml'],
   ])('%s: flow lint and flow run answer E_FILE_UNREADABLE instead of hanging', async (_, rel) => {
-    const dir = await writeProject({ 'flow.yaml': ROOT, 'resources/ok.yaml': 'operations: { get: { path: /ok } }\n', 'environments/local.yaml': 'variables: { baseUrl: "http://127.0.0.1:9" }\n' });
+    const dir = await writeProject({
+      'flow.yaml': ROOT,
+      'resources/ok.yaml': 'operations: { get: { path: /ok } }\n',
+      'environments/local.yaml': 'variables: { baseUrl: "http://127.0.0.1:9" }\n',
+    });
     execFileSync('mkfifo', [path.join(dir, 'fifo')]);
     if (rel.endsWith('link.yaml')) await symlink('../fifo', path.join(dir, rel));
     else execFileSync('mkfifo', [path.join(dir, rel)]);

@@ -32,7 +32,12 @@ describe('keys that are not text (E_KEY_NOT_STRING)', () => {
     ['an operation name that is a flow map', 'operations:\n  {a: 1}: { path: /a }\n', 'resources/item.yaml:2', /as a mapping/],
     ['an operation named null', 'operations:\n  null: { path: /a }\n', 'resources/item.yaml:2', /null/],
     ['a header name `? [x, y]`', 'operations:\n  get:\n    path: /a\n    headers:\n      ? [x, y]\n      : v\n', 'resources/item.yaml:5', /sequence/],
-    ['a body key from an alias of a sequence', 'operations:\n  get:\n    method: POST\n    path: /a\n    body:\n      list: &l [a]\n      ? *l\n      : v\n', 'resources/item.yaml:7', /sequence/],
+    [
+      'a body key from an alias of a sequence',
+      'operations:\n  get:\n    method: POST\n    path: /a\n    body:\n      list: &l [a]\n      ? *l\n      : v\n',
+      'resources/item.yaml:7',
+      /sequence/,
+    ],
   ])('%s is an error at its line, and no warning is printed', async (_, text, at, message) => {
     const { found } = await lintOf({ 'resources/item.yaml': text });
     expect(found).toEqual([{ at, code: 'E_KEY_NOT_STRING', message: expect.stringMatching(message) }]);
@@ -40,15 +45,28 @@ describe('keys that are not text (E_KEY_NOT_STRING)', () => {
   });
 
   it('text keys of every scalar kind pass (numbers and booleans are read as their text)', async () => {
-    const { found } = await lintOf({ 'resources/item.yaml': 'operations:\n  get:\n    method: POST\n    path: /a\n    headers: { "X-Quoted": a, X-Plain: b }\n    body: { 1: a, true: b, "null": c }\n' });
+    const { found } = await lintOf({
+      'resources/item.yaml':
+        'operations:\n  get:\n    method: POST\n    path: /a\n    headers: { "X-Quoted": a, X-Plain: b }\n    body: { 1: a, true: b, "null": c }\n',
+    });
     expect(found).toEqual([]);
   });
 });
 
 describe('unquoted templates (E_TEMPLATE_UNQUOTED)', () => {
   it.each([
-    ['a body value', 'operations:\n  create:\n    method: POST\n    path: /a\n    body:\n      name: {{$.faker.word}}\n', 'resources/item.yaml:6', 'quote it: name: "{{$.faker.word}}"'],
-    ['a list item', 'operations:\n  create:\n    method: POST\n    path: /a\n    body:\n      tags: [ {{ $.faker.word }} ]\n', 'resources/item.yaml:6', 'quote it: - "{{ $.faker.word }}"'],
+    [
+      'a body value',
+      'operations:\n  create:\n    method: POST\n    path: /a\n    body:\n      name: {{$.faker.word}}\n',
+      'resources/item.yaml:6',
+      'quote it: name: "{{$.faker.word}}"',
+    ],
+    [
+      'a list item',
+      'operations:\n  create:\n    method: POST\n    path: /a\n    body:\n      tags: [ {{ $.faker.word }} ]\n',
+      'resources/item.yaml:6',
+      'quote it: - "{{ $.faker.word }}"',
+    ],
     ['a header name', 'operations:\n  get:\n    path: /a\n    headers:\n      {{env.h}}: v\n', 'resources/item.yaml:5', 'quote it: "{{env.h}}": …'],
     ['an operation name', 'operations:\n  {{env.h}}: { path: /a }\n', 'resources/item.yaml:2', 'unquoted template as a key'],
   ])('in %s: one error that says to quote it', async (_, text, at, message) => {
@@ -64,7 +82,8 @@ describe('unquoted templates (E_TEMPLATE_UNQUOTED)', () => {
 
   it('quoted templates and braces inside text are fine', async () => {
     const { found } = await lintOf({
-      'resources/item.yaml': 'operations:\n  create:\n    method: POST\n    path: /a/{{env.h}}\n    body:\n      name: "{{$.faker.word}}"\n      json: { a: { b: 1 } }\n      empty: { {}: x }\n',
+      'resources/item.yaml':
+        'operations:\n  create:\n    method: POST\n    path: /a/{{env.h}}\n    body:\n      name: "{{$.faker.word}}"\n      json: { a: { b: 1 } }\n      empty: { {}: x }\n',
     });
     expect(found.filter((d) => d.code === 'E_TEMPLATE_UNQUOTED')).toEqual([]);
   });

@@ -7,7 +7,8 @@ import { cleanProjects, codes, writeProject } from '../helpers/project.js';
 afterAll(cleanProjects);
 
 const ROOT = 'version: 1\nname: shop\nimports:\n  - environments/*.yaml\n  - actors/*.yaml\n  - resources/*.yaml\n';
-const ORDERS = 'name: order\noperations:\n  create:\n    method: POST\n    path: /orders\n    extract:\n      id: $.data.id\n  get:\n    path: /orders/{{order.id}}\n';
+const ORDERS =
+  'name: order\noperations:\n  create:\n    method: POST\n    path: /orders\n    extract:\n      id: $.data.id\n  get:\n    path: /orders/{{order.id}}\n';
 
 describe('directory layout (spec 2.1)', () => {
   it('reads the three prefixes and discards any other directory, with a warning at the import', async () => {
@@ -153,7 +154,8 @@ describe('values are normalized silently (spec 7); lint reports them', () => {
     const dir = await writeProject({
       'flow.yaml': ROOT,
       'actors/a.yaml': 'auth: { strategy: oauth2, path: /login, method: POST }\n',
-      'resources/orders.yaml': 'operations:\n  x: { method: FETCH, path: /x, depends_on: order.y, assert: "$.a == 1" }\n  y: { method: delete, path: /y, depends_on: [x.z], assert: ["$.a == 1"] }\n',
+      'resources/orders.yaml':
+        'operations:\n  x: { method: FETCH, path: /x, depends_on: order.y, assert: "$.a == 1" }\n  y: { method: delete, path: /y, depends_on: [x.z], assert: ["$.a == 1"] }\n',
     });
     const p = await loadProject(dir);
     expect(p.diagnostics).toEqual([]);
@@ -265,14 +267,22 @@ describe('bad input: a coded diagnostic, never a throw or a hang', () => {
     [
       'indented more than the key above',
       'name: item\noperations:\n  get:\n    path: /items\n     method: GET\n    expect_status: 200\n',
-      { line: 5, col: 6, message: 'YAML: this line is indented more than the key "path" on line 4 (column 6, not 5): keys of one mapping start in the same column' },
+      {
+        line: 5,
+        col: 6,
+        message: 'YAML: this line is indented more than the key "path" on line 4 (column 6, not 5): keys of one mapping start in the same column',
+      },
     ],
     [
       'indented less than the key above',
       'name: item\noperations:\n  get:\n    path: /items\n   method: GET\n',
       { line: 5, col: 4, message: 'YAML: this line starts in column 4, the key "path" above it in column 5: keys of one mapping start in the same column' },
     ],
-    ['a tab', 'name: item\noperations:\n  get:\n\tpath: /items\n', { line: 4, col: 1, message: 'YAML: Tabs are not allowed as indentation: indent with spaces' }],
+    [
+      'a tab',
+      'name: item\noperations:\n  get:\n\tpath: /items\n',
+      { line: 4, col: 1, message: 'YAML: Tabs are not allowed as indentation: indent with spaces' },
+    ],
   ])('a mis-indented line (%s) is one E_YAML_PARSE at that line, saying how to fix it', async (_, text, expected) => {
     const dir = await writeProject({ 'flow.yaml': ROOT, 'resources/a.yaml': text });
     const d = (await loadProject(dir)).diagnostics;
@@ -291,7 +301,12 @@ describe('bad input: a coded diagnostic, never a throw or a hang', () => {
 
   it('a YAML alias bomb', async () => {
     const lines = ['version: 1', 'a0: &a0 [x, x, x, x, x, x, x, x, x, x]'];
-    for (let i = 1; i < 12; i++) lines.push(`a${i}: &a${i} [${Array(10).fill(`*a${i - 1}`).join(', ')}]`);
+    for (let i = 1; i < 12; i++)
+      lines.push(
+        `a${i}: &a${i} [${Array(10)
+          .fill(`*a${i - 1}`)
+          .join(', ')}]`,
+      );
     const p = await loadProject(await writeProject({ 'flow.yaml': lines.join('\n') }));
     expect(p.diagnostics[0]).toMatchObject({ code: 'E_YAML_PARSE' });
     expect(p.diagnostics[0].message).toMatch(/alias/);
@@ -302,7 +317,9 @@ describe('bad input: a coded diagnostic, never a throw or a hang', () => {
     const ok = await loadProject(await writeProject({ 'flow.yaml': aliases(100) }));
     expect(ok.diagnostics).toEqual([]);
     const bomb = await loadProject(await writeProject({ 'flow.yaml': aliases(101) }));
-    expect(bomb.diagnostics).toEqual([expect.objectContaining({ code: 'E_YAML_PARSE', line: 1, col: 1, message: expect.stringMatching(/more than 100 expansions/) })]);
+    expect(bomb.diagnostics).toEqual([
+      expect.objectContaining({ code: 'E_YAML_PARSE', line: 1, col: 1, message: expect.stringMatching(/more than 100 expansions/) }),
+    ]);
   });
 
   it('a root that is not a mapping', async () => {

@@ -23,7 +23,7 @@ const FILES = {
   'actors/admin.yaml':
     'name: admin\nauth:\n  strategy: simple\n  method: POST\n  path: /login\n  body: { user: admin, password: "{{env.password}}" }\n  extract: { token: $.data.token }\ninject:\n  headers: { Authorization: "Bearer {{admin.token}}" }\n',
   'resources/orders.yaml':
-    'name: order\noperations:\n  create:\n    method: POST\n    path: /orders\n    actor: admin\n    extract:\n      id: $.data.id\n  get:\n    path: /orders/{{order.id}}\n    actor: admin\n    # a comment the cache must not shift positions around\n    assert:\n      - $.data.status == \'open\'\n  broken:\n    path: /orders/{{ordr.id}}\n    api_key: hunter2\n',
+    "name: order\noperations:\n  create:\n    method: POST\n    path: /orders\n    actor: admin\n    extract:\n      id: $.data.id\n  get:\n    path: /orders/{{order.id}}\n    actor: admin\n    # a comment the cache must not shift positions around\n    assert:\n      - $.data.status == 'open'\n  broken:\n    path: /orders/{{ordr.id}}\n    api_key: hunter2\n",
 };
 
 let cacheRoot: string;

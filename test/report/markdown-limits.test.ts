@@ -11,7 +11,9 @@ afterAll(cleanProjects);
 
 async function reportOf(count: number, message = 'expected 200, got 500') {
   const ops = Array.from({ length: count }, (_, i) => (i === 0 ? '  o0: { path: /first, extract: { f: $.data.f } }' : `  o${i}: { path: "/x/{{r.f}}" }`));
-  const dir = await writeProject({ 'flow.yaml': `version: 1\nname: big\nenvironment: { name: local, variables: { baseUrl: "http://127.0.0.1:1" } }\nresources:\n  r:\n    operations:\n${ops.map((l) => `    ${l}`).join('\n')}\n` });
+  const dir = await writeProject({
+    'flow.yaml': `version: 1\nname: big\nenvironment: { name: local, variables: { baseUrl: "http://127.0.0.1:1" } }\nresources:\n  r:\n    operations:\n${ops.map((l) => `    ${l}`).join('\n')}\n`,
+  });
   const project = await loadProject(dir);
   const results: OperationResult[] = [...project.operations.values()].map((op, i) => ({
     operation: op.id,
@@ -24,7 +26,15 @@ async function reportOf(count: number, message = 'expected 200, got 500') {
     ...(i === 1 ? { error: { code: 'E_STATUS_MISMATCH', message, loc: op.loc } } : {}),
     ms: 1,
   }));
-  return markdownReport({ project, graph: buildGraph(project), asked: [], results, summary: { passed: count - 1, failed: 1, skipped: 0, ms: 5 }, startedAt: new Date(0), cwd: dir });
+  return markdownReport({
+    project,
+    graph: buildGraph(project),
+    asked: [],
+    results,
+    summary: { passed: count - 1, failed: 1, skipped: 0, ms: 5 },
+    startedAt: new Date(0),
+    cwd: dir,
+  });
 }
 
 it('draws the graph within the limits, and a note past them', async () => {

@@ -41,10 +41,7 @@ async function parse(text: string): Promise<Parsed> {
   await mermaid.parse(text);
   const diagram = await mermaid.mermaidAPI.getDiagramFromText(text);
   const db = diagram.db as any;
-  const decode = (s: string) =>
-    s
-      .replace(/ﬂ°°(\d+)¶ß/g, (_, n) => String.fromCodePoint(Number(n)))
-      .replace(/<br\s*\/?>/g, '\n');
+  const decode = (s: string) => s.replace(/ﬂ°°(\d+)¶ß/g, (_, n) => String.fromCodePoint(Number(n))).replace(/<br\s*\/?>/g, '\n');
   return {
     vertices: new Map([...db.getVertices().values()].map((v: any) => [v.id, decode(v.text)])),
     edges: db.getEdges().map((e: any) => ({ start: e.start, end: e.end, text: decode(e.text ?? ''), stroke: e.stroke })),
@@ -88,7 +85,12 @@ describe('flow graph --format mermaid', () => {
   it('with operations given, only they and their prerequisites', async () => {
     const r = await flowGraph(['-p', 'example-project', '-f', 'mermaid', 'order.get']);
     const g = await parse(r.out);
-    expect([...g.vertices.keys()].filter((k) => k.startsWith('op_')).sort()).toEqual(['op_order__create', 'op_order__get', 'op_product__create', 'op_product__publish']);
+    expect([...g.vertices.keys()].filter((k) => k.startsWith('op_')).sort()).toEqual([
+      'op_order__create',
+      'op_order__get',
+      'op_product__create',
+      'op_product__publish',
+    ]);
     expect(g.subgraphs.map((s) => s.title)).toEqual(['order', 'product']);
     expect([...g.vertices.keys()].filter((k) => k.startsWith('actor_'))).toEqual(['actor_admin', 'actor_partner']);
   });
@@ -113,10 +115,16 @@ describe('flow graph --format mermaid', () => {
     const project = await loadProject(dir);
     const text = mermaidGraph(project, buildGraph(project));
     const g = await parse(text);
-    expect([...g.vertices.values()].sort()).toEqual(['a"b\nGET /x?<y>&z=#1|2', 'graph\nGET /g/{{end.id}}', 'with space\nPOST /`tick`', 'x-->y;%%\nGET /{{end.id}}/[a]{b}(c)'].sort());
+    expect([...g.vertices.values()].sort()).toEqual(
+      ['a"b\nGET /x?<y>&z=#1|2', 'graph\nGET /g/{{end.id}}', 'with space\nPOST /`tick`', 'x-->y;%%\nGET /{{end.id}}/[a]{b}(c)'].sort(),
+    );
     expect(new Set(g.vertices.keys()).size).toBe(4);
     expect(g.subgraphs.map((s) => s.title)).toEqual(['end', 'sub graph']);
-    expect(g.edges.map((e) => [e.text, e.stroke])).toEqual([['end.id', 'normal'], ['', 'dotted'], ['end.id', 'normal']]);
+    expect(g.edges.map((e) => [e.text, e.stroke])).toEqual([
+      ['end.id', 'normal'],
+      ['', 'dotted'],
+      ['end.id', 'normal'],
+    ]);
   });
 
   it('the parser is real: an unescaped quote in a label is refused', async () => {

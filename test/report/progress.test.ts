@@ -27,7 +27,9 @@ describe('when the progress line shows', () => {
   });
 
   it('says done/total, what runs now and the time, cut to the terminal width', () => {
-    expect(progressLine({ done: 3, total: 7, running: ['order.create', 'report.result'], elapsedMs: 1234 })).toBe('flow run  3/7 done  running: order.create, report.result  1.2 s');
+    expect(progressLine({ done: 3, total: 7, running: ['order.create', 'report.result'], elapsedMs: 1234 })).toBe(
+      'flow run  3/7 done  running: order.create, report.result  1.2 s',
+    );
     expect(progressLine({ done: 7, total: 7, running: [], elapsedMs: 50 })).toBe('flow run  7/7 done  0.1 s');
     const cut = progressLine({ done: 1, total: 2, running: ['a'.repeat(100)], elapsedMs: 0 }, 40);
     expect(cut).toHaveLength(39);
@@ -69,7 +71,11 @@ async function inTerminal(env: Record<string, string>): Promise<string> {
   const server = await startShopServer(token);
   try {
     const command = `'${process.execPath}' '${FLOW}' run --all -p shop --no-color --var baseUrl=${server.url}`;
-    const child = spawn('script', ['-q', '-e', '-c', command, '/dev/null'], { cwd: FIXTURE, env: { ...childEnv({ FLOW_SECRET_SHOP_TOKEN: token, ...env }), CI: env.CI ?? '' }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn('script', ['-q', '-e', '-c', command, '/dev/null'], {
+      cwd: FIXTURE,
+      env: { ...childEnv({ FLOW_SECRET_SHOP_TOKEN: token, ...env }), CI: env.CI ?? '' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     const r = await collect(child, 60_000);
     expect(r.code, r.stderr).toBe(1);
     expect(r.stdout).not.toContain(token);

@@ -114,7 +114,11 @@ describe('flow run reports of a run with passes, failures and a skip', () => {
     const received = run.server.received.find((r) => r.path === '/invoices')!;
     expect(received.authorization).toBe(`Bearer ${run.token}`);
     expect(JSON.parse(received.body)).toMatchObject({ signature: run.token });
-    const reports: Record<string, string> = { ...Object.fromEntries(Object.entries(files).map(([k, f]) => [k, readFileSync(f, 'utf8')])), stdout: run.stdout, stderr: run.stderr };
+    const reports: Record<string, string> = {
+      ...Object.fromEntries(Object.entries(files).map(([k, f]) => [k, readFileSync(f, 'utf8')])),
+      stdout: run.stdout,
+      stderr: run.stderr,
+    };
     for (const [where, text] of Object.entries(reports)) expect(text.includes(run.token), `token in ${where}`).toBe(false);
     const doc = JSON.parse(reports.json);
     const invoice = doc.operations.find((o: { id: string }) => o.id === 'invoice.create');
@@ -147,13 +151,21 @@ describe('choosing reporters', () => {
   it('github: an ::error annotation per failure at its YAML line, and the markdown report appended to $GITHUB_STEP_SUMMARY', async () => {
     const summary = path.join(out, 'step-summary.md');
     writeFileSync(summary, 'earlier step\n');
-    const r = await flowRun(['--all', '--reporter', 'default', '--reporter', 'github'], { GITHUB_ACTIONS: 'true', GITHUB_STEP_SUMMARY: summary, GITHUB_WORKSPACE: path.dirname(FIXTURE.replace(/\/$/, '')) });
+    const r = await flowRun(['--all', '--reporter', 'default', '--reporter', 'github'], {
+      GITHUB_ACTIONS: 'true',
+      GITHUB_STEP_SUMMARY: summary,
+      GITHUB_WORKSPACE: path.dirname(FIXTURE.replace(/\/$/, '')),
+    });
     expect(r.code).toBe(1);
     const annotations = r.stdout.split('\n').filter((l) => l.startsWith('::'));
     expect(annotations).toHaveLength(2);
     // paths relative to the workspace (the checkout), as GitHub wants them; newlines as %0A
-    expect(annotations[0]).toMatch(/^::error file=report\/shop\/resources\/invoices\.yaml,line=3,col=3,title=invoice\.create%3A E_STATUS_MISMATCH::E_STATUS_MISMATCH: expected 201, got 400: .*%0A {2}at shop\/resources\/invoices\.yaml:3:3 \(invoice\.create\)%0A/);
-    expect(annotations[1]).toMatch(/^::error file=report\/shop\/resources\/products\.yaml,line=\d+,col=\d+,title=product\.stock%3A E_ASSERT_FAILED::E_ASSERT_FAILED: \$\.data\.available > 100 failed \(actual: 3\)%0A/);
+    expect(annotations[0]).toMatch(
+      /^::error file=report\/shop\/resources\/invoices\.yaml,line=3,col=3,title=invoice\.create%3A E_STATUS_MISMATCH::E_STATUS_MISMATCH: expected 201, got 400: .*%0A {2}at shop\/resources\/invoices\.yaml:3:3 \(invoice\.create\)%0A/,
+    );
+    expect(annotations[1]).toMatch(
+      /^::error file=report\/shop\/resources\/products\.yaml,line=\d+,col=\d+,title=product\.stock%3A E_ASSERT_FAILED::E_ASSERT_FAILED: \$\.data\.available > 100 failed \(actual: 3\)%0A/,
+    );
     // the default lines are there too
     expect(r.stdout).toMatch(/^4 passed, 2 failed, 1 skipped/m);
     const written = readFileSync(summary, 'utf8');
@@ -178,9 +190,28 @@ describe('warnings on a result (a contract check in warn mode)', () => {
     const json = path.join(out, 'pets.json');
     const rec = recordedIO({ cwd: pets, env: { PORT: String(port), PETS_BREAK: 'missing-field', GITHUB_WORKSPACE: pets } });
     const server = ['--server', 'node api/main.js', '--server-url', `http://127.0.0.1:${port}/v1/health`];
-    const code = await main(['run', '--all', ...server, '--openapi', 'openapi.yaml', '--contract', 'warn', '--reporter', 'github', '--reporter', 'json', '--output-file', `json=${json}`], rec.io);
+    const code = await main(
+      [
+        'run',
+        '--all',
+        ...server,
+        '--openapi',
+        'openapi.yaml',
+        '--contract',
+        'warn',
+        '--reporter',
+        'github',
+        '--reporter',
+        'json',
+        '--output-file',
+        `json=${json}`,
+      ],
+      rec.io,
+    );
     expect(code, rec.err()).toBe(0);
-    expect(rec.out()).toMatch(/^::warning file=resources\/pets\.yaml,line=\d+,col=\d+,title=pet\.get%3A W_CONTRACT::W_CONTRACT: the 200 response of GET \/pets\/\{petId\} breaks openapi\.yaml \(1 violation\)%0A/m);
+    expect(rec.out()).toMatch(
+      /^::warning file=resources\/pets\.yaml,line=\d+,col=\d+,title=pet\.get%3A W_CONTRACT::W_CONTRACT: the 200 response of GET \/pets\/\{petId\} breaks openapi\.yaml \(1 violation\)%0A/m,
+    );
     expect(rec.out()).not.toContain('::error');
     const doc = JSON.parse(readFileSync(json, 'utf8'));
     const pet = doc.operations.find((o: { id: string }) => o.id === 'pet.get');
@@ -196,7 +227,10 @@ describe('the JUnit of flow run and of the Vitest plugin show the same tests', (
     const server = await startShopServer(token);
     const vitestXml = path.join(out, 'vitest-junit.xml');
     try {
-      const v = await runVitest(FIXTURE, ['run', 'shop/flow.yaml', '--reporter=junit', `--outputFile.junit=${vitestXml}`], { FLOW_VAR_baseUrl: server.url, FLOW_SECRET_SHOP_TOKEN: token });
+      const v = await runVitest(FIXTURE, ['run', 'shop/flow.yaml', '--reporter=junit', `--outputFile.junit=${vitestXml}`], {
+        FLOW_VAR_baseUrl: server.url,
+        FLOW_SECRET_SHOP_TOKEN: token,
+      });
       expect(v.code, v.stderr).toBe(1);
     } finally {
       await server.close();

@@ -27,11 +27,19 @@ describe('onePlace', () => {
 
 describe('requiredFields', () => {
   test('JSON Schema (Ajv, LoopBack 4) missingProperty', () => {
-    const body = { error: { statusCode: 422, details: [{ path: '', code: 'required', message: "must have required property 'title'", info: { missingProperty: 'title' } }] } };
+    const body = {
+      error: { statusCode: 422, details: [{ path: '', code: 'required', message: "must have required property 'title'", info: { missingProperty: 'title' } }] },
+    };
     expect(requiredFields(JSON.stringify(body))).toEqual(['title']);
   });
   test("LoopBack juggler presence codes and \"'x' can't be blank\"", () => {
-    const body = { error: { statusCode: 422, message: "The 'Todo' instance is not valid. Details: 'title' can't be blank (value: undefined).", details: { codes: { title: ['presence'], desc: ['length'] } } } };
+    const body = {
+      error: {
+        statusCode: 422,
+        message: "The 'Todo' instance is not valid. Details: 'title' can't be blank (value: undefined).",
+        details: { codes: { title: ['presence'], desc: ['length'] } },
+      },
+    };
     expect(requiredFields(JSON.stringify(body))).toEqual(['title']);
   });
   test('FastAPI loc, field lists, and plain messages', () => {

@@ -61,7 +61,10 @@ describe('redactor: text', () => {
     const secret = 'hunter22';
     for (const prefix of ['', 'a', 'ab', 'abc', 'user:', 'x:']) {
       const encoded = Buffer.from(`${prefix}${secret}!tail`).toString('base64');
-      expect(base64Forms(secret).some((f) => encoded.includes(f)), prefix).toBe(true);
+      expect(
+        base64Forms(secret).some((f) => encoded.includes(f)),
+        prefix,
+      ).toBe(true);
     }
   });
 
@@ -112,7 +115,7 @@ describe('redactor: headers', () => {
       apikey: 'k3',
       'X-Auth-Token': 't1',
       'X-Client-Secret': 's1',
-      'x_session_token': 't2',
+      x_session_token: 't2',
       Cookie: 'sid=abc; theme=dark',
       'Content-Type': 'application/json',
       Accept: '*/*',
@@ -125,7 +128,7 @@ describe('redactor: headers', () => {
       apikey: '***',
       'X-Auth-Token': '***',
       'X-Client-Secret': '***',
-      'x_session_token': '***',
+      x_session_token: '***',
       Cookie: 'sid=***; theme=***',
       'Content-Type': 'application/json',
       Accept: '*/*',
@@ -150,7 +153,8 @@ describe('redactor: headers', () => {
   });
 
   it('knows which names are credentials', () => {
-    for (const name of ['Authorization', 'Cookie', 'Set-Cookie', 'X-CSRF-Token', 'X-Amz-Security-Token', 'Ocp-Apim-Subscription-Key']) expect(isCredentialHeader(name), name).toBe(true);
+    for (const name of ['Authorization', 'Cookie', 'Set-Cookie', 'X-CSRF-Token', 'X-Amz-Security-Token', 'Ocp-Apim-Subscription-Key'])
+      expect(isCredentialHeader(name), name).toBe(true);
     for (const name of ['Content-Type', 'Accept', 'X-Request-Id', 'Tokens-Left', 'Keyboard']) expect(isCredentialHeader(name), name).toBe(false);
   });
 });

@@ -9,7 +9,6 @@ import { ensureBuilt } from './helpers.js';
 import { freePort, petsRepo, SERVER } from './pets-repo.js';
 import { readyCount, WatchChild } from './watch-child.js';
 
-
 let dir: string;
 let port: number;
 let child: WatchChild;
@@ -44,7 +43,11 @@ test('an edit of the server source restarts it and re-runs the suite; an edit of
   expect(child.output).toContain('Tests  4 passed (4)');
 
   // The server now leaves createdAt out of a pet it reads back: it restarts, and pet.get breaks the contract.
-  const rerun = await editUntilRun(path.join(dir, 'api/pets-api.js'), (t) => t.replace('return send(200, pet);', 'return send(200, { ...pet, createdAt: undefined });'), 2);
+  const rerun = await editUntilRun(
+    path.join(dir, 'api/pets-api.js'),
+    (t) => t.replace('return send(200, pet);', 'return send(200, { ...pet, createdAt: undefined });'),
+    2,
+  );
   expect(rerun).toMatch(/RERUN\s+api\/pets-api\.js/);
   expect(rerun).toContain('E_CONTRACT: the 200 response of GET /pets/{petId} breaks openapi.yaml (1 violation)');
   expect(rerun).toContain('✗ /createdAt: expected a required property, got missing');

@@ -45,13 +45,21 @@ test('a response that breaks the description fails its test with the pointer, th
 test("contract: 'warn' passes, with the violation as a warning in the output and in JUnit", async () => {
   const { dir } = await repo(`{ server: ${SERVER}, openapi: 'openapi.yaml', contract: 'warn' }`);
   const junit = path.join(dir, 'junit.xml');
-  const out = await runVitest(dir, ['run', '--reporter=default', '--reporter=junit', `--outputFile.junit=${junit}`], { PETS_BREAK: 'wrong-type', GITHUB_ACTIONS: 'true', GITHUB_WORKSPACE: dir });
+  const out = await runVitest(dir, ['run', '--reporter=default', '--reporter=junit', `--outputFile.junit=${junit}`], {
+    PETS_BREAK: 'wrong-type',
+    GITHUB_ACTIONS: 'true',
+    GITHUB_WORKSPACE: dir,
+  });
   expect(out.code).toBe(0);
   // GitHub Actions: a workflow command at the operation's YAML
-  expect(out.stdout + out.stderr).toContain('::warning file=resources/pets.yaml,line=12,col=3::W_CONTRACT: the 200 response of GET /pets/{petId} breaks openapi.yaml (1 violation)%0A    ✗ /id: expected type integer, got "1"');
+  expect(out.stdout + out.stderr).toContain(
+    '::warning file=resources/pets.yaml,line=12,col=3::W_CONTRACT: the 200 response of GET /pets/{petId} breaks openapi.yaml (1 violation)%0A    ✗ /id: expected type integer, got "1"',
+  );
   expect(out.stdout + out.stderr).toContain('W_CONTRACT: the 200 response of GET /pets/{petId} breaks openapi.yaml (1 violation)');
   const xml = readFileSync(junit, 'utf8');
-  expect(xml).toMatch(/<property name="warning" value="W_CONTRACT: the 200 response of GET \/pets\/\{petId\} breaks openapi\.yaml \(1 violation\)\n? *✗ \/id: expected type integer, got &quot;1&quot;/);
+  expect(xml).toMatch(
+    /<property name="warning" value="W_CONTRACT: the 200 response of GET \/pets\/\{petId\} breaks openapi\.yaml \(1 violation\)\n? *✗ \/id: expected type integer, got &quot;1&quot;/,
+  );
 }, 120_000);
 
 test('a server that crashes at start fails the run with its exit and its last output lines', async () => {

@@ -132,7 +132,9 @@ export function parseJUnit(xml: string): JUnitSuite[] {
           ? { message: failure.getAttribute('message') ?? '', type: failure.getAttribute('type') ?? '', text: failure.textContent ?? '' }
           : undefined,
         properties,
-        systemOut: Array.from(c.getElementsByTagName('system-out')).map((o) => o.textContent ?? '').join(''),
+        systemOut: Array.from(c.getElementsByTagName('system-out'))
+          .map((o) => o.textContent ?? '')
+          .join(''),
       };
     }),
   }));

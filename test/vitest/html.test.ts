@@ -27,7 +27,10 @@ test('the html report holds one test per operation, with its state and its failu
   const server = await startShopServer(token);
   let run;
   try {
-    run = await runVitest(ROOT, ['run', 'shop/flow.yaml', '--reporter=html', `--outputFile.html=${path.join(out, 'index.html')}`], { FLOW_VAR_baseUrl: server.url, FLOW_SECRET_SHOP_TOKEN: token });
+    run = await runVitest(ROOT, ['run', 'shop/flow.yaml', '--reporter=html', `--outputFile.html=${path.join(out, 'index.html')}`], {
+      FLOW_VAR_baseUrl: server.url,
+      FLOW_SECRET_SHOP_TOKEN: token,
+    });
   } finally {
     await server.close();
   }

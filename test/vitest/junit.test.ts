@@ -133,7 +133,13 @@ describe('vitest run --reporter=junit on a repository of flow projects', () => {
     expect(custom.cases.map((c) => [c.name, c.failure?.message, c.skipped])).toEqual([
       ['custom: an order keeps the product it was placed for', undefined, false],
       ['custom: the runner is shared by the tests of a file', undefined, false],
-      ['custom: check fails when a prerequisite failed and no test of the file showed it', expect.stringMatching(/^E_STATUS_MISMATCH: invoice\.send did not run: its prerequisite invoice\.create failed \(no test here shows it\): expected 201, got 400/), false],
+      [
+        'custom: check fails when a prerequisite failed and no test of the file showed it',
+        expect.stringMatching(
+          /^E_STATUS_MISMATCH: invoice\.send did not run: its prerequisite invoice\.create failed \(no test here shows it\): expected 201, got 400/,
+        ),
+        false,
+      ],
       ['custom: check skips like a flow test once that failure was shown', undefined, true],
     ]);
     expect(custom.cases[3].properties).toEqual({ skipped: 'prerequisite invoice.create failed' });
@@ -190,7 +196,9 @@ test("-t on an operation whose prerequisite fails: it fails with the prerequisit
   const run = await runFixture(['shop/flow.yaml', '-t', 'invoice.send']);
   const send = caseNamed(run.suites, 'shop/flow.yaml', 'invoice.send');
   expect(send.skipped).toBe(false);
-  expect(send.failure?.message).toMatch(/^E_STATUS_MISMATCH: invoice\.send did not run: its prerequisite invoice\.create failed \(no test here shows it\): expected 201, got 400/);
+  expect(send.failure?.message).toMatch(
+    /^E_STATUS_MISMATCH: invoice\.send did not run: its prerequisite invoice\.create failed \(no test here shows it\): expected 201, got 400/,
+  );
   expect(send.failure?.message).toContain('{"error":"invoicing is closed"');
   expect(run.code).toBe(1);
   expect(run.stdout + run.stderr + run.xml).not.toContain(run.token);

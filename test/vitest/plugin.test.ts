@@ -107,7 +107,10 @@ describe('reqflow:config', () => {
   test('keeps flow.yaml suites out of the file cache of Vitest 4.1, which would skip the transform and its watch registration', () => {
     const { config } = plugins();
     let key: ((ctx: { id: string }) => unknown) | undefined;
-    hook(config, 'configureVitest')({
+    hook(
+      config,
+      'configureVitest',
+    )({
       vitest: { config: { watch: true } },
       project: { provide: () => {} },
       experimental_defineCacheKeyGenerator: (fn: typeof key) => (key = fn),

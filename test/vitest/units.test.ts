@@ -20,7 +20,11 @@ const op = (id: string, method: LayoutOperation['method'], prerequisites: string
 
 describe('suiteLayout', () => {
   test('keeps the schedule order, one block per run of a resource', () => {
-    const blocks = suiteLayout([op('product.create', 'POST'), op('product.publish', 'POST', ['product.create']), op('order.create', 'POST', ['product.create', 'product.publish'])]);
+    const blocks = suiteLayout([
+      op('product.create', 'POST'),
+      op('product.publish', 'POST', ['product.create']),
+      op('order.create', 'POST', ['product.create', 'product.publish']),
+    ]);
     expect(blocks).toEqual([
       { resource: 'product', operations: ['product.create', 'product.publish'] },
       { resource: 'order', operations: ['order.create'] },
@@ -64,7 +68,11 @@ describe('withDefaults: createFlowTest options over the plugin options', () => {
   test('its own options win; vars merge by name; nothing provided is no default', () => {
     const plugin = { env: 'staging', vars: { tenant: 'acme', region: 'eu' }, concurrency: 2 };
     expect(withDefaults({}, plugin)).toEqual(plugin);
-    expect(withDefaults({ vars: { tenant: 'beta' }, concurrency: 1 }, plugin)).toEqual({ env: 'staging', vars: { tenant: 'beta', region: 'eu' }, concurrency: 1 });
+    expect(withDefaults({ vars: { tenant: 'beta' }, concurrency: 1 }, plugin)).toEqual({
+      env: 'staging',
+      vars: { tenant: 'beta', region: 'eu' },
+      concurrency: 1,
+    });
     expect(withDefaults({ env: 'local', vars: undefined }, plugin)).toMatchObject({ env: 'local', vars: { tenant: 'acme' } });
     expect(withDefaults({ env: 'local' }, undefined)).toEqual({ env: 'local' });
     expect(withDefaults({}, undefined)).toEqual({});
@@ -79,14 +87,17 @@ describe('validateOptions', () => {
   });
 
   test('an unknown key is named, with a suggestion for a misspelt one', () => {
-    expect(() => validateOptions({ enviroment: 'x' })).toThrow('flow(): unknown option "enviroment" (did you mean env?); the options are env, vars, concurrency, include');
+    expect(() => validateOptions({ enviroment: 'x' })).toThrow(
+      'flow(): unknown option "enviroment" (did you mean env?); the options are env, vars, concurrency, include',
+    );
     expect(() => validateOptions({ concurency: 2 })).toThrow('unknown option "concurency" (did you mean concurrency?)');
     expect(() => validateOptions({ variables: {} })).toThrow('unknown option "variables" (did you mean vars?)');
     expect(() => validateOptions({ retries: 2 })).toThrow(/unknown option "retries"; the options are/);
   });
 
   test('concurrency must be a whole number >= 1; every problem is named at once', () => {
-    for (const bad of [0, -1, 1.5, Number.NaN, '2']) expect(() => validateOptions({ concurrency: bad }), String(bad)).toThrow(/^flow\(\): concurrency must be a whole number >= 1, got /);
+    for (const bad of [0, -1, 1.5, Number.NaN, '2'])
+      expect(() => validateOptions({ concurrency: bad }), String(bad)).toThrow(/^flow\(\): concurrency must be a whole number >= 1, got /);
     expect(() => validateOptions({ concurrency: 0, enviroment: 'x' })).toThrow(
       'flow(): unknown option "enviroment" (did you mean env?); the options are env, vars, concurrency, include, server, openapi, contract; concurrency must be a whole number >= 1, got 0',
     );
@@ -171,7 +182,7 @@ describe('failure messages', () => {
       'E_STATUS_MISMATCH: expected status 201, got 409',
       '  at resources/orders.yaml:12:5 (order.create)',
       '  assert:',
-      "    ✗ $.data.status == 'pending' (actual: \"cancelled\")",
+      '    ✗ $.data.status == \'pending\' (actual: "cancelled")',
       '  request:',
       '    POST http://api/orders',
       '    authorization: ***',
@@ -189,7 +200,10 @@ describe('failure messages', () => {
   });
 
   test('a failed assert says the expression and the actual value once', () => {
-    const failed = { ...base, asserts: [{ expr: "$.data.tags contains 'x'", pass: false, actual: [], message: "$.data.tags contains 'x' failed (actual: [])" }] };
+    const failed = {
+      ...base,
+      asserts: [{ expr: "$.data.tags contains 'x'", pass: false, actual: [], message: "$.data.tags contains 'x' failed (actual: [])" }],
+    };
     const err = failureError({ ...failed, error: { code: 'E_ASSERT_FAILED', message: "$.data.tags contains 'x' failed (actual: [])" } }, '/p');
     expect(err.message.split('\n').slice(0, 4)).toEqual([
       "E_ASSERT_FAILED: $.data.tags contains 'x' failed (actual: [])",
@@ -200,8 +214,12 @@ describe('failure messages', () => {
   });
 
   test('a failed assert line: the expression, the actual value, and the reason when there is one', () => {
-    expect(assertLine({ expr: '$.data.x == 1', pass: false, message: '$.data.x == 1 failed: nothing at $.data.x', reason: 'nothing at $.data.x' })).toBe('$.data.x == 1: nothing at $.data.x');
-    expect(assertLine({ expr: '$.data.n > 1', pass: false, actual: 'a', reason: 'cannot order "a" and 1' })).toBe('$.data.n > 1 (actual: "a"): cannot order "a" and 1');
+    expect(assertLine({ expr: '$.data.x == 1', pass: false, message: '$.data.x == 1 failed: nothing at $.data.x', reason: 'nothing at $.data.x' })).toBe(
+      '$.data.x == 1: nothing at $.data.x',
+    );
+    expect(assertLine({ expr: '$.data.n > 1', pass: false, actual: 'a', reason: 'cannot order "a" and 1' })).toBe(
+      '$.data.n > 1 (actual: "a"): cannot order "a" and 1',
+    );
     expect(assertLine({ expr: '$.a == 1', pass: false, actual: 2, message: '$.a == 1 failed (actual: 2)' })).toBe('$.a == 1 (actual: 2)');
   });
 

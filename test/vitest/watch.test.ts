@@ -10,7 +10,6 @@ import { startShopServer, type ShopServer } from '../fixtures/vitest/server.js';
 import { ensureBuilt, FIXTURES, REPO } from './helpers.js';
 import { readyCount, WatchChild } from './watch-child.js';
 
-
 let dir: string;
 let server: ShopServer;
 let child: WatchChild | undefined;

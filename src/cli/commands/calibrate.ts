@@ -22,7 +22,11 @@ const OPTIONS = {
     arg: '<name=value>',
     help: ['value for a <SET_VIA_--var> placeholder or any environment variable', '(repeatable; also FLOW_VAR_<name>)'],
   },
-  writes: { type: 'boolean', default: false, help: ['also run operations that write (POST, PUT, PATCH); by default only', "GET, HEAD and OPTIONS run (actors' logins always do)"] },
+  writes: {
+    type: 'boolean',
+    default: false,
+    help: ['also run operations that write (POST, PUT, PATCH); by default only', "GET, HEAD and OPTIONS run (actors' logins always do)"],
+  },
   destructive: { type: 'boolean', default: false, help: ['with --writes, also run DELETEs and bulk changes (a PATCH with no', '{{…}} in its path)'] },
   'dry-run': { type: 'boolean', default: false, help: 'print what would be sent and what would not, and send nothing' },
   apply: {
@@ -53,7 +57,6 @@ ${optionHelp(OPTIONS)}
 Exit codes: 0 every operation that ran passes (with the proposals), 1 an open question
 remains or an operation still fails (or lint errors), 2 usage error.
 `;
-
 
 export default (async function calibrateCommand(argv: string[], io: CliIO): Promise<number> {
   let args;
@@ -93,7 +96,9 @@ export default (async function calibrateCommand(argv: string[], io: CliIO): Prom
   const report = formatCalibration(project, result, io.cwd, applied);
   if (o.report) {
     await writeFile(path.resolve(io.cwd, o.report), report);
-    io.stdout(`flow calibrate: report written to ${o.report}: ${result.proposals.length} proposal(s), ${result.questions.length} open question(s)${applied ? `; ${applied.files.length} file(s) edited` : ''}\n`);
+    io.stdout(
+      `flow calibrate: report written to ${o.report}: ${result.proposals.length} proposal(s), ${result.questions.length} open question(s)${applied ? `; ${applied.files.length} file(s) edited` : ''}\n`,
+    );
   } else io.stdout(report);
   const failing = result.results.some((r) => r.status !== 'passed');
   return result.questions.length || failing ? EXIT.failed : EXIT.ok;

@@ -13,7 +13,6 @@ import { CACHE_OPTIONS, cacheOptions, optionHelp, type OptionTable } from '../op
 import { EXIT, type CliIO, type Command } from '../io.js';
 import { PROBLEM_EXIT, problemMessage } from '../problem.js';
 
-
 const OPTIONS = {
   project: { type: 'string', short: 'p', default: '.', arg: '<dir>', help: 'project directory holding flow.yaml (default: .)' },
   format: {
@@ -77,7 +76,6 @@ const ORDER_FORMATS: Partial<Record<FormatName, (order: string[]) => string>> = 
   text: (order) => (order.length ? `${order.join('\n')}\n` : ''),
   json: (order) => `${JSON.stringify({ order }, null, 2)}\n`,
 };
-
 
 const graphCommand: Command = async (argv: string[], io: CliIO): Promise<number> => {
   let parsed;
@@ -164,7 +162,12 @@ function textGraph({ project, graph, shown, cycles }: View): string {
 }
 
 function dotGraph({ project, graph, shown }: View): string {
-  const lines = [`digraph ${quote(project.name)} {`, '  // A -> B: B runs before A (dashed: depends_on)', '  rankdir=LR;', '  node [shape=box, fontname="monospace"];'];
+  const lines = [
+    `digraph ${quote(project.name)} {`,
+    '  // A -> B: B runs before A (dashed: depends_on)',
+    '  rankdir=LR;',
+    '  node [shape=box, fontname="monospace"];',
+  ];
   for (const i of shown) {
     const id = graph.opIds[i];
     const op = project.operations.get(id)!;
@@ -190,7 +193,15 @@ function jsonGraph({ project, graph, shown, cycles, cwd }: View): string {
       path: op.path,
       needs: graph.edges[i].map((e) => {
         const loc = locate(project, e.file, e.yamlPath);
-        return { operation: e.to, kind: e.kind, via: e.kind === 'explicit' ? 'depends_on' : e.via, actor: actorOf(e), file: relativeFile(loc.file, cwd), line: loc.line, col: loc.col };
+        return {
+          operation: e.to,
+          kind: e.kind,
+          via: e.kind === 'explicit' ? 'depends_on' : e.via,
+          actor: actorOf(e),
+          file: relativeFile(loc.file, cwd),
+          line: loc.line,
+          col: loc.col,
+        };
       }),
     };
   });

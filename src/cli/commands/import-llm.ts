@@ -57,7 +57,13 @@ export async function runModelImport(inputs: string[], values: LlmValues, from: 
     shown = true;
   };
   const ask: AskModel = (messages) =>
-    chat(messages, { url, model, apiKey, idleMs: idleSeconds * 1000, progress: io.isTTY ? (n) => progress(`the model is answering: ${n} characters`) : undefined });
+    chat(messages, {
+      url,
+      model,
+      apiKey,
+      idleMs: idleSeconds * 1000,
+      progress: io.isTTY ? (n) => progress(`the model is answering: ${n} characters`) : undefined,
+    });
 
   let result;
   try {
@@ -118,7 +124,8 @@ async function writeTexts(files: Array<{ path: string; text: string }>, dir: str
 }
 
 function emitted(f: { path: string; text: string }): EmittedFile {
-  const kind: EmittedKind = f.path === 'flow.yaml' ? 'root' : f.path.startsWith('environments/') ? 'environment' : f.path.startsWith('actors/') ? 'actor' : 'resource';
+  const kind: EmittedKind =
+    f.path === 'flow.yaml' ? 'root' : f.path.startsWith('environments/') ? 'environment' : f.path.startsWith('actors/') ? 'actor' : 'resource';
   const doc = parseDocument(f.text, { customTags: YAML_TAGS });
   if (doc.errors.length) throw new FlowError(IMPORT_CODES.answer, `${f.path} does not parse as YAML`);
   const value = doc.toJS() as { name?: unknown } | null;

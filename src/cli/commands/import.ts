@@ -20,7 +20,6 @@ import { runModelImport, type LlmValues } from './import-llm.js';
 import { optionHelp, type OptionTable } from '../options.js';
 import { EXIT, type CliIO, type Command } from '../io.js';
 
-
 const OPTIONS = {
   out: { type: 'string', short: 'o', arg: '<dir>', help: 'write a new project into <dir> (created; must be empty)' },
   into: {
@@ -179,7 +178,10 @@ async function lintDir(dir: string): Promise<Array<{ line: string; error: boolea
 
 function lintLines(project: Project): Array<{ line: string; error: boolean }> {
   const result = lint(project);
-  return result.diagnostics.map((d) => ({ line: `${path.relative(project.dir, d.file) || d.file}:${d.line}:${d.col} ${d.severity} ${d.code} ${d.message}`, error: d.severity === 'error' }));
+  return result.diagnostics.map((d) => ({
+    line: `${path.relative(project.dir, d.file) || d.file}:${d.line}:${d.col} ${d.severity} ${d.code} ${d.message}`,
+    error: d.severity === 'error',
+  }));
 }
 
 function report(findings: CheckFinding[], linted: Array<{ line: string; error: boolean }>, io: CliIO, what: string): number {
@@ -187,13 +189,18 @@ function report(findings: CheckFinding[], linted: Array<{ line: string; error: b
   for (const f of findings) io.stderr(`check: ${formatFinding(f)}\n`);
   for (const l of linted) io.stderr(`lint: ${l.line}\n`);
   const ok = !findings.length && !errors.length;
-  io.stderr(`flow import: ${what}; self-check and grounding ${findings.length ? `FAILED (${findings.length})` : 'passed'}; lint ${errors.length ? `${errors.length} errors` : '0 errors'}\n`);
+  io.stderr(
+    `flow import: ${what}; self-check and grounding ${findings.length ? `FAILED (${findings.length})` : 'passed'}; lint ${errors.length ? `${errors.length} errors` : '0 errors'}\n`,
+  );
   return ok ? EXIT.ok : EXIT.failed;
 }
 
 async function checkCommand(target: string, inputs: string[], from: InputFormat | undefined, io: CliIO): Promise<number> {
   const abs = path.resolve(io.cwd, target);
-  const isFile = await stat(abs).then((s) => s.isFile(), () => false);
+  const isFile = await stat(abs).then(
+    (s) => s.isFile(),
+    () => false,
+  );
   if (isFile) return checkAnswer(abs, inputs, from, io);
   const { view, project } = await viewOfDirectory(abs);
   const findings = checkView(view, await groundingContext(inputs, from, io));
@@ -211,7 +218,12 @@ async function checkAnswer(file: string, inputs: string[], from: InputFormat | u
     }
     const { view, project } = await viewOfDirectory(dir);
     const findings = [...planFindings(answer), ...checkView(view, await groundingContext(inputs, from, io))];
-    return report(findings, lintLines(project), io, `checked the plan and ${answer.files.length} files of ${path.basename(file)}${inputs.length ? ` against ${inputs.length} inputs` : ''}`);
+    return report(
+      findings,
+      lintLines(project),
+      io,
+      `checked the plan and ${answer.files.length} files of ${path.basename(file)}${inputs.length ? ` against ${inputs.length} inputs` : ''}`,
+    );
   } finally {
     await rm(dir, { recursive: true, force: true });
   }

@@ -11,7 +11,6 @@ import { CACHE_OPTIONS, cacheOptions, optionHelp, type OptionTable } from '../op
 import { EXIT, type CliIO, type Command } from '../io.js';
 import { PROBLEM_EXIT, problemMessage } from '../problem.js';
 
-
 const OPTIONS = {
   project: { type: 'string', short: 'p', default: '.', arg: '<dir>', help: 'the project directory (holding flow.yaml) or the flow.yaml path; default "."' },
   format: {

@@ -17,7 +17,6 @@ import { chooseReporters, writeReports } from '../reporters.js';
 import { createProgress, wantsProgress } from '../../report/index.js';
 import { PROBLEM_EXIT, problemMessage } from '../problem.js';
 
-
 const OPTIONS = {
   project: { type: 'string', short: 'p', default: '.', arg: '<dir>', help: 'project directory holding flow.yaml (default: .)' },
   env: { type: 'string', arg: '<name>', help: ['environment to use (default: default_environment, else the first', 'one declared)'] },
@@ -31,7 +30,11 @@ const OPTIONS = {
   all: { type: 'boolean', default: false, help: 'run every operation, in schedule order' },
   concurrency: { type: 'string', default: '1', arg: '<n>', help: 'independent operations run at once (default 1)' },
   'dry-run': { type: 'boolean', default: false, help: 'print the plan (order, method, path, why) and send nothing' },
-  record: { type: 'boolean', default: false, help: ['after the run, set _provenance.verified_against: live_capture', 'on the operations that passed (files edited in place)'] },
+  record: {
+    type: 'boolean',
+    default: false,
+    help: ['after the run, set _provenance.verified_against: live_capture', 'on the operations that passed (files edited in place)'],
+  },
   ...SERVICE_OPTIONS,
   verbose: { type: 'boolean', default: false, help: ['print request and response headers and bodies, and what hooks', 'print (secrets as ***)'] },
   'no-color': { type: 'boolean', default: false, help: 'plain output' },
@@ -52,7 +55,7 @@ const OPTIONS = {
     multiple: true,
     default: [] as string[],
     arg: '<name=path>',
-    help: ['write that reporter\'s report to a file instead of stdout', '(json, junit, markdown); repeatable'],
+    help: ["write that reporter's report to a file instead of stdout", '(json, junit, markdown); repeatable'],
   },
   help: { type: 'boolean', short: 'h', default: false, help: 'this help' },
 } satisfies OptionTable;
@@ -125,7 +128,9 @@ export default (async function run(argv: string[], io: CliIO): Promise<number> {
   if (!o.env && !project.defaultEnvironment && project.environments.size > 1) {
     // Not chosen anywhere: say which one, rather than run silently against the first.
     const first = project.environments.keys().next().value as string;
-    io.stderr(`flow run: environment "${first}", the first of ${project.environments.size} declared (choose one with --env, or default_environment in flow.yaml)\n`);
+    io.stderr(
+      `flow run: environment "${first}", the first of ${project.environments.size} declared (choose one with --env, or default_environment in flow.yaml)\n`,
+    );
   }
   const plan = scheduleOrder(graph, asked);
   // --server: what it answers at is known now, and its origin is the run's baseUrl
@@ -157,7 +162,9 @@ export default (async function run(argv: string[], io: CliIO): Promise<number> {
   }
 
   // The live line on a terminal (stderr); stdout's lines clear it and draw it again.
-  const progress = wantsProgress(io.isTTY, io.env) ? createProgress({ write: io.stderr, total: plan.length, columns: () => process.stderr.columns }) : undefined;
+  const progress = wantsProgress(io.isTTY, io.env)
+    ? createProgress({ write: io.stderr, total: plan.length, columns: () => process.stderr.columns })
+    : undefined;
   const stdout = progress ? progress.around(io.stdout) : io.stdout;
   // Without the default reporter the lines are not even formatted.
   const out = lines ? bufferedWriter(stdout) : { write: () => {}, flush: () => {} };
@@ -201,7 +208,14 @@ export default (async function run(argv: string[], io: CliIO): Promise<number> {
   }
   // The summary counts every operation that ran, prerequisites included: a failed
   // prerequisite is a failure even when only its dependents were asked for.
-  if (lines) io.stdout(formatSummary({ ...summaryResult, ...ends }, fmt, [...ran.values()].filter((r) => r.status === 'failed')));
+  if (lines)
+    io.stdout(
+      formatSummary(
+        { ...summaryResult, ...ends },
+        fmt,
+        [...ran.values()].filter((r) => r.status === 'failed'),
+      ),
+    );
   const environment = o.env ?? project.defaultEnvironment ?? project.environments.keys().next().value;
   const report = { project, graph, environment, asked, results: [...ran.values()], summary: { ...ends, ms: summaryResult.ms }, startedAt, cwd: io.cwd };
   const unwritten = await writeReports(report, reporters, io);
@@ -210,7 +224,9 @@ export default (async function run(argv: string[], io: CliIO): Promise<number> {
     // A prerequisite that passed was confirmed by a real response too (docs/format.md#provenance-and-state-changes).
     const recorded = await recordVerified(project, [...ran.values()]);
     // On stderr when stdout holds a report instead of the lines.
-    (lines ? io.stdout : io.stderr)(`recorded verified_against: live_capture on ${recorded.operations.length} operation(s) in ${recorded.files.length} file(s)\n`);
+    (lines ? io.stdout : io.stderr)(
+      `recorded verified_against: live_capture on ${recorded.operations.length} operation(s) in ${recorded.files.length} file(s)\n`,
+    );
   }
   return summaryResult.failed || summaryResult.skipped || unwritten.length ? EXIT.failed : EXIT.ok;
 } satisfies Command);
@@ -237,4 +253,3 @@ function dependentsIn(graph: ProjectGraph, id: string, planned: Set<string>): st
   const i = graph.indexOf.get(id)!;
   return graph.neededBy[i].map((n) => graph.opIds[n]).filter((d) => planned.has(d));
 }
-

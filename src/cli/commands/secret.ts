@@ -9,7 +9,6 @@ import { argumentError } from '../args.js';
 import { optionHelp, type OptionTable } from '../options.js';
 import { EXIT, type CliIO, type Command } from '../io.js';
 
-
 const OPTIONS = {
   project: { type: 'string', arg: '<dir>', help: 'the project directory (default: the current directory)' },
   global: {
@@ -146,7 +145,13 @@ async function runSecret(argv: string[], io: CliIO, deps: SecretCommandDeps): Pr
   if (sub === 'set' && extra.length) throw usage('the value is never taken from the command line; type it at the prompt or pipe it to stdin');
   if (extra.length) throw usage(`unexpected argument "${extra[0]}"`);
   if (sub === 'list' ? name : !NAME_RE.test(name)) {
-    throw usage(sub === 'list' ? `unexpected argument "${name}"` : name ? `"${name}" is not a secret name (letters, digits, _ and -; as in {{secret.NAME}})` : 'NAME is required');
+    throw usage(
+      sub === 'list'
+        ? `unexpected argument "${name}"`
+        : name
+          ? `"${name}" is not a secret name (letters, digits, _ and -; as in {{secret.NAME}})`
+          : 'NAME is required',
+    );
   }
   if (values.global && values.project !== undefined) throw usage('give --project or --global, not both');
   const projectName = values.global ? '' : await readProjectName(values.project ?? io.cwd);
@@ -166,7 +171,8 @@ async function runSecret(argv: string[], io: CliIO, deps: SecretCommandDeps): Pr
 async function readProjectName(dir: string): Promise<string> {
   const project = await loadProject(dir);
   const fatal = project.diagnostics.find(
-    (d) => d.severity === 'error' && (d.code === 'E_PROJECT_NOT_FOUND' || d.code === 'E_NO_ROOT' || (d.file === project.rootFile && ROOT_UNREADABLE.has(d.code))),
+    (d) =>
+      d.severity === 'error' && (d.code === 'E_PROJECT_NOT_FOUND' || d.code === 'E_NO_ROOT' || (d.file === project.rootFile && ROOT_UNREADABLE.has(d.code))),
   );
   if (fatal || !project.files.some((f) => f.kind === 'root')) {
     const why = fatal ? fatal.message : `${project.rootFile} could not be read`;

@@ -11,7 +11,10 @@ export function formatCalibration(project: Project, c: Calibration, cwd: string,
   const out: string[] = ['# Calibration', ''];
   const count = (status: string) => c.results.filter((r) => r.status === status).length;
   const skipped = count('skipped') ? `, ${count('skipped')} skipped (a prerequisite failed)` : '';
-  out.push(`Project \`${project.name}\`: ${c.results.length - count('skipped')} operation(s) run (${c.rounds} round(s)), ${count('passed')} passed with the proposals below${skipped}; ${c.proposals.length} proposal(s), ${c.questions.length} open question(s), ${c.plan.notRun.length} not run.`, '');
+  out.push(
+    `Project \`${project.name}\`: ${c.results.length - count('skipped')} operation(s) run (${c.rounds} round(s)), ${count('passed')} passed with the proposals below${skipped}; ${c.proposals.length} proposal(s), ${c.questions.length} open question(s), ${c.plan.notRun.length} not run.`,
+    '',
+  );
   out.push('## Proposals', '');
   if (!c.proposals.length) out.push('None: no answer contradicts an expectation.', '');
   c.proposals.forEach((p, i) => {
@@ -50,11 +53,19 @@ function notRun(plan: CalibrationPlan): string[] {
 function request(o: Observed): string[] {
   const body = (o.excerpt ?? '').replace(/\s+/g, ' ').trim();
   const cut = body.length > EXCERPT ? `${body.slice(0, EXCERPT)}…` : body;
-  return [`- Request: \`${o.method} ${o.path}\`${o.url ? ` (sent to ${o.url})` : ''}`, `- Observed: ${o.status ?? 'no answer'}${cut ? `, body \`${cut.replace(/`/g, "'")}\`` : ''}`];
+  return [
+    `- Request: \`${o.method} ${o.path}\`${o.url ? ` (sent to ${o.url})` : ''}`,
+    `- Observed: ${o.status ?? 'no answer'}${cut ? `, body \`${cut.replace(/`/g, "'")}\`` : ''}`,
+  ];
 }
 
 function title(e: Edit): string {
-  return { expect_status: 'expect_status', extract: `extract ${e.kind === 'extract' ? e.name : ''}`, actor: 'actor', header_form: `actor ${e.kind === 'header_form' ? e.actor : ''}: header form` }[e.kind];
+  return {
+    expect_status: 'expect_status',
+    extract: `extract ${e.kind === 'extract' ? e.name : ''}`,
+    actor: 'actor',
+    header_form: `actor ${e.kind === 'header_form' ? e.actor : ''}: header form`,
+  }[e.kind];
 }
 
 function describe(e: Edit): string {

@@ -74,6 +74,8 @@ export function formatSummary(s: RunSummary, o: RunFormatOptions, failures: Oper
   const parts = [`${s.passed} passed`, `${s.failed} failed`];
   if (s.skipped) parts.push(`${s.skipped} skipped`);
   const text = `${parts.join(', ')} (${s.ms} ms)`;
-  const list = failures.map((r) => `  ${paint(o.color, 31)('✖')} ${r.operation}  ${r.error?.code ?? 'E_FAILED'}  ${formatLoc(r.error?.loc ?? r.loc, o.cwd)}\n`).join('');
+  const list = failures
+    .map((r) => `  ${paint(o.color, 31)('✖')} ${r.operation}  ${r.error?.code ?? 'E_FAILED'}  ${formatLoc(r.error?.loc ?? r.loc, o.cwd)}\n`)
+    .join('');
   return `\n${list ? `Failed:\n${list}` : ''}${s.failed || s.skipped ? paint(o.color, 31)(text) : paint(o.color, 32)(text)}\n`;
 }

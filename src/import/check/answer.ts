@@ -43,7 +43,11 @@ export function readAnswer(markdown: string, source: string): Answer {
     files.push({ path: path.replace(/^\.\//, ''), text: b.text, line: b.line });
   });
   if (files.length === 0) {
-    throw importError(IMPORT_CODES.answer, `${source}: no file in the answer: each file is a fenced block labelled with its path, e.g. \`\`\`yaml resources/orders.yaml`, source);
+    throw importError(
+      IMPORT_CODES.answer,
+      `${source}: no file in the answer: each file is a fenced block labelled with its path, e.g. \`\`\`yaml resources/orders.yaml`,
+      source,
+    );
   }
   return { files, headings };
 }
@@ -64,15 +68,26 @@ function labelOf(block: Block, previous: Block | undefined): string | undefined 
 /** Spec 1.6: the plan's sections, all five, in order (numbering and case aside). */
 export function planFindings(answer: Answer): CheckFinding[] {
   const wanted = PLAN_SECTIONS.map((name) => name.toLowerCase());
-  const found = answer.headings.map((h) => h.text.toLowerCase().replace(/^[\d.)\s]+/, '').trim());
+  const found = answer.headings.map((h) =>
+    h.text
+      .toLowerCase()
+      .replace(/^[\d.)\s]+/, '')
+      .trim(),
+  );
   const at = wanted.map((w) => found.indexOf(w));
   const findings: CheckFinding[] = [];
   at.forEach((index, k) => {
-    if (index < 0) findings.push({ code: CHECK_CODES.plan, file: 'plan', where: '', message: `the plan has no section "${PLAN_SECTIONS[k]}" (docs/format.md#the-plan)` });
+    if (index < 0)
+      findings.push({ code: CHECK_CODES.plan, file: 'plan', where: '', message: `the plan has no section "${PLAN_SECTIONS[k]}" (docs/format.md#the-plan)` });
   });
   const present = at.filter((i) => i >= 0);
   if (present.some((i, k) => k > 0 && i < present[k - 1])) {
-    findings.push({ code: CHECK_CODES.plan, file: 'plan', where: '', message: `the plan's sections are out of order: they go ${PLAN_SECTIONS.join(', ')} (docs/format.md#the-plan)` });
+    findings.push({
+      code: CHECK_CODES.plan,
+      file: 'plan',
+      where: '',
+      message: `the plan's sections are out of order: they go ${PLAN_SECTIONS.join(', ')} (docs/format.md#the-plan)`,
+    });
   }
   return findings;
 }

@@ -99,7 +99,11 @@ export function checkCoverage(fates: RequestFate[], inputs: Array<{ file: string
     out.push({ code: CHECK_CODES.coverage, file: 'plan', where, message });
   };
   for (const i of inputs) {
-    if (i.scanned && !i.found) push(i.file, `${i.file} holds ${i.scanned} request${i.scanned === 1 ? '' : 's'} (curl commands, endpoints or operations in its text) and the import found none: nothing of it is covered; give --from, or report the input`);
+    if (i.scanned && !i.found)
+      push(
+        i.file,
+        `${i.file} holds ${i.scanned} request${i.scanned === 1 ? '' : 's'} (curl commands, endpoints or operations in its text) and the import found none: nothing of it is covered; give --from, or report the input`,
+      );
   }
   const emittedOps = new Set<string>();
   for (const f of files) {
@@ -108,14 +112,18 @@ export function checkCoverage(fates: RequestFate[], inputs: Array<{ file: string
     for (const name of Object.keys(obj(v.operations))) emittedOps.add(`${String(v.name)}.${name}`);
   }
   for (const f of fates) {
-    if (f.fate === 'emitted' && !emittedOps.has(f.operation)) push(f.key, `${f.file} ${f.key} is counted as emitted as ${f.operation}, which no resource file holds`);
+    if (f.fate === 'emitted' && !emittedOps.has(f.operation))
+      push(f.key, `${f.file} ${f.key} is counted as emitted as ${f.operation}, which no resource file holds`);
   }
   const c = coverageOf(fates);
   const found = inputs.reduce((n, i) => n + i.found, 0);
   const skipped = fates.filter((f) => f.fate === 'skipped');
   if (found !== c.emitted + c.questions) {
     const list = skipped.map((f) => `${f.file} ${f.key} (${f.reason ?? 'no reason'})`).join('; ');
-    push('coverage', `${found} requests found in the input, but ${c.emitted} emitted + ${c.questions} in open questions = ${c.emitted + c.questions}${list ? `: not emitted and in no open question: ${list}` : ''}`);
+    push(
+      'coverage',
+      `${found} requests found in the input, but ${c.emitted} emitted + ${c.questions} in open questions = ${c.emitted + c.questions}${list ? `: not emitted and in no open question: ${list}` : ''}`,
+    );
   }
   return out;
 }

@@ -55,7 +55,10 @@ function pathMatches(emitted: string, op: ObservedOperation, vocab: Vocabulary):
   if (!op.concrete) return false;
   const a = emitted.split('/');
   const b = op.path.split('?')[0].split('/');
-  return a.length === b.length && a.every((s, i) => s === b[i] || s === '{}' || (s.includes('{}') && new RegExp(`^${s.split('{}').map(escape).join('.+')}$`).test(b[i])));
+  return (
+    a.length === b.length &&
+    a.every((s, i) => s === b[i] || s === '{}' || (s.includes('{}') && new RegExp(`^${s.split('{}').map(escape).join('.+')}$`).test(b[i])))
+  );
 }
 
 function vars(s: string): string {
@@ -120,15 +123,18 @@ export function checkGrounding(view: ProjectView, api: ObservedApi): CheckFindin
     const matches = vocab.ops.filter((o) => o.method === method && pathMatches(shape, o, vocab));
     if (!matches.length) bad(op.file, w('path'), `${id}: ${method} ${path} matches no operation of the input`);
     for (const k of ['body', 'body_form']) checkNames(op.file, w(k), op.value[k], id);
-    for (const k of Object.keys(obj(op.value.query_params))) if (!vocab.fields.has(k)) bad(op.file, w(`query_params.${k}`), `${id}: query parameter "${k}" is not in the input`);
+    for (const k of Object.keys(obj(op.value.query_params)))
+      if (!vocab.fields.has(k)) bad(op.file, w(`query_params.${k}`), `${id}: query parameter "${k}" is not in the input`);
     for (const k of Object.keys(obj(op.value.headers))) if (!vocab.fields.has(k)) bad(op.file, w(`headers.${k}`), `${id}: header "${k}" is not in the input`);
     for (const [name, p] of Object.entries(obj(op.value.extract))) {
-      for (const f of extractFields(typeof p === 'string' ? p : String(obj(p).path ?? ''))) if (!vocab.fields.has(f)) bad(op.file, w(`extract.${name}`), `${id}: extracted field "${f}" is not in the input`);
+      for (const f of extractFields(typeof p === 'string' ? p : String(obj(p).path ?? '')))
+        if (!vocab.fields.has(f)) bad(op.file, w(`extract.${name}`), `${id}: extracted field "${f}" is not in the input`);
     }
     const codes = ([] as unknown[]).concat(op.value.expect_status ?? []);
     const stated = new Set((source ? [source, ...matches] : matches).flatMap((o) => o.responses.map((r) => r.status)));
     for (const c of codes) {
-      if (typeof c !== 'number' || !(stated.size ? stated.has(c) : vocab.statuses.has(c))) bad(op.file, w('expect_status'), `${id}: status ${String(c)} is not stated for ${method} ${path} in the input`);
+      if (typeof c !== 'number' || !(stated.size ? stated.has(c) : vocab.statuses.has(c)))
+        bad(op.file, w('expect_status'), `${id}: status ${String(c)} is not stated for ${method} ${path} in the input`);
     }
     // Public: the input operation (found by evidence, else by method and path) states no
     // security and no example of it sends a credential.
@@ -142,14 +148,19 @@ export function checkGrounding(view: ProjectView, api: ObservedApi): CheckFindin
     for (const k of ['body', 'body_form']) checkNames(a.file, `auth.${k}`, auth[k], `actor ${id}`);
     if (typeof auth.path === 'string') {
       const shape = shapeOf(parsePath(auth.path));
-      if (!vocab.ops.some((o) => pathMatches(shape, o, vocab))) bad(a.file, 'auth.path', `actor ${id}: login path ${auth.path} matches no operation of the input`);
+      if (!vocab.ops.some((o) => pathMatches(shape, o, vocab)))
+        bad(a.file, 'auth.path', `actor ${id}: login path ${auth.path} matches no operation of the input`);
     }
     for (const [name, p] of Object.entries(obj(auth.extract))) {
-      for (const f of extractFields(String(p))) if (!vocab.fields.has(f)) bad(a.file, `auth.extract.${name}`, `actor ${id}: extracted field "${f}" is not in the input`);
+      for (const f of extractFields(String(p)))
+        if (!vocab.fields.has(f)) bad(a.file, `auth.extract.${name}`, `actor ${id}: extracted field "${f}" is not in the input`);
     }
-    for (const h of Object.keys(obj(obj(a.value.inject).headers))) if (!vocab.fields.has(h)) bad(a.file, `inject.headers.${h}`, `actor ${id}: header "${h}" is not in the input`);
-    if (typeof auth.token_url === 'string' && !api.schemes.some((s) => s.tokenUrl !== undefined && vars(s.tokenUrl) === vars(String(auth.token_url)))) bad(a.file, 'auth.token_url', `actor ${id}: token_url is not in the input`);
-    if (typeof auth.name === 'string' && auth.strategy === 'api_key' && !vocab.fields.has(auth.name)) bad(a.file, 'auth.name', `actor ${id}: "${auth.name}" is not in the input`);
+    for (const h of Object.keys(obj(obj(a.value.inject).headers)))
+      if (!vocab.fields.has(h)) bad(a.file, `inject.headers.${h}`, `actor ${id}: header "${h}" is not in the input`);
+    if (typeof auth.token_url === 'string' && !api.schemes.some((s) => s.tokenUrl !== undefined && vars(s.tokenUrl) === vars(String(auth.token_url))))
+      bad(a.file, 'auth.token_url', `actor ${id}: token_url is not in the input`);
+    if (typeof auth.name === 'string' && auth.strategy === 'api_key' && !vocab.fields.has(auth.name))
+      bad(a.file, 'auth.name', `actor ${id}: "${auth.name}" is not in the input`);
   }
   return out;
 }

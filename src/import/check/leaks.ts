@@ -19,15 +19,25 @@ export function checkLeaks(files: ViewFile[], plan: string | undefined, credenti
     const text = s.text.replace(REF_RE, '');
     for (const c of creds) {
       const hit = isWordLike(c) ? text === c || text.includes(`:${c}@`) || assigned(c).test(text) : text.includes(c);
-      if (hit) out.push({ code: CHECK_CODES.leak, file: s.file.path, where: s.where, message: `a credential seen in the input (${mask(c)}) is copied into the output` });
+      if (hit)
+        out.push({
+          code: CHECK_CODES.leak,
+          file: s.file.path,
+          where: s.where,
+          message: `a credential seen in the input (${mask(c)}) is copied into the output`,
+        });
     }
   }
   for (const f of files) {
     // Comments are output too: look at the whole text for the non-word credentials.
-    for (const c of creds) if (!isWordLike(c) && f.text.includes(c) && !out.some((o) => o.file === f.path)) out.push({ code: CHECK_CODES.leak, file: f.path, where: '', message: `a credential seen in the input (${mask(c)}) appears in the file` });
+    for (const c of creds)
+      if (!isWordLike(c) && f.text.includes(c) && !out.some((o) => o.file === f.path))
+        out.push({ code: CHECK_CODES.leak, file: f.path, where: '', message: `a credential seen in the input (${mask(c)}) appears in the file` });
   }
   if (plan !== undefined) {
-    for (const c of creds) if (!isWordLike(c) && plan.includes(c)) out.push({ code: CHECK_CODES.leak, file: 'plan', where: '', message: `a credential seen in the input (${mask(c)}) appears in the plan` });
+    for (const c of creds)
+      if (!isWordLike(c) && plan.includes(c))
+        out.push({ code: CHECK_CODES.leak, file: 'plan', where: '', message: `a credential seen in the input (${mask(c)}) appears in the plan` });
   }
   return out;
 }

@@ -6,7 +6,6 @@ import type { ProjectView } from './view.js';
 import { allStrings, refsIn } from './walk.js';
 import { obj } from '../observed.js';
 
-
 /** Fields each resource extracts (any of its operations) and each actor extracts at login. */
 function extracted(view: ProjectView): Map<string, Set<string>> {
   const out = new Map<string, Set<string>>();
@@ -43,15 +42,30 @@ export function checkReferences(view: ProjectView): CheckFinding[] {
       const isActor = view.actors.has(r.scope);
       const isResource = view.resources.has(r.scope);
       if (!isActor && !isResource) {
-        out.push({ code: CHECK_CODES.scope, file: s.file.path, where: s.where, message: `{{${r.scope}.${r.field}}}: "${r.scope}" is not an actor, a resource, env or secret` });
+        out.push({
+          code: CHECK_CODES.scope,
+          file: s.file.path,
+          where: s.where,
+          message: `{{${r.scope}.${r.field}}}: "${r.scope}" is not an actor, a resource, env or secret`,
+        });
         continue;
       }
       if (isResource && r.path.length && opNames.get(r.scope)?.has(r.field)) {
-        out.push({ code: CHECK_CODES.operationRef, file: s.file.path, where: s.where, message: `{{${r.scope}.${r.field}.${r.path.join('.')}}} names an operation: extractions are referenced by resource, as {{${r.scope}.${r.path[0]}}}` });
+        out.push({
+          code: CHECK_CODES.operationRef,
+          file: s.file.path,
+          where: s.where,
+          message: `{{${r.scope}.${r.field}.${r.path.join('.')}}} names an operation: extractions are referenced by resource, as {{${r.scope}.${r.path[0]}}}`,
+        });
         continue;
       }
       if (!fields.get(r.scope)?.has(r.field)) {
-        out.push({ code: CHECK_CODES.notExtracted, file: s.file.path, where: s.where, message: `{{${r.scope}.${r.field}}}: no ${isActor ? 'login of actor' : 'operation of resource'} ${r.scope} extracts "${r.field}"` });
+        out.push({
+          code: CHECK_CODES.notExtracted,
+          file: s.file.path,
+          where: s.where,
+          message: `{{${r.scope}.${r.field}}}: no ${isActor ? 'login of actor' : 'operation of resource'} ${r.scope} extracts "${r.field}"`,
+        });
       }
     }
   }

@@ -9,14 +9,34 @@ import type { ProjectView, ViewFile } from './view.js';
 import { refsIn, stringsOf } from './walk.js';
 import { obj } from '../observed.js';
 
-
 /** Spec part 2 keys (R4). */
 const KEYS = {
   root: ['version', 'name', 'default_environment', 'imports', 'environment', 'actors', 'resources'],
   environment: ['name', 'variables'],
   actor: ['name', 'description', 'auth', 'session', 'inject'],
   resource: ['name', 'description', 'operations'],
-  operation: ['method', 'path', 'actor', 'depends_on', 'headers', 'query_params', 'body', 'body_form', 'expect_status', 'extract', 'assert', 'poll_until', 'for_each', 'force', 'auth', 'timeout', 'retry', 'pre_request', 'post_response', '_provenance'],
+  operation: [
+    'method',
+    'path',
+    'actor',
+    'depends_on',
+    'headers',
+    'query_params',
+    'body',
+    'body_form',
+    'expect_status',
+    'extract',
+    'assert',
+    'poll_until',
+    'for_each',
+    'force',
+    'auth',
+    'timeout',
+    'retry',
+    'pre_request',
+    'post_response',
+    '_provenance',
+  ],
 } as const;
 
 export function checkShape(view: ProjectView, secretEnv: Set<string>): CheckFinding[] {
@@ -26,12 +46,18 @@ export function checkShape(view: ProjectView, secretEnv: Set<string>): CheckFind
   };
   for (const f of view.files) {
     if (f.kind !== 'root' && f.kind !== 'environment' && f.kind !== 'actor' && f.kind !== 'resource') continue;
-    for (const k of Object.keys(f.value)) if (!(KEYS[f.kind] as readonly string[]).includes(k)) push(f, k, CHECK_CODES.unknownKey, `"${k}" is not a key of ${f.kind} files (R4)`);
+    for (const k of Object.keys(f.value))
+      if (!(KEYS[f.kind] as readonly string[]).includes(k)) push(f, k, CHECK_CODES.unknownKey, `"${k}" is not a key of ${f.kind} files (R4)`);
   }
   for (const env of view.environments) {
     const base = env.variables.baseUrl;
     if (typeof base === 'string' && /^[a-z][a-z0-9+.-]*:\/\/[^/]+\/./i.test(base) && !base.includes('{{')) {
-      push(env.file, 'variables.baseUrl', CHECK_CODES.baseUrl, `baseUrl "${base}" has a path: it must stop at the host; move the path into each operation path`);
+      push(
+        env.file,
+        'variables.baseUrl',
+        CHECK_CODES.baseUrl,
+        `baseUrl "${base}" has a path: it must stop at the host; move the path into each operation path`,
+      );
     }
     for (const [k, v] of Object.entries(env.variables)) {
       if (isCredentialName(k) && !isSecretRef(v) && typeof v === 'string' && v !== SET_VIA_VAR && !plainIsSafe(v, secretEnv)) {
@@ -45,10 +71,12 @@ export function checkShape(view: ProjectView, secretEnv: Set<string>): CheckFind
       push(a.file, 'auth.strategy', CHECK_CODES.strategy, `strategy "${String(auth.strategy)}" is not one of the eleven (${AUTH_STRATEGIES.join(', ')})`);
     }
     for (const [k, v] of Object.entries(auth)) {
-      if (isCredentialName(k) && !isSafeCredential(v, secretEnv)) push(a.file, `auth.${k}`, CHECK_CODES.plaintext, `actor ${id}: auth.${k} must be a !secret or {{secret.X}}`);
+      if (isCredentialName(k) && !isSafeCredential(v, secretEnv))
+        push(a.file, `auth.${k}`, CHECK_CODES.plaintext, `actor ${id}: auth.${k} must be a !secret or {{secret.X}}`);
     }
     for (const s of stringsOf(a.file, a.value.inject, 'inject')) {
-      if (isCredentialName(s.key) && !isSafeCredential(s.text, secretEnv)) push(a.file, s.where, CHECK_CODES.plaintext, `actor ${id}: ${s.where} sends a credential in plain text`);
+      if (isCredentialName(s.key) && !isSafeCredential(s.text, secretEnv))
+        push(a.file, s.where, CHECK_CODES.plaintext, `actor ${id}: ${s.where} sends a credential in plain text`);
     }
     const { extract: _extract, ...authRest } = auth;
     void _extract; // extraction paths name where a token is read, not a credential
@@ -56,7 +84,8 @@ export function checkShape(view: ProjectView, secretEnv: Set<string>): CheckFind
   }
   for (const [id, op] of view.operations) {
     const where = (k: string): string => `operations.${op.name}${k ? `.${k}` : ''}`;
-    for (const k of Object.keys(op.value)) if (!(KEYS.operation as readonly string[]).includes(k)) push(op.file, where(k), CHECK_CODES.unknownKey, `${id}: "${k}" is not an operation key (R4)`);
+    for (const k of Object.keys(op.value))
+      if (!(KEYS.operation as readonly string[]).includes(k)) push(op.file, where(k), CHECK_CODES.unknownKey, `${id}: "${k}" is not an operation key (R4)`);
     for (const k of ['depends_on', 'assert']) {
       if (!(k in op.value)) continue;
       const v = op.value[k];
@@ -73,7 +102,8 @@ export function checkShape(view: ProjectView, secretEnv: Set<string>): CheckFind
       push(op.file, where('actor'), CHECK_CODES.scope, `${id}: actor "${op.value.actor}" does not exist`);
     }
     const auth = obj(op.value.auth);
-    if ('strategy' in auth && !(AUTH_STRATEGIES as readonly string[]).includes(String(auth.strategy))) push(op.file, where('auth.strategy'), CHECK_CODES.strategy, `${id}: strategy "${String(auth.strategy)}" is not one of the eleven`);
+    if ('strategy' in auth && !(AUTH_STRATEGIES as readonly string[]).includes(String(auth.strategy)))
+      push(op.file, where('auth.strategy'), CHECK_CODES.strategy, `${id}: strategy "${String(auth.strategy)}" is not one of the eleven`);
     for (const k of ['headers', 'query_params', 'body', 'body_form', 'auth']) credentialsIn(op.file, op.value[k], where(k), secretEnv, push);
     const prov = obj(op.value._provenance);
     if (prov.source !== 'ai_import' || !Object.keys(obj(prov.evidence)).length || typeof prov.verified_against !== 'string') {
@@ -83,10 +113,18 @@ export function checkShape(view: ProjectView, secretEnv: Set<string>): CheckFind
   return out;
 }
 
-function credentialsIn(file: ViewFile, value: unknown, where: string, secretEnv: Set<string>, push: (f: ViewFile, w: string, c: string, m: string) => void, skip = new Set<string>()): void {
+function credentialsIn(
+  file: ViewFile,
+  value: unknown,
+  where: string,
+  secretEnv: Set<string>,
+  push: (f: ViewFile, w: string, c: string, m: string) => void,
+  skip = new Set<string>(),
+): void {
   for (const s of stringsOf(file, value, where)) {
     if (skip.has(s.key) && s.where === `${where}.${s.key}`) continue;
-    if (isCredentialName(s.key) && !isSafeCredential(s.text, secretEnv)) push(file, s.where, CHECK_CODES.plaintext, `${s.where} holds a credential in plain text: use {{secret.X}}`);
+    if (isCredentialName(s.key) && !isSafeCredential(s.text, secretEnv))
+      push(file, s.where, CHECK_CODES.plaintext, `${s.where} holds a credential in plain text: use {{secret.X}}`);
   }
   const walk = (v: unknown, w: string, key: string): void => {
     if (typeof v === 'number' && isCredentialName(key)) push(file, w, CHECK_CODES.plaintext, `${w} holds a credential in plain text: use {{secret.X}}`);

@@ -26,7 +26,6 @@ export interface ProjectView {
   operations: Map<string, { file: ViewFile; resource: string; name: string; value: Record<string, unknown> }>;
 }
 
-
 function stem(p: string): string {
   return path.basename(p).replace(/\.ya?ml$/, '');
 }
@@ -48,7 +47,8 @@ export function viewOf(files: ViewFile[]): ProjectView {
       for (const [aid, a] of Object.entries(obj(f.value.actors))) view.actors.set(aid, { file: f, value: obj(a) });
       for (const [rid, r] of Object.entries(obj(f.value.resources))) {
         view.resources.set(rid, { file: f, value: obj(r) });
-        for (const [name, op] of Object.entries(obj(obj(r).operations))) view.operations.set(`${rid}.${name}`, { file: f, resource: rid, name, value: obj(op) });
+        for (const [name, op] of Object.entries(obj(obj(r).operations)))
+          view.operations.set(`${rid}.${name}`, { file: f, resource: rid, name, value: obj(op) });
       }
     }
   }

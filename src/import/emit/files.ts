@@ -76,7 +76,9 @@ function actorFile(a: DraftActor): EmittedFile {
   const value: Record<string, unknown> = { name: a.name, description: inert(a.description), auth: a.auth };
   if (a.injectHeaders) value.inject = { headers: a.injectHeaders };
   const doc = newDoc(value);
-  doc.commentBefore = [` Actor ${a.name}: ${oneLine(a.loginReturns)}.`, ...a.evidence.map((e) => ` evidence: ${e.file} ${e.at}: "${oneLine(e.quote)}"`)].map(inert).join('\n');
+  doc.commentBefore = [` Actor ${a.name}: ${oneLine(a.loginReturns)}.`, ...a.evidence.map((e) => ` evidence: ${e.file} ${e.at}: "${oneLine(e.quote)}"`)]
+    .map(inert)
+    .join('\n');
   return { path: `actors/${a.name}.yaml`, kind: 'actor', id: a.name, doc };
 }
 

@@ -67,7 +67,8 @@ function addMissing(doc: Document, at: Array<string | number>, value: Record<str
       continue;
     }
     const node = doc.getIn(here, true);
-    if (isMap(node) && typeof v === 'object' && v !== null && !Array.isArray(v) && !('__reqflow' in v)) addMissing(doc, here, v as Record<string, unknown>, added, `${label}.${k}`);
+    if (isMap(node) && typeof v === 'object' && v !== null && !Array.isArray(v) && !('__reqflow' in v))
+      addMissing(doc, here, v as Record<string, unknown>, added, `${label}.${k}`);
   }
 }
 
@@ -139,7 +140,9 @@ function mergeResource(target: Existing, value: Record<string, unknown>, added: 
   const ops = (value.operations ?? {}) as Record<string, Record<string, unknown>>;
   const theirs = target.doc.get('operations', true) as YAMLMap | undefined;
   const current = ((docValue(target.doc) as { operations?: unknown }).operations ?? {}) as Record<string, Record<string, unknown>>;
-  const shapes = new Map(Object.entries(current).map(([n, o]) => [`${String(o.method ?? 'GET').toUpperCase()} ${shapeOf(parsePath(String(o.path ?? '')))}`, n]));
+  const shapes = new Map(
+    Object.entries(current).map(([n, o]) => [`${String(o.method ?? 'GET').toUpperCase()} ${shapeOf(parsePath(String(o.path ?? '')))}`, n]),
+  );
   for (const [name, op] of Object.entries(ops)) {
     const sameShape = shapes.get(`${String(op.method).toUpperCase()} ${shapeOf(parsePath(String(op.path)))}`);
     const mine = name in current ? name : sameShape;

@@ -31,7 +31,8 @@ export function renderPlan(draft: Draft): string {
   );
 
   lines.push(`## ${PLAN_HEADINGS.actors}`, '');
-  if (!draft.actors.length) lines.push(ops.length ? 'No actor: the imported operations are public (the input states no authentication for them).' : 'No actor.');
+  if (!draft.actors.length)
+    lines.push(ops.length ? 'No actor: the imported operations are public (the input states no authentication for them).' : 'No actor.');
   for (const a of draft.actors) {
     lines.push(`- **${a.name}**: ${a.description}. Strategy \`${String(a.auth.strategy)}\`. Login returns: ${a.loginReturns}.`);
     for (const e of a.evidence) lines.push(`  - evidence: ${evidenceText(e)}`);
@@ -42,7 +43,15 @@ export function renderPlan(draft: Draft): string {
   lines.push(
     ...table(
       ['operation', 'method', 'path', 'actor', 'depends_on', 'expect_status', 'extracts'],
-      ops.map((o) => [`${o.resource}.${o.name}`, o.method, `\`${o.path}\``, o.actor, o.dependsOn.join(', '), o.expectStatus.join(', '), Object.keys(o.extract).join(', ')]),
+      ops.map((o) => [
+        `${o.resource}.${o.name}`,
+        o.method,
+        `\`${o.path}\``,
+        o.actor,
+        o.dependsOn.join(', '),
+        o.expectStatus.join(', '),
+        Object.keys(o.extract).join(', '),
+      ]),
     ),
     '',
   );
@@ -50,13 +59,22 @@ export function renderPlan(draft: Draft): string {
   const left = coverageOf(draft.requests).notEmitted;
   if (left.length) {
     lines.push('Requests not emitted:', '');
-    for (const f of left) lines.push(`- \`${f.file}\` ${f.key}: ${f.fate === 'token_url' ? 'written as an actor\'s token_url' : `${f.reason ?? 'no reason'}${f.question ? ` (open question ${f.question})` : ''}`}`);
+    for (const f of left)
+      lines.push(
+        `- \`${f.file}\` ${f.key}: ${f.fate === 'token_url' ? "written as an actor's token_url" : `${f.reason ?? 'no reason'}${f.question ? ` (open question ${f.question})` : ''}`}`,
+      );
     lines.push('');
   }
   lines.push(...notesOf(draft, 'resources'));
 
   lines.push(`## ${PLAN_HEADINGS.variables}`, '');
-  lines.push(...table(['variable', 'produced by', 'consumed by'], draft.flows.map((f) => [`\`${f.variable}\``, f.producedBy, f.consumedBy.join(', ')])), '');
+  lines.push(
+    ...table(
+      ['variable', 'produced by', 'consumed by'],
+      draft.flows.map((f) => [`\`${f.variable}\``, f.producedBy, f.consumedBy.join(', ')]),
+    ),
+    '',
+  );
   lines.push(...notesOf(draft, 'variables'));
 
   lines.push(`## ${PLAN_HEADINGS.environment}`, '');

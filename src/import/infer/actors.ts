@@ -136,12 +136,24 @@ export function inferActors(endpoints: Endpoint[], ctx: InferContext, resolver: 
     const uses = e.ops[0].security;
     if (!uses?.length) continue; // public (R3: actor omitted)
     const sentTogether = e.ops[0].concrete;
-    const supported = preferred(uses.map((u) => schemes.get(u.scheme)), sentTogether);
+    const supported = preferred(
+      uses.map((u) => schemes.get(u.scheme)),
+      sentTogether,
+    );
     if (supported) {
       const actor = actors.get(supported.id) ?? buildActor(supported, endpoints, ctx, resolver, taken);
       actors.set(supported.id, actor);
       e.actor = actor.name;
-      if (uses.length > 1) ctx.count('actors', choiceNote(uses.map((u) => u.scheme), supported.id, sentTogether), endpointId(e));
+      if (uses.length > 1)
+        ctx.count(
+          'actors',
+          choiceNote(
+            uses.map((u) => u.scheme),
+            supported.id,
+            sentTogether,
+          ),
+          endpointId(e),
+        );
       continue;
     }
     const s = schemes.get(uses[0].scheme);
@@ -191,14 +203,21 @@ interface Login {
 function loginOf(s: SecurityScheme, endpoints: Endpoint[]): Login | undefined {
   const endpoint = endpoints.find((e) => !e.blocked && e.ops.some((o) => o.key === s.loginOperation));
   if (!endpoint || !s.tokenField) return undefined;
-  return { endpoint, tokenField: s.tokenField, why: `${endpoint.ops[0].key} returns ${fieldText(s.tokenField)} and the input stores it as the credential (${s.evidence.at})` };
+  return {
+    endpoint,
+    tokenField: s.tokenField,
+    why: `${endpoint.ops[0].key} returns ${fieldText(s.tokenField)} and the input stores it as the credential (${s.evidence.at})`,
+  };
 }
 
 /** A POST to a login word whose body carries a password and whose response has a token. */
 function findLogin(endpoints: Endpoint[]): Login | undefined {
   for (const e of endpoints) {
     if (e.blocked || e.method !== 'POST') continue;
-    const lastWord = [...e.segments].reverse().map(segmentText).find((t) => t);
+    const lastWord = [...e.segments]
+      .reverse()
+      .map(segmentText)
+      .find((t) => t);
     if (!lastWord || !LOGIN_WORD.test(lastWord)) continue;
     const op = e.ops[0];
     const sendsSecret = op.requestBody?.fields.some((f) => isCredentialName(f.path[f.path.length - 1]));
@@ -208,7 +227,11 @@ function findLogin(endpoints: Endpoint[]): Login | undefined {
       .flatMap((r) => r.fields)
       .find((f) => !f.listPath && f.path.length <= 3 && TOKEN_FIELD.test(f.path[f.path.length - 1]));
     if (!token) continue;
-    return { endpoint: e, tokenField: token.path, why: `${op.key} takes a password and returns ${fieldText(token.path)} (${token.evidence.file} ${token.evidence.at})` };
+    return {
+      endpoint: e,
+      tokenField: token.path,
+      why: `${op.key} takes a password and returns ${fieldText(token.path)} (${token.evidence.file} ${token.evidence.at})`,
+    };
   }
   return undefined;
 }

@@ -35,7 +35,9 @@ export function chooseBase(endpoints: Endpoint[], ctx: InferContext, exclude: Se
   if (!origin) {
     return {
       value: SET_VIA_VAR,
-      note: stated ? `the input states only a relative server URL (${stated.url}): supply the host with --var baseUrl=…` : 'the input states no server: supply the host with --var baseUrl=…',
+      note: stated
+        ? `the input states only a relative server URL (${stated.url}): supply the host with --var baseUrl=…`
+        : 'the input states no server: supply the host with --var baseUrl=…',
     };
   }
   const v = VAR_ORIGIN.exec(origin);
@@ -47,7 +49,10 @@ export function chooseBase(endpoints: Endpoint[], ctx: InferContext, exclude: Se
       [],
       first?.ops[0].evidence,
     );
-    return { value: SET_VIA_VAR, note: `the collection's {{${v[1]}}} (${origin}); supply it with --var baseUrl=… (host only: a path prefix belongs in the operation paths)` };
+    return {
+      value: SET_VIA_VAR,
+      note: `the collection's {{${v[1]}}} (${origin}); supply it with --var baseUrl=… (host only: a path prefix belongs in the operation paths)`,
+    };
   }
   const server = ctx.api.servers.find((s) => s.url.startsWith(origin));
   return { value: origin, note: server ? `from ${server.evidence.file} ${server.evidence.at}: "${server.url}"` : `the host the requests were sent to` };

@@ -129,7 +129,8 @@ export class Resolver {
     }
     const declared = this.ctx.api.variables.find((v) => v.name === name);
     const where = declared ? `declared in ${declared.evidence.file}` : 'used by the collection, set by nothing in it';
-    if (isCredentialName(name) || declared?.credential) return { ref: this.ctx.secret(name, `{{${name}}}: ${where}`), why: `credential variable {{${name}}} (${where})` };
+    if (isCredentialName(name) || declared?.credential)
+      return { ref: this.ctx.secret(name, `{{${name}}}: ${where}`), why: `credential variable {{${name}}} (${where})` };
     const value = declared?.value && !declared.credential ? declared.value : SET_VIA_VAR;
     return { ref: this.ctx.userVar(name, `{{${name}}}: ${where}`, value), why: `variable {{${name}}} (${where})` };
   }
@@ -167,7 +168,14 @@ function findIdField(p: Endpoint, name: string, resource: string): ObservedField
   const last = (f: ObservedField): string => f.path[f.path.length - 1];
   const lower = name.toLowerCase();
   const r = resource.toLowerCase().replace(/_/g, '');
-  const idLike = lower === 'id' || lower.replace(/_/g, '') === r || lower === `${r}id` || lower === `${r}_id` || /(^|_)id$/.test(lower) || /[a-z]Id$/.test(name) || (lower.length <= 4 && lower.endsWith('id'));
+  const idLike =
+    lower === 'id' ||
+    lower.replace(/_/g, '') === r ||
+    lower === `${r}id` ||
+    lower === `${r}_id` ||
+    /(^|_)id$/.test(lower) ||
+    /[a-z]Id$/.test(name) ||
+    (lower.length <= 4 && lower.endsWith('id'));
   for (const d of [1, 2]) {
     const at = fields.filter((f) => depth(f) === d);
     const hit = at.find((f) => last(f) === name) ?? (idLike ? at.find((f) => last(f) === 'id') : undefined);

@@ -66,4 +66,3 @@ export class InferContext {
     if (!this.notes.some((n) => n.text === text)) this.notes.push({ section, text });
   }
 }
-

@@ -22,10 +22,21 @@ export function inferDependencies(endpoints: Endpoint[]): Edge[] {
     if (!first.concrete) continue;
     const before = live.filter((a) => a !== b && a.ops[0].concrete && a.ops[0].evidence.file === first.evidence.file && a.ops[0].order < first.order);
     const samePath = before
-      .filter((a) => CHANGES.has(a.method) && a.name.kind === 'action' && endsStatic(a) && (b.method === 'DELETE' || b.method === 'GET') && shapeOf(a.segments) === shapeOf(b.segments))
+      .filter(
+        (a) =>
+          CHANGES.has(a.method) &&
+          a.name.kind === 'action' &&
+          endsStatic(a) &&
+          (b.method === 'DELETE' || b.method === 'GET') &&
+          shapeOf(a.segments) === shapeOf(b.segments),
+      )
       .sort((x, y) => y.ops[0].order - x.ops[0].order)[0];
     if (samePath) {
-      edges.push({ from: b, to: samePath, why: `the input runs ${samePath.ops[0].key} (${where(samePath)}) before ${first.key} (${where(b)}) on the same path: a state change this request relies on` });
+      edges.push({
+        from: b,
+        to: samePath,
+        why: `the input runs ${samePath.ops[0].key} (${where(samePath)}) before ${first.key} (${where(b)}) on the same path: a state change this request relies on`,
+      });
       continue;
     }
     if (first.evidence.at.startsWith('item')) continue; // collections: only the same-path rule
@@ -33,7 +44,11 @@ export function inferDependencies(endpoints: Endpoint[]): Edge[] {
       .filter((a) => (a.method === 'PUT' || a.method === 'POST') && endsStatic(a) && shapeOf(b.segments).startsWith(`${shapeOf(a.segments)}/`))
       .sort((x, y) => y.segments.length - x.segments.length || y.ops[0].order - x.ops[0].order)[0];
     if (container) {
-      edges.push({ from: b, to: container, why: `the input creates ${shapeOf(container.segments)} with ${container.ops[0].key} (${where(container)}) before ${first.key} (${where(b)}) under it` });
+      edges.push({
+        from: b,
+        to: container,
+        why: `the input creates ${shapeOf(container.segments)} with ${container.ops[0].key} (${where(container)}) before ${first.key} (${where(b)}) under it`,
+      });
     }
   }
   return edges;

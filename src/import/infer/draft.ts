@@ -5,7 +5,10 @@ import type { Operation, TemplateValue } from '../../project/types.js';
 import type { Evidence, ObservedApi, ObservedOperation } from '../observed.js';
 
 /** The request part is the model's own (project/types.ts); status and extractions are kept in the draft's simpler form. */
-export interface DraftOperation extends Pick<Operation, 'resource' | 'name' | 'method' | 'path' | 'actor' | 'dependsOn' | 'headers' | 'queryParams' | 'body' | 'bodyForm'> {
+export interface DraftOperation extends Pick<
+  Operation,
+  'resource' | 'name' | 'method' | 'path' | 'actor' | 'dependsOn' | 'headers' | 'queryParams' | 'body' | 'bodyForm'
+> {
   expectStatus: number[];
   /** variable -> `$.data…` path; the resource's variables (docs/format.md#extractions-per-resource) */
   extract: Record<string, string>;
@@ -90,4 +93,3 @@ export interface PlanNote {
   section: PlanSection;
   text: string;
 }
-

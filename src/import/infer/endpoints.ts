@@ -119,8 +119,16 @@ function groupKey(op: ObservedOperation, segments: Segment[]): string {
   const parts = [op.method, shapeOf(segments)];
   if (op.concrete) {
     const body = op.requestBody?.example;
-    const keys = body && typeof body === 'object' && !Array.isArray(body) ? Object.keys(body).sort().join(',') : op.requestBody ? `(${op.requestBody.kind})` : '';
-    parts.push(`body:${keys}`, `query:${op.params.filter((p) => p.in === 'query').map((p) => p.name).sort().join(',')}`);
+    const keys =
+      body && typeof body === 'object' && !Array.isArray(body) ? Object.keys(body).sort().join(',') : op.requestBody ? `(${op.requestBody.kind})` : '';
+    parts.push(
+      `body:${keys}`,
+      `query:${op.params
+        .filter((p) => p.in === 'query')
+        .map((p) => p.name)
+        .sort()
+        .join(',')}`,
+    );
     parts.push(`auth:${op.security?.map((s) => s.scheme).join('|') ?? '?'}`);
     if (op.summary && op.evidence.at.startsWith('item')) parts.push(`item:${op.summary}`);
   }
@@ -140,9 +148,16 @@ function nameAll(endpoints: Endpoint[]): void {
     // A literal id seen in traffic (`/pet/9223372036854017000`) names an item, not an action.
     const forNaming = e.segments.map((seg): Segment => {
       const t = segmentText(seg);
-      return t !== undefined && e.ops[0].concrete && isIdLike(t) && /\d/.test(t) && !isPrefixWord(t) ? [{ kind: 'var', name: 'id', style: 'value', value: t }] : seg;
+      return t !== undefined && e.ops[0].concrete && isIdLike(t) && /\d/.test(t) && !isPrefixWord(t)
+        ? [{ kind: 'var', name: 'id', style: 'value', value: t }]
+        : seg;
     });
-    e.name = nameEndpoint(forNaming, e.method, (shape) => followed.has(shape), (upTo) => shapeOf(e.segments.slice(0, upTo + 1)));
+    e.name = nameEndpoint(
+      forNaming,
+      e.method,
+      (shape) => followed.has(shape),
+      (upTo) => shapeOf(e.segments.slice(0, upTo + 1)),
+    );
     e.resource = e.name.resource;
     const names = taken.get(e.resource) ?? new Set<string>();
     taken.set(e.resource, names);

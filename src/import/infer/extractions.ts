@@ -32,7 +32,11 @@ export class Extractions {
     let name = candidates.find((c) => !vars.has(c));
     if (!name) {
       const base = candidates[0] ?? 'value';
-      for (let i = 2; ; i++) if (!vars.has(`${base}_${i}`)) { name = `${base}_${i}`; break; }
+      for (let i = 2; ; i++)
+        if (!vars.has(`${base}_${i}`)) {
+          name = `${base}_${i}`;
+          break;
+        }
     }
     vars.set(name, { path, producer, why });
     return `{{${producer.resource}.${name}}}`;

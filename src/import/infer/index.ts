@@ -60,7 +60,10 @@ export function infer(api: ObservedApi, options: InferOptions = {}): Draft {
     if (e.blocked && e.blocked.question === undefined && !tokenRequests.has(e)) ctx.note('resources', `Skipped ${e.ops[0].key}: ${e.blocked.reason}.`);
   }
   for (const e of tokenRequests) {
-    ctx.note('actors', `${e.ops[0].key} ("${e.ops[0].summary ?? e.ops[0].key}") is the token request of an actor: written as its token_url, not as an operation.`);
+    ctx.note(
+      'actors',
+      `${e.ops[0].key} ("${e.ops[0].summary ?? e.ops[0].key}") is the token request of an actor: written as its token_url, not as an operation.`,
+    );
   }
   const first = api.inputs[0];
   return {
@@ -85,7 +88,8 @@ function fatesOf(endpoints: Endpoint[], tokenRequests: Set<Endpoint>): RequestFa
   const out: Array<RequestFate & { order: number }> = [];
   for (const e of endpoints) {
     const fate: RequestFate['fate'] = !e.blocked ? 'emitted' : tokenRequests.has(e) ? 'token_url' : e.blocked.question !== undefined ? 'question' : 'skipped';
-    for (const o of e.ops) out.push({ file: o.evidence.file, key: o.key, fate, operation: endpointId(e), reason: e.blocked?.reason, question: e.blocked?.question, order: o.order });
+    for (const o of e.ops)
+      out.push({ file: o.evidence.file, key: o.key, fate, operation: endpointId(e), reason: e.blocked?.reason, question: e.blocked?.question, order: o.order });
   }
   return out.sort((a, b) => a.order - b.order).map(({ order: _o, ...f }) => f);
 }
@@ -109,7 +113,11 @@ function blockUnfillableBodies(endpoints: Endpoint[], ctx: InferContext): void {
     const missing = unfillableFields(e.ops[0].requestBody);
     if (!missing.length) continue;
     const names = missing.map((f) => `${f.path.join('.')} (${f.type})`).join(', ');
-    const q = ctx.ask(`${e.ops[0].key} requires ${names} in its body and the input gives no example of it: what should a test send?`, [endpointId(e)], missing[0].evidence);
+    const q = ctx.ask(
+      `${e.ops[0].key} requires ${names} in its body and the input gives no example of it: what should a test send?`,
+      [endpointId(e)],
+      missing[0].evidence,
+    );
     e.blocked = { reason: `required body fields without example: ${names}`, question: q };
   }
 }
@@ -146,16 +154,23 @@ function groupResources(live: Endpoint[], built: Map<Endpoint, DraftOperation>):
   const files = new Set<string>();
   for (const r of byName.values()) {
     let p = r.plural;
-    if (files.has(p) || p === r.name && [...byName.values()].some((o) => o !== r && o.plural === p)) p = `${r.name}_${p}`;
+    if (files.has(p) || (p === r.name && [...byName.values()].some((o) => o !== r && o.plural === p))) p = `${r.name}_${p}`;
     files.add(p);
     r.plural = p;
   }
   return [...byName.values()];
 }
 
-function variableFlows(extractions: Extractions, built: Map<Endpoint, DraftOperation>, actors: Array<{ name: string; auth: Record<string, TemplateValue>; injectHeaders?: Record<string, string> }>): VariableFlow[] {
+function variableFlows(
+  extractions: Extractions,
+  built: Map<Endpoint, DraftOperation>,
+  actors: Array<{ name: string; auth: Record<string, TemplateValue>; injectHeaders?: Record<string, string> }>,
+): VariableFlow[] {
   const flows: VariableFlow[] = [];
-  const texts = [...built.values()].map((op) => ({ id: `${op.resource}.${op.name}`, text: JSON.stringify([op.path, op.body, op.bodyForm, op.queryParams, op.headers]) }));
+  const texts = [...built.values()].map((op) => ({
+    id: `${op.resource}.${op.name}`,
+    text: JSON.stringify([op.path, op.body, op.bodyForm, op.queryParams, op.headers]),
+  }));
   for (const x of extractions.all()) {
     const ref = `{{${x.resource}.${x.name}}}`;
     const consumedBy = texts.filter((t) => t.text.includes(ref)).map((t) => t.id);

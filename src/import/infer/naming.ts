@@ -16,9 +16,25 @@ export interface EndpointName {
   kind: 'collection' | 'item' | 'action' | 'root';
 }
 
-const ITEM_OPS: Partial<Record<HttpMethod, string>> = { GET: 'get', PUT: 'update', PATCH: 'patch', POST: 'update', DELETE: 'delete', HEAD: 'head', OPTIONS: 'options' };
+const ITEM_OPS: Partial<Record<HttpMethod, string>> = {
+  GET: 'get',
+  PUT: 'update',
+  PATCH: 'patch',
+  POST: 'update',
+  DELETE: 'delete',
+  HEAD: 'head',
+  OPTIONS: 'options',
+};
 const SINGLETON_OPS: Partial<Record<HttpMethod, string>> = { ...ITEM_OPS, POST: 'create' };
-const COLLECTION_OPS: Partial<Record<HttpMethod, string>> = { GET: 'list', POST: 'create', PUT: 'put', PATCH: 'patch', DELETE: 'delete_all', HEAD: 'head', OPTIONS: 'options' };
+const COLLECTION_OPS: Partial<Record<HttpMethod, string>> = {
+  GET: 'list',
+  POST: 'create',
+  PUT: 'put',
+  PATCH: 'patch',
+  DELETE: 'delete_all',
+  HEAD: 'head',
+  OPTIONS: 'options',
+};
 
 /** Drop leading API/version words (`/api/v1/…`); they stay in the path, not in names. */
 function meaningful(segments: Segment[]): Segment[] {
@@ -33,10 +49,15 @@ function meaningful(segments: Segment[]): Segment[] {
  * a placeholder, so its last word names a collection even when singular. `prefixShape(i)` is
  * the shape of the first i+1 segments.
  */
-export function nameEndpoint(segments: Segment[], method: HttpMethod, isCollection: (prefixShape: string) => boolean, prefixShape: (upTo: number) => string): EndpointName {
+export function nameEndpoint(
+  segments: Segment[],
+  method: HttpMethod,
+  isCollection: (prefixShape: string) => boolean,
+  prefixShape: (upTo: number) => string,
+): EndpointName {
   const segs = meaningful(segments);
   const offset = segments.length - segs.length;
-  if (!segs.length) return { resource: 'root', plural: 'root', operation: (method === 'GET' ? 'get' : method.toLowerCase()), kind: 'root' };
+  if (!segs.length) return { resource: 'root', plural: 'root', operation: method === 'GET' ? 'get' : method.toLowerCase(), kind: 'root' };
   const lastIdx = segs.length - 1;
   const last = segs[lastIdx];
   const word = (i: number): string | undefined => segmentText(segs[i]);
@@ -69,7 +90,11 @@ export function nameEndpoint(segments: Segment[], method: HttpMethod, isCollecti
 
 /** `42`, a UUID, or a key of letters and digits (`a1b2c3d4`): an identifier, not a word. */
 function isLiteralId(w: string): boolean {
-  return /^\d+$/.test(w) || /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-/i.test(w) || (w.length >= 8 && /\d/.test(w) && /[a-z]/i.test(w) && /^[A-Za-z0-9_-]+$/.test(w) && !/[_-]/.test(w.replace(/^[a-z]+[_-]/i, '')));
+  return (
+    /^\d+$/.test(w) ||
+    /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-/i.test(w) ||
+    (w.length >= 8 && /\d/.test(w) && /[a-z]/i.test(w) && /^[A-Za-z0-9_-]+$/.test(w) && !/[_-]/.test(w.replace(/^[a-z]+[_-]/i, '')))
+  );
 }
 
 function resourceOf(word: string): { resource: string; plural: string } {

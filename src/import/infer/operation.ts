@@ -17,9 +17,29 @@ export interface OperationDeps {
 
 /** Headers that the runtime, the actor or the transport sets: never copied from traffic. */
 const DROP_HEADERS = new Set([
-  'host', 'content-length', 'connection', 'user-agent', 'accept', 'accept-encoding', 'accept-language', 'cache-control',
-  'pragma', 'origin', 'referer', 'cookie', 'authorization', 'dnt', 'upgrade-insecure-requests', 'if-none-match',
-  'if-modified-since', 'te', 'keep-alive', 'transfer-encoding', 'proxy-authorization', 'x-forwarded-for', 'priority',
+  'host',
+  'content-length',
+  'connection',
+  'user-agent',
+  'accept',
+  'accept-encoding',
+  'accept-language',
+  'cache-control',
+  'pragma',
+  'origin',
+  'referer',
+  'cookie',
+  'authorization',
+  'dnt',
+  'upgrade-insecure-requests',
+  'if-none-match',
+  'if-modified-since',
+  'te',
+  'keep-alive',
+  'transfer-encoding',
+  'proxy-authorization',
+  'x-forwarded-for',
+  'priority',
 ]);
 
 export function buildOperation(e: Endpoint, deps: OperationDeps): DraftOperation {
@@ -84,7 +104,12 @@ export function buildOperation(e: Endpoint, deps: OperationDeps): DraftOperation
 function flattenForm(body: Record<string, TemplateValue>, prefix = '', out: Record<string, TemplateValue> = {}): Record<string, TemplateValue> {
   for (const [k, v] of Object.entries(body)) {
     const key = prefix ? `${prefix}[${k}]` : k;
-    if (Array.isArray(v)) v.forEach((x, i) => (typeof x === 'object' && x !== null && !('__reqflow' in x) ? flattenForm(Array.isArray(x) ? Object.fromEntries(x.map((y, j) => [String(j), y])) : x, `${key}[${i}]`, out) : (out[`${key}[${i}]`] = x)));
+    if (Array.isArray(v))
+      v.forEach((x, i) =>
+        typeof x === 'object' && x !== null && !('__reqflow' in x)
+          ? flattenForm(Array.isArray(x) ? Object.fromEntries(x.map((y, j) => [String(j), y])) : x, `${key}[${i}]`, out)
+          : (out[`${key}[${i}]`] = x),
+      );
     else if (typeof v === 'object' && v !== null && !('__reqflow' in v)) flattenForm(v, key, out);
     else out[key] = v;
   }
@@ -101,7 +126,11 @@ function paramValue(p: ObservedParam, scope: ValueScope, key: string): TemplateV
   if (!p.required) return undefined;
   if (p.example !== undefined) return p.example as TemplateValue;
   if (generatorFor(p.format)) return generated(p.format!, key, p.evidence, scope);
-  return scope.ctx.userVar(`${scope.owner}_${snake(p.name)}`, `required ${p.in} parameter ${p.name} of ${scope.endpoint.ops[0].key}; the input gives no value`, SET_VIA_VAR);
+  return scope.ctx.userVar(
+    `${scope.owner}_${snake(p.name)}`,
+    `required ${p.in} parameter ${p.name} of ${scope.endpoint.ops[0].key}; the input gives no value`,
+    SET_VIA_VAR,
+  );
 }
 
 /** The success statuses stated (documents) or seen (traffic); none stated -> omitted (R1, R3). */

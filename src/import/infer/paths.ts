@@ -2,9 +2,7 @@
 // `{name}` is a documented parameter (OpenAPI, Markdown), `{{name}}` a collection variable
 // (Postman); traffic values found to come from an earlier response become `value` parts.
 
-export type PathPart =
-  | { kind: 'text'; text: string }
-  | { kind: 'var'; name: string; style: 'param' | 'variable' | 'value'; value?: string };
+export type PathPart = { kind: 'text'; text: string } | { kind: 'var'; name: string; style: 'param' | 'variable' | 'value'; value?: string };
 
 export type Segment = PathPart[];
 

@@ -74,5 +74,10 @@ function short(v: string): string {
 }
 
 export function fieldText(field: ReadonlyArray<string | number>): string {
-  return field.length ? field.map((f) => (typeof f === 'number' ? `[${f}]` : `.${f}`)).join('').replace(/^\./, '') : '(body)';
+  return field.length
+    ? field
+        .map((f) => (typeof f === 'number' ? `[${f}]` : `.${f}`))
+        .join('')
+        .replace(/^\./, '')
+    : '(body)';
 }

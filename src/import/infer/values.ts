@@ -124,10 +124,15 @@ export function bodyFromFields(fields: ObservedField[], scope: ValueScope): Reco
     if (f.type === 'array') continue;
     const name = f.path[f.path.length - 1];
     let value: TemplateValue;
-    if (isCredentialName(name)) value = scope.ctx.secret(`${scope.owner}_${name}`, `${name} required by ${scope.endpoint.ops[0].key} (${f.evidence.file} ${f.evidence.at})`);
+    if (isCredentialName(name))
+      value = scope.ctx.secret(`${scope.owner}_${name}`, `${name} required by ${scope.endpoint.ops[0].key} (${f.evidence.file} ${f.evidence.at})`);
     else if (f.example !== undefined && (typeof f.example !== 'object' || f.example === null)) value = f.example as TemplateValue;
     else if (generatorFor(f.format)) value = generated(f.format!, `body.${f.path.join('.')}`, f.evidence, scope);
-    else value = scope.ctx.userVar(`${scope.owner}_${snake(name)}`, `required field ${f.path.join('.')} of ${scope.endpoint.ops[0].key}; the input gives no example value`);
+    else
+      value = scope.ctx.userVar(
+        `${scope.owner}_${snake(name)}`,
+        `required field ${f.path.join('.')} of ${scope.endpoint.ops[0].key}; the input gives no example value`,
+      );
     setPath(out, f.path, value);
     any = true;
   }
@@ -150,7 +155,9 @@ export function unfillableFields(body: ObservedBody | undefined): ObservedField[
 
 /** Every enclosing field of `f` is required too (`fields` has both `user` and `user.email`). */
 function parentsRequired(f: ObservedField, fields: ObservedField[]): boolean {
-  return f.path.slice(0, -1).every((_, i) => fields.some((p) => p.required && !p.listPath && p.path.length === i + 1 && p.path.every((s, j) => s === f.path[j])));
+  return f.path
+    .slice(0, -1)
+    .every((_, i) => fields.some((p) => p.required && !p.listPath && p.path.length === i + 1 && p.path.every((s, j) => s === f.path[j])));
 }
 
 /** `f` has fields of its own one level down. */

@@ -94,7 +94,10 @@ function removeAll(files: AnswerFile[], findings: CheckFinding[], removed: Remov
  * else (a field, a header, a status, an extraction, an actor on a public operation) goes alone.
  */
 function removalPath(f: CheckFinding): Array<string | number> | 'file' {
-  const segments = f.where.split('.').flatMap((s) => s.split(/\[(\d+)\]/).filter((x) => x !== '')).map((s) => (/^\d+$/.test(s) ? Number(s) : s));
+  const segments = f.where
+    .split('.')
+    .flatMap((s) => s.split(/\[(\d+)\]/).filter((x) => x !== ''))
+    .map((s) => (/^\d+$/.test(s) ? Number(s) : s));
   if (segments[0] === 'operations' && segments[2] === 'path') return segments.slice(0, 2);
   if (segments[0] === 'auth' && (segments[1] === 'path' || segments[1] === 'token_url')) return 'file';
   return segments;
@@ -103,9 +106,20 @@ function removalPath(f: CheckFinding): Array<string | number> | 'file' {
 /** The plan with the removals added to its open questions (a section is added when it has none). */
 export function planWithRemovals(plan: string, removed: Removal[], heading: string): string {
   if (!removed.length) return plan;
-  const items = removed.map((r, i) => `${i + 1}. Removed from the model's answer: ${r.file}${r.where ? ` ${r.where}` : ''}: ${r.reason}. It is not in the input; confirm it there before adding it.`);
+  const items = removed.map(
+    (r, i) =>
+      `${i + 1}. Removed from the model's answer: ${r.file}${r.where ? ` ${r.where}` : ''}: ${r.reason}. It is not in the input; confirm it there before adding it.`,
+  );
   const lines = plan.replace(/\s+$/, '').split('\n');
-  const at = lines.findIndex((l) => /^#{1,6}\s/.test(l) && l.replace(/^#+\s*/, '').replace(/^[\d.)\s]+/, '').trim().toLowerCase() === heading.toLowerCase());
+  const at = lines.findIndex(
+    (l) =>
+      /^#{1,6}\s/.test(l) &&
+      l
+        .replace(/^#+\s*/, '')
+        .replace(/^[\d.)\s]+/, '')
+        .trim()
+        .toLowerCase() === heading.toLowerCase(),
+  );
   if (at < 0) return `${lines.join('\n')}\n\n## ${heading}\n\n${items.join('\n')}\n`;
   let end = lines.length;
   for (let i = at + 1; i < lines.length; i++) {

@@ -51,7 +51,14 @@ export function firstRequest(inputs: Array<{ file: string; text: string }>, api:
     // Credentials seen in traffic (a HAR's live tokens) are never sent, not even to the model.
     const text = hideCredentials(input.text, api.credentials);
     const cut = text.length > MAX_INPUT_CHARS;
-    parts.push(`### Input \`${input.file}\`${cut ? ` (first ${MAX_INPUT_CHARS} characters)` : ''}`, '', '````', cut ? text.slice(0, MAX_INPUT_CHARS) : text, '````', '');
+    parts.push(
+      `### Input \`${input.file}\`${cut ? ` (first ${MAX_INPUT_CHARS} characters)` : ''}`,
+      '',
+      '````',
+      cut ? text.slice(0, MAX_INPUT_CHARS) : text,
+      '````',
+      '',
+    );
   }
   const observed = JSON.stringify(observedModel(api), null, 1);
   parts.push(

@@ -37,7 +37,11 @@ export interface ModelImportResult {
 
 const SOURCE = "the model's answer";
 
-export async function importWithModel(inputs: Array<{ file: string; text: string }>, api: ObservedApi, options: ModelImportOptions): Promise<ModelImportResult> {
+export async function importWithModel(
+  inputs: Array<{ file: string; text: string }>,
+  api: ObservedApi,
+  options: ModelImportOptions,
+): Promise<ModelImportResult> {
   const rounds = options.rounds ?? 2;
   const messages: ModelMessage[] = [
     { role: 'system', content: systemPrompt() },

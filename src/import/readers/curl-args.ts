@@ -12,7 +12,30 @@ export interface CurlRequest {
 }
 
 /** Options that take a value and do not shape the request. */
-const VALUE_OPTIONS = new Set(['-o', '--output', '-w', '--write-out', '-m', '--max-time', '--connect-timeout', '-A', '--user-agent', '-e', '--referer', '-x', '--proxy', '--cacert', '--cert', '--key', '-c', '--cookie-jar', '--retry', '-r', '--range', '--resolve']);
+const VALUE_OPTIONS = new Set([
+  '-o',
+  '--output',
+  '-w',
+  '--write-out',
+  '-m',
+  '--max-time',
+  '--connect-timeout',
+  '-A',
+  '--user-agent',
+  '-e',
+  '--referer',
+  '-x',
+  '--proxy',
+  '--cacert',
+  '--cert',
+  '--key',
+  '-c',
+  '--cookie-jar',
+  '--retry',
+  '-r',
+  '--range',
+  '--resolve',
+]);
 const DATA = new Set(['-d', '--data', '--data-raw', '--data-binary', '--data-ascii', '--data-urlencode', '--json']);
 
 export function parseCurlArgs(words: string[]): CurlRequest {

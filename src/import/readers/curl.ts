@@ -121,9 +121,17 @@ export function readCurl(input: ReaderInput): ObservedApi {
       method,
       url: parsed.url,
       headers: parsed.headers,
-      body: parsed.data !== undefined ? { text: parsed.data, params: parsed.form } : parsed.form ? { text: '', params: parsed.form, mimeType: 'multipart/form-data' } : undefined,
+      body:
+        parsed.data !== undefined
+          ? { text: parsed.data, params: parsed.form }
+          : parsed.form
+            ? { text: '', params: parsed.form, mimeType: 'multipart/form-data' }
+            : undefined,
       user: parsed.user,
-      response: res.status !== undefined || res.text !== undefined ? { status: res.status, text: res.text, evidence: { file: input.file, at: `line ${res.line ?? cmd.endLine + 1}`, quote: '' } } : undefined,
+      response:
+        res.status !== undefined || res.text !== undefined
+          ? { status: res.status, text: res.text, evidence: { file: input.file, at: `line ${res.line ?? cmd.endLine + 1}`, quote: '' } }
+          : undefined,
       order: api.operations.length,
       evidence,
     };
@@ -132,7 +140,11 @@ export function readCurl(input: ReaderInput): ObservedApi {
     // `-d @file` sends a file the log does not show: what the request sends is unknown.
     const file = [parsed.data ?? '', ...(parsed.form ?? []).map(([, v]) => v)].find((d) => d.startsWith('@'))?.slice(1);
     if (file !== undefined) {
-      api.notes.push({ text: `${op.key} sends the file ${file || '(unnamed)'} as its body, which the input does not show: what should a test send?`, evidence, blocks: [op.key] });
+      api.notes.push({
+        text: `${op.key} sends the file ${file || '(unnamed)'} as its body, which the input does not show: what should a test send?`,
+        evidence,
+        blocks: [op.key],
+      });
     }
   });
   api.schemes.push(...ctx.schemes.values());

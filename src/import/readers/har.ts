@@ -40,7 +40,12 @@ export function readHar(input: ReaderInput): ObservedApi {
     const evidence = { file: input.file, at: `#/log/entries/${i}`, quote: quote(`${method} ${url} -> ${String(res.status ?? '')}`) };
     const post = obj(req.postData);
     const headers = (Array.isArray(req.headers) ? req.headers.map(obj) : []).map((h) => [String(h.name), String(h.value ?? '')] as [string, string]);
-    const params = Array.isArray(post.params) ? post.params.map(obj).filter((p) => p.fileName === undefined).map((p) => [String(p.name), String(p.value ?? '')] as [string, string]) : undefined;
+    const params = Array.isArray(post.params)
+      ? post.params
+          .map(obj)
+          .filter((p) => p.fileName === undefined)
+          .map((p) => [String(p.name), String(p.value ?? '')] as [string, string])
+      : undefined;
     const bodyText = text(post);
     api.operations.push(
       sentOperation(
@@ -48,7 +53,10 @@ export function readHar(input: ReaderInput): ObservedApi {
           method: method as HttpMethod,
           url,
           headers,
-          body: bodyText !== undefined || params?.length ? { text: bodyText ?? '', mimeType: typeof post.mimeType === 'string' ? post.mimeType : undefined, params } : undefined,
+          body:
+            bodyText !== undefined || params?.length
+              ? { text: bodyText ?? '', mimeType: typeof post.mimeType === 'string' ? post.mimeType : undefined, params }
+              : undefined,
           response: { status: typeof res.status === 'number' && res.status > 0 ? res.status : undefined, text: text(content) },
           order: order++,
           evidence,
@@ -60,10 +68,19 @@ export function readHar(input: ReaderInput): ObservedApi {
   api.schemes.push(...ctx.schemes.values());
   addOriginServers(api, input.file, '#/log/entries');
   if (skipped.length) {
-    api.notes.push({ text: `${skipped.length} captured requests are not API operations (pages, scripts, styles, images) and were left out: ${skipped.slice(0, 3).join(', ')}${skipped.length > 3 ? ', …' : ''}`, evidence: { file: input.file, at: '#/log/entries', quote: skipped[0] } });
+    api.notes.push({
+      text: `${skipped.length} captured requests are not API operations (pages, scripts, styles, images) and were left out: ${skipped.slice(0, 3).join(', ')}${skipped.length > 3 ? ', …' : ''}`,
+      evidence: { file: input.file, at: '#/log/entries', quote: skipped[0] },
+    });
   }
   const creator = log.creator;
   const title = typeof creator === 'string' ? creator : typeof obj(creator).name === 'string' ? String(obj(creator).name) : undefined;
-  api.inputs.push({ file: input.file, format: 'har', version: `HAR ${String(log.version ?? '')}`.trim(), title: title ? `capture (${title})` : undefined, operationCount: api.operations.length });
+  api.inputs.push({
+    file: input.file,
+    format: 'har',
+    version: `HAR ${String(log.version ?? '')}`.trim(),
+    title: title ? `capture (${title})` : undefined,
+    operationCount: api.operations.length,
+  });
   return api;
 }

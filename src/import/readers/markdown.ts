@@ -13,7 +13,8 @@ import type { ReaderInput } from './types.js';
 import { parseConcreteUrl } from './url.js';
 
 const ENDPOINT = /\b(GET|POST|PUT|PATCH|DELETE|HEAD|OPTIONS)\s+((?:https?:\/\/[^\s`/]+|[A-Z][A-Z_]+)?\/[^\s`]*)/g;
-const STATUS_REASON = /\b([1-5]\d\d)\s+(OK|Created|Accepted|No Content|Moved Permanently|Found|Not Modified|Bad Request|Unauthorized|Forbidden|Not Found|Method Not Allowed|Conflict|Gone|Unprocessable (?:Entity|Content)|Too Many Requests|Internal Server Error|Service Unavailable)\b/g;
+const STATUS_REASON =
+  /\b([1-5]\d\d)\s+(OK|Created|Accepted|No Content|Moved Permanently|Found|Not Modified|Bad Request|Unauthorized|Forbidden|Not Found|Method Not Allowed|Conflict|Gone|Unprocessable (?:Entity|Content)|Too Many Requests|Internal Server Error|Service Unavailable)\b/g;
 const STATUS_PROSE = /\b(?:returns?|responds? with|response is|status(?: code)?|HTTP)\s+(?:an?\s+|the\s+)?(?:HTTP\s+)?([1-5]\d\d)\b/gi;
 const AUTH_HEADER = /^\s*(Authorization|X-Api-Key|Api-Key|X-Auth-Token|X-API-KEY)\s*:\s*(?:(Token|Bearer|Basic|token|bearer|JWT)\s+)?\S+/i;
 
@@ -39,7 +40,10 @@ export function readMarkdown(input: ReaderInput): ObservedApi {
     const nextBlock = declared.slice(n + 1).find((x) => x.block !== d.block)?.block ?? blocks.length;
     const scope = blocks.slice(d.block + 1, Math.min(nextBlock, sectionEnd(blocks, d.block)));
     const url = parseConcreteUrl(d.raw.replace(/^[A-Z][A-Z_]+(?=\/)/, ''));
-    const path = url.path.split('/').map((s) => s.replace(/^<([^>]+)>$/, (_m, n: string) => `{${snake(n) || n}}`).replace(/^:([A-Za-z_]\w*)$/, '{$1}')).join('/');
+    const path = url.path
+      .split('/')
+      .map((s) => s.replace(/^<([^>]+)>$/, (_m, n: string) => `{${snake(n) || n}}`).replace(/^:([A-Za-z_]\w*)$/, '{$1}'))
+      .join('/');
     const key = `${d.method} ${path}`;
     let op = byKey.get(key);
     if (!op) {
@@ -65,13 +69,19 @@ export function readMarkdown(input: ReaderInput): ObservedApi {
       byKey.set(key, op);
       api.operations.push(op);
     }
-    for (const [k, v] of url.query) if (!op.params.some((p) => p.name === k)) op.params.push({ name: k, in: 'query', required: false, example: v || undefined, evidence: ev(d.line, d.raw) });
+    for (const [k, v] of url.query)
+      if (!op.params.some((p) => p.name === k)) op.params.push({ name: k, in: 'query', required: false, example: v || undefined, evidence: ev(d.line, d.raw) });
     readScope(op, scope, ev);
     noteCredentials(op.requestBody?.example, api.credentials);
     const text = scope.map((b) => b.text).join('\n');
     const sec = sectionText(blocks, d.block);
-    if (/no authentication|authentication (is )?optional|without authentication|public endpoint/i.test(text) || /no authentication required|authentication optional/i.test(sec)) op.security = [];
-    else if (scheme && (/authentication (is )?required|requires? authentication|authenticated/i.test(text) || requiresAuth)) op.security ??= [{ scheme: scheme.id, evidence: scheme.evidence }];
+    if (
+      /no authentication|authentication (is )?optional|without authentication|public endpoint/i.test(text) ||
+      /no authentication required|authentication optional/i.test(sec)
+    )
+      op.security = [];
+    else if (scheme && (/authentication (is )?required|requires? authentication|authenticated/i.test(text) || requiresAuth))
+      op.security ??= [{ scheme: scheme.id, evidence: scheme.evidence }];
   });
   // A page that declares no endpoint of its own but shows curl commands is read for them:
   // every command in a code block counts, whatever surrounds it.
@@ -82,7 +92,13 @@ export function readMarkdown(input: ReaderInput): ObservedApi {
       return fromCurl;
     }
   }
-  api.inputs.push({ file: input.file, format: 'markdown', version: 'Markdown', title: blocks.find((b) => b.kind === 'heading')?.text ?? titleOf(input.text), operationCount: api.operations.length });
+  api.inputs.push({
+    file: input.file,
+    format: 'markdown',
+    version: 'Markdown',
+    title: blocks.find((b) => b.kind === 'heading')?.text ?? titleOf(input.text),
+    operationCount: api.operations.length,
+  });
   api.anchors = anchorsOf(blocks, ev);
   return api;
 }
@@ -94,9 +110,17 @@ function titleOf(text: string): string | undefined {
 function declarations(blocks: Block[]): Declared[] {
   const out: Declared[] = [];
   blocks.forEach((b, i) => {
-    const sources = b.kind === 'code' ? b.text.split('\n').filter((l) => /^\s*(GET|POST|PUT|PATCH|DELETE|HEAD|OPTIONS)\s+\S/.test(l)) : b.kind === 'heading' ? [b.text, ...b.code] : b.code;
+    const sources =
+      b.kind === 'code'
+        ? b.text.split('\n').filter((l) => /^\s*(GET|POST|PUT|PATCH|DELETE|HEAD|OPTIONS)\s+\S/.test(l))
+        : b.kind === 'heading'
+          ? [b.text, ...b.code]
+          : b.code;
     for (const s of sources) {
-      for (const m of s.split(/<br\s*\/?>/i).join(' ').matchAll(ENDPOINT)) {
+      for (const m of s
+        .split(/<br\s*\/?>/i)
+        .join(' ')
+        .matchAll(ENDPOINT)) {
         if (!(HTTP_METHODS as readonly string[]).includes(m[1])) continue;
         out.push({ method: m[1] as HttpMethod, raw: m[2].replace(/[).,;]+$/, ''), line: b.line, block: i });
       }
@@ -107,7 +131,11 @@ function declarations(blocks: Block[]): Declared[] {
 
 function sectionEnd(blocks: Block[], from: number): number {
   let level = 7;
-  for (let i = from; i >= 0; i--) if (blocks[i].kind === 'heading') { level = blocks[i].level ?? 7; break; }
+  for (let i = from; i >= 0; i--)
+    if (blocks[i].kind === 'heading') {
+      level = blocks[i].level ?? 7;
+      break;
+    }
   for (let i = from + 1; i < blocks.length; i++) if (blocks[i].kind === 'heading' && (blocks[i].level ?? 7) <= level) return i;
   return blocks.length;
 }
@@ -120,7 +148,10 @@ function headingBefore(blocks: Block[], from: number): string | undefined {
 function sectionText(blocks: Block[], from: number): string {
   let start = from;
   while (start > 0 && blocks[start].kind !== 'heading') start--;
-  return blocks.slice(start, sectionEnd(blocks, from)).map((b) => b.text).join('\n');
+  return blocks
+    .slice(start, sectionEnd(blocks, from))
+    .map((b) => b.text)
+    .join('\n');
 }
 
 function parseJson(text: string): unknown {
@@ -129,7 +160,13 @@ function parseJson(text: string): unknown {
   } catch {
     // Documentation elides with `...`: drop those lines and trailing commas, then retry.
     try {
-      return JSON.parse(text.split('\n').filter((l) => l.trim() !== '...' && l.trim() !== '…').join('\n').replace(/,(\s*[}\]])/g, '$1'));
+      return JSON.parse(
+        text
+          .split('\n')
+          .filter((l) => l.trim() !== '...' && l.trim() !== '…')
+          .join('\n')
+          .replace(/,(\s*[}\]])/g, '$1'),
+      );
     } catch {
       return undefined;
     }
@@ -146,8 +183,14 @@ function readScope(op: ObservedOperation, scope: Block[], ev: (line: number, tex
       for (const m of b.text.matchAll(STATUS_REASON)) addStatus(op, Number(m[1]), ev(b.line, m[0]));
       for (const m of b.text.matchAll(STATUS_PROSE)) addStatus(op, Number(m[1]), ev(b.line, m[0]));
       const req = /^(Required|Accepted) fields?:/i.exec(b.text);
-      if (req) for (const c of b.code) { named.push({ name: c, line: b.line }); if (/^required/i.test(req[1])) required.add(c); }
-      const bullet = /^([A-Za-z_][\w]*)(?:=(?:&lt;|<)value(?:&gt;|>))?\s*\n:\s/.exec(b.text) ?? (b.code[0] && b.text.trimStart().startsWith(`\`${b.code[0]}\``) ? [b.text, b.code[0]] : null);
+      if (req)
+        for (const c of b.code) {
+          named.push({ name: c, line: b.line });
+          if (/^required/i.test(req[1])) required.add(c);
+        }
+      const bullet =
+        /^([A-Za-z_][\w]*)(?:=(?:&lt;|<)value(?:&gt;|>))?\s*\n:\s/.exec(b.text) ??
+        (b.code[0] && b.text.trimStart().startsWith(`\`${b.code[0]}\``) ? [b.text, b.code[0]] : null);
       if (bullet && /^[A-Za-z_][\w]*$/.test(bullet[1])) named.push({ name: bullet[1], line: b.line });
       for (const c of b.code) {
         const q = /^\?([A-Za-z_]\w*)=(.*)$/.exec(c);
@@ -163,7 +206,8 @@ function readScope(op: ObservedOperation, scope: Block[], ev: (line: number, tex
     }
     const json = /^\s*[[{]/.test(b.text) ? parseJson(b.text) : undefined;
     if (json === undefined || typeof json !== 'object') continue;
-    const isResponse = /respon|returns?|result/i.test(context) || (!/request|payload|body|send/i.test(context) && (op.method === 'GET' || op.requestBody !== undefined));
+    const isResponse =
+      /respon|returns?|result/i.test(context) || (!/request|payload|body|send/i.test(context) && (op.method === 'GET' || op.requestBody !== undefined));
     // Quoted by position only: an example body may hold a password.
     const e = ev(b.line, isResponse ? 'example response body' : 'example request body');
     if (isResponse) op.responses.push({ fields: valueFields(json, e), example: json, evidence: e });

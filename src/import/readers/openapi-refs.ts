@@ -92,7 +92,13 @@ function isLiteral(key: string, value: unknown, at: Segments, isSwagger2: boolea
   return key === 'value' && at[at.length - 2] === 'examples';
 }
 
-async function loadReferencedFiles(file: string, doc: unknown, isSwagger2: boolean, docs: Map<string, unknown>, unreadable: Map<string, string>): Promise<void> {
+async function loadReferencedFiles(
+  file: string,
+  doc: unknown,
+  isSwagger2: boolean,
+  docs: Map<string, unknown>,
+  unreadable: Map<string, string>,
+): Promise<void> {
   for (const ref of refsOf(doc, isSwagger2)) {
     const target = fileOf(ref, file);
     if (!target || docs.has(target) || unreadable.has(target)) continue;
@@ -223,7 +229,10 @@ function decodePointer(fragment: string): string[] | undefined {
   } catch {
     return undefined;
   }
-  if (f === '' ) return [];
+  if (f === '') return [];
   if (!f.startsWith('/')) return undefined;
-  return f.slice(1).split('/').map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~'));
+  return f
+    .slice(1)
+    .split('/')
+    .map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~'));
 }

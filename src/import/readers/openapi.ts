@@ -26,7 +26,6 @@ import { formatOf, isSchema, schemaFields, schemaValue } from './openapi-schema.
 import { splitServerUrl } from './url.js';
 import type { ReaderInput } from './types.js';
 
-
 /** Read one OpenAPI description (YAML or JSON; parsed already when readInput detected it). */
 export async function readOpenApi(input: ReaderInput): Promise<ObservedApi> {
   let raw: unknown = input.json;
@@ -96,7 +95,8 @@ export async function readOpenApi(input: ReaderInput): Promise<ObservedApi> {
           (loc === 'header' ? observed.headers : observed.params).push(param);
         }
       }
-      if (!isSwagger2 && op.requestBody) observed.requestBody = oasBody(obj(op.requestBody), (s) => ev([...base, 'requestBody', ...s], `requestBody ${s.join(' ')}`));
+      if (!isSwagger2 && op.requestBody)
+        observed.requestBody = oasBody(obj(op.requestBody), (s) => ev([...base, 'requestBody', ...s], `requestBody ${s.join(' ')}`));
       readResponses(observed, obj(op.responses), isSwagger2, (s, t) => ev([...base, 'responses', ...s], t));
       out.operations.push(observed);
       // What the request needs (parameters, body) blocks the operation; a response it cannot
@@ -122,7 +122,13 @@ export async function readOpenApi(input: ReaderInput): Promise<ObservedApi> {
 
 function refNote(p: RefProblem, blocks: string[], input: ReaderInput): ReaderNote {
   // Evidence names the input as the user gave it; a reference in another file, relative to it.
-  const file = p.file === input.path ? input.file : path.join(path.dirname(input.file), path.relative(path.dirname(input.path), p.file)).split(path.sep).join('/');
+  const file =
+    p.file === input.path
+      ? input.file
+      : path
+          .join(path.dirname(input.file), path.relative(path.dirname(input.path), p.file))
+          .split(path.sep)
+          .join('/');
   const what = blocks.length ? 'the operations that need it are skipped' : 'nothing imported needs it for its request';
   return {
     text: `The $ref "${p.ref}" is ${p.reason}: what it describes is unknown, so ${what}. Give the referenced definition in a local file, or tell what it holds`,
@@ -242,9 +248,17 @@ function readLink(name: string, l: Obj, evidence: Evidence): ObservedLink | unde
   for (const [param, expr] of Object.entries(obj(l.parameters))) {
     const m = typeof expr === 'string' ? /^\$response\.body#(\/.*)?$/.exec(expr) : null;
     if (!m) continue;
-    parameters[param] = (m[1] ?? '').split('/').slice(1).map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~'));
+    parameters[param] = (m[1] ?? '')
+      .split('/')
+      .slice(1)
+      .map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~'));
   }
-  return { name, operationId: l.operationId, parameters, evidence: { ...evidence, quote: quote(`${name} -> ${l.operationId} ${JSON.stringify(l.parameters ?? {})}`) } };
+  return {
+    name,
+    operationId: l.operationId,
+    parameters,
+    evidence: { ...evidence, quote: quote(`${name} -> ${l.operationId} ${JSON.stringify(l.parameters ?? {})}`) },
+  };
 }
 
 function readSecurity(req: unknown, evidence: Evidence): SecurityUse[] | undefined {
@@ -262,7 +276,10 @@ function readSchemes(api: Obj, isSwagger2: boolean, ev: (s: Array<string | numbe
   const out: SecurityScheme[] = [];
   for (const [id, raw] of Object.entries(defs)) {
     const s = obj(raw);
-    const evidence = ev([...base, id], `${id}: type ${String(s.type)}${s.scheme ? ` scheme ${String(s.scheme)}` : ''}${s.flow ? ` flow ${String(s.flow)}` : ''}`);
+    const evidence = ev(
+      [...base, id],
+      `${id}: type ${String(s.type)}${s.scheme ? ` scheme ${String(s.scheme)}` : ''}${s.flow ? ` flow ${String(s.flow)}` : ''}`,
+    );
     const description = typeof s.description === 'string' ? s.description : undefined;
     out.push({ id, ...schemeKind(s, isSwagger2), description, evidence });
   }
@@ -299,7 +316,10 @@ function schemeKind(s: Obj, isSwagger2: boolean): SchemeShape {
       const tokenUrl = obj(f).tokenUrl;
       if (kind && typeof tokenUrl === 'string') return { kind, tokenUrl };
     }
-    return { kind: 'unsupported', detail: `OAuth2 flow ${Object.keys(flows).join('/') || '(none)'}; only clientCredentials and password flows map to a strategy` };
+    return {
+      kind: 'unsupported',
+      detail: `OAuth2 flow ${Object.keys(flows).join('/') || '(none)'}; only clientCredentials and password flows map to a strategy`,
+    };
   }
   return { kind: 'unsupported', detail: `security scheme type "${type}"` };
 }

@@ -71,11 +71,36 @@ function variableScheme(variable: string, header: string, prefix: string, ctx: A
   const setter = ctx.setters.get(variable);
   let scheme: SecurityScheme;
   if (setter && setter.grantType && GRANTS[setter.grantType]) {
-    scheme = { id, kind: GRANTS[setter.grantType], tokenUrl: setter.url, loginOperation: setter.opKey, tokenField: setter.field, tokenVariable: variable, credentialVars: setter.credentialVars, scope: setter.scope, evidence: setter.evidence };
+    scheme = {
+      id,
+      kind: GRANTS[setter.grantType],
+      tokenUrl: setter.url,
+      loginOperation: setter.opKey,
+      tokenField: setter.field,
+      tokenVariable: variable,
+      credentialVars: setter.credentialVars,
+      scope: setter.scope,
+      evidence: setter.evidence,
+    };
   } else if (setter && setter.grantType) {
-    scheme = { id, kind: 'unsupported', detail: `OAuth2 grant_type=${setter.grantType} (the request "${setter.opKey}" obtains {{${variable}}})`, evidence: setter.evidence };
+    scheme = {
+      id,
+      kind: 'unsupported',
+      detail: `OAuth2 grant_type=${setter.grantType} (the request "${setter.opKey}" obtains {{${variable}}})`,
+      evidence: setter.evidence,
+    };
   } else if (setter) {
-    scheme = { id, kind: 'login', loginOperation: setter.opKey, tokenField: setter.field, tokenVariable: variable, paramName: header, prefix, location: 'header', evidence: setter.evidence };
+    scheme = {
+      id,
+      kind: 'login',
+      loginOperation: setter.opKey,
+      tokenField: setter.field,
+      tokenVariable: variable,
+      paramName: header,
+      prefix,
+      location: 'header',
+      evidence: setter.evidence,
+    };
   } else if (/^bearer\s+$/i.test(prefix) && header.toLowerCase() === 'authorization') {
     scheme = { id, kind: 'bearer', paramName: header, prefix, location: 'header', tokenVariable: variable, evidence };
   } else {
@@ -120,10 +145,22 @@ export function schemesOfAuth(auth: Obj | undefined, ctx: AuthContext, evidence:
       return [literalScheme('basic', { kind: 'basic', credentialVars: varsOf(params, { username: 'username', password: 'password' }), evidence }, ctx)];
     case 'oauth1':
       for (const k of ['consumerSecret', 'tokenSecret', 'consumerKey', 'token']) noteLiteral(params[k] ?? '', ctx);
-      return [literalScheme('oauth1', { kind: 'oauth1', credentialVars: varsOf(params, OAUTH1_KEYS), settings: settingsOf(params, { realm: 'realm' }), evidence }, ctx)];
+      return [
+        literalScheme(
+          'oauth1',
+          { kind: 'oauth1', credentialVars: varsOf(params, OAUTH1_KEYS), settings: settingsOf(params, { realm: 'realm' }), evidence },
+          ctx,
+        ),
+      ];
     case 'awsv4':
       for (const k of ['accessKey', 'secretKey', 'sessionToken']) noteLiteral(params[k] ?? '', ctx);
-      return [literalScheme('aws_sigv4', { kind: 'aws_sigv4', credentialVars: varsOf(params, AWS_KEYS), settings: settingsOf(params, { region: 'region', service: 'service' }), evidence }, ctx)];
+      return [
+        literalScheme(
+          'aws_sigv4',
+          { kind: 'aws_sigv4', credentialVars: varsOf(params, AWS_KEYS), settings: settingsOf(params, { region: 'region', service: 'service' }), evidence },
+          ctx,
+        ),
+      ];
     case 'apikey': {
       noteLiteral(params.value ?? '', ctx);
       const location = params.in === 'query' ? 'query' : 'header';
@@ -138,12 +175,28 @@ export function schemesOfAuth(auth: Obj | undefined, ctx: AuthContext, evidence:
       const kind = OAUTH2_GRANTS[params.grant_type ?? ''];
       if (kind && params.accessTokenUrl) {
         const id = `oauth2_${params.grant_type}`;
-        return [literalScheme(id, { kind, tokenUrl: params.accessTokenUrl, credentialVars: varsOf(params, OAUTH2_KEYS), scope: params.scope || undefined, evidence }, ctx)];
+        return [
+          literalScheme(
+            id,
+            { kind, tokenUrl: params.accessTokenUrl, credentialVars: varsOf(params, OAUTH2_KEYS), scope: params.scope || undefined, evidence },
+            ctx,
+          ),
+        ];
       }
     }
     // falls through: a token obtained in the Postman UI (authorization code, implicit)
     default:
-      return [literalScheme(`postman_${type}`, { kind: 'unsupported', detail: `Postman "${type}" authorization${type === 'oauth2' ? ' (a token obtained in the Postman UI, e.g. authorization code)' : ''}`, evidence }, ctx)];
+      return [
+        literalScheme(
+          `postman_${type}`,
+          {
+            kind: 'unsupported',
+            detail: `Postman "${type}" authorization${type === 'oauth2' ? ' (a token obtained in the Postman UI, e.g. authorization code)' : ''}`,
+            evidence,
+          },
+          ctx,
+        ),
+      ];
   }
 }
 
@@ -159,9 +212,18 @@ export function schemesOfHeaders(headers: Record<string, string>, ctx: AuthConte
     }
     noteLiteral(value, ctx);
     const word = /^(\S+)\s+\S+$/.exec(value.trim());
-    if (/^authorization$/i.test(name) && word && /^bearer$/i.test(word[1])) out.push(literalScheme('bearer', { kind: 'bearer', paramName: name, prefix: 'Bearer ', location: 'header', evidence: evidence(name) }, ctx));
-    else if (/^authorization$/i.test(name) && word && /^basic$/i.test(word[1])) out.push(literalScheme('basic', { kind: 'basic', evidence: evidence(name) }, ctx));
-    else out.push(literalScheme(`api_key_${name}`, { kind: 'api_key', paramName: name, prefix: word ? `${word[1]} ` : undefined, location: 'header', evidence: evidence(name) }, ctx));
+    if (/^authorization$/i.test(name) && word && /^bearer$/i.test(word[1]))
+      out.push(literalScheme('bearer', { kind: 'bearer', paramName: name, prefix: 'Bearer ', location: 'header', evidence: evidence(name) }, ctx));
+    else if (/^authorization$/i.test(name) && word && /^basic$/i.test(word[1]))
+      out.push(literalScheme('basic', { kind: 'basic', evidence: evidence(name) }, ctx));
+    else
+      out.push(
+        literalScheme(
+          `api_key_${name}`,
+          { kind: 'api_key', paramName: name, prefix: word ? `${word[1]} ` : undefined, location: 'header', evidence: evidence(name) },
+          ctx,
+        ),
+      );
   }
   return out;
 }

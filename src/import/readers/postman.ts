@@ -75,15 +75,26 @@ export function readPostman(input: ReaderInput): ObservedApi {
   });
   items.forEach((it, i) => api.operations.push(operationOf(it, input.file, ctx, scripts[i])));
   api.schemes.push(...ctx.schemes.values());
-  for (const s of scripts) if (s.facts.error) api.notes.push({ text: `A test script could not be parsed (${s.facts.error}); variables it sets are not used`, evidence: s.evidence });
+  for (const s of scripts)
+    if (s.facts.error) api.notes.push({ text: `A test script could not be parsed (${s.facts.error}); variables it sets are not used`, evidence: s.evidence });
   // Pre-request scripts are read, never run: what they set is named, and supplied on each run.
   for (const it of items) {
     const pre = scriptOf(it, input.file, 'prerequest');
     const names = [...new Set(pre.facts.sets.map((x) => x.variable))];
-    if (names.length) api.notes.push({ text: `The pre-request script of "${itemName(it)}" sets ${names.map((n) => `{{${n}}}`).join(', ')} before the request; scripts are read as evidence, not run, so each is a variable supplied on each run`, evidence: pre.evidence });
+    if (names.length)
+      api.notes.push({
+        text: `The pre-request script of "${itemName(it)}" sets ${names.map((n) => `{{${n}}}`).join(', ')} before the request; scripts are read as evidence, not run, so each is a variable supplied on each run`,
+        evidence: pre.evidence,
+      });
   }
   addOriginServers(api, input.file, 'item');
-  api.inputs.push({ file: input.file, format: 'postman', version, title: typeof info.name === 'string' ? info.name : undefined, operationCount: api.operations.length });
+  api.inputs.push({
+    file: input.file,
+    format: 'postman',
+    version,
+    title: typeof info.name === 'string' ? info.name : undefined,
+    operationCount: api.operations.length,
+  });
   return api;
 }
 
@@ -100,7 +111,13 @@ function readEnvironment(input: ReaderInput, doc: Obj): ObservedApi {
     if (typeof e.key !== 'string' || e.enabled === false) continue;
     addVariable(api, input.file, e.key, String(e.value ?? ''), 'environment variable', e.type === 'secret');
   }
-  api.inputs.push({ file: input.file, format: 'postman', version: 'Postman environment', title: typeof doc.name === 'string' ? doc.name : undefined, operationCount: 0 });
+  api.inputs.push({
+    file: input.file,
+    format: 'postman',
+    version: 'Postman environment',
+    title: typeof doc.name === 'string' ? doc.name : undefined,
+    operationCount: 0,
+  });
   return api;
 }
 
@@ -108,7 +125,12 @@ function addVariable(api: ObservedApi, file: string, name: string, value: string
   // Postman marks a variable `type: "secret"`; else its name says whether it holds a credential.
   const credential = markedSecret || isCredentialName(name);
   if (credential && value && !value.includes('{{')) api.credentials.add(value);
-  api.variables.push({ name, value: credential ? undefined : value || undefined, credential, evidence: { file, at: `${what} "${name}"`, quote: quote(`${name}${credential ? '' : `=${value}`}`) } });
+  api.variables.push({
+    name,
+    value: credential ? undefined : value || undefined,
+    credential,
+    evidence: { file, at: `${what} "${name}"`, quote: quote(`${name}${credential ? '' : `=${value}`}`) },
+  });
 }
 
 function itemName(it: Item): string {
@@ -128,7 +150,11 @@ function keyOf(it: Item, req: Obj): string {
   return `#${it.order + 1} ${String(req.method ?? 'GET').toUpperCase()} ${String(it.item.name ?? '')}`;
 }
 
-function scriptOf(it: Item, file: string, listen: 'test' | 'prerequest' = 'test'): { facts: ReturnType<typeof analyzeScript>; evidence: ReturnType<typeof evidenceOf> } {
+function scriptOf(
+  it: Item,
+  file: string,
+  listen: 'test' | 'prerequest' = 'test',
+): { facts: ReturnType<typeof analyzeScript>; evidence: ReturnType<typeof evidenceOf> } {
   const events = Array.isArray(it.item.event) ? it.item.event.map(obj) : [];
   const script = events.find((e) => e.listen === listen);
   const exec = obj(script?.script).exec;
@@ -146,11 +172,19 @@ function operationOf(it: Item, file: string, ctx: AuthContext, script: ReturnTyp
   const name = itemName(it);
   const evidence = evidenceOf(file, name, `${method} ${raw}`);
   // Postman path variables (`/users/:id`) are documented parameters.
-  const path = url.path.split('/').map((s) => (/^:[A-Za-z_]\w*$/.test(s) ? `{${s.slice(1)}}` : s)).join('/');
+  const path = url.path
+    .split('/')
+    .map((s) => (/^:[A-Za-z_]\w*$/.test(s) ? `{${s.slice(1)}}` : s))
+    .join('/');
   const params: ObservedParam[] = [];
   const pathVars = kv(obj(req.url).variable);
   for (const [k, v] of Object.entries(pathVars)) params.push({ name: k, in: 'path', required: true, example: v, concrete: true, evidence });
-  const query = Array.isArray(obj(req.url).query) ? (obj(req.url).query as unknown[]).map(obj).filter((q) => q.disabled !== true).map((q) => [String(q.key), String(q.value ?? '')] as [string, string]) : url.query;
+  const query = Array.isArray(obj(req.url).query)
+    ? (obj(req.url).query as unknown[])
+        .map(obj)
+        .filter((q) => q.disabled !== true)
+        .map((q) => [String(q.key), String(q.value ?? '')] as [string, string])
+    : url.query;
   for (const [k, v] of query) {
     if (isCredentialName(k) && v && !v.includes('{{')) ctx.credentials.add(v);
     params.push({ name: k, in: 'query', required: true, example: v, concrete: true, evidence });
@@ -188,7 +222,12 @@ function operationOf(it: Item, file: string, ctx: AuthContext, script: ReturnTyp
     op.responses.push({ status: typeof r.code === 'number' ? r.code : undefined, fields: valueFields(example, rEv), example, rawText: text, evidence: rEv });
   }
   // Fields the script reads from the response are stated by the input as well.
-  for (const s of op.sets) if (s.field?.length) op.responses.push({ fields: [{ path: s.field.filter((f): f is string => typeof f === 'string'), required: false, evidence: s.evidence }], evidence: s.evidence });
+  for (const s of op.sets)
+    if (s.field?.length)
+      op.responses.push({
+        fields: [{ path: s.field.filter((f): f is string => typeof f === 'string'), required: false, evidence: s.evidence }],
+        evidence: s.evidence,
+      });
   return op;
 }
 

@@ -43,18 +43,31 @@ export function sentOperation(req: SentRequest, ctx: AuthContext): ObservedOpera
   const password = url.password ?? (req.user?.includes(':') ? req.user.slice(req.user.indexOf(':') + 1) : undefined);
   if (url.username !== undefined || req.user !== undefined) {
     if (password) ctx.credentials.add(password);
-    if (!ctx.schemes.has('basic')) ctx.schemes.set('basic', { id: 'basic', kind: 'basic', evidence: { ...req.evidence, quote: 'user:password in the request' } });
+    if (!ctx.schemes.has('basic'))
+      ctx.schemes.set('basic', { id: 'basic', kind: 'basic', evidence: { ...req.evidence, quote: 'user:password in the request' } });
     uses.push('basic');
   }
   const headerMap: Record<string, string> = {};
   for (const [k, v] of req.headers) headerMap[k] = v;
-  for (const [k, v] of Object.entries(headerMap)) if (/^cookie$/i.test(k)) for (const c of v.split(';')) { const val = c.split('=').slice(1).join('='); if (val.length >= 4) ctx.credentials.add(val.trim()); }
+  for (const [k, v] of Object.entries(headerMap))
+    if (/^cookie$/i.test(k))
+      for (const c of v.split(';')) {
+        const val = c.split('=').slice(1).join('=');
+        if (val.length >= 4) ctx.credentials.add(val.trim());
+      }
   uses.push(...schemesOfHeaders(headerMap, ctx, (h) => ({ ...req.evidence, quote: quote(`${h}: …`) })));
   const params: ObservedParam[] = url.query.map(([name, value]) => {
     if (isCredentialName(name) && value) ctx.credentials.add(value);
     return { name, in: 'query', required: true, example: value, concrete: true, evidence: req.evidence };
   });
-  const headers: ObservedParam[] = req.headers.map(([name, value]) => ({ name, in: 'header', required: true, example: value, concrete: true, evidence: req.evidence }));
+  const headers: ObservedParam[] = req.headers.map(([name, value]) => ({
+    name,
+    in: 'header',
+    required: true,
+    example: value,
+    concrete: true,
+    evidence: req.evidence,
+  }));
   const path = normalizePlaceholders(url.path);
   const op: ObservedOperation = {
     key: `#${req.order + 1} ${req.method} ${path}`,
@@ -93,7 +106,14 @@ function bodyOf(req: SentRequest, ctx: AuthContext): ObservedBody | undefined {
     const pairs = b.params?.length ? b.params : type.includes('urlencoded') ? new URLSearchParams(b.text).entries() : [];
     const example = Object.fromEntries([...pairs]);
     noteCredentials(example, ctx);
-    if (Object.keys(example).length) return { kind: type.includes('multipart') ? 'multipart' : 'form', fields: valueFields(example, req.evidence), example, concrete: true, evidence: req.evidence };
+    if (Object.keys(example).length)
+      return {
+        kind: type.includes('multipart') ? 'multipart' : 'form',
+        fields: valueFields(example, req.evidence),
+        example,
+        concrete: true,
+        evidence: req.evidence,
+      };
   }
   const json = parseJson(b.text);
   if (json !== undefined && typeof json === 'object' && json !== null) {
@@ -122,7 +142,11 @@ function responseOf(r: NonNullable<SentRequest['response']>, evidence: Evidence)
   const ev = r.evidence ?? evidence;
   const example = r.text !== undefined ? parseJson(r.text) : undefined;
   // The quote names the status only: a response body may carry a token (never copied).
-  const out: ObservedResponse = { status: r.status, fields: valueFields(example, ev), evidence: { ...ev, quote: r.status !== undefined ? `status ${r.status}` : 'response body' } };
+  const out: ObservedResponse = {
+    status: r.status,
+    fields: valueFields(example, ev),
+    evidence: { ...ev, quote: r.status !== undefined ? `status ${r.status}` : 'response body' },
+  };
   if (example !== undefined) {
     out.example = example;
     out.rawText = r.text;

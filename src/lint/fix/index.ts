@@ -94,11 +94,19 @@ function fixBaseUrl(project: Project, edits: Edits): void {
   if (withPath.some((e) => !String(e.variables.baseUrl).replace(/\/+$/, '').endsWith(prefix))) return;
   for (const e of withPath) {
     const origin = String(e.variables.baseUrl).replace(/\/+$/, '').slice(0, -prefix.length);
-    edits.set(e.file, [...e.yamlPath, 'variables', 'baseUrl'], origin, { code: 'FIX_BASEURL_PATH', file: e.file, message: `baseUrl stops at the host: "${prefix}" moved into the operation paths` });
+    edits.set(e.file, [...e.yamlPath, 'variables', 'baseUrl'], origin, {
+      code: 'FIX_BASEURL_PATH',
+      file: e.file,
+      message: `baseUrl stops at the host: "${prefix}" moved into the operation paths`,
+    });
   }
   const prepend = (file: string, path: YamlPath, value: string, what: string): void => {
     if (value.startsWith(`${prefix}/`) || value === prefix) return;
-    edits.set(file, path, `${prefix}${value.startsWith('/') ? '' : '/'}${value}`, { code: 'FIX_BASEURL_PATH', file, message: `${what}: path now starts with ${prefix}` });
+    edits.set(file, path, `${prefix}${value.startsWith('/') ? '' : '/'}${value}`, {
+      code: 'FIX_BASEURL_PATH',
+      file,
+      message: `${what}: path now starts with ${prefix}`,
+    });
   };
   for (const op of project.operations.values()) prepend(op.file, [...op.yamlPath, 'path'], op.path, op.id);
   for (const actor of project.actors.values()) {
@@ -113,7 +121,11 @@ function fixSecrets(project: Project, edits: Edits): void {
     for (const [name, value] of Object.entries(env.variables)) {
       if (!isCredentialName(name) || !plain(value)) continue;
       const secret = upperSnake(name);
-      edits.set(env.file, [...env.yamlPath, 'variables', name], secretRef(secret), { code: 'FIX_SECRET', file: env.file, message: `variable ${name} is now !secret ${secret}: store its value with \`flow secret set ${secret}\`` });
+      edits.set(env.file, [...env.yamlPath, 'variables', name], secretRef(secret), {
+        code: 'FIX_SECRET',
+        file: env.file,
+        message: `variable ${name} is now !secret ${secret}: store its value with \`flow secret set ${secret}\``,
+      });
     }
   }
   // In an actor's auth, exactly what W_PLAINTEXT_SECRET reports (nested login bodies and
@@ -133,7 +145,11 @@ function fixSecrets(project: Project, edits: Edits): void {
       if (used.has(secret)) secret = unique(upperSnake(`${actor.id}_${inner.join('_')}`), used);
       used.add(secret);
       const where = `auth${inner.map((k) => (typeof k === 'number' ? `[${k}]` : `.${k}`)).join('')}`;
-      edits.set(auth.file, yamlPath, secretRef(secret), { code: 'FIX_SECRET', file: auth.file, message: `actor ${actor.id}: ${where} is now !secret ${secret}: store its value with \`flow secret set ${secret}\`` });
+      edits.set(auth.file, yamlPath, secretRef(secret), {
+        code: 'FIX_SECRET',
+        file: auth.file,
+        message: `actor ${actor.id}: ${where} is now !secret ${secret}: store its value with \`flow secret set ${secret}\``,
+      });
     }
   }
 }

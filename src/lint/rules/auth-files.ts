@@ -30,7 +30,12 @@ const authFiles: Rule = {
           // missing or unreadable: reported below
         }
         if (!isFile) {
-          yield { code: 'E_AUTH_FILE_NOT_FOUND', message: `${key} ${written} is not a file (relative to the project directory ${project.dir})`, file: auth.file, yamlPath: [...auth.yamlPath, key] };
+          yield {
+            code: 'E_AUTH_FILE_NOT_FOUND',
+            message: `${key} ${written} is not a file (relative to the project directory ${project.dir})`,
+            file: auth.file,
+            yamlPath: [...auth.yamlPath, key],
+          };
         }
       }
     }

@@ -21,5 +21,4 @@ function describe(edge: Edge): string {
   return `${edge.from} reads ${edge.via}${through}, extracted by ${edge.to}`;
 }
 
-
 export default cyclesRule;

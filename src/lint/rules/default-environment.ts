@@ -12,10 +12,20 @@ const defaultEnvironment: Rule = {
     if (id === undefined || project.environments.has(id)) return;
     const defined = [...project.environments.keys()];
     if (defined.length) {
-      yield { code: 'E_REF_UNDEFINED', message: `default_environment "${id}" names no environment (defined: ${defined.join(', ')})`, file: project.rootFile, yamlPath: ['default_environment'] };
+      yield {
+        code: 'E_REF_UNDEFINED',
+        message: `default_environment "${id}" names no environment (defined: ${defined.join(', ')})`,
+        file: project.rootFile,
+        yamlPath: ['default_environment'],
+      };
       return;
     }
-    yield { code: 'W_NO_ENVIRONMENT', message: `default_environment "${id}" names no environment, and none is loaded: ${noneLoaded(project)}`, file: project.rootFile, yamlPath: ['default_environment'] };
+    yield {
+      code: 'W_NO_ENVIRONMENT',
+      message: `default_environment "${id}" names no environment, and none is loaded: ${noneLoaded(project)}`,
+      file: project.rootFile,
+      yamlPath: ['default_environment'],
+    };
   },
 };
 

@@ -64,7 +64,8 @@ function* extractions(project: Project): Generator<ExtractSpec> {
 /** Point at the path string itself: the value, or `path` of an explicit `{path, source}` map. */
 function pathOfExtraction(file: SourceFile | undefined, yamlPath: YamlPath): YamlPath {
   let node: unknown = file?.value;
-  for (const key of yamlPath) node = typeof node === 'object' && node !== null && Object.hasOwn(node, key) ? (node as Record<string | number, unknown>)[key] : undefined;
+  for (const key of yamlPath)
+    node = typeof node === 'object' && node !== null && Object.hasOwn(node, key) ? (node as Record<string | number, unknown>)[key] : undefined;
   return isPlainMap(node) ? [...yamlPath, 'path'] : yamlPath;
 }
 

@@ -4,7 +4,7 @@ import { atProperty, claimRule, keyOf } from './schema-claim.js';
 
 const EXAMPLES: Record<string, string> = {
   depends_on: 'write a list such as [order.create]',
-  assert: "write a list such as [\"$.data.status == 'paid'\"]",
+  assert: 'write a list such as ["$.data.status == \'paid\'"]',
 };
 
 export default claimRule('not-sequence', {

@@ -13,7 +13,10 @@ export function strategiesReading(key: string): string[] {
 function index(): Map<string, string[]> {
   const out = new Map<string, string[]>();
   const auth = (readSchema('common.schema.json').definitions as Record<string, { allOf?: unknown[] }>).auth;
-  for (const branch of (auth.allOf ?? []) as Array<{ if?: { properties?: { strategy?: { const?: string } } }; then?: { properties?: Record<string, unknown> } }>) {
+  for (const branch of (auth.allOf ?? []) as Array<{
+    if?: { properties?: { strategy?: { const?: string } } };
+    then?: { properties?: Record<string, unknown> };
+  }>) {
     const strategy = branch.if?.properties?.strategy?.const;
     if (!strategy) continue;
     for (const key of Object.keys(branch.then?.properties ?? {})) {

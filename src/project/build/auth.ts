@@ -14,9 +14,7 @@ export function buildAuth(raw: unknown, file: string, yamlPath: YamlPath, at: Lo
   const auth: AuthConfig = { strategy, rawStrategy, options: options as Record<string, TemplateValue>, file, yamlPath, loc: at(yamlPath) };
   if (strategy === 'simple') auth.login = buildLogin(map, file, yamlPath, at);
   if (strategy === 'chain' && Array.isArray(map.steps)) {
-    auth.steps = map.steps
-      .map((step, i) => buildLogin(step, file, [...yamlPath, 'steps', i], at))
-      .filter((s): s is RequestSpec => s !== undefined);
+    auth.steps = map.steps.map((step, i) => buildLogin(step, file, [...yamlPath, 'steps', i], at)).filter((s): s is RequestSpec => s !== undefined);
   }
   return auth;
 }

@@ -9,10 +9,12 @@ import type { AssertExpr, AssertOutcome, CompareOp } from './types.js';
 
 type Check = (actual: unknown, expected: unknown, expr: AssertExpr) => boolean | string;
 
-const ordered = (test: (n: number) => boolean): Check => (actual, expected) => {
-  const o = order(actual, expected);
-  return o === undefined ? `cannot order ${describe(actual)} and ${describe(expected)}` : test(o);
-};
+const ordered =
+  (test: (n: number) => boolean): Check =>
+  (actual, expected) => {
+    const o = order(actual, expected);
+    return o === undefined ? `cannot order ${describe(actual)} and ${describe(expected)}` : test(o);
+  };
 
 const CHECKS: Record<CompareOp, Check> = {
   '==': (a, e) => looseEquals(a, e),

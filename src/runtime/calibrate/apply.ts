@@ -14,7 +14,12 @@ interface Change {
   extract?: boolean;
 }
 
-export async function applyCalibration(project: Project, proposals: readonly Proposal[], results: OperationResult[], observed: ReadonlyMap<string, string>): Promise<{ files: string[]; verified: string[] }> {
+export async function applyCalibration(
+  project: Project,
+  proposals: readonly Proposal[],
+  results: OperationResult[],
+  observed: ReadonlyMap<string, string>,
+): Promise<{ files: string[]; verified: string[] }> {
   const byFile = new Map<string, Change[]>();
   for (const { edit } of proposals) {
     const [file, change] = located(project, edit);

@@ -98,12 +98,21 @@ export async function diagnose(result: OperationResult, ctx: DiagnoseContext): P
     // A refusal proves a status only where the description expects a refusal (a 404 that is a
     // 403), and only when the header's form is not what decides it.
     if (op.expectStatus?.some((s) => s >= 400 && s < 500) && (other === undefined || other === actual)) {
-      propose({ kind: 'expect_status', operation: op.id, from: op.expectStatus, to: [actual] }, `answered ${actual} as ${op.actor}, where a client error was expected`);
-    } else ask(`answered ${actual} as ${op.actor}${other === undefined ? '' : `, and ${other} with the other standard form of its credential`}: the actor's credentials or permissions need a look`);
+      propose(
+        { kind: 'expect_status', operation: op.id, from: op.expectStatus, to: [actual] },
+        `answered ${actual} as ${op.actor}, where a client error was expected`,
+      );
+    } else
+      ask(
+        `answered ${actual} as ${op.actor}${other === undefined ? '' : `, and ${other} with the other standard form of its credential`}: the actor's credentials or permissions need a look`,
+      );
   } else if (actual === 400 || actual === 422) {
     const sent = sentFields(op.body);
     const named = requiredFields(observed.excerpt ?? '').filter((f) => !sent.has(f));
-    if (named.length) ask(`the server answered ${actual} naming required body field(s) ${named.map((f) => `\`${f}\``).join(', ')}: give them a value in \`body\` (no response proves one)`);
+    if (named.length)
+      ask(
+        `the server answered ${actual} naming required body field(s) ${named.map((f) => `\`${f}\``).join(', ')}: give them a value in \`body\` (no response proves one)`,
+      );
     else ask(`the server answered ${actual} without naming a missing field: the request needs a change no response proves`);
   } else {
     propose({ kind: 'expect_status', operation: op.id, from: op.expectStatus, to: [actual] }, `answered ${actual}`);
@@ -119,8 +128,12 @@ export async function diagnose(result: OperationResult, ctx: DiagnoseContext): P
     }
     const field = fieldName(path) ?? name;
     const place = json === undefined ? undefined : onePlace(json, field, isFanOutPath(path));
-    if (place && place !== path) propose({ kind: 'extract', operation: op.id, name, from: path, to: place }, `\`${field}\` is at ${place} in the answer, and nowhere else`);
-    else ask(`\`${name}\` (${path}) found nothing, and the answer has ${json === undefined ? 'no JSON body' : `\`${field}\` in ${place ? 'that place' : 'no single place'}`}: say where it is`);
+    if (place && place !== path)
+      propose({ kind: 'extract', operation: op.id, name, from: path, to: place }, `\`${field}\` is at ${place} in the answer, and nowhere else`);
+    else
+      ask(
+        `\`${name}\` (${path}) found nothing, and the answer has ${json === undefined ? 'no JSON body' : `\`${field}\` in ${place ? 'that place' : 'no single place'}`}: say where it is`,
+      );
   }
 
   async function tryActors(status: number) {

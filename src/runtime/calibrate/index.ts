@@ -45,7 +45,10 @@ export async function calibrate(project: Project, asked: readonly string[], opti
     questions = found.questions;
     if (!found.proposals.length) break;
     proposals.push(...found.proposals);
-    model = withEdits(model, found.proposals.map((p) => p.edit));
+    model = withEdits(
+      model,
+      found.proposals.map((p) => p.edit),
+    );
   }
   const observed = new Map<string, string>();
   for (const r of results) {

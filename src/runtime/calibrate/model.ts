@@ -33,7 +33,8 @@ const BEARER = /^Bearer\s+/i;
  * changed: the form of a literal is the user's.
  */
 export function otherHeaderForm(a: Actor): Extract<Edit, { kind: 'header_form' }> | undefined {
-  const flip = (v: TemplateValue | undefined) => (typeof v === 'string' && v.includes('{{') ? (BEARER.test(v) ? v.replace(BEARER, '') : `Bearer ${v}`) : undefined);
+  const flip = (v: TemplateValue | undefined) =>
+    typeof v === 'string' && v.includes('{{') ? (BEARER.test(v) ? v.replace(BEARER, '') : `Bearer ${v}`) : undefined;
   for (const [header, value] of Object.entries(a.inject.headers)) {
     const to = header.toLowerCase() === 'authorization' ? flip(value) : undefined;
     if (to) return { kind: 'header_form', actor: a.id, place: 'inject', header, from: value as string, to };

@@ -48,7 +48,12 @@ function render(segments: Segment[]): string {
  */
 export function requiredFields(body: string): string[] {
   const names = new Set<string>();
-  const MESSAGES = [/required property ['"]([^'"]+)['"]/gi, /['"`]?([A-Za-z_][\w.-]*)['"`]? (?:is|are) (?:required|missing)/gi, /missing (?:required )?(?:field|property|parameter)s?:? ['"`]?([A-Za-z_][\w.-]*)/gi, /['"`]([A-Za-z_][\w.-]*)['"`] (?:can't|cannot|must not|may not) be (?:blank|empty|null)/gi];
+  const MESSAGES = [
+    /required property ['"]([^'"]+)['"]/gi,
+    /['"`]?([A-Za-z_][\w.-]*)['"`]? (?:is|are) (?:required|missing)/gi,
+    /missing (?:required )?(?:field|property|parameter)s?:? ['"`]?([A-Za-z_][\w.-]*)/gi,
+    /['"`]([A-Za-z_][\w.-]*)['"`] (?:can't|cannot|must not|may not) be (?:blank|empty|null)/gi,
+  ];
   for (const re of MESSAGES) for (const m of body.matchAll(re)) names.add(m[1]);
   let json: unknown;
   try {

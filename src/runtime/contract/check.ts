@@ -55,7 +55,8 @@ export function checkResponse(
   const hasBody = res.body.length > 0 && method !== 'HEAD';
   if (!hasBody && !mediaType) return verdict;
   if (!documented.length) {
-    if (hasBody) verdict.violations.push({ expected: `no body for ${status}`, actual: `${mediaType ?? 'a body without content-type'} (${res.body.length} bytes)` });
+    if (hasBody)
+      verdict.violations.push({ expected: `no body for ${status}`, actual: `${mediaType ?? 'a body without content-type'} (${res.body.length} bytes)` });
     return verdict;
   }
   const key = mediaType && mediaKey(documented, mediaType);

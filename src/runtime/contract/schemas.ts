@@ -53,7 +53,8 @@ export class Schemas {
 
   #create(extra: Options): Ajv {
     const options: Options = { strict: false, allErrors: true, validateSchema: false, ...extra };
-    const AjvClass = this.#version === '3.1' ? (require('ajv/dist/2020.js') as typeof import('ajv/dist/2020.js')).Ajv2020 : (require('ajv') as typeof import('ajv')).Ajv;
+    const AjvClass =
+      this.#version === '3.1' ? (require('ajv/dist/2020.js') as typeof import('ajv/dist/2020.js')).Ajv2020 : (require('ajv') as typeof import('ajv')).Ajv;
     const ajv = new AjvClass(options);
     const addFormats = require('ajv-formats') as (ajv: Ajv, options: { mode: 'fast' | 'full' }) => Ajv;
     // Fast mode checks a format's shape by one regular expression (not the calendar: 02-30
@@ -86,7 +87,10 @@ function walk(node: unknown, visit: Visit, seen = new Set<unknown>()): void {
 /** OpenAPI 3.0 Schema Objects as the JSON Schema Ajv reads. */
 function fixOpenApi30(doc: Doc): Doc {
   walk(doc, (n) => {
-    for (const [flag, bound] of [['exclusiveMinimum', 'minimum'], ['exclusiveMaximum', 'maximum']] as const) {
+    for (const [flag, bound] of [
+      ['exclusiveMinimum', 'minimum'],
+      ['exclusiveMaximum', 'maximum'],
+    ] as const) {
       if (typeof n[flag] !== 'boolean') continue;
       if (n[flag] && typeof n[bound] === 'number') {
         n[flag] = n[bound];

@@ -46,13 +46,20 @@ export class ResponseCollector implements Dispatcher.DispatchHandler {
     if (this.#settled) controller.abort(STOPPED);
   }
 
-  onResponseStart(controller: Dispatcher.DispatchController, status: number, headers: Record<string, string | string[] | undefined>, statusMessage?: string): void {
+  onResponseStart(
+    controller: Dispatcher.DispatchController,
+    status: number,
+    headers: Record<string, string | string[] | undefined>,
+    statusMessage?: string,
+  ): void {
     if (this.#settled) return;
     this.#controller = controller;
     // A redirect reaches us only when the redirect interceptor gave up: the limit was hit.
     if (this.o.maxRedirections > 0 && REDIRECT_STATUSES.has(status) && headers.location !== undefined) {
       const n = this.o.maxRedirections;
-      this.fail(new FlowError('E_REDIRECT_LOOP', `more than ${n} redirects, the last one from ${this.o.state.url}`, { details: { maxRedirections: n, status } }));
+      this.fail(
+        new FlowError('E_REDIRECT_LOOP', `more than ${n} redirects, the last one from ${this.o.state.url}`, { details: { maxRedirections: n, status } }),
+      );
       return;
     }
     this.#status = status;

@@ -12,12 +12,13 @@ const timeout: Mapper = (origin, code, err) =>
 const tls: Mapper = (origin, code, err) =>
   new FlowError('E_TLS', `TLS error with ${origin}: ${code} (${oneLine(err.message)})`, { details: { cause: code }, cause: err });
 
-const network = (what: string): Mapper => (origin, code, err) =>
-  new FlowError('E_HTTP', `${what} ${origin} (${code})`, { details: { cause: code }, cause: err });
+const network =
+  (what: string): Mapper =>
+  (origin, code, err) =>
+    new FlowError('E_HTTP', `${what} ${origin} (${code})`, { details: { cause: code }, cause: err });
 
 const BY_CODE: Record<string, Mapper> = {
-  ECONNREFUSED: (origin, code, err) =>
-    new FlowError('E_CONNECTION_REFUSED', `connection refused by ${origin}`, { details: { cause: code }, cause: err }),
+  ECONNREFUSED: (origin, code, err) => new FlowError('E_CONNECTION_REFUSED', `connection refused by ${origin}`, { details: { cause: code }, cause: err }),
   UND_ERR_CONNECT_TIMEOUT: timeout,
   UND_ERR_HEADERS_TIMEOUT: timeout,
   UND_ERR_BODY_TIMEOUT: timeout,
@@ -30,7 +31,8 @@ const BY_CODE: Record<string, Mapper> = {
   EAI_AGAIN: network('cannot resolve the host of'),
   EHOSTUNREACH: network('no route to'),
   ENETUNREACH: network('no route to'),
-  UND_ERR_DESTROYED: (origin, code, err) => new FlowError('E_ABORTED', `the HTTP client was closed before ${origin} answered`, { details: { cause: code }, cause: err }),
+  UND_ERR_DESTROYED: (origin, code, err) =>
+    new FlowError('E_ABORTED', `the HTTP client was closed before ${origin} answered`, { details: { cause: code }, cause: err }),
   UND_ERR_ABORTED: (origin, code, err) => new FlowError('E_ABORTED', `the request to ${origin} was cancelled`, { details: { cause: code }, cause: err }),
   ABORT_ERR: (origin, code, err) => new FlowError('E_ABORTED', `the request to ${origin} was cancelled`, { details: { cause: code }, cause: err }),
   UND_ERR_INVALID_ARG: (origin, code, err, url) =>

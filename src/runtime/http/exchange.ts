@@ -63,7 +63,12 @@ class HopHandler implements Dispatcher.DispatchHandler {
     this.handler.onRequestStart?.(controller, context);
   }
 
-  onResponseStart(controller: Dispatcher.DispatchController, status: number, headers: Record<string, string | string[] | undefined>, statusMessage?: string): void {
+  onResponseStart(
+    controller: Dispatcher.DispatchController,
+    status: number,
+    headers: Record<string, string | string[] | undefined>,
+    statusMessage?: string,
+  ): void {
     const setCookie = headers['set-cookie'];
     if (setCookie !== undefined) {
       if (Array.isArray(setCookie)) this.state.setCookies.push(...setCookie);

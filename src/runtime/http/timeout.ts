@@ -55,7 +55,12 @@ class TimeoutHandler implements Dispatcher.DispatchHandler {
     this.handler.onRequestStart?.(controller, context);
   }
 
-  onResponseStart(controller: Dispatcher.DispatchController, status: number, headers: Record<string, string | string[] | undefined>, statusMessage?: string): void {
+  onResponseStart(
+    controller: Dispatcher.DispatchController,
+    status: number,
+    headers: Record<string, string | string[] | undefined>,
+    statusMessage?: string,
+  ): void {
     if (!this.#fired) this.handler.onResponseStart?.(controller, status, headers, statusMessage);
   }
 

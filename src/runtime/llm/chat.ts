@@ -57,7 +57,10 @@ export async function chat(messages: ChatMessage[], options: ChatOptions): Promi
       if (answer.kind === 'done') return answer.answer;
       const wait = answer.retryAfterMs;
       if (attempt >= retries || wait > (options.maxWaitMs ?? 30_000)) {
-        throw new FlowError(LLM_CODES.rateLimit, `${endpoint} answered 429 (rate limit)${wait ? `; it asks to wait ${Math.ceil(wait / 1000)} s` : ''}: try again later`);
+        throw new FlowError(
+          LLM_CODES.rateLimit,
+          `${endpoint} answered 429 (rate limit)${wait ? `; it asks to wait ${Math.ceil(wait / 1000)} s` : ''}: try again later`,
+        );
       }
       await new Promise((r) => setTimeout(r, wait));
     }
@@ -90,7 +93,10 @@ async function once(endpoint: string, messages: ChatMessage[], options: ChatOpti
   }
   if (res.statusCode === 401 || res.statusCode === 403) {
     const said = hide(await excerpt(res));
-    throw new FlowError(LLM_CODES.auth, `${endpoint} refused the key (${res.statusCode}${said ? `: ${said}` : ''}): set FLOW_LLM_API_KEY or \`flow secret set LLM_API_KEY --global\``);
+    throw new FlowError(
+      LLM_CODES.auth,
+      `${endpoint} refused the key (${res.statusCode}${said ? `: ${said}` : ''}): set FLOW_LLM_API_KEY or \`flow secret set LLM_API_KEY --global\``,
+    );
   }
   if (res.statusCode < 200 || res.statusCode >= 300) {
     const said = hide(await excerpt(res));
@@ -183,10 +189,19 @@ async function excerpt(res: Dispatcher.ResponseData): Promise<string> {
 function transportError(err: unknown, endpoint: string): FlowError {
   const e = err as { code?: string; name?: string; message?: string; cause?: { code?: string } };
   const code = e.code ?? e.cause?.code;
-  if (e.name === 'TimeoutError' || e.name === 'AbortError' || err instanceof undiciErrors.HeadersTimeoutError || err instanceof undiciErrors.BodyTimeoutError || code === 'UND_ERR_CONNECT_TIMEOUT') {
+  if (
+    e.name === 'TimeoutError' ||
+    e.name === 'AbortError' ||
+    err instanceof undiciErrors.HeadersTimeoutError ||
+    err instanceof undiciErrors.BodyTimeoutError ||
+    code === 'UND_ERR_CONNECT_TIMEOUT'
+  ) {
     return new FlowError(LLM_CODES.timeout, `${endpoint} did not answer in time`, { cause: err });
   }
-  if (code && /^(ECONNREFUSED|ENOTFOUND|EAI_AGAIN|ECONNRESET|EHOSTUNREACH|ENETUNREACH|UND_ERR_SOCKET|ERR_TLS|CERT_|UNABLE_TO|DEPTH_ZERO|SELF_SIGNED)/.test(code)) {
+  if (
+    code &&
+    /^(ECONNREFUSED|ENOTFOUND|EAI_AGAIN|ECONNRESET|EHOSTUNREACH|ENETUNREACH|UND_ERR_SOCKET|ERR_TLS|CERT_|UNABLE_TO|DEPTH_ZERO|SELF_SIGNED)/.test(code)
+  ) {
     return new FlowError(LLM_CODES.unreachable, `cannot reach ${endpoint} (${code}): check --llm-url or FLOW_LLM_URL`, { cause: err });
   }
   return new FlowError(LLM_CODES.response, `${endpoint}: ${e.message ?? String(err)}`, { cause: err });

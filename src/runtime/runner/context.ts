@@ -61,8 +61,7 @@ export function renderContext(ctx: RunContext, binding?: Binding): RenderContext
 function makeRenderContext(ctx: RunContext, binding?: Binding): RenderContext {
   const view = {
     session: (name: string) => ctx.state.session(name),
-    instances: (name: string) =>
-      binding && name === binding.resource ? [binding.instance.values] : ctx.state.values(name),
+    instances: (name: string) => (binding && name === binding.resource ? [binding.instance.values] : ctx.state.values(name)),
   };
   return {
     env: ctx.environment?.variables ?? {},

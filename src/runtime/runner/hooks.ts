@@ -10,7 +10,13 @@ import type { RunContext, Trace } from './context.js';
 // `vars` is what the hook sees as ctx.vars: the values of the resource instance the operation
 // works on (for post_response, with what the operation has just extracted).
 
-export async function preRequestHook(ctx: RunContext, op: Operation, trace: Trace, req: OutgoingRequest, vars: Record<string, unknown>): Promise<OutgoingRequest> {
+export async function preRequestHook(
+  ctx: RunContext,
+  op: Operation,
+  trace: Trace,
+  req: OutgoingRequest,
+  vars: Record<string, unknown>,
+): Promise<OutgoingRequest> {
   const body = typeof req.body === 'string' ? req.body : undefined;
   const out = await runHook(ctx, trace, 'pre_request', op.preRequest!, {
     operation: op.id,
@@ -34,7 +40,13 @@ export async function preRequestHook(ctx: RunContext, op: Operation, trace: Trac
 }
 
 /** Values the hook returns under `extract` are stored on the resource like extractions. */
-export async function postResponseHook(ctx: RunContext, op: Operation, trace: Trace, res: FlowResponse, vars: Record<string, unknown>): Promise<Record<string, unknown>> {
+export async function postResponseHook(
+  ctx: RunContext,
+  op: Operation,
+  trace: Trace,
+  res: FlowResponse,
+  vars: Record<string, unknown>,
+): Promise<Record<string, unknown>> {
   let json: unknown;
   try {
     json = res.json();

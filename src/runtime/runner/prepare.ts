@@ -54,9 +54,13 @@ export async function prepareRequest(
 function checkOrigin(url: URL, pathTemplate: string, base: string): void {
   const origin = parseUrl(base).origin;
   if (url.origin === origin) return;
-  throw new FlowError('E_PATH_ORIGIN', `path "${pathTemplate}" renders to a URL on ${url.origin}, not on baseUrl's origin ${origin}: refused, so that no request (nor its credentials) goes to another host`, {
-    details: { path: pathTemplate, origin: url.origin, baseOrigin: origin },
-  });
+  throw new FlowError(
+    'E_PATH_ORIGIN',
+    `path "${pathTemplate}" renders to a URL on ${url.origin}, not on baseUrl's origin ${origin}: refused, so that no request (nor its credentials) goes to another host`,
+    {
+      details: { path: pathTemplate, origin: url.origin, baseOrigin: origin },
+    },
+  );
 }
 
 /**

@@ -60,7 +60,11 @@ export function responseRecord(res: FlowResponse, redactor: Redactor): ResponseR
 function describeForm(form: FormData, redactor: Redactor): string {
   const parts: string[] = [];
   for (const [name, value] of form.entries()) {
-    parts.push(typeof value === 'string' ? `${name}=${redactor.text(value)}` : `${name}=<file ${(value as { name?: string }).name ?? ''} ${(value as { size: number }).size} bytes>`);
+    parts.push(
+      typeof value === 'string'
+        ? `${name}=${redactor.text(value)}`
+        : `${name}=<file ${(value as { name?: string }).name ?? ''} ${(value as { size: number }).size} bytes>`,
+    );
   }
   return `multipart: ${parts.join('; ')}`;
 }
@@ -70,7 +74,8 @@ const EXCERPT_BYTES = HELD_CHARS;
 
 /** The start of a response body that a record holds, and how much of it is left out. */
 function heldBody(res: FlowResponse): { text: string; cut: number; suffix: string; partial: boolean } {
-  if (!isTextual(res)) return { text: `<${res.body.length} bytes of ${String(res.headers['content-type'] ?? 'binary data')}>`, cut: 0, suffix: '', partial: false };
+  if (!isTextual(res))
+    return { text: `<${res.body.length} bytes of ${String(res.headers['content-type'] ?? 'binary data')}>`, cut: 0, suffix: '', partial: false };
   if (res.body.length <= EXCERPT_BYTES) {
     const text = res.text();
     if (text.length <= HELD_CHARS) return { text, cut: 0, suffix: '', partial: false };

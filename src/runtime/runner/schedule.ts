@@ -164,14 +164,28 @@ export class Scheduler {
   }
 
   private base(op: Operation, prerequisiteOf: string[], trace: Trace): OperationResult {
-    const result: OperationResult = { operation: op.id, status: 'passed', loc: op.loc, prerequisiteOf, exchanges: trace.exchanges, extracted: {}, asserts: [], ms: 0 };
+    const result: OperationResult = {
+      operation: op.id,
+      status: 'passed',
+      loc: op.loc,
+      prerequisiteOf,
+      exchanges: trace.exchanges,
+      extracted: {},
+      asserts: [],
+      ms: 0,
+    };
     if (trace.hookLogs) result.hookLogs = trace.hookLogs;
     if (trace.warnings) result.warnings = trace.warnings;
     return result;
   }
 
   private skipped(op: Operation, reason: string, prerequisiteOf: string[], blockedBy: string): OperationResult {
-    const result: OperationResult = { ...this.base(op, prerequisiteOf, { operation: op.id, exchanges: [] }), status: 'skipped', skippedBecause: reason, blockedBy };
+    const result: OperationResult = {
+      ...this.base(op, prerequisiteOf, { operation: op.id, exchanges: [] }),
+      status: 'skipped',
+      skippedBecause: reason,
+      blockedBy,
+    };
     this.ctx.emit({ type: 'operation:end', result });
     return result;
   }

@@ -45,8 +45,7 @@ export function createNapiKeychain(options: NapiKeychainOptions = {}): Keychain 
     get: (service, account) => call((m, signal) => new m.AsyncEntry(service, account, ENTRY_OPTIONS).getPassword(signal)),
     set: (service, account, value) => call((m, signal) => new m.AsyncEntry(service, account, ENTRY_OPTIONS).setPassword(value, signal)),
     delete: (service, account) => call((m, signal) => new m.AsyncEntry(service, account, ENTRY_OPTIONS).deletePassword(signal)),
-    list: (service) =>
-      call(async (m, signal) => (await m.findCredentialsAsync(service, undefined, signal)).map((c) => c.account).sort()),
+    list: (service) => call(async (m, signal) => (await m.findCredentialsAsync(service, undefined, signal)).map((c) => c.account).sort()),
   };
 }
 

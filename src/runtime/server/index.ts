@@ -63,7 +63,10 @@ export async function startServer(options: ServerOptions, baseDir: string, event
   const readyAt = probe.kind === 'http' ? probe.url : `port ${probe.port}`;
   if (await isReady(probe)) {
     if (options.reuseExisting) return { readyAt, baseUrl, reused: true, output: () => [], stop: async () => {} };
-    throw new FlowError('E_SERVER_IN_USE', `${readyAt} already answers before "${options.command}" started; stop what runs there, or set reuseExisting: true to use it`);
+    throw new FlowError(
+      'E_SERVER_IN_USE',
+      `${readyAt} already answers before "${options.command}" started; stop what runs there, or set reuseExisting: true to use it`,
+    );
   }
   const lines: string[] = [];
   const child = spawn(options.command, {
@@ -101,11 +104,15 @@ export async function startServer(options: ServerOptions, baseDir: string, event
     if (!stopping && ready) onExit?.(withOutput(`the server "${options.command}" ${how} during the run`, lines));
   });
   const timeoutMs = options.timeout ?? DEFAULT_SERVER_TIMEOUT_MS;
-  const outcome = await Promise.race([waitReady(probe, timeoutMs, () => child.exitCode !== null || child.signalCode !== null), exited.then((how) => ({ exited: how }))]);
+  const outcome = await Promise.race([
+    waitReady(probe, timeoutMs, () => child.exitCode !== null || child.signalCode !== null),
+    exited.then((how) => ({ exited: how })),
+  ]);
   if (outcome !== true) {
     stopping = true;
     await stopTree(child, exited);
-    if (typeof outcome === 'object') throw new FlowError('E_SERVER_EXITED', withOutput(`the server "${options.command}" ${outcome.exited} before ${readyAt} answered`, lines));
+    if (typeof outcome === 'object')
+      throw new FlowError('E_SERVER_EXITED', withOutput(`the server "${options.command}" ${outcome.exited} before ${readyAt} answered`, lines));
     throw new FlowError('E_SERVER_TIMEOUT', withOutput(`the server "${options.command}" did not answer at ${readyAt} within ${timeoutMs} ms`, lines));
   }
   ready = true;

@@ -44,7 +44,7 @@ describe.each<[string, Array<[string, boolean]>]>([
       ['$.data.note == null', true],
       ["$.data.note == 'null'", false],
       ['$.status_code == 201', true],
-      ["$.headers.X-Rate-Remaining == 42", true],
+      ['$.headers.X-Rate-Remaining == 42', true],
       ["$.cookies.sid == 's-1'", true],
       ["$.data.label == 'it\\'s \"quoted\"'", true],
       ["$.data.missing == 'x'", false],
@@ -68,7 +68,7 @@ describe.each<[string, Array<[string, boolean]>]>([
       ['$.data.count >= 42', true],
       ['$.data.count < 100', true],
       ['$.data.count <= 41', false],
-      ["$.headers.x-rate-remaining > 10", true], // header text compared as a number
+      ['$.headers.x-rate-remaining > 10', true], // header text compared as a number
       ["$.data.price < '10'", true],
       ["$.data.created > '2024-01-01'", true], // strings: ISO dates order right
       ["$.data.created < '2024-01-01'", false],

@@ -44,7 +44,10 @@ describe('OpenAPI 3.0', () => {
   test('discriminator picks the branch by its tag, with or without a mapping', async () => {
     const cat = { type: 'object', required: ['kind', 'purrs'], properties: { kind: { enum: ['cat'] }, purrs: { type: 'boolean' } } };
     const dog = { type: 'object', required: ['kind', 'barks'], properties: { kind: { enum: ['dog'] }, barks: { type: 'boolean' } } };
-    const schema = { oneOf: [{ $ref: '#/components/schemas/Cat' }, { $ref: '#/components/schemas/Dog' }], discriminator: { propertyName: 'kind', mapping: { cat: '#/components/schemas/Cat' } } };
+    const schema = {
+      oneOf: [{ $ref: '#/components/schemas/Cat' }, { $ref: '#/components/schemas/Dog' }],
+      discriminator: { propertyName: 'kind', mapping: { cat: '#/components/schemas/Cat' } },
+    };
     const extra = { components: { schemas: { Cat: cat, Dog: dog } } };
     expect((await verdict('3.0.3', schema, { kind: 'dog', barks: true }, { extra })).lines).toEqual([]);
     // the tag chose Dog: only Dog's requirement is reported
@@ -54,7 +57,10 @@ describe('OpenAPI 3.0', () => {
   test('boolean exclusiveMinimum and formats', async () => {
     const schema = { type: 'object', properties: { n: { type: 'number', minimum: 0, exclusiveMinimum: true }, at: { type: 'string', format: 'date-time' } } };
     expect((await verdict('3.0.3', schema, { n: 1, at: '2026-01-02T03:04:05Z' })).lines).toEqual([]);
-    expect((await verdict('3.0.3', schema, { n: 0, at: 'yesterday' })).lines).toEqual(['/n: expected > 0 (exclusiveMinimum), got 0', '/at: expected format "date-time", got "yesterday"']);
+    expect((await verdict('3.0.3', schema, { n: 0, at: 'yesterday' })).lines).toEqual([
+      '/n: expected > 0 (exclusiveMinimum), got 0',
+      '/at: expected format "date-time", got "yesterday"',
+    ]);
   });
 });
 
@@ -74,13 +80,29 @@ describe('what each kind of violation says', () => {
 
 describe('OpenAPI 3.1 (JSON Schema 2020-12)', () => {
   test('type arrays, prefixItems and $defs-style refs', async () => {
-    const schema = { type: 'object', properties: { a: { type: ['string', 'null'] }, pair: { type: 'array', prefixItems: [{ type: 'string' }, { type: 'integer' }] } } };
+    const schema = {
+      type: 'object',
+      properties: { a: { type: ['string', 'null'] }, pair: { type: 'array', prefixItems: [{ type: 'string' }, { type: 'integer' }] } },
+    };
     expect((await verdict('3.1.0', schema, { a: null, pair: ['x', 1] })).lines).toEqual([]);
-    expect((await verdict('3.1.0', schema, { a: 3, pair: ['x', 'y'] })).lines).toEqual(['/a: expected type string or null, got 3', '/pair/1: expected type integer, got "y"']);
+    expect((await verdict('3.1.0', schema, { a: 3, pair: ['x', 'y'] })).lines).toEqual([
+      '/a: expected type string or null, got 3',
+      '/pair/1: expected type integer, got "y"',
+    ]);
   });
 
   test('a recursive schema is followed through its $ref', async () => {
-    const extra = { components: { schemas: { Node: { type: 'object', required: ['name'], properties: { name: { type: 'string' }, children: { type: 'array', items: { $ref: '#/components/schemas/Node' } } } } } } };
+    const extra = {
+      components: {
+        schemas: {
+          Node: {
+            type: 'object',
+            required: ['name'],
+            properties: { name: { type: 'string' }, children: { type: 'array', items: { $ref: '#/components/schemas/Node' } } },
+          },
+        },
+      },
+    };
     const v = await verdict('3.1.0', { $ref: '#/components/schemas/Node' }, { name: 'a', children: [{ name: 'b', children: [{}] }] }, { extra });
     expect(v.lines).toEqual(['/children/0/children/0/name: expected a required property, got missing']);
   });
@@ -98,7 +120,15 @@ describe('matching a response to its operation', () => {
   test('a response given by $ref is checked where it points', async () => {
     const file = path.join(dir, 'ref.json');
     const problem = { description: 'error', content: { 'application/json': { schema: { type: 'object', required: ['message'] } } } };
-    writeFileSync(file, JSON.stringify({ openapi: '3.1.0', info: { title: 't', version: '1' }, paths: { '/x': { get: { responses: { '404': { $ref: '#/components/responses/Problem' } } } } }, components: { responses: { Problem: problem } } }));
+    writeFileSync(
+      file,
+      JSON.stringify({
+        openapi: '3.1.0',
+        info: { title: 't', version: '1' },
+        paths: { '/x': { get: { responses: { '404': { $ref: '#/components/responses/Problem' } } } } },
+        components: { responses: { Problem: problem } },
+      }),
+    );
     const desc = await readDescription(file);
     const res = createResponse({ status: 404, headers: { 'content-type': 'application/json' }, body: '{"error":"gone"}' });
     expect(checkResponse(desc, new Schemas(desc.doc, desc.version), 'GET', 'http://h/x', res, (x) => x).violations.map(violationLine)).toEqual([

@@ -87,6 +87,12 @@ test('a value shown in a violation is redacted', async () => {
 });
 
 test('a description that cannot be read is E_CONTRACT_LOAD, naming the file', async () => {
-  await expect(loadContract(path.join(PETS, 'missing.yaml'))).rejects.toMatchObject({ code: 'E_CONTRACT_LOAD', message: expect.stringContaining('missing.yaml') });
-  await expect(loadContract(path.join(PETS, 'flow.yaml'))).rejects.toMatchObject({ code: 'E_CONTRACT_LOAD', message: expect.stringContaining('not an OpenAPI 3.0 or 3.1 description') });
+  await expect(loadContract(path.join(PETS, 'missing.yaml'))).rejects.toMatchObject({
+    code: 'E_CONTRACT_LOAD',
+    message: expect.stringContaining('missing.yaml'),
+  });
+  await expect(loadContract(path.join(PETS, 'flow.yaml'))).rejects.toMatchObject({
+    code: 'E_CONTRACT_LOAD',
+    message: expect.stringContaining('not an OpenAPI 3.0 or 3.1 description'),
+  });
 });

@@ -25,7 +25,8 @@ const jsonRes = createResponse({
   url: 'http://api/orders',
 });
 
-const xml = '<?xml version="1.0"?><slideshow title="Sample" date="2024"><slide type="all"><title>Wake up</title></slide><slide><title>Overview</title><item>Why</item></slide></slideshow>';
+const xml =
+  '<?xml version="1.0"?><slideshow title="Sample" date="2024"><slide type="all"><title>Wake up</title></slide><slide><title>Overview</title><item>Why</item></slide></slideshow>';
 const xmlRes = createResponse({ status: 200, headers: { 'content-type': 'application/xml' }, body: xml });
 const html = '<!DOCTYPE html><html><head><title>Home</title></head><body><h1 class="t">Hello &amp; welcome</h1><a href="/next">next</a><br></body></html>';
 const htmlRes = createResponse({ status: 200, headers: { 'content-type': 'text/html; charset=utf-8' }, body: html });
@@ -71,7 +72,7 @@ describe('readPath: the path roots', () => {
     ['$.data.items[*].sku', true],
     ['$.data.items.*', true],
     ['$.data.items[0].sku', false],
-    ["$.data.items[?(@.a)].sku", false],
+    ['$.data.items[?(@.a)].sku', false],
     ['$.headers.X', false],
   ])('isFanOutPath(%s) = %s', (path, many) => {
     expect(isFanOutPath(path)).toBe(many);

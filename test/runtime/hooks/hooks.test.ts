@@ -19,7 +19,12 @@ let hooks: HookRunner;
 
 const preInput = (): HookInput => ({
   operation: 'order.create',
-  request: { method: 'POST', url: 'http://api.test/orders?x=1', headers: { 'content-type': 'application/json', 'x-api-secret': 'sk_live_123' }, body: '{"qty":2}' },
+  request: {
+    method: 'POST',
+    url: 'http://api.test/orders?x=1',
+    headers: { 'content-type': 'application/json', 'x-api-secret': 'sk_live_123' },
+    body: '{"qty":2}',
+  },
   vars: { id: 7 },
 });
 const postInput = (body: string, status = 201): HookInput => ({
@@ -305,7 +310,11 @@ describe('the pool', () => {
     process.env.FLOW_SECRET_HOOKTEST = 'should-not-leak';
     const runner = createHookRunner({ projectDir: dir });
     try {
-      const out = await runner.run('post_response', 'return { extract: { s: process.env.FLOW_SECRET_HOOKTEST ?? null, path: typeof process.env.PATH } }', postInput('{}'));
+      const out = await runner.run(
+        'post_response',
+        'return { extract: { s: process.env.FLOW_SECRET_HOOKTEST ?? null, path: typeof process.env.PATH } }',
+        postInput('{}'),
+      );
       expect(out.extract).toEqual({ s: null, path: 'string' });
     } finally {
       delete process.env.FLOW_SECRET_HOOKTEST;

@@ -358,7 +358,13 @@ describe('retry', () => {
   });
 
   test('POST is retried when the operation has retry, with its body each time', async () => {
-    const res = await client.send({ method: 'POST', url: `${srv.url}/flaky?id=b&fail=1`, headers: { 'content-type': 'application/json' }, body: '{"x":1}', retry: { max: 2, backoffMs: 10 } });
+    const res = await client.send({
+      method: 'POST',
+      url: `${srv.url}/flaky?id=b&fail=1`,
+      headers: { 'content-type': 'application/json' },
+      body: '{"x":1}',
+      retry: { max: 2, backoffMs: 10 },
+    });
     expect(res.status).toBe(200);
     expect(res.json()).toEqual({ attempt: 2, body: '{"x":1}' });
     expect(srv.requests.filter((r) => r.url === '/flaky?id=b&fail=1').map((r) => r.text())).toEqual(['{"x":1}', '{"x":1}']);
@@ -380,7 +386,13 @@ describe('retry', () => {
   test('a multipart upload is sent whole again on a retry', async () => {
     const dir = await writeProject({ 'f.bin': Buffer.from([1, 2, 3, 250]) });
     const built = await buildBody({ bodyForm: { f: '@./f.bin' }, headers: {} }, dir);
-    const res = await client.send({ method: 'POST', url: `${srv.url}/flaky?id=m&fail=1`, headers: built.headers, body: built.body, retry: { max: 1, backoffMs: 1 } });
+    const res = await client.send({
+      method: 'POST',
+      url: `${srv.url}/flaky?id=m&fail=1`,
+      headers: built.headers,
+      body: built.body,
+      retry: { max: 1, backoffMs: 1 },
+    });
     expect(res.status).toBe(200);
     const sent = srv.requests.filter((r) => r.url === '/flaky?id=m&fail=1');
     expect(sent).toHaveLength(2);
@@ -416,7 +428,12 @@ describe('redirects', () => {
     [307, 'POST', '{"keep":true}'],
     [308, 'POST', '{"keep":true}'],
   ])('POST answered %i: the target gets %s', async (status, method, body) => {
-    const res = await client.send({ method: 'POST', url: `${srv.url}/redirect?status=${status}`, headers: { 'content-type': 'application/json' }, body: '{"keep":true}' });
+    const res = await client.send({
+      method: 'POST',
+      url: `${srv.url}/redirect?status=${status}`,
+      headers: { 'content-type': 'application/json' },
+      body: '{"keep":true}',
+    });
     expect(res.status).toBe(200);
     expect(res.url).toBe(`${srv.url}/echo?from=redirect`);
     const got = srv.requests.at(-1)!;
@@ -435,8 +452,7 @@ describe('redirects', () => {
     });
     try {
       const headers = { Authorization: 'Bearer t-1', 'X-Api-Key': 'k-1', 'X-Shop': 's-1', 'X-Trace': 'tr-1', Cookie: 'sid=1' };
-      const send = (to: string) =>
-        client.send({ method: 'GET', url: `${away.url}/away?to=${encodeURIComponent(to)}`, headers, credentialHeaders: ['x-shop'] });
+      const send = (to: string) => client.send({ method: 'GET', url: `${away.url}/away?to=${encodeURIComponent(to)}`, headers, credentialHeaders: ['x-shop'] });
       await send(`${other.url}/echo`);
       const there = other.requests.at(-1)!.headers;
       expect(there['x-trace']).toBe('tr-1');

@@ -87,7 +87,9 @@ describe('TLS', () => {
     makeCerts(dir);
     const route = { '/secure': (_req: unknown, res: import('node:http').ServerResponse) => json(res, 200, { secure: true }) };
     https = await startServer(route, { tls: { key: pem('server.key'), cert: pem('server.crt') } });
-    mtls = await startServer(route, { tls: { key: pem('server.key'), cert: pem('server.crt'), ca: pem('ca.crt'), requestCert: true, rejectUnauthorized: true } });
+    mtls = await startServer(route, {
+      tls: { key: pem('server.key'), cert: pem('server.crt'), ca: pem('ca.crt'), requestCert: true, rejectUnauthorized: true },
+    });
   });
   afterAll(async () => {
     await https?.close();
@@ -139,12 +141,67 @@ describe('TLS', () => {
 /** CA, server (127.0.0.1 / localhost) and client certificates, as in shared/targets.md section 7. */
 function makeCerts(dir: string): void {
   const ssl = (...args: string[]): void => void execFileSync('openssl', args, { cwd: dir, stdio: 'ignore' });
-  ssl('req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-sha256', '-days', '30', '-keyout', 'ca.key', '-out', 'ca.crt', '-subj', '/CN=Test Root CA',
-    '-addext', 'basicConstraints=critical,CA:TRUE', '-addext', 'keyUsage=critical,keyCertSign,cRLSign');
-  writeFileSync(path.join(dir, 'server.ext'), 'basicConstraints=CA:FALSE\nkeyUsage=critical,digitalSignature,keyEncipherment\nextendedKeyUsage=serverAuth\nsubjectAltName=IP:127.0.0.1,DNS:localhost\n');
+  ssl(
+    'req',
+    '-x509',
+    '-newkey',
+    'rsa:2048',
+    '-nodes',
+    '-sha256',
+    '-days',
+    '30',
+    '-keyout',
+    'ca.key',
+    '-out',
+    'ca.crt',
+    '-subj',
+    '/CN=Test Root CA',
+    '-addext',
+    'basicConstraints=critical,CA:TRUE',
+    '-addext',
+    'keyUsage=critical,keyCertSign,cRLSign',
+  );
+  writeFileSync(
+    path.join(dir, 'server.ext'),
+    'basicConstraints=CA:FALSE\nkeyUsage=critical,digitalSignature,keyEncipherment\nextendedKeyUsage=serverAuth\nsubjectAltName=IP:127.0.0.1,DNS:localhost\n',
+  );
   ssl('req', '-newkey', 'rsa:2048', '-nodes', '-sha256', '-keyout', 'server.key', '-out', 'server.csr', '-subj', '/CN=localhost');
-  ssl('x509', '-req', '-in', 'server.csr', '-CA', 'ca.crt', '-CAkey', 'ca.key', '-CAcreateserial', '-days', '30', '-sha256', '-extfile', 'server.ext', '-out', 'server.crt');
+  ssl(
+    'x509',
+    '-req',
+    '-in',
+    'server.csr',
+    '-CA',
+    'ca.crt',
+    '-CAkey',
+    'ca.key',
+    '-CAcreateserial',
+    '-days',
+    '30',
+    '-sha256',
+    '-extfile',
+    'server.ext',
+    '-out',
+    'server.crt',
+  );
   writeFileSync(path.join(dir, 'client.ext'), 'basicConstraints=CA:FALSE\nkeyUsage=critical,digitalSignature\nextendedKeyUsage=clientAuth\n');
   ssl('req', '-newkey', 'rsa:2048', '-nodes', '-sha256', '-keyout', 'client.key', '-out', 'client.csr', '-subj', '/CN=test-client');
-  ssl('x509', '-req', '-in', 'client.csr', '-CA', 'ca.crt', '-CAkey', 'ca.key', '-CAcreateserial', '-days', '30', '-sha256', '-extfile', 'client.ext', '-out', 'client.crt');
+  ssl(
+    'x509',
+    '-req',
+    '-in',
+    'client.csr',
+    '-CA',
+    'ca.crt',
+    '-CAkey',
+    'ca.key',
+    '-CAcreateserial',
+    '-days',
+    '30',
+    '-sha256',
+    '-extfile',
+    'client.ext',
+    '-out',
+    'client.crt',
+  );
 }

@@ -91,7 +91,8 @@ describe('simple and chain logins', () => {
   it('a failed login fails every operation of the actor with E_AUTH, is tried once, and others go on', async () => {
     const { runner } = await shop(
       {
-        'resources/checks.yaml': 'name: check\noperations:\n  a: { path: /whoami, actor: admin }\n  b: { path: /whoami, actor: admin }\n  public: { method: POST, path: /login/start }\n',
+        'resources/checks.yaml':
+          'name: check\noperations:\n  a: { path: /whoami, actor: admin }\n  b: { path: /whoami, actor: admin }\n  public: { method: POST, path: /login/start }\n',
       },
       { secrets: { SHOP_PW: 'not-the-password' } },
     );
@@ -115,7 +116,16 @@ describe('simple and chain logins', () => {
 });
 
 describe('session.ttl', () => {
-  const REFRESH = ['session:', '  ttl: 15m', '  refresh:', '    method: POST', '    path: /refresh', '    body: { refresh_token: "{{admin.token}}" }', '    extract: { token: $.data.token }', ''];
+  const REFRESH = [
+    'session:',
+    '  ttl: 15m',
+    '  refresh:',
+    '    method: POST',
+    '    path: /refresh',
+    '    body: { refresh_token: "{{admin.token}}" }',
+    '    extract: { token: $.data.token }',
+    '',
+  ];
   const actor = (session: string[]) => `${SHOP_FILES['actors/admin.yaml']}${session.join('\n')}`;
 
   async function timed(session: string[]) {
@@ -172,7 +182,12 @@ describe('session.refresh of an oauth2 actor', () => {
       '*': (_req, res) => json(res, 200, { ok: true }),
     });
     let now = Date.parse('2026-01-01T00:00:00Z');
-    const actor = ['name: svc', 'auth: { strategy: oauth2_client_credentials, token_url: /token, client_id: app, client_secret: "{{secret.CS}}" }', ...session, ''];
+    const actor = [
+      'name: svc',
+      'auth: { strategy: oauth2_client_credentials, token_url: /token, client_id: app, client_secret: "{{secret.CS}}" }',
+      ...session,
+      '',
+    ];
     const loaded = await load(
       {
         'flow.yaml': ROOT,
@@ -185,7 +200,14 @@ describe('session.refresh of an oauth2 actor', () => {
     const log = () => srv.requests.map((r) => `${r.method} ${r.path}${r.headers.authorization?.startsWith('Bearer') ? ` ${r.headers.authorization}` : ''}`);
     return { ...loaded, srv, log, advance: (ms: number) => void (now += ms) };
   }
-  const refresh = (extract: string) => ['session:', '  refresh:', '    method: POST', '    path: /refresh', '    body: { refresh_token: "{{svc.refresh_token}}" }', `    extract: ${extract}`];
+  const refresh = (extract: string) => [
+    'session:',
+    '  refresh:',
+    '    method: POST',
+    '    path: /refresh',
+    '    body: { refresh_token: "{{svc.refresh_token}}" }',
+    `    extract: ${extract}`,
+  ];
 
   it('sends the refreshed access_token, and expires again by the expires_in of the refresh (no ttl)', async () => {
     const t = await oauth((n) => ({ access_token: `AT${n}`, expires_in: 60 }), refresh('{ access_token: $.data.access_token, expires_in: $.data.expires_in }'));
@@ -197,7 +219,15 @@ describe('session.refresh of an oauth2 actor', () => {
       await t.runner.run('call.me');
       t.advance(31_000);
       await t.runner.run('call.me');
-      expect(t.log()).toEqual(['POST /token', 'GET /me Bearer AT1', 'POST /refresh', 'GET /me Bearer AT2', 'GET /me Bearer AT2', 'POST /refresh', 'GET /me Bearer AT3']);
+      expect(t.log()).toEqual([
+        'POST /token',
+        'GET /me Bearer AT1',
+        'POST /refresh',
+        'GET /me Bearer AT2',
+        'GET /me Bearer AT2',
+        'POST /refresh',
+        'GET /me Bearer AT3',
+      ]);
       expect(t.srv.requests[2].json()).toEqual({ refresh_token: 'RT1' });
       expect(t.runner.values('svc')).toMatchObject({ access_token: '***', refresh_token: '***', expires_in: 60 });
     } finally {
@@ -208,7 +238,13 @@ describe('session.refresh of an oauth2 actor', () => {
   it('the refresh_token of a refresh answer is hidden wherever it is sent back, like the first one', async () => {
     // sent back in the query, where only knowing the value hides it: the answer's credential
     // fields are registered as it arrives (sessions.ts), a refresh's as a login's
-    const session = ['session:', '  refresh:', '    method: POST', '    path: "/refresh?r={{svc.refresh_token}}"', '    extract: { access_token: $.data.access_token }'];
+    const session = [
+      'session:',
+      '  refresh:',
+      '    method: POST',
+      '    path: "/refresh?r={{svc.refresh_token}}"',
+      '    extract: { access_token: $.data.access_token }',
+    ];
     const t = await oauth((n) => ({ access_token: `AT${n}`, refresh_token: `fresh-refresh-${n}`, id_token: `fresh-id-${n}`, expires_in: 60 }), session);
     try {
       await t.runner.run('call.me');
@@ -236,7 +272,15 @@ describe('session.refresh of an oauth2 actor', () => {
       await t.runner.run('call.me');
       t.advance(60_000);
       await t.runner.run('call.me');
-      expect(t.log()).toEqual(['POST /token', 'GET /me Bearer AT1', 'POST /refresh', 'GET /me Bearer AT2', 'GET /me Bearer AT2', 'POST /refresh', 'GET /me Bearer AT3']);
+      expect(t.log()).toEqual([
+        'POST /token',
+        'GET /me Bearer AT1',
+        'POST /refresh',
+        'GET /me Bearer AT2',
+        'GET /me Bearer AT2',
+        'POST /refresh',
+        'GET /me Bearer AT3',
+      ]);
     } finally {
       await t.srv.close();
     }

@@ -68,7 +68,7 @@ describe('hooks through the runner', () => {
     expect(server.requests.filter((r) => r.path === '/filed').at(-1)!.headers['x-stamp']).toBe('thing.filed');
   });
 
-  it("post_response stores a value that a later operation reads as {{resource.x}}", async () => {
+  it('post_response stores a value that a later operation reads as {{resource.x}}', async () => {
     const { runner } = await project([
       '  create:',
       '    method: POST',
@@ -104,7 +104,7 @@ describe('hooks through the runner', () => {
       '  ownType:',
       '    method: PATCH',
       '    path: /own-type',
-      '    pre_request: "ctx.request.headers[\'Content-TYPE\'] = \'application/merge-patch+json\'; ctx.request.body = { b: null }"',
+      "    pre_request: \"ctx.request.headers['Content-TYPE'] = 'application/merge-patch+json'; ctx.request.body = { b: null }\"",
     ]);
     const summary = await runner.runMany(['thing.objectBody', 'thing.ownType']);
     expect(outcomes(summary).map((o) => o[1])).toEqual(['passed', 'passed']);
@@ -122,7 +122,7 @@ describe('hooks through the runner', () => {
       '    path: /logged',
       '    headers: { X-Key: "{{env.apiKey}}" }',
       "    pre_request: \"console.log('signing with', ctx.request.headers['X-Key']); console.error('second line')\"",
-      "    post_response: \"console.info('status', ctx.response.status)\"",
+      '    post_response: "console.info(\'status\', ctx.response.status)"',
       '  quiet: { path: /quiet, pre_request: "ctx.request.headers.a = 1" }',
     ]);
     const summary = await runner.runMany(['thing.logged', 'thing.quiet']);

@@ -29,8 +29,10 @@ afterAll(async () => {
 const files = () => ({
   'flow.yaml': ROOT,
   'environments/test.yaml': envFile({ baseUrl: api.url, same: api.url, other: other.url }),
-  'actors/admin.yaml': 'name: admin\nauth: { strategy: simple, method: POST, path: /login, extract: { token: $.data.token } }\ninject:\n  headers: { Authorization: "Bearer {{admin.token}}" }\n',
-  'actors/svc.yaml': 'name: svc\nauth:\n  strategy: oauth2_client_credentials\n  token_url: "{{env.other}}/oauth/token"\n  client_id: c\n  client_secret: "{{secret.CS}}"\n',
+  'actors/admin.yaml':
+    'name: admin\nauth: { strategy: simple, method: POST, path: /login, extract: { token: $.data.token } }\ninject:\n  headers: { Authorization: "Bearer {{admin.token}}" }\n',
+  'actors/svc.yaml':
+    'name: svc\nauth:\n  strategy: oauth2_client_credentials\n  token_url: "{{env.other}}/oauth/token"\n  client_id: c\n  client_secret: "{{secret.CS}}"\n',
   'resources/items.yaml': [
     'name: item',
     'operations:',

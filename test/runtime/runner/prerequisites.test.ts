@@ -58,7 +58,8 @@ describe('prerequisites', () => {
 
   it('force: true runs a prerequisite each time it is needed', async () => {
     const runner = await runnerFor({
-      'resources/stamps.yaml': 'name: stamp\noperations:\n  make: { path: /whoami, actor: admin, force: true }\n  a: { path: /whoami, actor: admin, depends_on: [stamp.make] }\n  b: { path: /whoami, actor: admin, depends_on: [stamp.make] }\n',
+      'resources/stamps.yaml':
+        'name: stamp\noperations:\n  make: { path: /whoami, actor: admin, force: true }\n  a: { path: /whoami, actor: admin, depends_on: [stamp.make] }\n  b: { path: /whoami, actor: admin, depends_on: [stamp.make] }\n',
     });
     await runner.run('stamp.a');
     await runner.run('stamp.b');
@@ -103,7 +104,8 @@ describe('prerequisites', () => {
 
   it('a failed prerequisite skips its dependents with the reason, and unaffected operations go on', async () => {
     const runner = await runnerFor({
-      'resources/products.yaml': 'name: product\noperations:\n  create: { method: POST, path: /nope, actor: admin, expect_status: 201, extract: { id: $.data.id } }\n  publish: { method: POST, path: "/products/{{product.id}}/publish", actor: admin }\n',
+      'resources/products.yaml':
+        'name: product\noperations:\n  create: { method: POST, path: /nope, actor: admin, expect_status: 201, extract: { id: $.data.id } }\n  publish: { method: POST, path: "/products/{{product.id}}/publish", actor: admin }\n',
     });
     const summary = await runner.runMany(['order.get', 'order.list']);
     const get = summary.results.find((r) => r.operation === 'order.get')!;

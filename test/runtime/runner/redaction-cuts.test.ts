@@ -30,7 +30,10 @@ let server: TestServer;
 beforeAll(async () => {
   server = await startServer({
     // {"pad":"yyy…","password":"<PW>"}: the password begins at character 1990
-    'POST /pad': (q, res) => text(res, 200, `{"pad":"${'y'.repeat(AT_2000 - 22)}","password":"${(q.json() as { password: string }).password}"}`, { 'content-type': 'application/json' }),
+    'POST /pad': (q, res) =>
+      text(res, 200, `{"pad":"${'y'.repeat(AT_2000 - 22)}","password":"${(q.json() as { password: string }).password}"}`, {
+        'content-type': 'application/json',
+      }),
     // HTML whose password begins at character 70 of the body
     'POST /html': (q, res) => text(res, 200, `<html>${'z'.repeat(64)}${(q.json() as { password: string }).password}</html>`, { 'content-type': 'text/html' }),
     // an actual value whose JSON text has the password from character 181
@@ -134,7 +137,9 @@ describe('a secret straddling a cut, or in Go-escaped JSON, shows nowhere', () =
       const junit = path.join(repo, 'junit.xml');
       const run = await runVitest(repo, ['run', '--reporter=default', '--reporter=junit', `--outputFile.junit=${junit}`], ENV);
       const xml = readFileSync(junit, 'utf8');
-      const failures = parseJUnit(xml).flatMap((s) => s.cases).filter((c) => c.failure);
+      const failures = parseJUnit(xml)
+        .flatMap((s) => s.cases)
+        .filter((c) => c.failure);
       expect(failures.map((c) => c.name.split(' > ').at(-1)).sort()).toEqual(['edge.go', 'edge.html', 'edge.long', 'edge.pad']);
       expect(xml).toContain('***');
       expectNoStart('JUnit', xml);

@@ -78,7 +78,7 @@ const files = () => ({
     '  alice: { method: POST, path: /echo, actor: alice, body: { hello: alice } }',
     '  svc: { path: /echo, actor: svc }',
     '  mismatch: { method: POST, path: /echo, actor: admin, expect_status: 201, body: { k: "{{secret.API_KEY}}" } }',
-    "  asserted: { path: /echo, actor: alice, assert: [\"$.data.headers.authorization == 'nope'\"] }",
+    '  asserted: { path: /echo, actor: alice, assert: ["$.data.headers.authorization == \'nope\'"] }',
     '',
   ].join('\n'),
 });
@@ -162,7 +162,8 @@ describe('redaction in every output', () => {
     const project = {
       'flow.yaml': ROOT,
       'environments/test.yaml': envFile({ baseUrl: server.url }),
-      'actors/nested.yaml': 'name: nested\nauth: { strategy: simple, method: POST, path: /login-nested, extract: { token: $.data.token } }\ninject:\n  headers: { Authorization: "Bearer {{nested.token}}" }\n',
+      'actors/nested.yaml':
+        'name: nested\nauth: { strategy: simple, method: POST, path: /login-nested, extract: { token: $.data.token } }\ninject:\n  headers: { Authorization: "Bearer {{nested.token}}" }\n',
       'resources/echoes.yaml': 'name: echo\noperations:\n  nested: { path: /echo, actor: nested }\n',
     };
     const rec = recordedIO({ cwd: (await load(project)).dir, env: {} });

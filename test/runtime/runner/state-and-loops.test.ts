@@ -184,7 +184,9 @@ describe('body_form uploads', () => {
 
   it('refuses a file outside the project and sends nothing', async () => {
     const before = server.count('/upload');
-    const { summary } = await run("  doc:\n    operations:\n      upload: { method: POST, path: /upload, body_form: { file: '@./../../etc/passwd' } }\n", ['doc.upload']);
+    const { summary } = await run("  doc:\n    operations:\n      upload: { method: POST, path: /upload, body_form: { file: '@./../../etc/passwd' } }\n", [
+      'doc.upload',
+    ]);
     expect(summary.results[0].error?.code).toBe('E_FILE_OUTSIDE_PROJECT');
     expect(server.count('/upload')).toBe(before);
   });

@@ -14,7 +14,8 @@ export interface RecordedIO {
 export function recordedIO(options: { cwd: string; stdin?: NodeJS.ReadableStream | string; env?: NodeJS.ProcessEnv; stdoutIsTTY?: boolean }): RecordedIO {
   let out = '';
   let err = '';
-  const stdin = typeof options.stdin === 'string' || options.stdin === undefined ? Readable.from(options.stdin ? [Buffer.from(options.stdin)] : []) : options.stdin;
+  const stdin =
+    typeof options.stdin === 'string' || options.stdin === undefined ? Readable.from(options.stdin ? [Buffer.from(options.stdin)] : []) : options.stdin;
   return {
     io: {
       stdout: (t) => void (out += t),

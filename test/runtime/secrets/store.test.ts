@@ -68,7 +68,9 @@ describe('secret store', () => {
   it('a name with - uses the shell-safe variable; the exact spelling also works', async () => {
     expect(secretEnvVar('api-key')).toBe('FLOW_SECRET_api_key');
     expect(await createSecretStore({ projectName: 'p', env: { FLOW_SECRET_api_key: 'v1-xx' }, keychain: false }).get('api-key')).toBe('v1-xx');
-    expect(await createSecretStore({ projectName: 'p', env: { 'FLOW_SECRET_api-key': 'v2-xx', FLOW_SECRET_api_key: 'v1-xx' }, keychain: false }).get('api-key')).toBe('v2-xx');
+    expect(
+      await createSecretStore({ projectName: 'p', env: { 'FLOW_SECRET_api-key': 'v2-xx', FLOW_SECRET_api_key: 'v1-xx' }, keychain: false }).get('api-key'),
+    ).toBe('v2-xx');
   });
 });
 
@@ -76,7 +78,9 @@ describe('E_SECRET_MISSING', () => {
   const others = { FLOW_SECRET_OTHER: 'other-secret-value', FLOW_SECRET_TOKEN2: 'tok2-secret-value' };
 
   it('names flow secret set NAME and the env var, and no value', async () => {
-    const err = await rejection(createSecretStore({ projectName: 'shop', env: others, keychain: mapKeychain({ 'reqflow:shop/OTHER': 'kc-secret-value' }) }).get('TOKEN'));
+    const err = await rejection(
+      createSecretStore({ projectName: 'shop', env: others, keychain: mapKeychain({ 'reqflow:shop/OTHER': 'kc-secret-value' }) }).get('TOKEN'),
+    );
     expect(err.code).toBe('E_SECRET_MISSING');
     expect(err.message).toContain('`flow secret set TOKEN`');
     expect(err.message).toContain('FLOW_SECRET_TOKEN');

@@ -32,9 +32,13 @@ test('starts the command, waits for its URL, hands the origin as baseUrl, and st
 test('a server that exits before it is ready is E_SERVER_EXITED with what it printed', async () => {
   const port = await freePort();
   const stderr: string[] = [];
-  const err = await startServer({ command: 'node api/main.js', env: { PETS_BREAK: 'crash', PORT: String(port) }, url: `http://127.0.0.1:${port}/v1/health` }, PETS, {
-    onStderr: (line) => stderr.push(line),
-  }).catch((e) => e);
+  const err = await startServer(
+    { command: 'node api/main.js', env: { PETS_BREAK: 'crash', PORT: String(port) }, url: `http://127.0.0.1:${port}/v1/health` },
+    PETS,
+    {
+      onStderr: (line) => stderr.push(line),
+    },
+  ).catch((e) => e);
   // stderr as it came, stdout only in the error
   expect(stderr).toEqual(['Error: pets.db: database is locked']);
   expect(err.code).toBe('E_SERVER_EXITED');

@@ -9,9 +9,13 @@ export interface TestState {
 }
 
 export function testContext(
-  options: { env?: Record<string, TemplateValue>; vars?: Record<string, string>; secrets?: Record<string, string>; state?: TestState; store?: SecretStore } & Partial<
-    Pick<RenderContext, 'now' | 'faker' | 'envName'>
-  > = {},
+  options: {
+    env?: Record<string, TemplateValue>;
+    vars?: Record<string, string>;
+    secrets?: Record<string, string>;
+    state?: TestState;
+    store?: SecretStore;
+  } & Partial<Pick<RenderContext, 'now' | 'faker' | 'envName'>> = {},
 ): RenderContext {
   const processEnv = Object.fromEntries(Object.entries(options.secrets ?? {}).map(([k, v]) => [`FLOW_SECRET_${k}`, v]));
   const state = options.state ?? {};

@@ -100,7 +100,13 @@ describe('render: env and --var', () => {
 
   it('an env value holding references is rendered in turn, keeping the type of a single reference', async () => {
     const ctx = testContext({
-      env: { host: 'api.test', baseUrl: 'https://{{env.host}}', auth: 'Bearer {{secret.TOKEN}}', id: '{{order.id}}', creds: { user: 'u', pass: secretRef('PW') } },
+      env: {
+        host: 'api.test',
+        baseUrl: 'https://{{env.host}}',
+        auth: 'Bearer {{secret.TOKEN}}',
+        id: '{{order.id}}',
+        creds: { user: 'u', pass: secretRef('PW') },
+      },
       secrets: { TOKEN: 'tok-123456', PW: 'pw-987654' },
       state: { instances: { order: [{ id: 7 }] } },
     });
@@ -134,7 +140,12 @@ describe('render: env and --var', () => {
 describe('render: secrets', () => {
   it('{{secret.X}} and !secret values resolve through the store, which records what it revealed', async () => {
     const revealedTo: string[] = [];
-    const store = createSecretStore({ projectName: 'p', env: { FLOW_SECRET_API_KEY: 'k-abcdef', FLOW_SECRET_PW: 'pw-123456' }, keychain: false, onReveal: (v) => revealedTo.push(v) });
+    const store = createSecretStore({
+      projectName: 'p',
+      env: { FLOW_SECRET_API_KEY: 'k-abcdef', FLOW_SECRET_PW: 'pw-123456' },
+      keychain: false,
+      onReveal: (v) => revealedTo.push(v),
+    });
     const ctx = testContext({ store });
     const out = await render({ h: 'Key {{secret.API_KEY}}', pw: secretRef('PW'), list: [secretRef('PW')] }, ctx);
     expect(out).toEqual({ h: 'Key k-abcdef', pw: 'pw-123456', list: ['pw-123456'] });
@@ -145,7 +156,7 @@ describe('render: secrets', () => {
   it('an encoding of a secret is itself recorded for redaction; an encoding of plain text is not', async () => {
     const store = createSecretStore({ projectName: 'p', env: { FLOW_SECRET_PW: 'pw-123456' }, keychain: false });
     const ctx = testContext({ store, env: { user: 'alice' } });
-    const basic = await render('Basic {{$.base64.encode(\'{{env.user}}:{{secret.PW}}\')}}', ctx);
+    const basic = await render("Basic {{$.base64.encode('{{env.user}}:{{secret.PW}}')}}", ctx);
     const encoded = Buffer.from('alice:pw-123456').toString('base64');
     expect(basic).toBe(`Basic ${encoded}`);
     await render("{{$.hex.encode('{{env.user}}')}}", ctx);

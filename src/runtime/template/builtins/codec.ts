@@ -42,7 +42,8 @@ export const codec: Resolver<{ kind: 'codec'; codec: Codec; op: Op; arg: Templat
   const inner = childFrame(frame);
   const out = CODECS[expr.codec][expr.op](frame.engine.text(expr.arg, inner));
   // The message never shows the input: it may hold a secret.
-  if (out === undefined) throw new FlowError('E_TEMPLATE_SYNTAX', `${raw}: the argument is not valid ${expr.codec} and cannot be decoded`, { details: { reference: raw } });
+  if (out === undefined)
+    throw new FlowError('E_TEMPLATE_SYNTAX', `${raw}: the argument is not valid ${expr.codec} and cannot be decoded`, { details: { reference: raw } });
   if (inner.tainted) {
     frame.tainted = true;
     frame.ctx.secrets.markSecret(out);
