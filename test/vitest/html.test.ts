@@ -13,6 +13,8 @@ import { ensureBuilt, REPO, runVitest } from './helpers.js';
 
 const ROOT = path.join(REPO, 'test/fixtures/report');
 const out = mkdtempSync(path.join(tmpdir(), 'reqflow-html-'));
+// Vitest 5's html reporter ignores --outputFile and writes into <root>/.vitest/ (its outputDir option's default)
+const VITEST5_OUT = path.join(ROOT, '.vitest');
 
 beforeAll(async () => {
   await ensureBuilt();
@@ -20,9 +22,11 @@ beforeAll(async () => {
 
 afterAll(() => {
   rmSync(out, { recursive: true, force: true });
+  rmSync(VITEST5_OUT, { recursive: true, force: true });
 });
 
 test('the html report holds one test per operation, with its state and its failure', async () => {
+  rmSync(VITEST5_OUT, { recursive: true, force: true });
   const token = `tok-${randomBytes(9).toString('hex')}`;
   const server = await startShopServer(token);
   let run;
@@ -36,9 +40,10 @@ test('the html report holds one test per operation, with its state and its failu
   }
   expect(run.code, run.stderr).toBe(1);
   // index.html is the UI; what it shows is in html.meta.json.gz (flatted JSON, as @vitest/ui
-  // writes it), beside it with Vitest 4 and under ui/ with Vitest 5
-  expect(existsSync(path.join(out, 'index.html'))).toBe(true);
-  const metaFile = [path.join(out, 'html.meta.json.gz'), path.join(out, 'ui/html.meta.json.gz')].find((f) => existsSync(f))!;
+  // writes it): beside it in --outputFile's folder with Vitest 4, under <root>/.vitest/ui/ with Vitest 5
+  const dir = [out, VITEST5_OUT].find((d) => existsSync(path.join(d, 'index.html')));
+  expect(dir, 'no index.html from the html reporter').toBeDefined();
+  const metaFile = [path.join(dir!, 'html.meta.json.gz'), path.join(dir!, 'ui/html.meta.json.gz')].find((f) => existsSync(f))!;
   const raw = gunzipSync(readFileSync(metaFile)).toString('utf8');
   const meta = parse(raw) as { files: Task[] };
   const file = meta.files.find((f) => f.name === 'shop/flow.yaml')!;
