@@ -68,7 +68,7 @@ function codeFingerprint(): string {
   if (fingerprint) return fingerprint;
   const hash = createHash('sha256').update(`format ${FORMAT}\n`);
   const here = path.dirname(fileURLToPath(import.meta.url));
-  for (const file of ['yaml', 'yaml-errors', 'keys', 'positions', 'parse-cache']) {
+  for (const file of ['yaml', 'yaml-errors', 'keys', 'positions', 'source', 'diagnostics', 'parse-cache']) {
     for (const ext of ['.js', '.ts']) {
       try {
         hash.update(readFileSync(path.join(here, file + ext)));

@@ -248,7 +248,8 @@ describe('flow import --llm', () => {
     expect(Date.now() - started).toBeLessThan(5000);
 
     started = Date.now();
-    const unreachable = await runImport(dir, [], {}, `http://127.0.0.1:${await closedPort()}/v1`);
+    const unreachable = await runImport(dir, [], {}, `http://llm-user:url-pass-777@127.0.0.1:${await closedPort()}/v1?key=query-key-888`);
+    expect(unreachable.err).not.toMatch(/url-pass-777|query-key-888|llm-user/);
     expect(unreachable.code).toBe(1);
     expect(unreachable.err).toContain('E_LLM_UNREACHABLE');
     expect(unreachable.err).not.toContain(KEY);

@@ -59,7 +59,7 @@ export async function chat(messages: ChatMessage[], options: ChatOptions): Promi
       if (attempt >= retries || wait > (options.maxWaitMs ?? 30_000)) {
         throw new FlowError(
           LLM_CODES.rateLimit,
-          `${endpoint} answered 429 (rate limit)${wait ? `; it asks to wait ${Math.ceil(wait / 1000)} s` : ''}: try again later`,
+          `${shown(endpoint)} answered 429 (rate limit)${wait ? `; it asks to wait ${Math.ceil(wait / 1000)} s` : ''}: try again later`,
         );
       }
       await new Promise((r) => setTimeout(r, wait));
@@ -95,12 +95,12 @@ async function once(endpoint: string, messages: ChatMessage[], options: ChatOpti
     const said = hide(await excerpt(res));
     throw new FlowError(
       LLM_CODES.auth,
-      `${endpoint} refused the key (${res.statusCode}${said ? `: ${said}` : ''}): set FLOW_LLM_API_KEY or \`flow secret set LLM_API_KEY --global\``,
+      `${shown(endpoint)} refused the key (${res.statusCode}${said ? `: ${said}` : ''}): set FLOW_LLM_API_KEY or \`flow secret set LLM_API_KEY --global\``,
     );
   }
   if (res.statusCode < 200 || res.statusCode >= 300) {
     const said = hide(await excerpt(res));
-    throw new FlowError(LLM_CODES.response, `${endpoint} answered ${res.statusCode}${said ? `: ${said}` : ''}`);
+    throw new FlowError(LLM_CODES.response, `${shown(endpoint)} answered ${res.statusCode}${said ? `: ${said}` : ''}`);
   }
   const type = String(res.headers['content-type'] ?? '');
   try {
@@ -186,6 +186,19 @@ async function excerpt(res: Dispatcher.ResponseData): Promise<string> {
   return text.replace(/\s+/g, ' ').trim().slice(0, 200);
 }
 
+/** The endpoint as messages name it: without what a URL can carry of a credential (user:pass@, a ?key=…). */
+function shown(endpoint: string): string {
+  try {
+    const url = new URL(endpoint);
+    url.username = '';
+    url.password = '';
+    url.search = '';
+    return url.href;
+  } catch {
+    return 'the --llm-url endpoint';
+  }
+}
+
 function transportError(err: unknown, endpoint: string): FlowError {
   const e = err as { code?: string; name?: string; message?: string; cause?: { code?: string } };
   const code = e.code ?? e.cause?.code;
@@ -196,13 +209,13 @@ function transportError(err: unknown, endpoint: string): FlowError {
     err instanceof undiciErrors.BodyTimeoutError ||
     code === 'UND_ERR_CONNECT_TIMEOUT'
   ) {
-    return new FlowError(LLM_CODES.timeout, `${endpoint} did not answer in time`, { cause: err });
+    return new FlowError(LLM_CODES.timeout, `${shown(endpoint)} did not answer in time`, { cause: err });
   }
   if (
     code &&
     /^(ECONNREFUSED|ENOTFOUND|EAI_AGAIN|ECONNRESET|EHOSTUNREACH|ENETUNREACH|UND_ERR_SOCKET|ERR_TLS|CERT_|UNABLE_TO|DEPTH_ZERO|SELF_SIGNED)/.test(code)
   ) {
-    return new FlowError(LLM_CODES.unreachable, `cannot reach ${endpoint} (${code}): check --llm-url or FLOW_LLM_URL`, { cause: err });
+    return new FlowError(LLM_CODES.unreachable, `cannot reach ${shown(endpoint)} (${code}): check --llm-url or FLOW_LLM_URL`, { cause: err });
   }
-  return new FlowError(LLM_CODES.response, `${endpoint}: ${e.message ?? String(err)}`, { cause: err });
+  return new FlowError(LLM_CODES.response, `${shown(endpoint)}: ${e.message ?? String(err)}`, { cause: err });
 }
