@@ -278,3 +278,17 @@ describe('redact, then cut', () => {
     expect(r.text('unrelated… and more…')).toBe('unrelated… and more…');
   });
 });
+
+describe('redactor: many short values (one per login of a large run)', () => {
+  it('hides each as a whole token, the longest first, and none inside a longer word', () => {
+    const tokens = Array.from({ length: 250 }, (_, i) => `tok-${i}`);
+    const r = createRedactor(tokens);
+    // every token whole: in JSON, in a header value, at the start and the end of a text
+    expect(r.text(JSON.stringify({ token: 'tok-249', other: 'tok-7' }))).toBe('{"token":"***","other":"***"}');
+    expect(r.text('tok-12 and tok-120')).toBe('*** and ***');
+    // tok-1 is a token, but not inside tok-12x, xtok-1 or tok-1_2 (letters, digits, _ border it)
+    expect(r.text('tok-12x xtok-1 tok-1_2 ätok-1 tok-1ä')).toBe('tok-12x xtok-1 tok-1_2 ätok-1 tok-1ä');
+    // a non-word neighbour is a border: punctuation and an emoji (a surrogate pair)
+    expect(r.text('(tok-3)/tok-4 😀tok-5😀')).toBe('(***)/*** 😀***😀');
+  });
+});
