@@ -1,10 +1,10 @@
 // Proxies from the environment, and TLS with a CA made at test time (openssl).
-import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { createHttpClient, type TlsOptions } from '../../../src/runtime/http/index.js';
+import { makeCerts } from '../../helpers/certs.js';
 import { json, startProxy, startServer, type TestProxy, type TestServer } from '../../helpers/http-server.js';
 
 describe('proxy from the environment', () => {
@@ -137,71 +137,3 @@ describe('TLS', () => {
     expect(['E_TLS', 'E_HTTP']).toContain(err?.code); // TLS 1.3 reports it after the handshake, as a reset
   });
 });
-
-/** CA, server (127.0.0.1 / localhost) and client certificates, as in shared/targets.md section 7. */
-function makeCerts(dir: string): void {
-  const ssl = (...args: string[]): void => void execFileSync('openssl', args, { cwd: dir, stdio: 'ignore' });
-  ssl(
-    'req',
-    '-x509',
-    '-newkey',
-    'rsa:2048',
-    '-nodes',
-    '-sha256',
-    '-days',
-    '30',
-    '-keyout',
-    'ca.key',
-    '-out',
-    'ca.crt',
-    '-subj',
-    '/CN=Test Root CA',
-    '-addext',
-    'basicConstraints=critical,CA:TRUE',
-    '-addext',
-    'keyUsage=critical,keyCertSign,cRLSign',
-  );
-  writeFileSync(
-    path.join(dir, 'server.ext'),
-    'basicConstraints=CA:FALSE\nkeyUsage=critical,digitalSignature,keyEncipherment\nextendedKeyUsage=serverAuth\nsubjectAltName=IP:127.0.0.1,DNS:localhost\n',
-  );
-  ssl('req', '-newkey', 'rsa:2048', '-nodes', '-sha256', '-keyout', 'server.key', '-out', 'server.csr', '-subj', '/CN=localhost');
-  ssl(
-    'x509',
-    '-req',
-    '-in',
-    'server.csr',
-    '-CA',
-    'ca.crt',
-    '-CAkey',
-    'ca.key',
-    '-CAcreateserial',
-    '-days',
-    '30',
-    '-sha256',
-    '-extfile',
-    'server.ext',
-    '-out',
-    'server.crt',
-  );
-  writeFileSync(path.join(dir, 'client.ext'), 'basicConstraints=CA:FALSE\nkeyUsage=critical,digitalSignature\nextendedKeyUsage=clientAuth\n');
-  ssl('req', '-newkey', 'rsa:2048', '-nodes', '-sha256', '-keyout', 'client.key', '-out', 'client.csr', '-subj', '/CN=test-client');
-  ssl(
-    'x509',
-    '-req',
-    '-in',
-    'client.csr',
-    '-CA',
-    'ca.crt',
-    '-CAkey',
-    'ca.key',
-    '-CAcreateserial',
-    '-days',
-    '30',
-    '-sha256',
-    '-extfile',
-    'client.ext',
-    '-out',
-    'client.crt',
-  );
-}
