@@ -1,17 +1,12 @@
 // The files lint reads value by value: parsed cleanly (E_YAML_PARSE is the loader's), of a
 // recognised kind, with a mapping at the top (otherwise the loader already reported it). Rules
 // read the loaded value, never the YAML document: a file read from the parse cache has none.
-import { isSecretRef, type Project, type SourceFile } from '../project/index.js';
+import { isRawMap, isSecretRef, type Project, type SourceFile } from '../project/index.js';
 
 export type LintableFile = SourceFile & { value: Record<string, unknown> };
 
 export function lintableFiles(project: Project): LintableFile[] {
-  return project.files.filter((f): f is LintableFile => f.kind !== 'discarded' && isPlainMap(f.value));
-}
-
-/** A mapping of the document (a `!secret` value is not one). */
-export function isPlainMap(v: unknown): v is Record<string, unknown> {
-  return typeof v === 'object' && v !== null && !Array.isArray(v) && !isSecretRef(v);
+  return project.files.filter((f): f is LintableFile => f.kind !== 'discarded' && isRawMap(f.value));
 }
 
 const plainValues = new WeakMap<SourceFile, unknown>();

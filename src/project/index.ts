@@ -8,3 +8,4 @@ export { parseDuration } from './duration.js';
 export { editedText, editYamlFile } from './edit.js';
 export { MAX_FILE_BYTES } from './read.js';
 export * from './types.js';
+export { isRawMap } from './build/values.js';

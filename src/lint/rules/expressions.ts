@@ -3,8 +3,7 @@
 // the same code and message; lint says so before any request is sent. The checks are the
 // runtime's own (src/graph/assert-syntax.ts, extract-syntax.ts), so the two cannot disagree.
 import { checkAssert, checkExtract } from '../../graph/index.js';
-import { sourceOf, type ExtractSpec, type Operation, type Project, type RequestSpec, type SourceFile, type YamlPath } from '../../project/index.js';
-import { isPlainMap } from '../files.js';
+import { isRawMap, sourceOf, type ExtractSpec, type Operation, type Project, type RequestSpec, type SourceFile, type YamlPath } from '../../project/index.js';
 import type { Finding, Rule } from '../rule.js';
 
 const expressionsRule: Rule = {
@@ -66,7 +65,7 @@ function pathOfExtraction(file: SourceFile | undefined, yamlPath: YamlPath): Yam
   let node: unknown = file?.value;
   for (const key of yamlPath)
     node = typeof node === 'object' && node !== null && Object.hasOwn(node, key) ? (node as Record<string | number, unknown>)[key] : undefined;
-  return isPlainMap(node) ? [...yamlPath, 'path'] : yamlPath;
+  return isRawMap(node) ? [...yamlPath, 'path'] : yamlPath;
 }
 
 export default expressionsRule;

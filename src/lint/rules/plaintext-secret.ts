@@ -3,8 +3,8 @@
 // value found is never printed.
 import type { RefSite } from '../../graph/index.js';
 import { isCredentialName } from '../../project/credentials.js';
-import { SET_VIA_VAR, type Project, type YamlPath } from '../../project/index.js';
-import { isPlainMap, lintableFiles } from '../files.js';
+import { isRawMap, SET_VIA_VAR, type Project, type YamlPath } from '../../project/index.js';
+import { lintableFiles } from '../files.js';
 import type { Finding, Rule } from '../rule.js';
 
 /** Subtrees whose values are not credentials: paths, expressions, justifications. */
@@ -47,11 +47,11 @@ export function* plaintextSecrets(project: Project): Generator<Finding> {
     while (stack.length) {
       const { node, path } = stack.pop()!;
       if (Array.isArray(node)) node.forEach((item, i) => stack.push({ node: item, path: [...path, i] }));
-      if (!isPlainMap(node)) continue;
+      if (!isRawMap(node)) continue;
       for (const [key, value] of Object.entries(node)) {
         if (SKIP_KEYS.has(key)) continue;
         const valuePath = [...path, key];
-        if (Array.isArray(value) || isPlainMap(value)) {
+        if (Array.isArray(value) || isRawMap(value)) {
           stack.push({ node: value, path: valuePath });
         } else if (isCredentialName(key) && isPlainLiteral(value)) {
           yield {

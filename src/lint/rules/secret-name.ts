@@ -1,8 +1,8 @@
 // E_SECRET_NAME: a `!secret` tag with no name after it (`password: !secret`). The loader reads it
 // as the secret "", which no variable or keychain entry can hold: every run that uses the value
 // fails with E_SECRET_MISSING for secret "". The loaded value keeps the tag as a SecretRef.
-import { isSecretRef, type YamlPath } from '../../project/index.js';
-import { isPlainMap, lintableFiles } from '../files.js';
+import { isRawMap, isSecretRef, type YamlPath } from '../../project/index.js';
+import { lintableFiles } from '../files.js';
 import type { Finding, Rule } from '../rule.js';
 
 const secretNameRule: Rule = {
@@ -28,7 +28,7 @@ const secretNameRule: Rule = {
           }
         } else if (Array.isArray(node)) {
           node.forEach((item, i) => stack.push({ node: item, path: [...path, i] }));
-        } else if (isPlainMap(node)) {
+        } else if (isRawMap(node)) {
           for (const [key, value] of Object.entries(node)) stack.push({ node: value, path: [...path, key], inMap: true });
         }
       }

@@ -5,8 +5,13 @@ import { isSecretRef, type TemplateValue } from '../types.js';
 
 export type RawMap = Record<string, unknown>;
 
+/** A mapping of the document (a `!secret` value is not one). */
+export function isRawMap(v: unknown): v is RawMap {
+  return typeof v === 'object' && v !== null && !Array.isArray(v) && !isSecretRef(v);
+}
+
 export function asMap(v: unknown): RawMap | undefined {
-  return typeof v === 'object' && v !== null && !Array.isArray(v) && !isSecretRef(v) ? (v as RawMap) : undefined;
+  return isRawMap(v) ? v : undefined;
 }
 
 export function asString(v: unknown): string | undefined {
