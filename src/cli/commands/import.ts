@@ -2,14 +2,13 @@
 // `--check` runs the self-check (and lint) on a project someone else wrote. Output only: the
 // work is in src/import.
 import { coverageLine, coverageOf } from '../../import/check/coverage.js';
-import { mkdir, mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readFile, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { hasCode } from '../../errors.js';
 import { importApi, readInput, type ImportResult } from '../../import/index.js';
 import { planFindings, readAnswer } from '../../import/check/answer.js';
-import { checkView, formatFinding, viewOfDirectory, type CheckFinding } from '../../import/check/index.js';
+import { checkView, formatFinding, viewOfDirectory, withScratchProject, type CheckFinding } from '../../import/check/index.js';
 import { importInto } from '../../import/emit/into.js';
 import { writeProject } from '../../import/emit/write.js';
 import { mergeApis, INPUT_FORMATS, type InputFormat } from '../../import/observed.js';
@@ -210,23 +209,15 @@ async function checkCommand(target: string, inputs: string[], from: InputFormat 
 /** An answer in Markdown: its files are written to a scratch directory and checked there. */
 async function checkAnswer(file: string, inputs: string[], from: InputFormat | undefined, io: CliIO): Promise<number> {
   const answer = readAnswer(await readFile(file, 'utf8'), path.relative(io.cwd, file) || file);
-  const dir = await mkdtemp(path.join(tmpdir(), 'reqflow-answer-'));
-  try {
-    for (const f of answer.files) {
-      await mkdir(path.dirname(path.join(dir, f.path)), { recursive: true });
-      await writeFile(path.join(dir, f.path), f.text, 'utf8');
-    }
-    const { view, project } = await viewOfDirectory(dir);
-    const findings = [...planFindings(answer), ...checkView(view, await groundingContext(inputs, from, io))];
-    return report(
-      findings,
+  const grounding = await groundingContext(inputs, from, io);
+  return withScratchProject(answer.files, ({ view, project }) =>
+    report(
+      [...planFindings(answer), ...checkView(view, grounding)],
       lintLines(project),
       io,
       `checked the plan and ${answer.files.length} files of ${path.basename(file)}${inputs.length ? ` against ${inputs.length} inputs` : ''}`,
-    );
-  } finally {
-    await rm(dir, { recursive: true, force: true });
-  }
+    ),
+  );
 }
 
 async function groundingContext(inputs: string[], from: InputFormat | undefined, io: CliIO) {

@@ -1,7 +1,8 @@
 // A project as plain values, from emitted documents or from files on disk, for the checks.
 // The checks read values and paths only, so they run the same on our output and on a
 // project someone else (an LLM) wrote (`flow import --check`).
-import { readFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { loadProject, type Project } from '../../project/index.js';
 import { parseYaml } from '../../project/yaml.js';
@@ -71,4 +72,25 @@ export async function viewOfDirectory(dir: string): Promise<{ view: ProjectView;
     files.push({ path: path.relative(project.dir, f.path).split(path.sep).join('/'), kind: f.kind, value: obj(value), text });
   }
   return { view: viewOf(files), project };
+}
+
+/**
+ * Files someone else wrote (an answer to --check, a model's answer to --llm) written to a
+ * scratch directory and viewed as a project there; the directory is removed after `use`.
+ */
+export async function withScratchProject<T>(
+  files: ReadonlyArray<{ path: string; text: string }>,
+  use: (opened: { view: ProjectView; project: Project; dir: string }) => T | Promise<T>,
+): Promise<T> {
+  const dir = await mkdtemp(path.join(tmpdir(), 'reqflow-answer-'));
+  try {
+    for (const f of files) {
+      const target = path.join(dir, ...f.path.split('/'));
+      await mkdir(path.dirname(target), { recursive: true });
+      await writeFile(target, f.text, 'utf8');
+    }
+    return await use({ ...(await viewOfDirectory(dir)), dir });
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
 }

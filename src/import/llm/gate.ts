@@ -2,15 +2,13 @@
 // self-check and lint. What fails grounding (a path, field or status code the input does not
 // state) is not kept: it is removed from the files, and the plan lists it as an open question.
 // What is left (self-check findings, lint errors) goes back to the model in an edit round.
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { isMap, parseDocument } from 'yaml';
+import { parseDocument } from 'yaml';
 import { lint } from '../../lint/index.js';
 import { editedText } from '../../project/index.js';
 import { YAML_TAGS } from '../../project/yaml.js';
 import type { AnswerFile } from '../check/answer.js';
-import { CHECK_CODES, checkView, formatFinding, viewOfDirectory, type CheckFinding } from '../check/index.js';
+import { CHECK_CODES, checkView, formatFinding, withScratchProject, type CheckFinding } from '../check/index.js';
 import type { ObservedApi } from '../observed.js';
 
 export interface Removal {
@@ -47,24 +45,14 @@ export async function gate(files: AnswerFile[], api: ObservedApi, plan: string):
   return { files: current, removed, problems };
 }
 
-/** Write the files to a scratch project and run the checks and lint on it. */
-async function checkFiles(files: AnswerFile[], api: ObservedApi, plan: string): Promise<{ findings: CheckFinding[]; lintErrors: string[] }> {
-  const dir = await mkdtemp(path.join(tmpdir(), 'reqflow-llm-'));
-  try {
-    for (const f of files) {
-      const target = path.join(dir, ...f.path.split('/'));
-      await mkdir(path.dirname(target), { recursive: true });
-      await writeFile(target, f.text, 'utf8');
-    }
-    const { view, project } = await viewOfDirectory(dir);
-    const findings = checkView(view, { api, plan });
-    const lintErrors = lint(project)
+/** The checks and lint, on the files written to a scratch project. */
+function checkFiles(files: AnswerFile[], api: ObservedApi, plan: string): Promise<{ findings: CheckFinding[]; lintErrors: string[] }> {
+  return withScratchProject(files, ({ view, project, dir }) => ({
+    findings: checkView(view, { api, plan }),
+    lintErrors: lint(project)
       .diagnostics.filter((d) => d.severity === 'error')
-      .map((d) => `${path.relative(dir, d.file).split(path.sep).join('/') || d.file}:${d.line}:${d.col} ${d.code} ${d.message}`);
-    return { findings, lintErrors };
-  } finally {
-    await rm(dir, { recursive: true, force: true });
-  }
+      .map((d) => `${path.relative(dir, d.file).split(path.sep).join('/') || d.file}:${d.line}:${d.col} ${d.code} ${d.message}`),
+  }));
 }
 
 function removeAll(files: AnswerFile[], findings: CheckFinding[], removed: Removal[]): AnswerFile[] {
@@ -130,10 +118,4 @@ export function planWithRemovals(plan: string, removed: Removal[], heading: stri
   }
   lines.splice(end, 0, '', ...items);
   return `${lines.join('\n')}\n`;
-}
-
-/** Whether a parsed answer file is a YAML mapping at all (a model may label prose as a file). */
-export function isYamlMap(text: string): boolean {
-  const doc = parseDocument(text, { customTags: YAML_TAGS });
-  return doc.errors.length === 0 && isMap(doc.contents);
 }
