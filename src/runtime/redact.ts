@@ -120,7 +120,7 @@ export function createRedactor(initial: Iterable<string> = []): Redactor {
     if (Array.isArray(v)) return v.map(value);
     const out: Record<string, unknown> = {};
     for (const [k, x] of Object.entries(v)) {
-      out[text(k)] = x !== null && x !== undefined && isCredentialKey(k) ? REDACTED : value(x);
+      out[text(k)] = x !== null && x !== undefined && isCredentialName(k) ? REDACTED : value(x);
     }
     return out;
   }
@@ -339,9 +339,4 @@ export function headerRule(name: string): HeaderRule | undefined {
 /** True for a header whose value is a credential whatever it holds. */
 export function isCredentialHeader(name: string): boolean {
   return headerRule(name) !== undefined;
-}
-
-/** JSON fields that hold credentials: the shared vocabulary (src/project/credentials.ts). */
-export function isCredentialKey(key: string): boolean {
-  return isCredentialName(key);
 }
