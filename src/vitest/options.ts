@@ -7,6 +7,7 @@ import { closestName } from '../graph/suggest.js';
 import { varsFromEnv } from '../runtime/template/vars.js';
 import type { RunnerOptions } from '../runtime/types.js';
 import type { ServerOptions } from '../runtime/server/index.js';
+import { originOf, probeUrl } from '../runtime/server/ready.js';
 
 export interface FlowOptions {
   /** environment id, for every project; default: each project's `default_environment`. `FLOW_ENV` overrides it. */
@@ -159,10 +160,10 @@ export function suiteOptions(options: FlowOptions = {}, root?: string): SuiteOpt
   return out;
 }
 
-/** Where the flows send their requests when the plugin starts the server. */
+/** Where the flows send their requests when the plugin starts the server (undefined: no url or port yet). */
 export function serverOrigin(server: Pick<ServerOptions, 'url' | 'port'>): string | undefined {
-  if (server.url) return new URL(server.url).origin;
-  return server.port === undefined ? undefined : `http://127.0.0.1:${server.port}`;
+  if (!server.url && server.port === undefined) return undefined;
+  return originOf(probeUrl({ ...server, command: '' }));
 }
 
 /**

@@ -5,7 +5,7 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
 import { FlowError } from '../../errors.js';
-import { isReady, probeUrl, type Probe } from './ready.js';
+import { isReady, originOf, probeUrl, type Probe } from './ready.js';
 
 export interface ServerOptions {
   /** the shell command that starts the server */
@@ -59,7 +59,7 @@ const EXIT_SIGNALS: NodeJS.Signals[] = process.platform === 'win32' ? ['SIGINT',
 export async function startServer(options: ServerOptions, baseDir: string, events: ServerEvents = {}): Promise<ManagedServer> {
   const { onExit, onStderr } = events;
   const probe = probeUrl(options);
-  const baseUrl = probe.kind === 'http' ? new URL(probe.url).origin : `http://127.0.0.1:${probe.port}`;
+  const baseUrl = originOf(probe);
   const readyAt = probe.kind === 'http' ? probe.url : `port ${probe.port}`;
   if (await isReady(probe)) {
     if (options.reuseExisting) return { readyAt, baseUrl, reused: true, output: () => [], stop: async () => {} };

@@ -9,6 +9,11 @@ export type Probe = { kind: 'http'; url: string } | { kind: 'port'; port: number
 
 const PROBE_TIMEOUT_MS = 2_000;
 
+/** Where requests go once the server is ready: the origin of its url, else 127.0.0.1 at its port. */
+export function originOf(probe: Probe): string {
+  return probe.kind === 'http' ? new URL(probe.url).origin : `http://127.0.0.1:${probe.port}`;
+}
+
 export function probeUrl(options: { url?: string; port?: number; command: string }): Probe {
   if (options.url) {
     try {
