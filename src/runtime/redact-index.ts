@@ -15,6 +15,9 @@ function hashAt(text: string, at: number): number {
   return h;
 }
 
+/** Whether a match found at `at` counts (a form of the index, `length` characters long). */
+type Accept = (at: number, length: number) => boolean;
+
 /** The forms that share one hash of their first characters. */
 interface Bucket {
   forms: Set<string>;
@@ -53,21 +56,24 @@ export class FormIndex {
     return last === 0 ? text : out + text.slice(last);
   }
 
-  /** Where the indexed forms are in the text: `[start, end)` spans, as `replace` would take them. */
-  spans(text: string): Array<[number, number]> {
+  /**
+   * Where the indexed forms are in the text: `[start, end)` spans, as `replace` would take them.
+   * `accept`: a match it refuses is passed over, as if the form were not there.
+   */
+  spans(text: string, accept?: Accept): Array<[number, number]> {
     const out: Array<[number, number]> = [];
-    this.scan(text, (at, length) => out.push([at, at + length]));
+    this.scan(text, (at, length) => out.push([at, at + length]), accept);
     return out;
   }
 
   /** Each match, longest first at a position, left to right, never overlapping. */
-  private scan(text: string, hit: (at: number, length: number) => void): void {
+  private scan(text: string, hit: (at: number, length: number) => void, accept?: Accept): void {
     if (this.buckets.size === 0 || text.length < KEY_CHARS) return;
     let i = 0;
     let h = hashAt(text, 0);
     while (i + KEY_CHARS <= text.length) {
       const bucket = this.buckets.get(h);
-      const length = bucket ? longestAt(bucket, text, i) : 0;
+      const length = bucket ? longestAt(bucket, text, i, accept) : 0;
       if (length) {
         hit(i, length);
         i += length;
@@ -87,9 +93,9 @@ export class FormIndex {
  * not one comparison per form: tokens of one issuer often share their first characters (every
  * JWT of a server starts with the same header), and a run may hold hundreds of them.
  */
-function longestAt(bucket: Bucket, text: string, at: number): number {
+function longestAt(bucket: Bucket, text: string, at: number, accept?: Accept): number {
   for (const length of bucket.lengths) {
-    if (at + length <= text.length && bucket.forms.has(text.slice(at, at + length))) return length;
+    if (at + length <= text.length && bucket.forms.has(text.slice(at, at + length)) && (!accept || accept(at, length))) return length;
   }
   return 0;
 }

@@ -155,56 +155,30 @@ export function createRedactor(initial: Iterable<string> = []): Redactor {
 
 /**
  * Short forms, replaced where they are whole tokens: not beside a letter, digit or `_`. Found by
- * one scan that tries, at each character, only the forms that begin with it (longest first): an
- * alternation regex of every form, with a look-around on each, cost a run with 250 logins ~1 s
- * (every text redacted against 250 alternatives, and the regex compiled again after each login).
+ * the same one-pass index as the long forms (every form here has at least its KEY_CHARS
+ * characters), passing over a match that is not a whole token. An alternation regex of every
+ * form, with a look-around on each, cost a run with 250 logins ~1 s; trying every form that
+ * begins with a text's character still cost 5–10 µs per header value (250 `tok-N` forms).
  */
 class TokenForms {
-  private readonly forms = new Set<string>();
-  private byFirst?: Map<string, string[]>;
+  private readonly index = new FormIndex();
 
   get size(): number {
-    return this.forms.size;
+    return this.index.size;
   }
 
   add(form: string): void {
-    if (this.forms.has(form)) return;
-    this.forms.add(form);
-    this.byFirst = undefined;
+    this.index.add(form);
   }
 
   spans(text: string): Array<[number, number]> {
-    const out: Array<[number, number]> = [];
-    if (!this.forms.size) return out;
-    const byFirst = this.index();
-    for (let i = 0; i < text.length;) {
-      const found = byFirst.get(text[i])?.find((f) => text.startsWith(f, i) && wholeToken(text, i, f));
-      if (found) {
-        out.push([i, i + found.length]);
-        i += found.length;
-      } else {
-        i++;
-      }
-    }
-    return out;
+    return this.index.spans(text, (at, length) => wholeToken(text, at, text.slice(at, at + length)));
   }
 
   /** `text` with every whole-token form replaced, except inside the span `keep`. */
   replace(text: string, keep?: [number, number]): string {
     const spans = this.spans(text).filter(([a, b]) => !keep || b <= keep[0] || a >= keep[1]);
     return maskSpans(text, spans, REDACTED);
-  }
-
-  private index(): Map<string, string[]> {
-    if (this.byFirst) return this.byFirst;
-    const byFirst = new Map<string, string[]>();
-    // Longest first, so that a form is never cut at a shorter one.
-    for (const f of [...this.forms].sort((a, b) => b.length - a.length)) {
-      const list = byFirst.get(f[0]);
-      if (list) list.push(f);
-      else byFirst.set(f[0], [f]);
-    }
-    return (this.byFirst = byFirst);
   }
 }
 
@@ -331,9 +305,18 @@ const HEADER_RULES: Record<string, HeaderRule> = {
   'set-cookie': setCookie,
 };
 
+/** Rules by header name as written: a run sees the same few names on every request. */
+const rulesByName = new Map<string, HeaderRule | null>();
+
 export function headerRule(name: string): HeaderRule | undefined {
-  const lower = name.toLowerCase();
-  return HEADER_RULES[lower] ?? (isCredentialHeaderName(lower) ? opaque : undefined);
+  let rule = rulesByName.get(name);
+  if (rule === undefined) {
+    const lower = name.toLowerCase();
+    rule = HEADER_RULES[lower] ?? (isCredentialHeaderName(lower) ? opaque : null);
+    // bounded: names come from the project and from servers, which could send any
+    if (rulesByName.size < 1000) rulesByName.set(name, rule);
+  }
+  return rule ?? undefined;
 }
 
 /** True for a header whose value is a credential whatever it holds. */

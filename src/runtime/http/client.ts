@@ -10,7 +10,7 @@ import type { FlowResponse } from '../response.js';
 import { ResponseCollector, type CollectOptions } from './collect.js';
 import { decompressInterceptor } from './decompress.js';
 import { EXCHANGE, hopsInterceptor, type ExchangeState, type FlowDispatchOptions } from './exchange.js';
-import { NO_RETRY, retryOptionsFor } from './retry.js';
+import { retryInterceptor, retryOptionsFor } from './retry.js';
 import { timeoutInterceptor } from './timeout.js';
 import {
   DEFAULT_MAX_BODY_BYTES,
@@ -34,7 +34,7 @@ export function createDispatcher(options: DispatcherOptions = {}): Dispatcher {
   return createAgent(options).compose(
     timeoutInterceptor(),
     hopsInterceptor(),
-    interceptors.retry(NO_RETRY),
+    retryInterceptor(),
     interceptors.redirect({ maxRedirections }),
     decompressInterceptor(),
   );
