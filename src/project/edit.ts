@@ -2,13 +2,14 @@
 // through the YAML Document API; only the lines the change touches are written back (see
 // splice.ts), so comments, key order and layout of everything else stay as the user wrote them.
 import { readFile, writeFile } from 'node:fs/promises';
-import { parseDocument, type Document, type ToStringOptions } from 'yaml';
+import type { Document, ToStringOptions } from 'yaml';
+import { yamlLib } from './lazy.js';
 import { spliceChange } from './splice.js';
 import { YAML_TAGS } from './yaml.js';
 
 export async function editYamlFile(file: string, change: (doc: Document.Parsed) => boolean | void): Promise<boolean> {
   const text = await readFile(file, 'utf8');
-  const doc = parseDocument(text, { customTags: YAML_TAGS, keepSourceTokens: true });
+  const doc = yamlLib().parseDocument(text, { customTags: YAML_TAGS, keepSourceTokens: true });
   if (doc.errors.length) return false;
   if (change(doc) === false) return false;
   const out = editedText(text, doc);
@@ -22,6 +23,7 @@ export async function editYamlFile(file: string, change: (doc: Document.Parsed) 
  * replaced when that means exactly the same document, else the library's render of it.
  */
 export function editedText(original: string, doc: Document): string {
+  const { parseDocument } = yamlLib();
   const options = renderOptions(original);
   const after = doc.toString(options);
   const unchanged = parseDocument(original, { customTags: YAML_TAGS });

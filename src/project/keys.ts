@@ -2,12 +2,14 @@
 // a complex key (`? [a, b]`, a flow map or sequence as a key: the yaml library stringifies it
 // into an id like `[ a, b ]`) and an unquoted `{{…}}`, which is a flow mapping holding a flow
 // mapping (`name: {{x}}` sends `{"name":{"{ x }":null}}`). Each gets a coded error at its line.
-import { isAlias, isCollection, isMap, isScalar, isSeq, type Document, type LineCounter, type Node, type Pair } from 'yaml';
+import type { Document, LineCounter, Node, Pair } from 'yaml';
+import { yamlLib } from './lazy.js';
 import { diag } from './diagnostics.js';
 import type { Diagnostic } from './types.js';
 
 /** Diagnostics for every non-text key and every unquoted template of a parsed document. */
 export function keyDiagnostics(doc: Document.Parsed, text: string, file: string, lineCounter: LineCounter): Diagnostic[] {
+  const { isAlias, isCollection, isMap, isScalar, isSeq } = yamlLib();
   const out: Diagnostic[] = [];
   const at = (node: Node, code: string, message: string) => {
     const { line, col } = lineCounter.linePos(node.range?.[0] ?? 0);
@@ -66,13 +68,14 @@ export function keyDiagnostics(doc: Document.Parsed, text: string, file: string,
 
 /** `{{x}}` as YAML reads it: a flow mapping whose one key is a flow mapping, both without values. */
 function isTemplate(node: Node | null | undefined): boolean {
+  const { isMap } = yamlLib();
   if (!isMap(node) || !node.flow || node.items.length !== 1) return false;
   const { key, value } = node.items[0] as Pair<Node | null, Node | null>;
   return isEmpty(value) && isMap(key) && key.flow === true && key.items.length === 1 && isEmpty((key.items[0] as Pair<Node | null, Node | null>).value);
 }
 
 function isEmpty(node: Node | null | undefined): boolean {
-  return node === null || node === undefined || (isScalar(node) && node.value === null && !node.source);
+  return node === null || node === undefined || (yamlLib().isScalar(node) && node.value === null && !node.source);
 }
 
 function shorten(text: string): string {

@@ -1,7 +1,8 @@
 // Source positions as plain data: every node's line and column, indexed by its YAML path, so
 // that any node can be located without the YAML document. It is what the parse cache keeps in
 // place of the document (a document cannot be stored; parsing it again is what the cache saves).
-import { isMap, isPair, isScalar, isSeq, type Document, type LineCounter, type Node } from 'yaml';
+import type { Document, LineCounter, Node } from 'yaml';
+import { yamlLib } from './lazy.js';
 import type { YamlPath } from './types.js';
 
 /**
@@ -18,6 +19,7 @@ export type PosEntry = readonly [keyLine: number, keyCol: number, value: PosNode
 
 /** The index of a parsed document; undefined when it has no contents. */
 export function indexPositions(doc: Document.Parsed, lineCounter: LineCounter): PosNode | undefined {
+  const { isMap, isPair, isScalar, isSeq } = yamlLib();
   const at = (node: unknown): [number, number] | undefined => {
     if (isPair(node)) return undefined;
     const r = (node as Node | undefined)?.range;

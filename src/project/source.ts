@@ -2,7 +2,8 @@
 // there is one. On a hit the YAML document is not built: the stored value and positions serve
 // loading, lint and every file:line; the document is parsed from the same text only when
 // something edits the file (--fix, --record, import --into).
-import { LineCounter, parseDocument, type Document } from 'yaml';
+import type { Document, LineCounter } from 'yaml';
+import { yamlLib } from './lazy.js';
 import type { ParseCache } from './parse-cache.js';
 import { indexPositions } from './positions.js';
 import type { Diagnostic, FileKind, SourceFile } from './types.js';
@@ -36,6 +37,7 @@ function defineLazyDocument(source: SourceFile, text: string): void {
   let parsed: { doc: Document.Parsed; lineCounter: LineCounter } | undefined;
   const get = () => {
     if (!parsed) {
+      const { LineCounter, parseDocument } = yamlLib();
       const lineCounter = new LineCounter();
       parsed = {
         doc: parseDocument(text, { lineCounter, customTags: YAML_TAGS, prettyErrors: false, keepSourceTokens: false, logLevel: 'error' }),

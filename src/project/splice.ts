@@ -4,7 +4,11 @@
 // renders the document twice, before and after the change; the lines that differ between
 // the two renders are the change, and they are placed into the original text next to the
 // lines they follow there. Lines are matched with the `diff` package (Myers' algorithm).
-import { diffArrays } from 'diff';
+import type * as Diff from 'diff';
+import { lazy } from './lazy.js';
+
+/** Loaded on first use: only an edit needs it, and most commands edit nothing. */
+const diff = lazy<typeof Diff>('diff');
 
 /** Past this many differing lines the alignment gives up (the caller writes the render). */
 const MAX_EDIT_LENGTH = 5000;
@@ -27,7 +31,7 @@ export function spliceChange(original: string, before: string, after: string): s
   const lines = original.split(/\r?\n/);
   const b = before.split('\n');
   const toOriginal = alignment(b, lines);
-  const changes = diffArrays(b, after.split('\n'), { maxEditLength: MAX_EDIT_LENGTH });
+  const changes = diff().diffArrays(b, after.split('\n'), { maxEditLength: MAX_EDIT_LENGTH });
   if (!toOriginal || !changes) return undefined;
   const edits: Edit[] = [];
   let at = 0; // index in `before`
@@ -69,7 +73,7 @@ export function spliceChange(original: string, before: string, after: string): s
  * Undefined when the two differ in too many lines to align.
  */
 function alignment(render: string[], original: string[]): Array<number | undefined> | undefined {
-  const parts = diffArrays(render.map(normalize), original.map(normalize), { maxEditLength: MAX_EDIT_LENGTH });
+  const parts = diff().diffArrays(render.map(normalize), original.map(normalize), { maxEditLength: MAX_EDIT_LENGTH });
   if (!parts) return undefined;
   const map = new Array<number | undefined>(render.length);
   let r = 0;

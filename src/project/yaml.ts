@@ -1,8 +1,9 @@
 // YAML with positions: one parse per file, the document and its LineCounter are kept so any
 // node can be located later without parsing again. `!secret NAME` is the only tag (docs/format.md#secret-tag).
-import { LineCounter, parseDocument, type Document, type ScalarTag } from 'yaml';
+import type { Document, LineCounter, ScalarTag } from 'yaml';
 import { diag } from './diagnostics.js';
 import { keyDiagnostics } from './keys.js';
+import { yamlLib } from './lazy.js';
 import { yamlProblems } from './yaml-errors.js';
 import { secretRef, type Diagnostic } from './types.js';
 
@@ -42,6 +43,7 @@ function yamlEnv(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
 }
 
 export function parseYaml(text: string, file: string): ParsedYaml {
+  const { LineCounter, parseDocument } = yamlLib();
   const lineCounter = new LineCounter();
   const diagnostics: Diagnostic[] = [];
   let doc: Document.Parsed;

@@ -3,7 +3,7 @@
 // most responses are only looked at through one or two paths, or not at all.
 import type * as JsonPathPlus from 'jsonpath-plus';
 import type * as Tough from 'tough-cookie';
-import { lazy } from './lazy.js';
+import { lazy } from '../project/lazy.js';
 import { CUT_MARK } from './redact-cut.js';
 
 const tough = lazy<typeof Tough>('tough-cookie');

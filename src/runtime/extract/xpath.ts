@@ -3,7 +3,7 @@
 // `count(//item)` gives a number, `boolean(//x)` a boolean.
 import type * as Xmldom from '@xmldom/xmldom';
 import { compileXPath as compile } from '../../graph/extract-syntax.js';
-import { lazy } from '../lazy.js';
+import { lazy } from '../../project/lazy.js';
 import { header, type FlowResponse } from '../response.js';
 import { extractFailed } from './fail.js';
 import type { ExtractSourceModule } from './types.js';
