@@ -9,7 +9,7 @@ const BATCHES = 7;
 const PER_BATCH = 5_000;
 
 export async function benchContract() {
-  const { loadContract } = await import(path.join(ROOT, 'dist/runtime/contract/index.js'));
+  const { loadContract } = await import(path.join(ROOT, 'dist/contract/index.js'));
   const { createResponse } = await import(path.join(ROOT, 'dist/runtime/response.js'));
   const contract = await loadContract(path.join(ROOT, 'test/fixtures/contract/pets/openapi.yaml'));
   const items = [];

@@ -1,4 +1,4 @@
-// The data flows one way: files -> project -> graph/lint -> runtime -> runner -> report/open -> vitest/cli.
+// The data flows one way: files -> project -> graph/lint -> runtime -> runner -> calibrate/report/open -> vitest/cli.
 // Each stage imports only from the stages before it; this test reads every import in src/.
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
@@ -17,14 +17,21 @@ const ALLOWED: Record<string, string[]> = {
   auth: ['project', 'graph', 'errors', 'runtime'],
   // the runner orchestrates the leaves and the auth strategies
   runner: ['project', 'graph', 'errors', 'runtime', 'auth'],
+  // a run's neighbours: the server it starts (src/server), the description it checks responses
+  // against (src/contract), the model an import asks (src/llm), and calibrate, which runs
+  // operations to compare what an API answers with what the project says
+  server: ['errors'],
+  contract: ['errors', 'runtime'],
+  llm: ['errors'],
+  calibrate: ['project', 'graph', 'errors', 'runtime', 'runner'],
   // reports are formatted from results afterwards (flow run's reporters, the Vitest failure text)
   report: ['project', 'graph', 'lint', 'errors', 'runtime', 'runner'],
   // opening a project: load, graph, lint gate, environment check, runner (src/open)
   open: ['project', 'graph', 'lint', 'errors', 'runtime', 'auth', 'runner'],
-  vitest: ['project', 'graph', 'lint', 'errors', 'runtime', 'auth', 'runner', 'report', 'open'],
+  vitest: ['project', 'graph', 'lint', 'errors', 'runtime', 'auth', 'runner', 'server', 'contract', 'report', 'open'],
   import: ['project', 'graph', 'lint', 'errors'],
-  cli: ['project', 'graph', 'lint', 'errors', 'runtime', 'auth', 'runner', 'report', 'open', 'vitest', 'import'],
-  index: ['project', 'graph', 'lint', 'errors', 'runtime', 'auth', 'runner', 'open', 'import'],
+  cli: ['project', 'graph', 'lint', 'errors', 'runtime', 'auth', 'runner', 'server', 'contract', 'llm', 'calibrate', 'report', 'open', 'vitest', 'import'],
+  index: ['project', 'graph', 'lint', 'errors', 'runtime', 'auth', 'runner', 'server', 'contract', 'calibrate', 'open', 'import'],
 };
 
 /** Packages that must stay out of the early stages (Hurl's hurl_core reaches no network). */
@@ -40,8 +47,8 @@ const FORBIDDEN_PACKAGES: Record<string, RegExp> = {
 function stageOf(file: string): string {
   const rel = path.relative(SRC, file).split(path.sep);
   if (rel.length === 1) return rel[0].replace(/\.(ts|js)$/, '');
-  // the runner, the runtime's public entry that re-exports it, and what runs operations through it (record, calibrate)
-  if (rel[0] === 'runtime' && (rel[1] === 'runner' || rel[1] === 'index.ts' || rel[1] === 'record.ts' || rel[1] === 'calibrate')) return 'runner';
+  // the runner, the runtime's public entry that re-exports it, and --record, which runs operations through it
+  if (rel[0] === 'runtime' && (rel[1] === 'runner' || rel[1] === 'index.ts' || rel[1] === 'record.ts')) return 'runner';
   return rel[0];
 }
 

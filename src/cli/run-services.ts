@@ -1,9 +1,9 @@
 // What `flow run --server` and `--openapi` add to a run: the API under test, started for the
 // run and stopped after, and the contract every response is checked against. The work is the
-// library's (src/runtime/server, src/runtime/contract); this module reads the options.
+// library's (src/server, src/contract); this module reads the options.
 import type { Project } from '../project/index.js';
-import type { ContractMode } from '../runtime/contract/index.js';
-import type { ManagedServer } from '../runtime/server/index.js';
+import type { ContractMode } from '../contract/index.js';
+import type { ManagedServer } from '../server/index.js';
 import type { OperationResult, ResponseCheck } from '../runtime/types.js';
 import type { OptionTable } from './options.js';
 
@@ -60,12 +60,12 @@ export async function startRunServer(
   processEnv: NodeJS.ProcessEnv,
   onExit: (message: string) => void,
 ): Promise<ManagedServer> {
-  const { startServer } = await import('../runtime/server/index.js');
+  const { startServer } = await import('../server/index.js');
   return startServer({ command, url, env: processEnv as Record<string, string> }, cwd, { onExit });
 }
 
 export async function runContract(file: string, mode: string, cwd: string): Promise<ResponseCheck> {
-  const { loadContract } = await import('../runtime/contract/index.js');
+  const { loadContract } = await import('../contract/index.js');
   return (await loadContract(file, mode as ContractMode, cwd)).check;
 }
 

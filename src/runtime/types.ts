@@ -88,7 +88,7 @@ export interface CheckedResponse {
 }
 
 /**
- * Called with each operation's response after expect_status (src/runtime/contract): a thrown
+ * Called with each operation's response after expect_status (src/contract): a thrown
  * coded error fails the operation; returned warnings are reported on its result.
  */
 export type ResponseCheck = (checked: CheckedResponse) => ResultWarning[] | undefined;
@@ -126,7 +126,7 @@ export interface RunnerOptions {
   graph?: import('../graph/index.js').ProjectGraph;
   /** how long a pre_request / post_response hook may run (default 5000 ms) */
   hookTimeoutMs?: number;
-  /** checks every operation's response, e.g. against an OpenAPI description (src/runtime/contract) */
+  /** checks every operation's response, e.g. against an OpenAPI description (src/contract) */
   responseCheck?: ResponseCheck;
   /** the clock for session expiry (tests move it forward); default Date.now */
   clock?: () => number;

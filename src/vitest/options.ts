@@ -6,8 +6,8 @@ import path from 'node:path';
 import { closestName } from '../graph/suggest.js';
 import { varsFromEnv } from '../runtime/template/vars.js';
 import type { RunnerOptions } from '../runtime/types.js';
-import type { ServerOptions } from '../runtime/server/index.js';
-import { originOf, probeUrl } from '../runtime/server/ready.js';
+import type { ServerOptions } from '../server/index.js';
+import { originOf, probeUrl } from '../server/ready.js';
 
 export interface FlowOptions {
   /** environment id, for every project; default: each project's `default_environment`. `FLOW_ENV` overrides it. */

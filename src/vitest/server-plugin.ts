@@ -6,7 +6,7 @@
 import path from 'node:path';
 import picomatch from 'picomatch';
 import type { Plugin, WatcherTriggerPattern } from 'vitest/config';
-import type { ManagedServer } from '../runtime/server/index.js';
+import type { ManagedServer } from '../server/index.js';
 import { slash } from './dependencies.js';
 import { suiteOptions, type FlowOptions, type SuitePlan } from './options.js';
 
@@ -37,7 +37,7 @@ export function serverPlugin(options: FlowOptions, plan: Omit<SuitePlan, 'root'>
   };
 
   async function start(): Promise<ManagedServer> {
-    const { startServer } = await import('../runtime/server/index.js');
+    const { startServer } = await import('../server/index.js');
     return startServer(options.server!, root, {
       onExit: (message) => console.error(`reqflow: E_SERVER_EXITED: ${message}`),
       // what it writes to stderr shows as it comes (an exception behind a 500, say), as Playwright does

@@ -3,7 +3,7 @@
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { main } from '../../src/cli/main.js';
-import { isReady } from '../../src/runtime/server/ready.js';
+import { isReady } from '../../src/server/ready.js';
 import { recordedIO } from '../runtime/secrets/cli-io.js';
 import { freePort } from '../vitest/pets-repo.js';
 

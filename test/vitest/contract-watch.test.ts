@@ -4,7 +4,7 @@
 import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, expect, test } from 'vitest';
-import { isReady } from '../../src/runtime/server/ready.js';
+import { isReady } from '../../src/server/ready.js';
 import { ensureBuilt } from './helpers.js';
 import { freePort, petsRepo, SERVER } from './pets-repo.js';
 import { readyCount, WatchChild } from './watch-child.js';

@@ -1,10 +1,10 @@
 // `flow calibrate [resource.operation...]`: run operations against the live API and propose
 // the edits real answers prove; --apply writes them. Wiring and output only: the logic is in
-// src/runtime/calibrate.
+// src/calibrate.
 import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { applyCalibration, calibrate, planCalibration } from '../../runtime/calibrate/index.js';
+import { applyCalibration, calibrate, planCalibration } from '../../calibrate/index.js';
 import { argumentError } from '../args.js';
 import { formatCalibration, formatCalibrationPlan } from '../format/calibration.js';
 import { EXIT, type CliIO, type Command } from '../io.js';

@@ -1,6 +1,6 @@
 // `flow import --llm`: the deterministic readers' observed model plus the inputs go to an
 // OpenAI-compatible chat endpoint; the answer goes through the gates (src/import/llm). Output
-// and wiring only: the procedure is in src/import/llm, the HTTP client in src/runtime/llm.
+// and wiring only: the procedure is in src/import/llm, the HTTP client in src/llm.
 import { mkdir, readFile, readdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { importInto } from '../../import/emit/into.js';
@@ -9,7 +9,7 @@ import { IMPORT_CODES, importError } from '../../import/errors.js';
 import { readInput } from '../../import/index.js';
 import { importWithModel, type AskModel } from '../../import/llm/session.js';
 import { mergeApis, type InputFormat } from '../../import/observed.js';
-import { chat } from '../../runtime/llm/chat.js';
+import { chat } from '../../llm/chat.js';
 import { createSecretStore } from '../../runtime/secrets/index.js';
 import { GLOBAL_SERVICE } from './secret.js';
 import { FlowError, hasCode } from '../../errors.js';

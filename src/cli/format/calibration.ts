@@ -3,7 +3,7 @@
 // run and why, and what passed. Nothing here reads a secret: the runner redacted it all.
 import path from 'node:path';
 import type { Project } from '../../project/types.js';
-import type { Calibration, CalibrationPlan, Edit, Observed } from '../../runtime/calibrate/index.js';
+import type { Calibration, CalibrationPlan, Edit, Observed } from '../../calibrate/index.js';
 
 const EXCERPT = 300;
 

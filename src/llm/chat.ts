@@ -5,7 +5,7 @@
 // the key is cut out of them.
 import { createParser, type EventSourceMessage } from 'eventsource-parser';
 import { Agent, errors as undiciErrors, request, type Dispatcher } from 'undici';
-import { FlowError, hasCode } from '../../errors.js';
+import { FlowError, hasCode } from '../errors.js';
 
 export const LLM_CODES = {
   /** the endpoint cannot be reached (refused, no such host, TLS) */

@@ -1,7 +1,7 @@
 // What calibrate reads in an answer: the one place a field is (exactly one, or nothing is
 // proposed), and the required fields a 400/422 body names, in the forms real servers use.
 import { describe, expect, test } from 'vitest';
-import { fieldName, onePlace, requiredFields } from '../../src/runtime/calibrate/search.js';
+import { fieldName, onePlace, requiredFields } from '../../src/calibrate/search.js';
 
 describe('onePlace', () => {
   test('an object where a list was described: the one field', () => {

@@ -4,7 +4,7 @@
 // `$ref`s (recursive ones too) resolve against it.
 import { createRequire } from 'node:module';
 import type { Ajv, ErrorObject, Options, ValidateFunction } from 'ajv';
-import { FlowError } from '../../errors.js';
+import { FlowError } from '../errors.js';
 import type { Doc } from './description.js';
 
 const require = createRequire(import.meta.url);

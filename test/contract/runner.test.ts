@@ -5,12 +5,12 @@ import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:f
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, test } from 'vitest';
-import { loadProject } from '../../../src/project/index.js';
-import { loadContract } from '../../../src/runtime/contract/index.js';
-import { createRunner, type Runner } from '../../../src/runtime/index.js';
-import { startPetsApi } from '../../fixtures/contract/pets/api/pets-api.js';
+import { loadProject } from '../../src/project/index.js';
+import { loadContract } from '../../src/contract/index.js';
+import { createRunner, type Runner } from '../../src/runtime/index.js';
+import { startPetsApi } from '../fixtures/contract/pets/api/pets-api.js';
 
-const PETS = path.resolve(__dirname, '../../fixtures/contract/pets');
+const PETS = path.resolve(__dirname, '../fixtures/contract/pets');
 const OPS = ['pet.create', 'pet.get', 'pet.list', 'stats.get'];
 
 let cleanup: Array<() => Promise<unknown>> = [];

@@ -1,10 +1,10 @@
 // --apply: the proposals written into the project's files in place (R7: comments, order and
 // the user's other values kept), then `_provenance.verified_against: live_capture` and the
 // evidence `observed: METHOD path -> status` on the operations that passed.
-import { editYamlFile } from '../../project/edit.js';
-import type { Project, YamlPath } from '../../project/types.js';
-import { recordVerified } from '../record.js';
-import type { OperationResult } from '../types.js';
+import { editYamlFile } from '../project/edit.js';
+import type { Project, YamlPath } from '../project/types.js';
+import { recordVerified } from '../runtime/record.js';
+import type { OperationResult } from '../runtime/types.js';
 import type { Edit, Proposal } from './types.js';
 
 interface Change {

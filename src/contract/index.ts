@@ -4,8 +4,8 @@
 // request the description does not have is reported as undocumented, in both modes.
 import { stat } from 'node:fs/promises';
 import path from 'node:path';
-import { FlowError } from '../../errors.js';
-import type { CheckedResponse, ResponseCheck, ResultWarning } from '../types.js';
+import { FlowError } from '../errors.js';
+import type { CheckedResponse, ResponseCheck, ResultWarning } from '../runtime/types.js';
 import { checkResponse, type ResponseVerdict, type Violation } from './check.js';
 import { readDescription, type Description } from './description.js';
 import { Schemas } from './schemas.js';

@@ -7,11 +7,11 @@ import { once } from 'node:events';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { expect, test } from 'vitest';
-import { isReady } from '../../../src/runtime/server/ready.js';
-import { freePort } from '../../vitest/pets-repo.js';
+import { isReady } from '../../src/server/ready.js';
+import { freePort } from '../vitest/pets-repo.js';
 
-const PETS = path.resolve(__dirname, '../../fixtures/contract/pets');
-const BUILT = pathToFileURL(path.resolve(__dirname, '../../../dist/runtime/server/index.js')).href;
+const PETS = path.resolve(__dirname, '../fixtures/contract/pets');
+const BUILT = pathToFileURL(path.resolve(__dirname, '../../dist/server/index.js')).href;
 
 const DRIVER = `
 import { startServer } from ${JSON.stringify(BUILT)};

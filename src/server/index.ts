@@ -4,7 +4,7 @@
 // kept (the last lines) for the error when it exits or never becomes ready.
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
-import { FlowError } from '../../errors.js';
+import { FlowError } from '../errors.js';
 import { isReady, originOf, probeUrl, type Probe } from './ready.js';
 
 export interface ServerOptions {

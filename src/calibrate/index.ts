@@ -2,11 +2,11 @@
 // answer contradicts, propose the smallest edit that answer proves. Each round runs the plan
 // on a fresh runner over a copy of the model with the proposals so far; it stops when a
 // round proves nothing new (a fixed status can reveal a wrong extraction behind it).
-import { buildGraph, type ProjectGraph } from '../../graph/index.js';
-import type { Project } from '../../project/types.js';
-import { createRunner } from '../runner/index.js';
-import type { FlowResponse } from '../response.js';
-import type { OperationResult, RunnerOptions } from '../types.js';
+import { buildGraph, type ProjectGraph } from '../graph/index.js';
+import type { Project } from '../project/types.js';
+import { createRunner } from '../runtime/runner/index.js';
+import type { FlowResponse } from '../runtime/response.js';
+import type { OperationResult, RunnerOptions } from '../runtime/types.js';
 import { diagnose, observedOf } from './diagnose.js';
 import { withEdits } from './model.js';
 import { planCalibration } from './safety.js';

@@ -3,7 +3,7 @@
 import http from 'node:http';
 import https from 'node:https';
 import net from 'node:net';
-import { FlowError } from '../../errors.js';
+import { FlowError } from '../errors.js';
 
 export type Probe = { kind: 'http'; url: string } | { kind: 'port'; port: number };
 

@@ -3,12 +3,12 @@
 // with its last output lines. The server is the pets API of test/fixtures/contract.
 import path from 'node:path';
 import { afterEach, expect, test } from 'vitest';
-import { startServer, type ManagedServer } from '../../../src/runtime/server/index.js';
-import { isReady } from '../../../src/runtime/server/ready.js';
-import { startPetsApi } from '../../fixtures/contract/pets/api/pets-api.js';
-import { freePort } from '../../vitest/pets-repo.js';
+import { startServer, type ManagedServer } from '../../src/server/index.js';
+import { isReady } from '../../src/server/ready.js';
+import { startPetsApi } from '../fixtures/contract/pets/api/pets-api.js';
+import { freePort } from '../vitest/pets-repo.js';
 
-const PETS = path.resolve(__dirname, '../../fixtures/contract/pets');
+const PETS = path.resolve(__dirname, '../fixtures/contract/pets');
 const started: ManagedServer[] = [];
 afterEach(async () => {
   for (const s of started.splice(0)) await s.stop();

@@ -2,8 +2,8 @@
 // (a DELETE or PATCH with no {{…}} id in its path) with --destructive as well. An operation
 // whose prerequisite may not run does not run either. Actors' logins are always allowed:
 // they authenticate, they change no data of the API.
-import { scheduleOrder, type ProjectGraph } from '../../graph/index.js';
-import type { Operation, Project } from '../../project/types.js';
+import { scheduleOrder, type ProjectGraph } from '../graph/index.js';
+import type { Operation, Project } from '../project/types.js';
 import type { CalibrationPlan, NotRun, SafetyFlags } from './types.js';
 
 const READS = new Set(['GET', 'HEAD', 'OPTIONS']);

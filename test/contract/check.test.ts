@@ -5,8 +5,8 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, test } from 'vitest';
-import { checkResponse, readDescription, Schemas, violationLine } from '../../../src/runtime/contract/index.js';
-import { createResponse } from '../../../src/runtime/response.js';
+import { checkResponse, readDescription, Schemas, violationLine } from '../../src/contract/index.js';
+import { createResponse } from '../../src/runtime/response.js';
 
 const dir = mkdtempSync(path.join(tmpdir(), 'reqflow-check-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));

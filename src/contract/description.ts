@@ -3,7 +3,7 @@
 // recursive schema stays a `$ref` Ajv follows), never fetched over the network. Each
 // operation becomes a path pattern under every base path its servers give.
 import $RefParser from '@apidevtools/json-schema-ref-parser';
-import { FlowError } from '../../errors.js';
+import { FlowError } from '../errors.js';
 
 export type Doc = Record<string, unknown>;
 
