@@ -12,26 +12,29 @@ const ALLOWED: Record<string, string[]> = {
   project: ['errors'],
   graph: ['project', 'errors'],
   lint: ['project', 'graph', 'errors'],
-  // runtime's leaf modules (http, response, template, secrets, redact, hooks, extract, assert)
-  runtime: ['project', 'graph', 'errors'],
-  auth: ['project', 'graph', 'errors', 'runtime'],
+  // what any output must hide (secret values in every form, credential headers), for the run and
+  // for what an import sends to a model
+  redact: ['project', 'errors'],
+  // runtime's leaf modules (http, response, template, secrets, hooks, extract, assert)
+  runtime: ['project', 'graph', 'errors', 'redact'],
+  auth: ['project', 'graph', 'errors', 'runtime', 'redact'],
   // the runner orchestrates the leaves and the auth strategies
-  runner: ['project', 'graph', 'errors', 'runtime', 'auth'],
+  runner: ['project', 'graph', 'errors', 'runtime', 'auth', 'redact'],
   // a run's neighbours: the server it starts (src/server), the description it checks responses
   // against (src/contract), the model an import asks (src/llm), and calibrate, which runs
   // operations to compare what an API answers with what the project says
   server: ['errors'],
-  contract: ['errors', 'runtime'],
+  contract: ['errors', 'runtime', 'redact'],
   llm: ['errors'],
-  calibrate: ['project', 'graph', 'errors', 'runtime', 'runner'],
+  calibrate: ['project', 'graph', 'errors', 'runtime', 'runner', 'redact'],
   // reports are formatted from results afterwards (flow run's reporters, the Vitest failure text)
-  report: ['project', 'graph', 'lint', 'errors', 'runtime', 'runner'],
+  report: ['project', 'graph', 'lint', 'errors', 'runtime', 'runner', 'redact'],
   // opening a project: load, graph, lint gate, environment check, runner (src/open)
-  open: ['project', 'graph', 'lint', 'errors', 'runtime', 'auth', 'runner'],
-  vitest: ['project', 'graph', 'lint', 'errors', 'runtime', 'auth', 'runner', 'server', 'contract', 'report', 'open'],
-  import: ['project', 'graph', 'lint', 'errors'],
-  cli: ['project', 'graph', 'lint', 'errors', 'runtime', 'auth', 'runner', 'server', 'contract', 'llm', 'calibrate', 'report', 'open', 'vitest', 'import'],
-  index: ['project', 'graph', 'lint', 'errors', 'runtime', 'auth', 'runner', 'server', 'contract', 'calibrate', 'open', 'import'],
+  open: ['project', 'graph', 'lint', 'errors', 'runtime', 'auth', 'runner', 'redact'],
+  vitest: ['project', 'graph', 'lint', 'errors', 'runtime', 'auth', 'runner', 'server', 'contract', 'report', 'open', 'redact'],
+  import: ['project', 'graph', 'lint', 'errors', 'redact'],
+  cli: ['project', 'graph', 'lint', 'errors', 'runtime', 'auth', 'runner', 'server', 'contract', 'llm', 'calibrate', 'report', 'open', 'vitest', 'import', 'redact'],
+  index: ['project', 'graph', 'lint', 'errors', 'runtime', 'auth', 'runner', 'server', 'contract', 'calibrate', 'open', 'import', 'redact'],
 };
 
 /** Packages that must stay out of the early stages (Hurl's hurl_core reaches no network). */

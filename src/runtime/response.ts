@@ -4,7 +4,7 @@
 import type * as JsonPathPlus from 'jsonpath-plus';
 import type * as Tough from 'tough-cookie';
 import { lazy } from '../project/lazy.js';
-import { CUT_MARK } from './redact-cut.js';
+import { CUT_MARK } from '../redact/cut.js';
 
 const tough = lazy<typeof Tough>('tough-cookie');
 // Plain paths (`$.data.id`) are walked without it: most runs never load it.

@@ -8,7 +8,7 @@ import { loadProject } from '../../src/project/index.js';
 import { lint } from '../../src/lint/index.js';
 import { fixProject } from '../../src/lint/fix/index.js';
 import { selfCheck, viewOfDirectory } from '../../src/import/check/index.js';
-import { createRedactor, isCredentialHeader } from '../../src/runtime/redact.js';
+import { createRedactor, isCredentialHeader } from '../../src/redact/index.js';
 import { cleanProjects, writeProject } from '../helpers/project.js';
 
 afterEach(cleanProjects);

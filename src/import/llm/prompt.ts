@@ -2,6 +2,7 @@
 // and what the deterministic readers observed in them (each fact with its evidence), so the
 // model grounds its answer in the same facts the gates check it against. Nothing is sent
 // unless --llm is given.
+import { createRedactor } from '../../redact/index.js';
 import { PLAN_HEADINGS } from '../infer/draft.js';
 import type { ObservedApi } from '../observed.js';
 import type { AnswerFile } from '../check/answer.js';
@@ -84,22 +85,9 @@ export function editRequest(problems: string[], files: AnswerFile[]): string {
   ].join('\n');
 }
 
+/** The credentials the readers decoded, hidden in every form the run's redaction knows (encoded, escaped, base64). */
 function hideCredentials(text: string, credentials: ReadonlySet<string>): string {
-  let out = text;
-  const forms = [...credentials].filter((c) => c.length >= 4).flatMap(spellings);
-  // Longest first, so a token that contains another is hidden whole.
-  for (const f of [...new Set(forms)].sort((a, b) => b.length - a.length)) out = out.split(f).join('***');
-  return out;
-}
-
-/**
- * How an input may spell a credential the readers decoded: as is, percent- or form-encoded (a
- * query, "Copy as cURL"), JSON-escaped (a JSON body, a HAR), JSON-escaped twice (a HAR's JSON
- * body). The runtime's redactor knows more forms, but import may not depend on the runtime.
- */
-function spellings(c: string): string[] {
-  const json = JSON.stringify(c).slice(1, -1);
-  return [c, encodeURIComponent(c), new URLSearchParams({ v: c }).toString().slice(2), json, JSON.stringify(json).slice(1, -1)];
+  return createRedactor(credentials).text(text);
 }
 
 /** The observed API as compact plain data: operations, fields, statuses, security, with evidence. */

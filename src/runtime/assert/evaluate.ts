@@ -3,7 +3,7 @@
 import { FlowError } from '../../errors.js';
 import { compileRegex, isFanOutPath } from '../../graph/extract-syntax.js';
 import { readPath, type FlowResponse } from '../response.js';
-import { CUT_MARK } from '../redact-cut.js';
+import { CUT_MARK } from '../../redact/cut.js';
 import { contains, looseEquals, matches, order } from './compare.js';
 import type { AssertExpr, AssertOutcome, CompareOp } from './types.js';
 

@@ -3,7 +3,7 @@
 // The hop interceptor sits below redirect and retry: it sees every attempt and every hop,
 // which is where the cookie jar and the final URL must be handled.
 import type { Dispatcher } from 'undici';
-import { isCredentialHeader } from '../redact.js';
+import { isCredentialHeader } from '../../redact/index.js';
 import type { CookieJar } from './cookie-jar.js';
 import { resigned } from './resign.js';
 import type { Resign } from './types.js';

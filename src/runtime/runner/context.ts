@@ -4,7 +4,7 @@ import type { Environment, Project } from '../../project/types.js';
 import type { HookRunner } from '../hooks/index.js';
 import type { CookieJar } from '../http/index.js';
 import type { HttpClient } from '../http/types.js';
-import type { Redactor } from '../redact.js';
+import type { Redactor } from '../../redact/index.js';
 import type { SecretStore } from '../secrets/index.js';
 import type { RenderContext } from '../template/index.js';
 import { lookupInState } from '../template/index.js';

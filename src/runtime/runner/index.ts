@@ -4,7 +4,7 @@ import { buildGraph, scheduleOrder } from '../../graph/index.js';
 import type { Project } from '../../project/types.js';
 import { createHookRunner, type HookRunner } from '../hooks/index.js';
 import { CookieJar, createHttpClient } from '../http/index.js';
-import { createRedactor } from '../redact.js';
+import { createRedactor } from '../../redact/index.js';
 import { createNapiKeychain, createSecretStore } from '../secrets/index.js';
 import type { OperationResult, RunnerOptions, RunSummary } from '../types.js';
 import type { RunContext } from './context.js';

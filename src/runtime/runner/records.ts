@@ -1,7 +1,7 @@
 // Turning requests, responses and errors into result records: redacted and bounded, because
 // they go to terminals, JUnit files and CI logs.
 import { hasCode } from '../../errors.js';
-import type { Redactor } from '../redact.js';
+import type { Redactor } from '../../redact/index.js';
 import type { FlowResponse } from '../response.js';
 import type { ErrorRecord, RequestRecord, ResponseRecord } from '../types.js';
 import type { OutgoingRequest } from '../../auth/types.js';

@@ -4,7 +4,7 @@ import { FlowError } from '../../errors.js';
 import type { ExtractSpec, Operation } from '../../project/types.js';
 import { evaluateAssert, parseAssert } from '../assert/index.js';
 import { extractAll } from '../extract/index.js';
-import type { Redactor } from '../redact.js';
+import type { Redactor } from '../../redact/index.js';
 import type { FlowResponse } from '../response.js';
 import { render, type RenderContext } from '../template/index.js';
 import type { AssertRecord } from '../types.js';

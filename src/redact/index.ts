@@ -13,15 +13,15 @@
 //
 // Redact, then cut: `excerpt` redacts a text before cutting it, and a text cut before it is
 // redacted ends with CUT_MARK, before which a possible start of a secret is hidden too
-// (redact-cut.ts). JSON escapes of any character of a form are found (redact-escapes.ts).
+// (cut.ts). JSON escapes of any character of a form are found (escapes.ts).
 
 import { isCredentialHeaderName, isCredentialName } from '../project/credentials.js';
-import { CUT_MARK, safeCut, spansBeforeCuts } from './redact-cut.js';
-import { escapedSpans, maskSpans } from './redact-escapes.js';
-import { FormIndex, KEY_CHARS } from './redact-index.js';
+import { CUT_MARK, safeCut, spansBeforeCuts } from './cut.js';
+import { escapedSpans, maskSpans } from './escapes.js';
+import { FormIndex, KEY_CHARS } from './form-index.js';
 
 export const REDACTED = '***';
-export { CUT_MARK } from './redact-cut.js';
+export { CUT_MARK } from './cut.js';
 
 /** Shortest form replaced wherever it appears, inside longer text too. */
 export const MIN_SUBSTRING_LENGTH = 8;

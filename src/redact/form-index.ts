@@ -4,7 +4,7 @@
 // secrets, nothing to compile, and a new secret costs one insertion (a run that logs in
 // hundreds of actors learns hundreds of tokens while it prints).
 
-/** Forms shorter than this are not indexed (see MIN_SUBSTRING_LENGTH in redact.ts). */
+/** Forms shorter than this are not indexed (see MIN_SUBSTRING_LENGTH in index.ts). */
 export const KEY_CHARS = 4;
 const BASE = 31;
 const BASE_POW = BASE ** (KEY_CHARS - 1);

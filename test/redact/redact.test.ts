@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { base64Forms, createRedactor, isCredentialHeader } from '../../src/runtime/redact.js';
+import { base64Forms, createRedactor, isCredentialHeader } from '../../src/redact/index.js';
 
 const SECRET = 's3cr3t/Pa ss+wörd"x';
 
@@ -185,7 +185,7 @@ describe('redactor: value', () => {
 
 describe('many secrets (one-pass index)', () => {
   it('replaces each of hundreds of tokens sharing prefixes, the longest match first', async () => {
-    const { createRedactor } = await import('../../src/runtime/redact.js');
+    const { createRedactor } = await import('../../src/redact/index.js');
     const tokens = Array.from({ length: 300 }, (_, i) => `tok-user${i}-${(i * 7919).toString(36)}`);
     const r = createRedactor([...tokens, 'tok-user1']);
     const text = tokens.map((t, i) => `${i}:${t};`).join('') + ' tok-user1 alone';
@@ -193,7 +193,7 @@ describe('many secrets (one-pass index)', () => {
     for (const t of tokens) expect(out).not.toContain(t);
     expect(out.match(/\*\*\*/g)?.length).toBe(301);
     expect(out).not.toMatch(/\*\*\*\d/); // a longer token was never cut at a shorter one
-    const { FormIndex } = await import('../../src/runtime/redact-index.js');
+    const { FormIndex } = await import('../../src/redact/form-index.js');
     const index = new FormIndex();
     for (const f of ['abcd', 'abcdef', 'bcde', 'zzzz']) index.add(f);
     expect(index.replace('xabcdefx abcdx bcdex zzzzz', '*')).toBe('x*x *x *x *z');
@@ -203,7 +203,7 @@ describe('many secrets (one-pass index)', () => {
 
 describe('secrets added one by one, between outputs', () => {
   it('never leaks part of a secret that contains, or is contained in, an earlier one', async () => {
-    const { createRedactor } = await import('../../src/runtime/redact.js');
+    const { createRedactor } = await import('../../src/redact/index.js');
     const r = createRedactor();
     r.add('abcd1234', 'token');
     expect(r.text('x abcd1234 y')).toBe('x *** y');

@@ -3,7 +3,7 @@
 // built deep in the runtime) is marked with CUT_MARK, and the redactor then hides whatever
 // precedes a mark that could be the start of a secret: the first characters of a password
 // that straddles the cut are never shown.
-import { decodeEscapes } from './redact-escapes.js';
+import { decodeEscapes } from './escapes.js';
 
 /** Ends every excerpt cut before redaction (and is what an excerpt shows where it was cut). */
 export const CUT_MARK = '…';
