@@ -23,7 +23,7 @@ const ALLOWED: Record<string, string[]> = {
   // a run's neighbours: the server it starts (src/server), the description it checks responses
   // against (src/contract), the model an import asks (src/llm), and calibrate, which runs
   // operations to compare what an API answers with what the project says
-  server: ['errors'],
+  server: ['errors', 'redact'],
   contract: ['errors', 'runtime', 'redact'],
   llm: ['errors'],
   calibrate: ['project', 'graph', 'errors', 'runtime', 'runner', 'redact'],

@@ -3,6 +3,7 @@
 // library's (src/server, src/contract); this module reads the options.
 import type { Project } from '../project/index.js';
 import type { ContractMode } from '../contract/index.js';
+import type { Redactor } from '../redact/index.js';
 import type { ManagedServer } from '../server/index.js';
 import type { OperationResult, ResponseCheck } from '../runtime/types.js';
 import type { OptionTable } from './options.js';
@@ -52,16 +53,20 @@ export function serverUrl(
   return base && /^https?:\/\//.test(base) ? base : undefined;
 }
 
-/** @param onExit told when the server exits during the run (its last output lines included) */
+/**
+ * @param onExit told when the server exits during the run (its last output lines included)
+ * @param redactor the run's: the server's lines are shown through it
+ */
 export async function startRunServer(
   command: string,
   url: string,
   cwd: string,
   processEnv: NodeJS.ProcessEnv,
   onExit: (message: string) => void,
+  redactor: Redactor,
 ): Promise<ManagedServer> {
   const { startServer } = await import('../server/index.js');
-  return startServer({ command, url, env: processEnv as Record<string, string> }, cwd, { onExit });
+  return startServer({ command, url, env: processEnv as Record<string, string> }, cwd, { onExit, redactor });
 }
 
 export async function runContract(file: string, mode: string, cwd: string): Promise<ResponseCheck> {

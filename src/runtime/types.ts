@@ -1,6 +1,7 @@
 // Results are data: the CLI output, the Vitest tests and --record all read these.
 // Everything in here is already redacted by the runner before it is handed out.
 import type { HttpMethod, Loc } from '../project/types.js';
+import type { Redactor } from '../redact/index.js';
 import type { FlowResponse } from './response.js';
 
 // Exchange records are plain, redacted, frozen data (runner/records.ts): they can be spread,
@@ -130,4 +131,6 @@ export interface RunnerOptions {
   responseCheck?: ResponseCheck;
   /** the clock for session expiry (tests move it forward); default Date.now */
   clock?: () => number;
+  /** the run's redactor, when the caller shows other output through it too (a managed server's); default: a new one */
+  redactor?: Redactor;
 }

@@ -1,10 +1,13 @@
 // The API under test, started for a run (Playwright's `webServer`): run `command` in a shell,
 // wait until `url` answers (or `port` accepts a connection), and stop its whole process tree
 // afterwards. Used by the Vitest plugin and `flow run --server`. What the server printed is
-// kept (the last lines) for the error when it exits or never becomes ready.
+// kept (the last lines) for the error when it exits or never becomes ready, and shown only
+// through the run's redactor: the server inherits the FLOW_SECRET_* variables, and may log
+// the tokens it issues.
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
 import { FlowError } from '../errors.js';
+import { createRedactor, CUT_MARK, type Redactor } from '../redact/index.js';
 import { isReady, originOf, probeUrl, type Probe } from './ready.js';
 
 export interface ServerOptions {
@@ -42,12 +45,16 @@ export interface ServerEvents {
   onExit?: (message: string) => void;
   /** each line it writes to stderr, as it comes (what Playwright shows by default) */
   onStderr?: (line: string) => void;
+  /** what every line shown goes through, at the time it is shown (default: nothing hidden) */
+  redactor?: Redactor;
 }
 
 export const DEFAULT_SERVER_TIMEOUT_MS = 60_000;
 const OUTPUT_LINES = 30;
-/** a longer output line is kept (and shown) to this many characters */
+/** a longer output line is shown to this many characters */
 const LINE_CHARS = 1_000;
+/** and kept to this many, to be redacted when shown (redact, then cut) */
+const HELD_CHARS = LINE_CHARS * 4;
 const STOP_GRACE_MS = 5_000;
 const EXIT_SIGNALS: NodeJS.Signals[] = process.platform === 'win32' ? ['SIGINT', 'SIGTERM'] : ['SIGINT', 'SIGTERM', 'SIGHUP'];
 
@@ -58,6 +65,8 @@ const EXIT_SIGNALS: NodeJS.Signals[] = process.platform === 'win32' ? ['SIGINT',
  */
 export async function startServer(options: ServerOptions, baseDir: string, events: ServerEvents = {}): Promise<ManagedServer> {
   const { onExit, onStderr } = events;
+  const redactor = events.redactor ?? createRedactor();
+  const withOutput = (message: string) => withLastLines(message, lines, redactor);
   const probe = probeUrl(options);
   const baseUrl = originOf(probe);
   const readyAt = probe.kind === 'http' ? probe.url : `port ${probe.port}`;
@@ -77,7 +86,7 @@ export async function startServer(options: ServerOptions, baseDir: string, event
     detached: process.platform !== 'win32',
     stdio: ['ignore', 'pipe', 'pipe'],
   });
-  keepLines(child, lines, onStderr);
+  keepLines(child, lines, onStderr && ((line) => onStderr(shown(line, redactor))));
   let stopping = false;
   let ready = false;
   const exited = new Promise<string>((resolve) => {
@@ -101,7 +110,7 @@ export async function startServer(options: ServerOptions, baseDir: string, event
   void exited.then((how) => {
     process.off('exit', killOnExit);
     forgetSignals();
-    if (!stopping && ready) onExit?.(withOutput(`the server "${options.command}" ${how} during the run`, lines));
+    if (!stopping && ready) onExit?.(withOutput(`the server "${options.command}" ${how} during the run`));
   });
   const timeoutMs = options.timeout ?? DEFAULT_SERVER_TIMEOUT_MS;
   const outcome = await Promise.race([
@@ -112,15 +121,15 @@ export async function startServer(options: ServerOptions, baseDir: string, event
     stopping = true;
     await stopTree(child, exited);
     if (typeof outcome === 'object')
-      throw new FlowError('E_SERVER_EXITED', withOutput(`the server "${options.command}" ${outcome.exited} before ${readyAt} answered`, lines));
-    throw new FlowError('E_SERVER_TIMEOUT', withOutput(`the server "${options.command}" did not answer at ${readyAt} within ${timeoutMs} ms`, lines));
+      throw new FlowError('E_SERVER_EXITED', withOutput(`the server "${options.command}" ${outcome.exited} before ${readyAt} answered`));
+    throw new FlowError('E_SERVER_TIMEOUT', withOutput(`the server "${options.command}" did not answer at ${readyAt} within ${timeoutMs} ms`));
   }
   ready = true;
   return {
     readyAt,
     baseUrl,
     reused: false,
-    output: () => [...lines],
+    output: () => lines.map((line) => shown(line, redactor)),
     stop: async () => {
       stopping = true;
       await stopTree(child, exited);
@@ -142,7 +151,7 @@ function keepLines(child: ChildProcess, lines: string[], onStderr?: (line: strin
   for (const stream of [child.stdout, child.stderr]) {
     const tell = stream === child.stderr ? onStderr : undefined;
     const add = (whole: string) => {
-      const line = whole.length > LINE_CHARS ? `${whole.slice(0, LINE_CHARS)}…` : whole;
+      const line = whole.length > HELD_CHARS ? whole.slice(0, HELD_CHARS) + CUT_MARK : whole;
       lines.push(line);
       tell?.(line);
     };
@@ -151,7 +160,7 @@ function keepLines(child: ChildProcess, lines: string[], onStderr?: (line: strin
     stream?.on('data', (chunk: string) => {
       const parts = (partial + chunk).split(/\r?\n/);
       // a line that never ends (binary output, a spinner redrawn with \r) is kept to its start
-      partial = (parts.pop() ?? '').slice(0, LINE_CHARS + 1);
+      partial = (parts.pop() ?? '').slice(0, HELD_CHARS + 1);
       for (const line of parts) add(line);
       if (lines.length > OUTPUT_LINES) lines.splice(0, lines.length - OUTPUT_LINES);
     });
@@ -159,9 +168,15 @@ function keepLines(child: ChildProcess, lines: string[], onStderr?: (line: strin
   }
 }
 
-function withOutput(message: string, lines: string[]): string {
+function withLastLines(message: string, lines: string[], redactor: Redactor): string {
   if (!lines.length) return `${message} (it printed nothing)`;
-  return `${message}; its last output:\n${lines.map((l) => `  | ${l}`).join('\n')}`;
+  return `${message}; its last output:\n${lines.map((l) => `  | ${shown(l, redactor)}`).join('\n')}`;
+}
+
+/** A kept line as shown: redacted, then cut to LINE_CHARS (never inside a `***`). */
+function shown(line: string, redactor: Redactor): string {
+  const { text, more } = redactor.excerpt(line, LINE_CHARS);
+  return more ? `${text}${CUT_MARK}` : text;
 }
 
 /** SIGTERM to the process group, SIGKILL after a grace period; resolves when the process has exited. */

@@ -37,8 +37,15 @@ export function serverPlugin(options: FlowOptions, plan: Omit<SuitePlan, 'root'>
   };
 
   async function start(): Promise<ManagedServer> {
-    const { startServer } = await import('../server/index.js');
+    const [{ startServer }, { createRedactor }, { envSecretValues }] = await Promise.all([
+      import('../server/index.js'),
+      import('../redact/index.js'),
+      import('../runtime/secrets/store.js'),
+    ]);
     return startServer(options.server!, root, {
+      // The server inherits the FLOW_SECRET_* variables: its lines never show their values.
+      // (The suite's runner is in a worker: what it learns is not known here.)
+      redactor: createRedactor(envSecretValues(process.env)),
       onExit: (message) => console.error(`reqflow: E_SERVER_EXITED: ${message}`),
       // what it writes to stderr shows as it comes (an exception behind a 500, say), as Playwright does
       onStderr: (line) => console.error(`[server] ${line}`),

@@ -51,6 +51,17 @@ describe('flow run --server --openapi', () => {
     expect(r.stdout).toBe('');
   });
 
+  it("a FLOW_SECRET_* value the server prints never shows in flow run's output", async () => {
+    const secret = 'sk-live-7d3f9a2b4c6e';
+    const rec = recordedIO({ cwd: PETS, env: { FLOW_SECRET_PETS_KEY: secret } });
+    const command = `node -e "console.log('starting with key ' + process.env.FLOW_SECRET_PETS_KEY); process.exit(3)"`;
+    const port = await freePort();
+    expect(await main(['run', '--all', '--server', command, '--server-url', `http://127.0.0.1:${port}/v1/health`], rec.io)).toBe(1);
+    expect(rec.err()).toContain('E_SERVER_EXITED');
+    expect(rec.err()).toContain('  | starting with key ***');
+    expect(rec.err()).not.toContain(secret);
+  });
+
   it('usage errors (exit 2): no URL to wait for, a description that cannot be read, an unknown --contract', async () => {
     const rec = recordedIO({ cwd: PETS });
     expect(await main(['run', '--all', '--server', 'node api/main.js'], rec.io)).toBe(2);

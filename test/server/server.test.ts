@@ -5,6 +5,7 @@ import path from 'node:path';
 import { afterEach, expect, test } from 'vitest';
 import { startServer, type ManagedServer } from '../../src/server/index.js';
 import { isReady } from '../../src/server/ready.js';
+import { createRedactor } from '../../src/redact/index.js';
 import { startPetsApi } from '../fixtures/contract/pets/api/pets-api.js';
 import { freePort } from '../vitest/pets-repo.js';
 
@@ -82,4 +83,30 @@ test('output without line ends is kept to the start of its line, not whole in th
   expect(err.code).toBe('E_SERVER_EXITED');
   expect(err.message).toContain(`  | ${'x'.repeat(1000)}…`);
   expect(err.message.length).toBeLessThan(2000);
+});
+
+test("the server's lines are shown through the redactor: in the exit message, live on stderr, and in output()", async () => {
+  const port = await freePort();
+  const secret = 'pw-0f9a8b7c6d5e';
+  const redactor = createRedactor([secret]);
+  const live: string[] = [];
+  // prints the secret it inherited, on both streams, then exits before it is ready
+  const command = `node -e "console.log('db password ' + process.env.DB_PW); console.error('auth with ' + process.env.DB_PW); process.exitCode = 3"`;
+  const err = await startServer({ command, port, env: { DB_PW: secret } }, PETS, { redactor, onStderr: (l) => live.push(l) }).catch((e) => e);
+  expect(err.code).toBe('E_SERVER_EXITED');
+  expect(err.message).toContain('  | db password ***');
+  expect(err.message).toContain('  | auth with ***');
+  expect(err.message).not.toContain(secret);
+  expect(live).toEqual(['auth with ***']);
+
+  // A value learned after the line was printed (a token the server logged as it issued it) is
+  // hidden too: lines are redacted when shown, not when kept.
+  const token = 'tok-5e6f7a8b9c0d';
+  const url = `http://127.0.0.1:${port}/v1/health`;
+  const server = await startServer({ command: `echo issued ${token}; node api/main.js`, env: { PORT: String(port) }, url }, PETS, { redactor });
+  started.push(server);
+  expect(server.output().join('\n')).toContain(`issued ${token}`);
+  redactor.add(token, 'token');
+  expect(server.output().join('\n')).toContain('issued ***');
+  expect(server.output().join('\n')).not.toContain(token);
 });

@@ -62,15 +62,18 @@ test("contract: 'warn' passes, with the violation as a warning in the output and
   );
 }, 120_000);
 
-test('a server that crashes at start fails the run with its exit and its last output lines', async () => {
+test('a server that crashes at start fails the run with its exit and its last output lines, secrets hidden', async () => {
   const { dir } = await repo(`{ server: ${SERVER}, openapi: 'openapi.yaml' }`);
-  const out = await runVitest(dir, ['run'], { PETS_BREAK: 'crash' });
+  const secret = 'db-pw-3c5e7a9b1d';
+  const out = await runVitest(dir, ['run'], { PETS_BREAK: 'crash', FLOW_SECRET_PETS_DB: secret });
   expect(out.code).toBe(1);
   expect(out.stderr).toContain('E_SERVER_EXITED: the server "node api/main.js" exited with code 3 before http://127.0.0.1:');
   expect(out.stderr).toContain('  | pets api: opening pets.db');
   expect(out.stderr).toContain('  | Error: pets.db: database is locked');
   // what it wrote to stderr was shown as it came, too
-  expect(out.stderr).toContain('[server] Error: pets.db: database is locked');
+  expect(out.stderr).toContain('[server] Error: pets.db: database is locked (password ***)');
+  // the server inherits FLOW_SECRET_*: neither its last lines nor its live stderr show the value
+  expect(out.stdout + out.stderr).not.toContain(secret);
 }, 120_000);
 
 test('a description that cannot be read fails the suite with E_CONTRACT_LOAD, before any request', async () => {

@@ -4,8 +4,10 @@ import { parseArgs } from 'node:util';
 import { scheduleOrder, type ProjectGraph } from '../../graph/index.js';
 import { openProject } from '../../open/index.js';
 import type { Project } from '../../project/index.js';
+import { createRedactor } from '../../redact/index.js';
 import type { OperationResult } from '../../runtime/index.js';
 import { recordVerified } from '../../runtime/record.js';
+import { envSecretValues } from '../../runtime/secrets/index.js';
 import { parseVarAssignment } from '../../runtime/template/index.js';
 import { formatEvent, formatLoc, formatResult, formatSummary, type RunFormatOptions } from '../format/run-output.js';
 import { argumentError, unknownOperations } from '../args.js';
@@ -154,8 +156,14 @@ export default (async function run(argv: string[], io: CliIO): Promise<number> {
   } catch (err) {
     return usage(`--openapi: ${coded(err)}`);
   }
+  // One redactor for the run and the server's lines: it knows the FLOW_SECRET_* values the
+  // server inherits from the start, and what the run learns (a token the server logs).
+  const redactor = createRedactor(envSecretValues(io.env));
   try {
-    if (o.server !== undefined) server = await startRunServer(o.server, readyUrl!, io.cwd, io.env, (m) => io.stderr(`flow run: E_SERVER_EXITED: ${m}\n`));
+    if (o.server !== undefined) {
+      const onExit = (m: string) => io.stderr(`flow run: E_SERVER_EXITED: ${m}\n`);
+      server = await startRunServer(o.server, readyUrl!, io.cwd, io.env, onExit, redactor);
+    }
   } catch (err) {
     io.stderr(`flow run: ${coded(err)}\nnothing was sent\n`);
     return EXIT.failed;
@@ -176,6 +184,7 @@ export default (async function run(argv: string[], io: CliIO): Promise<number> {
   // the latest result of every operation that ran, prerequisites included (for --record)
   const ran = new Map<string, OperationResult>();
   const runner = await opened.createRunner({
+    redactor,
     env: o.env,
     vars,
     concurrency,

@@ -28,7 +28,7 @@ export interface Runner {
 
 export function createRunner(project: Project, options: RunnerOptions = {}): Runner {
   const processEnv = options.processEnv ?? process.env;
-  const redactor = createRedactor();
+  const redactor = options.redactor ?? createRedactor();
   const environment = chooseEnvironment(project, options.env);
   let hooks: HookRunner | undefined;
   const jars = new Map<string, CookieJar>();

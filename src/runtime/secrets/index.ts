@@ -1,5 +1,5 @@
 // Secrets: FLOW_SECRET_<NAME>, then the OS keychain. See store.ts.
-export { createSecretStore, secretEnvVar, secretFromEnv, secretMissing, SECRET_ENV_PREFIX } from './store.js';
+export { createSecretStore, envSecretValues, secretEnvVar, secretFromEnv, secretMissing, SECRET_ENV_PREFIX } from './store.js';
 export type { SecretStore, SecretStoreOptions } from './store.js';
 export { keychainService, keychainUnavailable } from './keychain.js';
 export type { Keychain } from './keychain.js';

@@ -56,6 +56,11 @@ export function secretFromEnv(name: string, env: NodeJS.ProcessEnv): { value: st
   return undefined;
 }
 
+/** Every FLOW_SECRET_* value set: what a process started with this environment (a managed server) may print. */
+export function envSecretValues(env: NodeJS.ProcessEnv): string[] {
+  return Object.entries(env).flatMap(([name, value]) => (name.startsWith(SECRET_ENV_PREFIX) && value ? [value] : []));
+}
+
 export function createSecretStore(options: SecretStoreOptions): SecretStore {
   const env = options.env ?? process.env;
   const service = options.service ?? keychainService(options.projectName);
