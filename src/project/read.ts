@@ -1,7 +1,7 @@
 // Reading one project file without ever crashing or hanging: where its links lead, what kind
 // of file it is, size and binary checks, all before parsing (the first two before opening it),
 // and every fs failure (missing, a directory, a symlink loop, no permission) coded.
-import { closeSync, constants, fstatSync, openSync, readFileSync, realpathSync, statSync, type Stats } from 'node:fs';
+import { closeSync, constants, fstatSync, openSync, readFileSync, readlinkSync, realpathSync, statSync, type Stats } from 'node:fs';
 import path from 'node:path';
 import { diag } from './diagnostics.js';
 import type { Diagnostic } from './types.js';
@@ -47,6 +47,11 @@ export function readProjectFile(file: string, projectDir?: string): ReadResult {
     const stat = fstatSync(fd);
     const swapped = kindProblem(stat, file);
     if (swapped) return swapped;
+    // A folder on the path swapped for a link between the check above and the open would have
+    // opened a file outside: where the opened file lies is checked again.
+    if (projectDir !== undefined && !openedInside(fd, stat, file, projectDir)) {
+      return fail('E_FILE_OUTSIDE_PROJECT', 'file changed while it was read (a folder on its path was swapped for a link?): not read', file);
+    }
     if (stat.size > MAX_FILE_BYTES) {
       return fail('E_FILE_TOO_LARGE', `file is ${stat.size} bytes; the limit for a project file is ${MAX_FILE_BYTES} bytes`, file);
     }
@@ -75,6 +80,23 @@ export function realProjectDir(dir: string): string {
 function isInside(file: string, dir: string): boolean {
   const rel = path.relative(dir, file);
   return rel !== '' && !rel.startsWith(`..${path.sep}`) && rel !== '..' && !path.isAbsolute(rel);
+}
+
+/**
+ * Whether the open file lies inside `dir`. On Linux the kernel says where (/proc/self/fd: no
+ * path lookup that a swap could race with); elsewhere the path is resolved again and must
+ * lead to the very file that was opened.
+ */
+function openedInside(fd: number, opened: Stats, file: string, dir: string): boolean {
+  let where: string;
+  try {
+    where = readlinkSync(`/proc/self/fd/${fd}`);
+  } catch {
+    where = realpathSync(file);
+    const now = statSync(where);
+    if (now.dev !== opened.dev || now.ino !== opened.ino) return false;
+  }
+  return isInside(where, dir);
 }
 
 function kindProblem(stat: Stats, file: string): ReadResult | undefined {

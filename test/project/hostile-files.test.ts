@@ -1,12 +1,13 @@
 // Project files that lead elsewhere (symbolic links out of the project) or are not files at
 // all (a named pipe): refused with a coded error, never read, never waited on.
-import { execFile, execFileSync } from 'node:child_process';
+import { execFile, execFileSync, spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { mkdir, symlink } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { loadProject } from '../../src/project/index.js';
+import { readProjectFile, realProjectDir } from '../../src/project/read.js';
 import { cleanProjects, codes, writeProject } from '../helpers/project.js';
 
 afterAll(cleanProjects);
@@ -70,6 +71,33 @@ describe('symbolic links out of the project (E_FILE_OUTSIDE_PROJECT)', () => {
     } finally {
       execFileSync('rm', [viaLink]);
     }
+  });
+
+  it('a folder swapped for a link while files are read: nothing outside is ever read (the check is made again on the open file)', async () => {
+    const outside = await writeProject({ 'x.yaml': 'name: OUTSIDE\n' });
+    const dir = await writeProject({ 'flow.yaml': ROOT, 'inside/x.yaml': 'name: inside\n' });
+    await symlink(outside, path.join(dir, 'link'));
+    // Another process makes `res` the inside folder, then the link, then the folder again, as
+    // fast as it can: a read of res/x.yaml races every check made through the path.
+    const swap = `const fs = require('fs'); const at = (n) => require('path').join(${JSON.stringify(dir)}, n);
+      const mv = (a, b) => { try { fs.renameSync(at(a), at(b)); } catch {} };
+      for (;;) { mv('inside', 'res'); mv('res', 'inside'); mv('link', 'res'); mv('res', 'link'); }`;
+    const swapper = spawn(process.execPath, ['-e', swap], { stdio: 'ignore' });
+    const seen = { inside: 0, outside: 0 };
+    try {
+      await new Promise((r) => setTimeout(r, 100));
+      const real = realProjectDir(dir);
+      for (const started = Date.now(); Date.now() - started < 1500;) {
+        const r = readProjectFile(path.join(dir, 'res/x.yaml'), real);
+        if (r.ok) seen[r.text.includes('OUTSIDE') ? 'outside' : 'inside']++;
+        else expect(r.diagnostic.code).toMatch(/^E_FILE_/); // refused while the path was half swapped
+      }
+    } finally {
+      swapper.kill();
+    }
+    expect(seen.outside).toBe(0);
+    // the race was run: the inside file was read through the swapped folder
+    expect(seen.inside).toBeGreaterThan(0);
   });
 });
 
