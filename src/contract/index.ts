@@ -35,9 +35,11 @@ export async function loadContract(file: string, mode: ContractMode = 'fail', cw
   );
   let entry = loaded.get(abs);
   if (!entry || entry.mtimeMs !== mtimeMs) {
-    entry = { mtimeMs, work: readDescription(abs).then((description) => ({ description, schemas: new Schemas(description.doc, description.version) })) };
-    loaded.set(abs, entry);
-    entry.work.catch(() => loaded.delete(abs));
+    const made = { mtimeMs, work: readDescription(abs).then((description) => ({ description, schemas: new Schemas(description.doc, description.version) })) };
+    loaded.set(abs, made);
+    // a failed read is not kept; a newer entry made meanwhile (the file changed again) is
+    made.work.catch(() => loaded.get(abs) === made && loaded.delete(abs));
+    entry = made;
   }
   const { description, schemas } = await entry.work;
   const shown = displayName(abs, cwd);
