@@ -59,39 +59,34 @@ export function createRedactor(initial: Iterable<string> = []): Redactor {
   const secrets = new Set<string>();
   // Every form of 8 characters or more, found in one pass over a text.
   const index = new FormIndex();
-  // Forms of 4 to 7 characters, replaced as whole tokens.
-  const tokens = new TokenForms();
+  // Forms of 4 to 7 characters, replaced where they are whole tokens: the same one-pass index
+  // passes over a match that is not one. An alternation regex of every form, with a look-around
+  // on each, cost a run with 250 logins ~1 s; trying every form that begins with a text's
+  // character still cost 5–10 µs per header value (250 `tok-N` forms).
+  const tokens = new FormIndex();
+  const tokenSpans = (s: string) => tokens.spans(s, (at, end) => wholeToken(s, at, end));
   // Every form, for the check before a cut mark; and the length of the longest.
   const forms: string[] = [];
   let longest = 0;
 
-  /** Every span to hide in `s` (already rid of plain forms): escaped spellings, tokens outside `keep`, starts before a cut. */
-  function finish(s: string, keep?: [number, number]): string {
-    let out = s;
-    if (tokens.size) out = tokens.replace(out, keep);
+  /** `inUrl`: a short form is left in the URL's path, where it names a resource. */
+  function redact(s: string, inUrl: boolean): string {
+    if (secrets.size === 0 || s.length === 0) return s;
+    if (secrets.has(s)) return REDACTED;
+    let out = index.replace(s, REDACTED);
+    if (tokens.size) {
+      const keep = inUrl ? pathOf(out) : undefined;
+      const spans = tokenSpans(out).filter(([a, b]) => !keep || b <= keep[0] || a >= keep[1]);
+      out = maskSpans(out, spans, REDACTED);
+    }
     if (out.includes('\\')) {
-      out = maskSpans(
-        out,
-        escapedSpans(out, (view) => [...index.spans(view), ...tokens.spans(view)]),
-        REDACTED,
-      );
+      const spans = escapedSpans(out, (view) => [...index.spans(view), ...tokenSpans(view)]);
+      out = maskSpans(out, spans, REDACTED);
     }
     if (out.includes(CUT_MARK)) out = maskSpans(out, spansBeforeCuts(out, forms, longest), REDACTED);
     return out;
   }
-
-  function text(s: string): string {
-    if (secrets.size === 0 || s.length === 0) return s;
-    if (secrets.has(s)) return REDACTED;
-    return finish(index.replace(s, REDACTED));
-  }
-
-  function url(s: string): string {
-    if (secrets.size === 0 || s.length === 0) return s;
-    if (secrets.has(s)) return REDACTED;
-    const out = index.replace(s, REDACTED);
-    return finish(out, tokens.size ? pathOf(out) : undefined);
-  }
+  const text = (s: string) => redact(s, false);
 
   function excerpt(s: string, max: number, partial = false): { text: string; more: number } {
     let red = text(partial ? s + CUT_MARK : s);
@@ -141,7 +136,7 @@ export function createRedactor(initial: Iterable<string> = []): Redactor {
       if (kind === 'secret') for (const f of base64Forms(secret)) if (f.length >= MIN_SUBSTRING_LENGTH) index.add(f);
     },
     text,
-    url,
+    url: (s) => redact(s, true),
     excerpt,
     headers: headers as Redactor['headers'],
     value: value as Redactor['value'],
@@ -153,54 +148,23 @@ export function createRedactor(initial: Iterable<string> = []): Redactor {
   return redactor;
 }
 
-/**
- * Short forms, replaced where they are whole tokens: not beside a letter, digit or `_`. Found by
- * the same one-pass index as the long forms (every form here has at least its KEY_CHARS
- * characters), passing over a match that is not a whole token. An alternation regex of every
- * form, with a look-around on each, cost a run with 250 logins ~1 s; trying every form that
- * begins with a text's character still cost 5–10 µs per header value (250 `tok-N` forms).
- */
-class TokenForms {
-  private readonly index = new FormIndex();
-
-  get size(): number {
-    return this.index.size;
-  }
-
-  add(form: string): void {
-    this.index.add(form);
-  }
-
-  spans(text: string): Array<[number, number]> {
-    return this.index.spans(text, (at, length) => wholeToken(text, at, text.slice(at, at + length)));
-  }
-
-  /** `text` with every whole-token form replaced, except inside the span `keep`. */
-  replace(text: string, keep?: [number, number]): string {
-    const spans = this.spans(text).filter(([a, b]) => !keep || b <= keep[0] || a >= keep[1]);
-    return maskSpans(text, spans, REDACTED);
-  }
-}
-
 const WORD_CHAR = /^[\p{L}\p{N}_]/u;
 
-/** A boundary only where the form itself begins or ends with a word character. */
-function wholeToken(text: string, at: number, form: string): boolean {
-  const end = at + form.length;
-  if (WORD_CHAR.test(form) && at > 0 && WORD_CHAR.test(charBefore(text, at))) return false;
-  if (WORD_CHAR.test(lastChar(form)) && end < text.length && WORD_CHAR.test(String.fromCodePoint(text.codePointAt(end)!))) return false;
-  return true;
+/** Whether text[at, end) is a whole token: a boundary only where the form itself begins or ends with a word character. */
+function wholeToken(text: string, at: number, end: number): boolean {
+  if (at > 0 && isWordAt(text, at) && isWordBefore(text, at)) return false;
+  return !(end < text.length && isWordBefore(text, end) && isWordAt(text, end));
 }
 
-/** The character (a whole code point) that ends just before `at`. */
-function charBefore(text: string, at: number): string {
+function isWordAt(text: string, at: number): boolean {
+  return WORD_CHAR.test(String.fromCodePoint(text.codePointAt(at)!));
+}
+
+/** Whether the character (a whole code point) that ends just before `at` is a word character. */
+function isWordBefore(text: string, at: number): boolean {
   const low = text.charCodeAt(at - 1);
   const pair = at >= 2 && low >= 0xdc00 && low <= 0xdfff;
-  return text.slice(pair ? at - 2 : at - 1, at);
-}
-
-function lastChar(s: string): string {
-  return charBefore(s, s.length);
+  return WORD_CHAR.test(text.slice(pair ? at - 2 : at - 1, at));
 }
 
 /** `[start, end)` of the path of an absolute URL (after the authority, before `?` or `#`). */
