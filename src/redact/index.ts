@@ -20,13 +20,12 @@ import { CUT_MARK, safeCut, spansBeforeCuts } from './cut.js';
 import { escapedSpans, maskSpans } from './escapes.js';
 import { FormIndex, KEY_CHARS } from './form-index.js';
 
-export const REDACTED = '***';
-export { CUT_MARK } from './cut.js';
+const REDACTED = '***';
 
 /** Shortest form replaced wherever it appears, inside longer text too. */
-export const MIN_SUBSTRING_LENGTH = 8;
+const MIN_SUBSTRING_LENGTH = 8;
 /** Shortest form replaced where it is a whole token (shorter: only a whole value). */
-export const MIN_TOKEN_LENGTH = KEY_CHARS;
+const MIN_TOKEN_LENGTH = KEY_CHARS;
 
 type HeaderValue = string | string[] | number | undefined;
 
@@ -133,7 +132,7 @@ export function createRedactor(initial: Iterable<string> = []): Redactor {
       }
       // Base64 cores are found inside longer encodings only; as starts before a cut, any
       // letter would match one.
-      if (kind === 'secret') for (const f of base64Forms(secret)) if (f.length >= MIN_SUBSTRING_LENGTH) index.add(f);
+      if (kind === 'secret') for (const f of base64Forms(secret)) index.add(f);
     },
     text,
     url: (s) => redact(s, true),
@@ -260,8 +259,6 @@ const setCookie: HeaderRule = (value, text) => {
   return (eq < 0 ? REDACTED : `${first.slice(0, eq)}=${REDACTED}`) + text(rest);
 };
 
-const opaque: HeaderRule = () => REDACTED;
-
 const HEADER_RULES: Record<string, HeaderRule> = {
   authorization: keepScheme,
   'proxy-authorization': keepScheme,
@@ -272,11 +269,11 @@ const HEADER_RULES: Record<string, HeaderRule> = {
 /** Rules by header name as written: a run sees the same few names on every request. */
 const rulesByName = new Map<string, HeaderRule | null>();
 
-export function headerRule(name: string): HeaderRule | undefined {
+function headerRule(name: string): HeaderRule | undefined {
   let rule = rulesByName.get(name);
   if (rule === undefined) {
     const lower = name.toLowerCase();
-    rule = HEADER_RULES[lower] ?? (isCredentialHeaderName(lower) ? opaque : null);
+    rule = HEADER_RULES[lower] ?? (isCredentialHeaderName(lower) ? () => REDACTED : null);
     // bounded: names come from the project and from servers, which could send any
     if (rulesByName.size < 1000) rulesByName.set(name, rule);
   }
