@@ -64,9 +64,8 @@ export function createRedactor(initial: Iterable<string> = []): Redactor {
   // character still cost 5–10 µs per header value (250 `tok-N` forms).
   const tokens = new FormIndex();
   const tokenSpans = (s: string) => tokens.spans(s, (at, end) => wholeToken(s, at, end));
-  // Every form, for the check before a cut mark; and the length of the longest.
+  // Every form, for the check before a cut mark.
   const forms: string[] = [];
-  let longest = 0;
 
   /** `inUrl`: a short form is left in the URL's path, where it names a resource. */
   function redact(s: string, inUrl: boolean): string {
@@ -82,7 +81,7 @@ export function createRedactor(initial: Iterable<string> = []): Redactor {
       const spans = escapedSpans(out, (view) => [...index.spans(view), ...tokenSpans(view)]);
       out = maskSpans(out, spans, REDACTED);
     }
-    if (out.includes(CUT_MARK)) out = maskSpans(out, spansBeforeCuts(out, forms, longest), REDACTED);
+    if (out.includes(CUT_MARK)) out = maskSpans(out, spansBeforeCuts(out, forms), REDACTED);
     return out;
   }
   const text = (s: string) => redact(s, false);
@@ -128,7 +127,6 @@ export function createRedactor(initial: Iterable<string> = []): Redactor {
         else if (f.length >= MIN_TOKEN_LENGTH) tokens.add(f);
         else continue;
         forms.push(f);
-        longest = Math.max(longest, f.length);
       }
       // Base64 cores are found inside longer encodings only; as starts before a cut, any
       // letter would match one.
