@@ -34,7 +34,6 @@ export class FormIndex {
     const h = hashAt(form, 0);
     let bucket = this.buckets.get(h);
     if (!bucket) this.buckets.set(h, (bucket = { forms: new Set(), lengths: [] }));
-    if (bucket.forms.has(form)) return;
     bucket.forms.add(form);
     if (!bucket.lengths.includes(form.length)) {
       bucket.lengths.push(form.length);
