@@ -182,30 +182,22 @@ const SAME_IN_EVERY_FORM = /^[\w.-]*$/;
 function plainFormsOf(secret: string): string[] {
   if (SAME_IN_EVERY_FORM.test(secret)) return [secret];
   const json = JSON.stringify(secret).slice(1, -1);
-  return [
-    ...new Set([
-      secret,
-      json,
-      // a JSON body that holds JSON text (a server echoing what it received)
-      JSON.stringify(json).slice(1, -1),
-      encodeURIComponent(secret),
-      new URLSearchParams({ v: secret }).toString().slice(2),
-      // as the URL parser writes it when the secret is in a path or query written by hand
-      ...urlForms(secret),
-    ]),
-  ];
-}
-
-/** The secret as `new URL()` serializes it in a path and in a query (only some characters escaped). */
-function urlForms(secret: string): string[] {
-  const forms: string[] = [];
+  const forms = new Set([
+    secret,
+    json,
+    // a JSON body that holds JSON text (a server echoing what it received)
+    JSON.stringify(json).slice(1, -1),
+    encodeURIComponent(secret),
+    new URLSearchParams({ v: secret }).toString().slice(2),
+  ]);
+  // as `new URL()` writes it when the secret is in a path or query written by hand (only some characters escaped)
   try {
-    if (!/[?#]/.test(secret)) forms.push(new URL(`http://h/${secret}`).pathname.slice(1));
-    if (!secret.includes('#')) forms.push(new URL(`http://h/?${secret}`).search.slice(1));
+    if (!/[?#]/.test(secret)) forms.add(new URL(`http://h/${secret}`).pathname.slice(1));
+    if (!secret.includes('#')) forms.add(new URL(`http://h/?${secret}`).search.slice(1));
   } catch {
     // not a URL part in any form: nothing more to hide
   }
-  return forms;
+  return [...forms];
 }
 
 /**
