@@ -11,9 +11,7 @@
 // passed to `text`, a whole JSON string in `value`. Credential headers are redacted by name
 // at any length.
 //
-// Redact, then cut: `excerpt` redacts a text before cutting it, and a text cut before it is
-// redacted ends with CUT_MARK, before which a possible start of a secret is hidden too
-// (cut.ts). JSON escapes of any character of a form are found (escapes.ts).
+// Redact, then cut: see cut.ts. JSON escapes of any character of a form: see escapes.ts.
 
 import { isCredentialHeaderName, isCredentialName } from '../project/credentials.js';
 import { CUT_MARK, safeCut, spansBeforeCuts } from './cut.js';
@@ -93,16 +91,12 @@ export function createRedactor(initial: Iterable<string> = []): Redactor {
     return { text: red.slice(0, cut), more: red.length - cut };
   }
 
-  function headerValue(name: string, value: string): string {
-    const rule = headerRule(name);
-    return rule ? rule(value, text) : text(value);
-  }
-
   function headers(h: Record<string, HeaderValue>): Record<string, string | string[]> {
     const out: Record<string, string | string[]> = {};
     for (const [name, v] of Object.entries(h)) {
       if (v === undefined) continue;
-      out[name] = Array.isArray(v) ? v.map((x) => headerValue(name, x)) : headerValue(name, String(v));
+      const rule = headerRule(name) ?? text;
+      out[name] = Array.isArray(v) ? v.map((x) => rule(x, text)) : rule(String(v), text);
     }
     return out;
   }
@@ -259,7 +253,7 @@ const HEADER_RULES: Record<string, HeaderRule> = {
 /** Rules by header name as written: a run sees the same few names on every request. */
 const rulesByName = new Map<string, HeaderRule | null>();
 
-function headerRule(name: string): HeaderRule | undefined {
+function headerRule(name: string): HeaderRule | null {
   let rule = rulesByName.get(name);
   if (rule === undefined) {
     const lower = name.toLowerCase();
@@ -267,10 +261,10 @@ function headerRule(name: string): HeaderRule | undefined {
     // bounded: names come from the project and from servers, which could send any
     if (rulesByName.size < 1000) rulesByName.set(name, rule);
   }
-  return rule ?? undefined;
+  return rule;
 }
 
 /** True for a header whose value is a credential whatever it holds. */
 export function isCredentialHeader(name: string): boolean {
-  return headerRule(name) !== undefined;
+  return headerRule(name) !== null;
 }
