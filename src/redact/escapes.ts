@@ -56,17 +56,3 @@ export function escapedSpans(text: string, find: (view: string) => Array<[number
   if (two) for (const [a, b] of find(two.view)) spans.push([one.at(two.at(a)), one.at(two.at(b))]);
   return spans;
 }
-
-/** The text with each span (in any order, overlapping or not) replaced by `mask`. */
-export function maskSpans(text: string, spans: Array<[number, number]>, mask: string): string {
-  if (!spans.length) return text;
-  const sorted = [...spans].sort((x, y) => x[0] - y[0] || y[1] - x[1]);
-  let out = '';
-  let last = 0;
-  for (const [a, b] of sorted) {
-    if (b <= last || b <= a) continue;
-    out += text.slice(last, Math.max(a, last)) + (a >= last ? mask : '');
-    last = b;
-  }
-  return out + text.slice(last);
-}

@@ -43,13 +43,7 @@ export class FormIndex {
 
   /** The text with every indexed form replaced by `mask`, longest match first, left to right. */
   replace(text: string, mask: string): string {
-    let out = '';
-    let last = 0;
-    for (const [at, end] of this.spans(text)) {
-      out += text.slice(last, at) + mask;
-      last = end;
-    }
-    return last === 0 ? text : out + text.slice(last);
+    return maskSpans(text, this.spans(text), mask);
   }
 
   /**
@@ -90,4 +84,18 @@ function longestAt(bucket: Bucket, text: string, at: number, accept?: (at: numbe
     if (at + length <= text.length && bucket.forms.has(text.slice(at, at + length)) && (!accept || accept(at, at + length))) return length;
   }
   return 0;
+}
+
+/** The text with each span (in any order, overlapping or not) replaced by `mask`. */
+export function maskSpans(text: string, spans: Array<[number, number]>, mask: string): string {
+  if (!spans.length) return text;
+  const sorted = [...spans].sort((x, y) => x[0] - y[0] || y[1] - x[1]);
+  let out = '';
+  let last = 0;
+  for (const [a, b] of sorted) {
+    if (b <= last || b <= a) continue;
+    out += text.slice(last, Math.max(a, last)) + (a >= last ? mask : '');
+    last = b;
+  }
+  return out + text.slice(last);
 }

@@ -15,8 +15,8 @@
 
 import { isCredentialHeaderName, isCredentialName } from '../project/credentials.js';
 import { CUT_MARK, safeCut, spansBeforeCuts } from './cut.js';
-import { escapedSpans, maskSpans } from './escapes.js';
-import { FormIndex, KEY_CHARS } from './form-index.js';
+import { escapedSpans } from './escapes.js';
+import { FormIndex, KEY_CHARS, maskSpans } from './form-index.js';
 
 const REDACTED = '***';
 
