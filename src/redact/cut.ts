@@ -41,8 +41,7 @@ function longestStartOfForm(text: string, forms: readonly string[]): number {
   for (const form of forms) {
     // From the longest candidate down: the first that fits is this form's longest.
     for (let k = Math.min(form.length, text.length); k > best; k--) {
-      const start = text.length - k;
-      if (startsAt(text, start, form, k)) {
+      if (startsAt(text, text.length - k, form, k)) {
         best = k;
         break;
       }

@@ -5,7 +5,7 @@
 // mapped back to the characters of the text that spell it.
 
 /** The text with its JSON escapes decoded; `at(i)` is where view character i starts in the text (`at(view.length)` is its end). */
-export interface EscapeView {
+interface EscapeView {
   view: string;
   at(i: number): number;
 }
