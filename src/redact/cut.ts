@@ -15,11 +15,11 @@ const MARKS_CHECKED = 16;
  * The spans before each CUT_MARK (the last MARKS_CHECKED) that could be the start of one of
  * `forms`, in the text or in its JSON-decoded spelling (a cut inside `tok\u003c` included).
  */
-export function spansBeforeCuts(text: string, forms: readonly string[], longest: number): Array<[number, number]> {
+export function spansBeforeCuts(text: string, forms: readonly string[]): Array<[number, number]> {
   const out: Array<[number, number]> = [];
-  if (!forms.length) return out;
+  const longest = forms.reduce((n, form) => Math.max(n, form.length), 0);
   let mark = text.lastIndexOf(CUT_MARK);
-  for (let n = 0; mark > 0 && n < MARKS_CHECKED; n++, mark = mark > 0 ? text.lastIndexOf(CUT_MARK, mark - 1) : -1) {
+  for (let n = 0; mark > 0 && n < MARKS_CHECKED; n++, mark = text.lastIndexOf(CUT_MARK, mark - 1)) {
     // Escapes may spell each character in 6; an escape cut short says nothing, so it is dropped.
     const from = Math.max(0, mark - 6 * longest - 6);
     const raw = text.slice(from, mark);
@@ -41,8 +41,7 @@ function longestStartOfForm(text: string, forms: readonly string[]): number {
   for (const form of forms) {
     // From the longest candidate down: the first that fits is this form's longest.
     for (let k = Math.min(form.length, text.length); k > best; k--) {
-      const start = text.length - k;
-      if (startsAt(text, start, form, k)) {
+      if (startsAt(text, text.length - k, form, k)) {
         best = k;
         break;
       }

@@ -5,13 +5,14 @@
 // mapped back to the characters of the text that spell it.
 
 /** The text with its JSON escapes decoded; `at(i)` is where view character i starts in the text (`at(view.length)` is its end). */
-export interface EscapeView {
+interface EscapeView {
   view: string;
   at(i: number): number;
 }
 
 const SIMPLE: Record<string, string> = { '"': '"', '\\': '\\', '/': '/', b: '\b', f: '\f', n: '\n', r: '\r', t: '\t' };
-const HEX4 = /^[0-9a-fA-F]{4}$/;
+/** A JSON escape; a backslash that begins none is kept as it is. */
+const ESCAPE = /\\(?:u([0-9a-fA-F]{4})|(["\\/bfnrt]))/g;
 
 /** Escapes that spell a character other than as JSON.stringify would: only then is a view needed. */
 const UNUSUAL = /\\[u/]/;
@@ -19,34 +20,16 @@ const UNUSUAL = /\\[u/]/;
 /** One level of JSON escapes decoded; undefined when the text has no `\uXXXX` nor `\/` (the plain JSON forms cover the rest). */
 export function decodeEscapes(text: string): EscapeView | undefined {
   if (!UNUSUAL.test(text)) return undefined;
-  const parts: string[] = [];
   // Sparse mapping: the view index of each escape, and the text characters saved up to and including it.
   const escapes: number[] = [];
   const saved: number[] = [];
-  let viewLength = 0;
-  let from = 0;
-  for (let i = text.indexOf('\\'); i >= 0 && i + 1 < text.length; i = text.indexOf('\\', from)) {
-    const next = text[i + 1];
-    let char: string;
-    let length = 2;
-    if (next === 'u' && HEX4.test(text.slice(i + 2, i + 6))) {
-      char = String.fromCharCode(parseInt(text.slice(i + 2, i + 6), 16));
-      length = 6;
-    } else if (Object.hasOwn(SIMPLE, next)) {
-      char = SIMPLE[next];
-    } else {
-      // a lone backslash: kept as it is
-      char = '\\';
-      length = 1;
-    }
-    parts.push(text.slice(from, i), char);
-    viewLength += i - from;
-    escapes.push(viewLength);
-    saved.push((saved.length ? saved[saved.length - 1] : 0) + length - 1);
-    viewLength += 1;
-    from = i + length;
-  }
-  parts.push(text.slice(from));
+  let total = 0;
+  const view = text.replace(ESCAPE, (escape: string, hex: string | undefined, simple: string, offset: number) => {
+    escapes.push(offset - total);
+    total += escape.length - 1;
+    saved.push(total);
+    return hex ? String.fromCharCode(parseInt(hex, 16)) : SIMPLE[simple];
+  });
   const at = (i: number): number => {
     // escapes before view index i
     let lo = 0;
@@ -58,7 +41,7 @@ export function decodeEscapes(text: string): EscapeView | undefined {
     }
     return i + (lo ? saved[lo - 1] : 0);
   };
-  return { view: parts.join(''), at };
+  return { view, at };
 }
 
 /**
@@ -72,18 +55,4 @@ export function escapedSpans(text: string, find: (view: string) => Array<[number
   const two = decodeEscapes(one.view);
   if (two) for (const [a, b] of find(two.view)) spans.push([one.at(two.at(a)), one.at(two.at(b))]);
   return spans;
-}
-
-/** The text with each span (in any order, overlapping or not) replaced by `mask`. */
-export function maskSpans(text: string, spans: Array<[number, number]>, mask: string): string {
-  if (!spans.length) return text;
-  const sorted = [...spans].sort((x, y) => x[0] - y[0] || y[1] - x[1]);
-  let out = '';
-  let last = 0;
-  for (const [a, b] of sorted) {
-    if (b <= last || b <= a) continue;
-    out += text.slice(last, Math.max(a, last)) + (a >= last ? mask : '');
-    last = b;
-  }
-  return out + text.slice(last);
 }

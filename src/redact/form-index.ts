@@ -15,9 +15,6 @@ function hashAt(text: string, at: number): number {
   return h;
 }
 
-/** Whether a match found at `at` counts (a form of the index, `length` characters long). */
-type Accept = (at: number, length: number) => boolean;
-
 /** The forms that share one hash of their first characters. */
 interface Bucket {
   forms: Set<string>;
@@ -37,7 +34,6 @@ export class FormIndex {
     const h = hashAt(form, 0);
     let bucket = this.buckets.get(h);
     if (!bucket) this.buckets.set(h, (bucket = { forms: new Set(), lengths: [] }));
-    if (bucket.forms.has(form)) return;
     bucket.forms.add(form);
     if (!bucket.lengths.includes(form.length)) {
       bucket.lengths.push(form.length);
@@ -47,35 +43,24 @@ export class FormIndex {
 
   /** The text with every indexed form replaced by `mask`, longest match first, left to right. */
   replace(text: string, mask: string): string {
-    let out = '';
-    let last = 0;
-    this.scan(text, (at, length) => {
-      out += text.slice(last, at) + mask;
-      last = at + length;
-    });
-    return last === 0 ? text : out + text.slice(last);
+    return maskSpans(text, this.spans(text), mask);
   }
 
   /**
-   * Where the indexed forms are in the text: `[start, end)` spans, as `replace` would take them.
-   * `accept`: a match it refuses is passed over, as if the form were not there.
+   * Where the indexed forms are in the text: `[start, end)` spans, longest first at a position,
+   * left to right, never overlapping. `accept`: a match it refuses is passed over, as if the
+   * form were not there.
    */
-  spans(text: string, accept?: Accept): Array<[number, number]> {
+  spans(text: string, accept?: (at: number, end: number) => boolean): Array<[number, number]> {
     const out: Array<[number, number]> = [];
-    this.scan(text, (at, length) => out.push([at, at + length]), accept);
-    return out;
-  }
-
-  /** Each match, longest first at a position, left to right, never overlapping. */
-  private scan(text: string, hit: (at: number, length: number) => void, accept?: Accept): void {
-    if (this.buckets.size === 0 || text.length < KEY_CHARS) return;
+    if (this.buckets.size === 0 || text.length < KEY_CHARS) return out;
     let i = 0;
     let h = hashAt(text, 0);
     while (i + KEY_CHARS <= text.length) {
       const bucket = this.buckets.get(h);
       const length = bucket ? longestAt(bucket, text, i, accept) : 0;
       if (length) {
-        hit(i, length);
+        out.push([i, i + length]);
         i += length;
         if (i + KEY_CHARS <= text.length) h = hashAt(text, i);
         continue;
@@ -85,6 +70,7 @@ export class FormIndex {
       }
       i++;
     }
+    return out;
   }
 }
 
@@ -93,9 +79,23 @@ export class FormIndex {
  * not one comparison per form: tokens of one issuer often share their first characters (every
  * JWT of a server starts with the same header), and a run may hold hundreds of them.
  */
-function longestAt(bucket: Bucket, text: string, at: number, accept?: Accept): number {
+function longestAt(bucket: Bucket, text: string, at: number, accept?: (at: number, end: number) => boolean): number {
   for (const length of bucket.lengths) {
-    if (at + length <= text.length && bucket.forms.has(text.slice(at, at + length)) && (!accept || accept(at, length))) return length;
+    if (at + length <= text.length && bucket.forms.has(text.slice(at, at + length)) && (!accept || accept(at, at + length))) return length;
   }
   return 0;
+}
+
+/** The text with each span (in any order, overlapping or not) replaced by `mask`. */
+export function maskSpans(text: string, spans: Array<[number, number]>, mask: string): string {
+  if (!spans.length) return text;
+  const sorted = [...spans].sort((x, y) => x[0] - y[0] || y[1] - x[1]);
+  let out = '';
+  let last = 0;
+  for (const [a, b] of sorted) {
+    if (b <= last || b <= a) continue;
+    out += text.slice(last, Math.max(a, last)) + (a >= last ? mask : '');
+    last = b;
+  }
+  return out + text.slice(last);
 }

@@ -11,22 +11,19 @@
 // passed to `text`, a whole JSON string in `value`. Credential headers are redacted by name
 // at any length.
 //
-// Redact, then cut: `excerpt` redacts a text before cutting it, and a text cut before it is
-// redacted ends with CUT_MARK, before which a possible start of a secret is hidden too
-// (cut.ts). JSON escapes of any character of a form are found (escapes.ts).
+// Redact, then cut: see cut.ts. JSON escapes of any character of a form: see escapes.ts.
 
 import { isCredentialHeaderName, isCredentialName } from '../project/credentials.js';
 import { CUT_MARK, safeCut, spansBeforeCuts } from './cut.js';
-import { escapedSpans, maskSpans } from './escapes.js';
-import { FormIndex, KEY_CHARS } from './form-index.js';
+import { escapedSpans } from './escapes.js';
+import { FormIndex, KEY_CHARS, maskSpans } from './form-index.js';
 
-export const REDACTED = '***';
-export { CUT_MARK } from './cut.js';
+const REDACTED = '***';
 
 /** Shortest form replaced wherever it appears, inside longer text too. */
-export const MIN_SUBSTRING_LENGTH = 8;
+const MIN_SUBSTRING_LENGTH = 8;
 /** Shortest form replaced where it is a whole token (shorter: only a whole value). */
-export const MIN_TOKEN_LENGTH = KEY_CHARS;
+const MIN_TOKEN_LENGTH = KEY_CHARS;
 
 type HeaderValue = string | string[] | number | undefined;
 
@@ -59,39 +56,33 @@ export function createRedactor(initial: Iterable<string> = []): Redactor {
   const secrets = new Set<string>();
   // Every form of 8 characters or more, found in one pass over a text.
   const index = new FormIndex();
-  // Forms of 4 to 7 characters, replaced as whole tokens.
-  const tokens = new TokenForms();
-  // Every form, for the check before a cut mark; and the length of the longest.
+  // Forms of 4 to 7 characters, replaced where they are whole tokens: the same one-pass index
+  // passes over a match that is not one. An alternation regex of every form, with a look-around
+  // on each, cost a run with 250 logins ~1 s; trying every form that begins with a text's
+  // character still cost 5–10 µs per header value (250 `tok-N` forms).
+  const tokens = new FormIndex();
+  const tokenSpans = (s: string) => tokens.spans(s, (at, end) => wholeToken(s, at, end));
+  // Every form, for the check before a cut mark.
   const forms: string[] = [];
-  let longest = 0;
 
-  /** Every span to hide in `s` (already rid of plain forms): escaped spellings, tokens outside `keep`, starts before a cut. */
-  function finish(s: string, keep?: [number, number]): string {
-    let out = s;
-    if (tokens.size) out = tokens.replace(out, keep);
-    if (out.includes('\\')) {
-      out = maskSpans(
-        out,
-        escapedSpans(out, (view) => [...index.spans(view), ...tokens.spans(view)]),
-        REDACTED,
-      );
+  /** `inUrl`: a short form is left in the URL's path, where it names a resource. */
+  function redact(s: string, inUrl: boolean): string {
+    if (secrets.size === 0 || s.length === 0) return s;
+    if (secrets.has(s)) return REDACTED;
+    let out = index.replace(s, REDACTED);
+    if (tokens.size) {
+      const keep = inUrl ? pathOf(out) : undefined;
+      const spans = tokenSpans(out).filter(([a, b]) => !keep || b <= keep[0] || a >= keep[1]);
+      out = maskSpans(out, spans, REDACTED);
     }
-    if (out.includes(CUT_MARK)) out = maskSpans(out, spansBeforeCuts(out, forms, longest), REDACTED);
+    if (out.includes('\\')) {
+      const spans = escapedSpans(out, (view) => [...index.spans(view), ...tokenSpans(view)]);
+      out = maskSpans(out, spans, REDACTED);
+    }
+    if (out.includes(CUT_MARK)) out = maskSpans(out, spansBeforeCuts(out, forms), REDACTED);
     return out;
   }
-
-  function text(s: string): string {
-    if (secrets.size === 0 || s.length === 0) return s;
-    if (secrets.has(s)) return REDACTED;
-    return finish(index.replace(s, REDACTED));
-  }
-
-  function url(s: string): string {
-    if (secrets.size === 0 || s.length === 0) return s;
-    if (secrets.has(s)) return REDACTED;
-    const out = index.replace(s, REDACTED);
-    return finish(out, tokens.size ? pathOf(out) : undefined);
-  }
+  const text = (s: string) => redact(s, false);
 
   function excerpt(s: string, max: number, partial = false): { text: string; more: number } {
     let red = text(partial ? s + CUT_MARK : s);
@@ -100,16 +91,12 @@ export function createRedactor(initial: Iterable<string> = []): Redactor {
     return { text: red.slice(0, cut), more: red.length - cut };
   }
 
-  function headerValue(name: string, value: string): string {
-    const rule = headerRule(name);
-    return rule ? rule(value, text) : text(value);
-  }
-
   function headers(h: Record<string, HeaderValue>): Record<string, string | string[]> {
     const out: Record<string, string | string[]> = {};
     for (const [name, v] of Object.entries(h)) {
       if (v === undefined) continue;
-      out[name] = Array.isArray(v) ? v.map((x) => headerValue(name, x)) : headerValue(name, String(v));
+      const rule = headerRule(name) ?? text;
+      out[name] = Array.isArray(v) ? v.map((x) => rule(x, text)) : rule(String(v), text);
     }
     return out;
   }
@@ -134,14 +121,13 @@ export function createRedactor(initial: Iterable<string> = []): Redactor {
         else if (f.length >= MIN_TOKEN_LENGTH) tokens.add(f);
         else continue;
         forms.push(f);
-        longest = Math.max(longest, f.length);
       }
       // Base64 cores are found inside longer encodings only; as starts before a cut, any
       // letter would match one.
-      if (kind === 'secret') for (const f of base64Forms(secret)) if (f.length >= MIN_SUBSTRING_LENGTH) index.add(f);
+      if (kind === 'secret') for (const f of base64Forms(secret)) index.add(f);
     },
     text,
-    url,
+    url: (s) => redact(s, true),
     excerpt,
     headers: headers as Redactor['headers'],
     value: value as Redactor['value'],
@@ -153,54 +139,23 @@ export function createRedactor(initial: Iterable<string> = []): Redactor {
   return redactor;
 }
 
-/**
- * Short forms, replaced where they are whole tokens: not beside a letter, digit or `_`. Found by
- * the same one-pass index as the long forms (every form here has at least its KEY_CHARS
- * characters), passing over a match that is not a whole token. An alternation regex of every
- * form, with a look-around on each, cost a run with 250 logins ~1 s; trying every form that
- * begins with a text's character still cost 5–10 µs per header value (250 `tok-N` forms).
- */
-class TokenForms {
-  private readonly index = new FormIndex();
-
-  get size(): number {
-    return this.index.size;
-  }
-
-  add(form: string): void {
-    this.index.add(form);
-  }
-
-  spans(text: string): Array<[number, number]> {
-    return this.index.spans(text, (at, length) => wholeToken(text, at, text.slice(at, at + length)));
-  }
-
-  /** `text` with every whole-token form replaced, except inside the span `keep`. */
-  replace(text: string, keep?: [number, number]): string {
-    const spans = this.spans(text).filter(([a, b]) => !keep || b <= keep[0] || a >= keep[1]);
-    return maskSpans(text, spans, REDACTED);
-  }
-}
-
 const WORD_CHAR = /^[\p{L}\p{N}_]/u;
 
-/** A boundary only where the form itself begins or ends with a word character. */
-function wholeToken(text: string, at: number, form: string): boolean {
-  const end = at + form.length;
-  if (WORD_CHAR.test(form) && at > 0 && WORD_CHAR.test(charBefore(text, at))) return false;
-  if (WORD_CHAR.test(lastChar(form)) && end < text.length && WORD_CHAR.test(String.fromCodePoint(text.codePointAt(end)!))) return false;
-  return true;
+/** Whether text[at, end) is a whole token: a boundary only where the form itself begins or ends with a word character. */
+function wholeToken(text: string, at: number, end: number): boolean {
+  if (at > 0 && isWordAt(text, at) && isWordBefore(text, at)) return false;
+  return !(end < text.length && isWordBefore(text, end) && isWordAt(text, end));
 }
 
-/** The character (a whole code point) that ends just before `at`. */
-function charBefore(text: string, at: number): string {
+function isWordAt(text: string, at: number): boolean {
+  return WORD_CHAR.test(String.fromCodePoint(text.codePointAt(at)!));
+}
+
+/** Whether the character (a whole code point) that ends just before `at` is a word character. */
+function isWordBefore(text: string, at: number): boolean {
   const low = text.charCodeAt(at - 1);
   const pair = at >= 2 && low >= 0xdc00 && low <= 0xdfff;
-  return text.slice(pair ? at - 2 : at - 1, at);
-}
-
-function lastChar(s: string): string {
-  return charBefore(s, s.length);
+  return WORD_CHAR.test(text.slice(pair ? at - 2 : at - 1, at));
 }
 
 /** `[start, end)` of the path of an absolute URL (after the authority, before `?` or `#`). */
@@ -221,30 +176,22 @@ const SAME_IN_EVERY_FORM = /^[\w.-]*$/;
 function plainFormsOf(secret: string): string[] {
   if (SAME_IN_EVERY_FORM.test(secret)) return [secret];
   const json = JSON.stringify(secret).slice(1, -1);
-  return [
-    ...new Set([
-      secret,
-      json,
-      // a JSON body that holds JSON text (a server echoing what it received)
-      JSON.stringify(json).slice(1, -1),
-      encodeURIComponent(secret),
-      new URLSearchParams({ v: secret }).toString().slice(2),
-      // as the URL parser writes it when the secret is in a path or query written by hand
-      ...urlForms(secret),
-    ]),
-  ];
-}
-
-/** The secret as `new URL()` serializes it in a path and in a query (only some characters escaped). */
-function urlForms(secret: string): string[] {
-  const forms: string[] = [];
+  const forms = new Set([
+    secret,
+    json,
+    // a JSON body that holds JSON text (a server echoing what it received)
+    JSON.stringify(json).slice(1, -1),
+    encodeURIComponent(secret),
+    new URLSearchParams({ v: secret }).toString().slice(2),
+  ]);
+  // as `new URL()` writes it when the secret is in a path or query written by hand (only some characters escaped)
   try {
-    if (!/[?#]/.test(secret)) forms.push(new URL(`http://h/${secret}`).pathname.slice(1));
-    if (!secret.includes('#')) forms.push(new URL(`http://h/?${secret}`).search.slice(1));
+    if (!/[?#]/.test(secret)) forms.add(new URL(`http://h/${secret}`).pathname.slice(1));
+    if (!secret.includes('#')) forms.add(new URL(`http://h/?${secret}`).search.slice(1));
   } catch {
     // not a URL part in any form: nothing more to hide
   }
-  return forms;
+  return [...forms];
 }
 
 /**
@@ -296,8 +243,6 @@ const setCookie: HeaderRule = (value, text) => {
   return (eq < 0 ? REDACTED : `${first.slice(0, eq)}=${REDACTED}`) + text(rest);
 };
 
-const opaque: HeaderRule = () => REDACTED;
-
 const HEADER_RULES: Record<string, HeaderRule> = {
   authorization: keepScheme,
   'proxy-authorization': keepScheme,
@@ -308,18 +253,18 @@ const HEADER_RULES: Record<string, HeaderRule> = {
 /** Rules by header name as written: a run sees the same few names on every request. */
 const rulesByName = new Map<string, HeaderRule | null>();
 
-export function headerRule(name: string): HeaderRule | undefined {
+function headerRule(name: string): HeaderRule | null {
   let rule = rulesByName.get(name);
   if (rule === undefined) {
     const lower = name.toLowerCase();
-    rule = HEADER_RULES[lower] ?? (isCredentialHeaderName(lower) ? opaque : null);
+    rule = HEADER_RULES[lower] ?? (isCredentialHeaderName(lower) ? () => REDACTED : null);
     // bounded: names come from the project and from servers, which could send any
     if (rulesByName.size < 1000) rulesByName.set(name, rule);
   }
-  return rule ?? undefined;
+  return rule;
 }
 
 /** True for a header whose value is a credential whatever it holds. */
 export function isCredentialHeader(name: string): boolean {
-  return headerRule(name) !== undefined;
+  return headerRule(name) !== null;
 }

@@ -253,6 +253,12 @@ describe('JSON escapes of any character (Go, Python, PHP)', () => {
     // other escapes around it stay as they are
     expect(r.text('"a\\nb \\u003c ok"')).toBe('"a\\nb \\u003c ok"');
   });
+
+  it('a backslash that begins no JSON escape is kept, and the escapes after it still map to the text', () => {
+    const r = createRedactor(['tok<en>&key']);
+    expect(r.text('{"a":"\\q \\u12 \\\\ \\/ tok\\u003cen\\u003e\\u0026key \\"x"} \\')).toBe('{"a":"\\q \\u12 \\\\ \\/ *** \\"x"} \\');
+    expect(r.excerpt('{"a":"x\\\\ tok\\u003cen\\u003', 100, true).text).toBe('{"a":"x\\\\ ***');
+  });
 });
 
 describe('redact, then cut', () => {
