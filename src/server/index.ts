@@ -7,7 +7,8 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
 import { FlowError } from '../errors.js';
-import { createRedactor, CUT_MARK, type Redactor } from '../redact/index.js';
+import { CUT_MARK } from '../redact/cut.js';
+import { createRedactor, type Redactor } from '../redact/index.js';
 import { isReady, originOf, probeUrl, type Probe } from './ready.js';
 
 export interface ServerOptions {
