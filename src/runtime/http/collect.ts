@@ -6,7 +6,7 @@ import type { Dispatcher } from 'undici';
 import { FlowError } from '../../errors.js';
 import { createResponse, type FlowResponse } from '../response.js';
 import { toFlowError } from './errors.js';
-import type { ExchangeState } from './exchange.js';
+import type { Controller, ExchangeState, RawHeaders } from './exchange.js';
 
 /** The statuses undici's redirect interceptor follows. */
 const REDIRECT_STATUSES: ReadonlySet<number> = new Set([300, 301, 302, 303, 307, 308]);
@@ -30,7 +30,7 @@ export interface CollectOptions {
 
 export class ResponseCollector implements Dispatcher.DispatchHandler {
   #settled = false;
-  #controller?: Dispatcher.DispatchController | null;
+  #controller?: Controller | null;
   #status = 0;
   #statusText?: string;
   #headers: Headers = {};
@@ -41,17 +41,12 @@ export class ResponseCollector implements Dispatcher.DispatchHandler {
 
   constructor(private readonly o: CollectOptions) {}
 
-  onRequestStart(controller: Dispatcher.DispatchController): void {
+  onRequestStart(controller: Controller): void {
     this.#controller = controller;
     if (this.#settled) controller.abort(STOPPED);
   }
 
-  onResponseStart(
-    controller: Dispatcher.DispatchController,
-    status: number,
-    headers: Record<string, string | string[] | undefined>,
-    statusMessage?: string,
-  ): void {
+  onResponseStart(controller: Controller, status: number, headers: RawHeaders, statusMessage?: string): void {
     if (this.#settled) return;
     this.#controller = controller;
     // A redirect reaches us only when the redirect interceptor gave up: the limit was hit.
@@ -69,7 +64,7 @@ export class ResponseCollector implements Dispatcher.DispatchHandler {
     if (length > PREALLOCATE_BYTES) this.#buffer = Buffer.allocUnsafe(Math.min(length, this.o.maxBodyBytes));
   }
 
-  onResponseData(controller: Dispatcher.DispatchController, chunk: Buffer): void {
+  onResponseData(controller: Controller, chunk: Buffer): void {
     if (this.#settled) return;
     const room = this.o.maxBodyBytes - this.#size;
     if (chunk.length > room) {
