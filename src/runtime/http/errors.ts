@@ -17,6 +17,8 @@ const network =
   (origin, code, err) =>
     new FlowError('E_HTTP', `${what} ${origin} (${code})`, { details: { cause: code }, cause: err });
 
+const aborted: Mapper = (origin, code, err) => new FlowError('E_ABORTED', `the request to ${origin} was cancelled`, { details: { cause: code }, cause: err });
+
 const BY_CODE: Record<string, Mapper> = {
   ECONNREFUSED: (origin, code, err) => new FlowError('E_CONNECTION_REFUSED', `connection refused by ${origin}`, { details: { cause: code }, cause: err }),
   UND_ERR_CONNECT_TIMEOUT: timeout,
@@ -33,8 +35,8 @@ const BY_CODE: Record<string, Mapper> = {
   ENETUNREACH: network('no route to'),
   UND_ERR_DESTROYED: (origin, code, err) =>
     new FlowError('E_ABORTED', `the HTTP client was closed before ${origin} answered`, { details: { cause: code }, cause: err }),
-  UND_ERR_ABORTED: (origin, code, err) => new FlowError('E_ABORTED', `the request to ${origin} was cancelled`, { details: { cause: code }, cause: err }),
-  ABORT_ERR: (origin, code, err) => new FlowError('E_ABORTED', `the request to ${origin} was cancelled`, { details: { cause: code }, cause: err }),
+  UND_ERR_ABORTED: aborted,
+  ABORT_ERR: aborted,
   UND_ERR_INVALID_ARG: (origin, code, err, url) =>
     // undici detects a redirect cycle (A -> B -> A) with this error; it has no own code
     /redirect loop/i.test(err.message)
@@ -64,7 +66,7 @@ export function toFlowError(err: unknown, origin: string, url?: string): FlowErr
   const code = codeOf(e);
   const mapper = BY_CODE[code] ?? (TLS_CODES.has(code) || /^ERR_(TLS|SSL)_/.test(code) ? tls : undefined);
   if (mapper) return mapper(origin, code, e, url);
-  if (e.name === 'AbortError') return BY_CODE.ABORT_ERR(origin, code || 'AbortError', e);
+  if (e.name === 'AbortError') return aborted(origin, code || 'AbortError', e);
   return new FlowError('E_HTTP', `request to ${origin} failed: ${code || oneLine(e.message)}`, { details: { cause: code || e.name }, cause: e });
 }
 
