@@ -86,15 +86,7 @@ export function createHttpClient(options: HttpClientOptions = {}): HttpClient {
         const done = () => signal.removeEventListener('abort', listener);
         settle = { resolve: (res) => (done(), resolve(res)), reject: (err) => (done(), reject(err)) };
       }
-      const collector = new ResponseCollector({
-        state,
-        origin,
-        maxBodyBytes,
-        maxRedirections,
-        started: performance.now(),
-        resolve: settle.resolve,
-        reject: settle.reject,
-      });
+      const collector = new ResponseCollector({ state, maxBodyBytes, maxRedirections, started: performance.now(), ...settle });
       if (signal && onAbort) {
         if (signal.aborted) return onAbort();
         signal.addEventListener('abort', onAbort, { once: true });

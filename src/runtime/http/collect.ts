@@ -20,7 +20,6 @@ type Headers = Record<string, string | string[]>;
 
 export interface CollectOptions {
   state: ExchangeState;
-  origin: string;
   maxBodyBytes: number;
   maxRedirections: number;
   started: number;
@@ -83,7 +82,7 @@ export class ResponseCollector implements Dispatcher.DispatchHandler {
 
   onResponseError(_controller: unknown, err: Error): void {
     if (this.#settled) return;
-    this.fail(toFlowError(err, this.o.origin, this.o.state.url));
+    this.fail(toFlowError(err, this.o.state.origin, this.o.state.url));
   }
 
   /** Settle with an error and stop the exchange (also used for cancellation). */
@@ -91,7 +90,7 @@ export class ResponseCollector implements Dispatcher.DispatchHandler {
     if (this.#settled) return;
     this.#settled = true;
     this.#abort();
-    this.o.reject(toFlowError(err, this.o.origin));
+    this.o.reject(toFlowError(err, this.o.state.origin));
   }
 
   #push(chunk: Buffer): void {
