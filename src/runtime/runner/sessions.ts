@@ -155,13 +155,11 @@ export class Sessions {
   private hideCredentials(spec: RequestSpec, res: FlowResponse, extracted: Record<string, unknown>): void {
     const hide = (v: unknown) => typeof v === 'string' && this.ctx.redactor.add(v, 'token');
     for (const e of spec.extract) if (isCredentialName(e.name)) hide(extracted[e.name]);
-    let answer: unknown;
     try {
-      answer = res.json();
+      hideCredentialFields(res.json(), hide);
     } catch {
-      return;
+      // not JSON: no fields to hide
     }
-    hideCredentialFields(answer, hide);
   }
 }
 
