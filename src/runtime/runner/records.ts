@@ -58,14 +58,9 @@ export function responseRecord(res: FlowResponse, redactor: Redactor): ResponseR
 }
 
 function describeForm(form: FormData, redactor: Redactor): string {
-  const parts: string[] = [];
-  for (const [name, value] of form.entries()) {
-    parts.push(
-      typeof value === 'string'
-        ? `${name}=${redactor.text(value)}`
-        : `${name}=<file ${(value as { name?: string }).name ?? ''} ${(value as { size: number }).size} bytes>`,
-    );
-  }
+  const parts = Array.from(form.entries(), ([name, value]) =>
+    typeof value === 'string' ? `${name}=${redactor.text(value)}` : `${name}=<file ${value.name} ${value.size} bytes>`,
+  );
   return `multipart: ${parts.join('; ')}`;
 }
 
