@@ -11,7 +11,7 @@ export function timeoutInterceptor(): Dispatcher.DispatcherComposeInterceptor {
     const state = exchangeOf(opts);
     const ms = state?.timeoutMs;
     if (!state || !ms || ms <= 0 || !Number.isFinite(ms)) return dispatch(opts, handler);
-    return dispatch(opts, new TimeoutHandler(ms, state, handler));
+    return dispatch(opts, new TimeoutHandler(state, handler));
   };
 }
 
@@ -23,15 +23,15 @@ class TimeoutHandler implements Dispatcher.DispatchHandler {
 
   /** @param state its `url` is this attempt's (this hop's: the hops interceptor runs first), so the message says which request hung */
   constructor(
-    private readonly ms: number,
     private readonly state: ExchangeState,
     private readonly handler: Dispatcher.DispatchHandler,
   ) {
-    this.#timer = setTimeout(() => this.#fire(), ms);
+    this.#timer = setTimeout(() => this.#fire(), state.timeoutMs);
   }
 
   #error(): FlowError {
-    return new FlowError('E_TIMEOUT', `no complete response from ${this.state.url} within ${this.ms} ms`, { details: { timeoutMs: this.ms } });
+    const ms = this.state.timeoutMs;
+    return new FlowError('E_TIMEOUT', `no complete response from ${this.state.url} within ${ms} ms`, { details: { timeoutMs: ms } });
   }
 
   #fire(): void {
