@@ -119,7 +119,7 @@ class BufferedResponse implements FlowResponse {
   }
 
   get cookies(): Record<string, string> {
-    if (!this.#cookies) this.#cookies = parseSetCookies(this.#setCookies ?? asList(this.headers['set-cookie']));
+    if (!this.#cookies) this.#cookies = parseSetCookies(this.#setCookies ?? [this.headers['set-cookie'] ?? []].flat());
     return this.#cookies;
   }
 }
@@ -132,10 +132,6 @@ export function createResponse(init: FlowResponseInit): FlowResponse {
 export function header(headers: Record<string, string | string[]>, name: string): string | undefined {
   const v = headers[name];
   return Array.isArray(v) ? v[0] : v;
-}
-
-function asList(v: string | string[] | undefined): string[] {
-  return v === undefined ? [] : Array.isArray(v) ? v : [v];
 }
 
 function parseSetCookies(list: string[]): Record<string, string> {

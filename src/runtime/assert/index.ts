@@ -2,5 +2,5 @@
 // Parsed in src/graph (pure, so lint checks the same syntax); evaluated here.
 export { parseAssert, checkAssert } from '../../graph/assert-syntax.js';
 export { evaluateAssert } from './evaluate.js';
-export { looseEquals, order, contains, matches, asNumber } from './compare.js';
+export { order, contains, matches } from './compare.js';
 export type { AssertOutcome } from './types.js';

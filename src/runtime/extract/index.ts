@@ -10,7 +10,7 @@ import { xpath } from './xpath.js';
 
 export const SOURCES: Record<ExtractSource, ExtractSourceModule> = { jsonpath, regex, xpath };
 
-export type { Extracted, ExtractSourceModule } from './types.js';
+export type { Extracted } from './types.js';
 export { compileRegex } from '../../graph/extract-syntax.js';
 // Pure, so it lives in src/graph where lint uses it too.
 export { checkExtract } from '../../graph/extract-syntax.js';

@@ -16,10 +16,7 @@ const docs = new WeakMap<FlowResponse, Parsed>();
 
 function parse(res: FlowResponse): Parsed {
   let hit = docs.get(res);
-  if (!hit) {
-    hit = parseBody(res);
-    docs.set(res, hit);
-  }
+  if (!hit) docs.set(res, (hit = parseBody(res)));
   return hit;
 }
 

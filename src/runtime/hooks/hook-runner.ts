@@ -71,10 +71,7 @@ export function createHookRunner(options: HookRunnerOptions): HookRunner {
       const at = answer.line === undefined ? '' : ` at line ${answer.line}`;
       throw hookError(label, source, input, `failed${at}: ${answer.message}`, answer.logs, answer.line);
     }
-    const out: HookOutput = { logs: answer.logs };
-    if (answer.request) out.request = answer.request;
-    if (answer.jsonBody) out.jsonBody = true;
-    if (answer.extract) out.extract = answer.extract;
+    const { ok: _ok, ...out } = answer; // the worker sets only the keys it has a value for
     return out;
   }
 

@@ -62,18 +62,13 @@ export function createHttpClient(options: HttpClientOptions = {}): HttpClient {
       try {
         target = typeof req.url === 'string' ? new URL(req.url) : req.url;
       } catch {
-        reject(new FlowError('E_HTTP', 'the request URL is not a valid absolute URL', { details: { cause: 'ERR_INVALID_URL' } }));
-        return;
+        return reject(new FlowError('E_HTTP', 'the request URL is not a valid absolute URL', { details: { cause: 'ERR_INVALID_URL' } }));
       }
       if (target.protocol !== 'http:' && target.protocol !== 'https:') {
-        reject(new FlowError('E_HTTP', `unsupported URL scheme ${target.protocol} (http: and https: only)`));
-        return;
+        return reject(new FlowError('E_HTTP', `unsupported URL scheme ${target.protocol} (http: and https: only)`));
       }
       const origin = target.origin;
-      if (closed) {
-        reject(new FlowError('E_HTTP', `the HTTP client is closed; cannot send to ${origin}`));
-        return;
-      }
+      if (closed) return reject(new FlowError('E_HTTP', `the HTTP client is closed; cannot send to ${origin}`));
       const state: ExchangeState = { timeoutMs: req.timeoutMs ?? DEFAULT_TIMEOUT_MS, origin, jar: req.cookieJar, url: target.href, setCookies: [] };
       if (req.credentialHeaders?.length) state.credentialHeaders = new Set(req.credentialHeaders.map((n) => n.toLowerCase()));
       if (req.resign) state.resign = req.resign;
@@ -86,15 +81,7 @@ export function createHttpClient(options: HttpClientOptions = {}): HttpClient {
         const done = () => signal.removeEventListener('abort', listener);
         settle = { resolve: (res) => (done(), resolve(res)), reject: (err) => (done(), reject(err)) };
       }
-      const collector = new ResponseCollector({
-        state,
-        origin,
-        maxBodyBytes,
-        maxRedirections,
-        started: performance.now(),
-        resolve: settle.resolve,
-        reject: settle.reject,
-      });
+      const collector = new ResponseCollector({ state, maxBodyBytes, maxRedirections, started: performance.now(), ...settle });
       if (signal && onAbort) {
         if (signal.aborted) return onAbort();
         signal.addEventListener('abort', onAbort, { once: true });

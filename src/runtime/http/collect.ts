@@ -6,7 +6,7 @@ import type { Dispatcher } from 'undici';
 import { FlowError } from '../../errors.js';
 import { createResponse, type FlowResponse } from '../response.js';
 import { toFlowError } from './errors.js';
-import type { ExchangeState } from './exchange.js';
+import type { Controller, ExchangeState, RawHeaders } from './exchange.js';
 
 /** The statuses undici's redirect interceptor follows. */
 const REDIRECT_STATUSES: ReadonlySet<number> = new Set([300, 301, 302, 303, 307, 308]);
@@ -20,7 +20,6 @@ type Headers = Record<string, string | string[]>;
 
 export interface CollectOptions {
   state: ExchangeState;
-  origin: string;
   maxBodyBytes: number;
   maxRedirections: number;
   started: number;
@@ -30,7 +29,7 @@ export interface CollectOptions {
 
 export class ResponseCollector implements Dispatcher.DispatchHandler {
   #settled = false;
-  #controller?: Dispatcher.DispatchController | null;
+  #controller?: Controller | null;
   #status = 0;
   #statusText?: string;
   #headers: Headers = {};
@@ -41,17 +40,12 @@ export class ResponseCollector implements Dispatcher.DispatchHandler {
 
   constructor(private readonly o: CollectOptions) {}
 
-  onRequestStart(controller: Dispatcher.DispatchController): void {
+  onRequestStart(controller: Controller): void {
     this.#controller = controller;
     if (this.#settled) controller.abort(STOPPED);
   }
 
-  onResponseStart(
-    controller: Dispatcher.DispatchController,
-    status: number,
-    headers: Record<string, string | string[] | undefined>,
-    statusMessage?: string,
-  ): void {
+  onResponseStart(controller: Controller, status: number, headers: RawHeaders, statusMessage?: string): void {
     if (this.#settled) return;
     this.#controller = controller;
     // A redirect reaches us only when the redirect interceptor gave up: the limit was hit.
@@ -69,7 +63,7 @@ export class ResponseCollector implements Dispatcher.DispatchHandler {
     if (length > PREALLOCATE_BYTES) this.#buffer = Buffer.allocUnsafe(Math.min(length, this.o.maxBodyBytes));
   }
 
-  onResponseData(controller: Dispatcher.DispatchController, chunk: Buffer): void {
+  onResponseData(controller: Controller, chunk: Buffer): void {
     if (this.#settled) return;
     const room = this.o.maxBodyBytes - this.#size;
     if (chunk.length > room) {
@@ -88,7 +82,7 @@ export class ResponseCollector implements Dispatcher.DispatchHandler {
 
   onResponseError(_controller: unknown, err: Error): void {
     if (this.#settled) return;
-    this.fail(toFlowError(err, this.o.origin, this.o.state.url));
+    this.fail(toFlowError(err, this.o.state.origin, this.o.state.url));
   }
 
   /** Settle with an error and stop the exchange (also used for cancellation). */
@@ -96,7 +90,7 @@ export class ResponseCollector implements Dispatcher.DispatchHandler {
     if (this.#settled) return;
     this.#settled = true;
     this.#abort();
-    this.o.reject(toFlowError(err, this.o.origin));
+    this.o.reject(toFlowError(err, this.o.state.origin));
   }
 
   #push(chunk: Buffer): void {

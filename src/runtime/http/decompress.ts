@@ -10,6 +10,7 @@
 import type { Dispatcher } from 'undici';
 import type { Transform } from 'node:stream';
 import { createBrotliDecompress, createGunzip, createInflate } from 'node:zlib';
+import type { Controller, RawHeaders } from './exchange.js';
 
 // A Map, not an object: the name comes from the server, and `__proto__` or `constructor`
 // must not be taken for a decoder.
@@ -20,9 +21,6 @@ const DECODERS = new Map<string, () => Transform>([
   ['br', createBrotliDecompress],
 ]);
 
-type Controller = Dispatcher.DispatchController;
-type Headers = Record<string, string | string[] | undefined>;
-
 export function decompressInterceptor(): Dispatcher.DispatcherComposeInterceptor {
   return (dispatch) => (opts, handler) => dispatch(opts, new DecompressHandler(handler));
 }
@@ -31,7 +29,7 @@ class DecompressHandler implements Dispatcher.DispatchHandler {
   #decoder?: Transform;
   /** the bytes as received, until the decoder has produced some: a body it refuses at once is kept as it came */
   #raw?: Buffer[] = [];
-  #trailers: Headers = {};
+  #trailers: RawHeaders = {};
 
   constructor(private readonly handler: Dispatcher.DispatchHandler) {}
 
@@ -39,7 +37,7 @@ class DecompressHandler implements Dispatcher.DispatchHandler {
     this.handler.onRequestStart?.(controller, context);
   }
 
-  onResponseStart(controller: Controller, status: number, headers: Headers, statusMessage?: string): void {
+  onResponseStart(controller: Controller, status: number, headers: RawHeaders, statusMessage?: string): void {
     const encoding = headers['content-encoding'];
     const make = typeof encoding === 'string' && status >= 200 && status !== 204 && status !== 304 ? DECODERS.get(encoding.trim().toLowerCase()) : undefined;
     if (make) this.#decode(make(), controller);
@@ -84,7 +82,7 @@ class DecompressHandler implements Dispatcher.DispatchHandler {
     this.#decoder.write(chunk);
   }
 
-  onResponseEnd(controller: Controller, trailers: Headers): void {
+  onResponseEnd(controller: Controller, trailers: RawHeaders): void {
     if (!this.#decoder) return this.handler.onResponseEnd?.(controller, trailers);
     this.#trailers = trailers;
     this.#decoder.end();

@@ -1,24 +1,24 @@
 // undici's and Node's errors -> our coded FlowErrors. Messages name the origin or the
 // request's URL and the underlying code, never a header value or body. A URL may hold a
 // secret in its path or query: records redact error messages (runner/records.ts errorRecord).
-import { FlowError, hasCode } from '../../errors.js';
+import { FlowError, hasCode, type ErrorCode } from '../../errors.js';
 
 /** `url`: the request's URL when known (the last hop), for the messages that name a request rather than a server */
 type Mapper = (origin: string, code: string, err: Error, url?: string) => FlowError;
 
-const timeout: Mapper = (origin, code, err) =>
-  new FlowError('E_TIMEOUT', `${origin} did not answer in time (${code})`, { details: { cause: code }, cause: err });
-
-const tls: Mapper = (origin, code, err) =>
-  new FlowError('E_TLS', `TLS error with ${origin}: ${code} (${oneLine(err.message)})`, { details: { cause: code }, cause: err });
-
-const network =
-  (what: string): Mapper =>
+/** The FlowError of `flowCode` for an error with Node's or undici's `code`, which its details name. */
+const mapped =
+  (flowCode: ErrorCode, text: (origin: string, code: string, err: Error) => string): Mapper =>
   (origin, code, err) =>
-    new FlowError('E_HTTP', `${what} ${origin} (${code})`, { details: { cause: code }, cause: err });
+    new FlowError(flowCode, text(origin, code, err), { details: { cause: code }, cause: err });
+
+const timeout = mapped('E_TIMEOUT', (origin, code) => `${origin} did not answer in time (${code})`);
+const tls = mapped('E_TLS', (origin, code, err) => `TLS error with ${origin}: ${code} (${oneLine(err.message)})`);
+const network = (what: string) => mapped('E_HTTP', (origin, code) => `${what} ${origin} (${code})`);
+const aborted = mapped('E_ABORTED', (origin) => `the request to ${origin} was cancelled`);
 
 const BY_CODE: Record<string, Mapper> = {
-  ECONNREFUSED: (origin, code, err) => new FlowError('E_CONNECTION_REFUSED', `connection refused by ${origin}`, { details: { cause: code }, cause: err }),
+  ECONNREFUSED: mapped('E_CONNECTION_REFUSED', (origin) => `connection refused by ${origin}`),
   UND_ERR_CONNECT_TIMEOUT: timeout,
   UND_ERR_HEADERS_TIMEOUT: timeout,
   UND_ERR_BODY_TIMEOUT: timeout,
@@ -31,10 +31,9 @@ const BY_CODE: Record<string, Mapper> = {
   EAI_AGAIN: network('cannot resolve the host of'),
   EHOSTUNREACH: network('no route to'),
   ENETUNREACH: network('no route to'),
-  UND_ERR_DESTROYED: (origin, code, err) =>
-    new FlowError('E_ABORTED', `the HTTP client was closed before ${origin} answered`, { details: { cause: code }, cause: err }),
-  UND_ERR_ABORTED: (origin, code, err) => new FlowError('E_ABORTED', `the request to ${origin} was cancelled`, { details: { cause: code }, cause: err }),
-  ABORT_ERR: (origin, code, err) => new FlowError('E_ABORTED', `the request to ${origin} was cancelled`, { details: { cause: code }, cause: err }),
+  UND_ERR_DESTROYED: mapped('E_ABORTED', (origin) => `the HTTP client was closed before ${origin} answered`),
+  UND_ERR_ABORTED: aborted,
+  ABORT_ERR: aborted,
   UND_ERR_INVALID_ARG: (origin, code, err, url) =>
     // undici detects a redirect cycle (A -> B -> A) with this error; it has no own code
     /redirect loop/i.test(err.message)
@@ -64,7 +63,7 @@ export function toFlowError(err: unknown, origin: string, url?: string): FlowErr
   const code = codeOf(e);
   const mapper = BY_CODE[code] ?? (TLS_CODES.has(code) || /^ERR_(TLS|SSL)_/.test(code) ? tls : undefined);
   if (mapper) return mapper(origin, code, e, url);
-  if (e.name === 'AbortError') return BY_CODE.ABORT_ERR(origin, code || 'AbortError', e);
+  if (e.name === 'AbortError') return aborted(origin, code || 'AbortError', e);
   return new FlowError('E_HTTP', `request to ${origin} failed: ${code || oneLine(e.message)}`, { details: { cause: code || e.name }, cause: e });
 }
 

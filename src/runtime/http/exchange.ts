@@ -27,6 +27,9 @@ export interface ExchangeState {
 export const EXCHANGE = 'flowExchange';
 
 export type FlowDispatchOptions = Dispatcher.DispatchOptions & { [EXCHANGE]?: ExchangeState };
+/** The shapes of undici's handler callbacks, for our interceptors' handlers. */
+export type Controller = Dispatcher.DispatchController;
+export type RawHeaders = Record<string, string | string[] | undefined>;
 
 export function exchangeOf(opts: Dispatcher.DispatchOptions): ExchangeState | undefined {
   return (opts as FlowDispatchOptions)[EXCHANGE];
@@ -59,16 +62,11 @@ class HopHandler implements Dispatcher.DispatchHandler {
     private readonly handler: Dispatcher.DispatchHandler,
   ) {}
 
-  onRequestStart(controller: Dispatcher.DispatchController, context: unknown): void {
+  onRequestStart(controller: Controller, context: unknown): void {
     this.handler.onRequestStart?.(controller, context);
   }
 
-  onResponseStart(
-    controller: Dispatcher.DispatchController,
-    status: number,
-    headers: Record<string, string | string[] | undefined>,
-    statusMessage?: string,
-  ): void {
+  onResponseStart(controller: Controller, status: number, headers: RawHeaders, statusMessage?: string): void {
     const setCookie = headers['set-cookie'];
     if (setCookie !== undefined) {
       if (Array.isArray(setCookie)) this.state.setCookies.push(...setCookie);
@@ -78,15 +76,15 @@ class HopHandler implements Dispatcher.DispatchHandler {
     this.handler.onResponseStart?.(controller, status, headers, statusMessage);
   }
 
-  onResponseData(controller: Dispatcher.DispatchController, chunk: Buffer): void {
+  onResponseData(controller: Controller, chunk: Buffer): void {
     this.handler.onResponseData?.(controller, chunk);
   }
 
-  onResponseEnd(controller: Dispatcher.DispatchController, trailers: Record<string, string | string[] | undefined>): void {
+  onResponseEnd(controller: Controller, trailers: RawHeaders): void {
     this.handler.onResponseEnd?.(controller, trailers);
   }
 
-  onResponseError(controller: Dispatcher.DispatchController, err: Error): void {
+  onResponseError(controller: Controller, err: Error): void {
     this.handler.onResponseError?.(controller, err);
   }
 }

@@ -4,34 +4,34 @@
 // attempt. It sits below retry, so a timed-out attempt can be retried like a network error.
 import type { Dispatcher } from 'undici';
 import { FlowError } from '../../errors.js';
-import { exchangeOf, type ExchangeState } from './exchange.js';
+import { exchangeOf, type Controller, type ExchangeState, type RawHeaders } from './exchange.js';
 
 export function timeoutInterceptor(): Dispatcher.DispatcherComposeInterceptor {
   return (dispatch) => (opts, handler) => {
     const state = exchangeOf(opts);
     const ms = state?.timeoutMs;
     if (!state || !ms || ms <= 0 || !Number.isFinite(ms)) return dispatch(opts, handler);
-    return dispatch(opts, new TimeoutHandler(ms, state, handler));
+    return dispatch(opts, new TimeoutHandler(state, handler));
   };
 }
 
 class TimeoutHandler implements Dispatcher.DispatchHandler {
   readonly #timer: NodeJS.Timeout;
-  #controller?: Dispatcher.DispatchController;
+  #controller?: Controller;
   /** the deadline passed: everything undici still reports for this attempt is dropped */
   #fired = false;
 
   /** @param state its `url` is this attempt's (this hop's: the hops interceptor runs first), so the message says which request hung */
   constructor(
-    private readonly ms: number,
     private readonly state: ExchangeState,
     private readonly handler: Dispatcher.DispatchHandler,
   ) {
-    this.#timer = setTimeout(() => this.#fire(), ms);
+    this.#timer = setTimeout(() => this.#fire(), state.timeoutMs);
   }
 
   #error(): FlowError {
-    return new FlowError('E_TIMEOUT', `no complete response from ${this.state.url} within ${this.ms} ms`, { details: { timeoutMs: this.ms } });
+    const ms = this.state.timeoutMs;
+    return new FlowError('E_TIMEOUT', `no complete response from ${this.state.url} within ${ms} ms`, { details: { timeoutMs: ms } });
   }
 
   #fire(): void {
@@ -41,7 +41,7 @@ class TimeoutHandler implements Dispatcher.DispatchHandler {
     // aborted when it gets one (onRequestStart). The error goes up now, either way, and
     // without the aborted controller so that a retry interceptor above may try again.
     this.#controller?.abort(err);
-    this.handler.onResponseError?.(null as unknown as Dispatcher.DispatchController, err);
+    this.handler.onResponseError?.(null as unknown as Controller, err);
   }
 
   #done(): boolean {
@@ -49,30 +49,25 @@ class TimeoutHandler implements Dispatcher.DispatchHandler {
     return this.#fired;
   }
 
-  onRequestStart(controller: Dispatcher.DispatchController, context: unknown): void {
+  onRequestStart(controller: Controller, context: unknown): void {
     this.#controller = controller;
     if (this.#fired) return controller.abort(this.#error());
     this.handler.onRequestStart?.(controller, context);
   }
 
-  onResponseStart(
-    controller: Dispatcher.DispatchController,
-    status: number,
-    headers: Record<string, string | string[] | undefined>,
-    statusMessage?: string,
-  ): void {
+  onResponseStart(controller: Controller, status: number, headers: RawHeaders, statusMessage?: string): void {
     if (!this.#fired) this.handler.onResponseStart?.(controller, status, headers, statusMessage);
   }
 
-  onResponseData(controller: Dispatcher.DispatchController, chunk: Buffer): void {
+  onResponseData(controller: Controller, chunk: Buffer): void {
     if (!this.#fired) this.handler.onResponseData?.(controller, chunk);
   }
 
-  onResponseEnd(controller: Dispatcher.DispatchController, trailers: Record<string, string | string[] | undefined>): void {
+  onResponseEnd(controller: Controller, trailers: RawHeaders): void {
     if (!this.#done()) this.handler.onResponseEnd?.(controller, trailers);
   }
 
-  onResponseError(controller: Dispatcher.DispatchController, err: Error): void {
+  onResponseError(controller: Controller, err: Error): void {
     if (!this.#done()) this.handler.onResponseError?.(controller, err);
   }
 }

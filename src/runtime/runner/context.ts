@@ -2,8 +2,7 @@
 import type { ProjectGraph } from '../../graph/index.js';
 import type { Environment, Project } from '../../project/types.js';
 import type { HookRunner } from '../hooks/index.js';
-import type { CookieJar } from '../http/index.js';
-import type { HttpClient } from '../http/types.js';
+import type { CookieJar, HttpClient } from '../http/index.js';
 import type { Redactor } from '../../redact/index.js';
 import type { SecretStore } from '../secrets/index.js';
 import type { RenderContext } from '../template/index.js';

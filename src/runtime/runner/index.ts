@@ -5,7 +5,7 @@ import type { Project } from '../../project/types.js';
 import { createHookRunner, type HookRunner } from '../hooks/index.js';
 import { CookieJar, createHttpClient } from '../http/index.js';
 import { createRedactor } from '../../redact/index.js';
-import { createNapiKeychain, createSecretStore } from '../secrets/index.js';
+import { createSecretStore } from '../secrets/index.js';
 import type { OperationResult, RunnerOptions, RunSummary } from '../types.js';
 import type { RunContext } from './context.js';
 import { chooseEnvironment, collectVars } from './environment.js';
@@ -38,12 +38,7 @@ export function createRunner(project: Project, options: RunnerOptions = {}): Run
     graph: options.graph ?? buildGraph(project),
     state: new RunState(project.resources.keys()),
     http: createHttpClient({ env: processEnv }),
-    secrets: createSecretStore({
-      projectName: project.name,
-      env: processEnv,
-      keychain: createNapiKeychain(),
-      onReveal: (v: string) => redactor.add(v),
-    }),
+    secrets: createSecretStore({ projectName: project.name, env: processEnv, onReveal: (v: string) => redactor.add(v) }),
     redactor,
     get hooks() {
       hooks ??= createHookRunner({ projectDir: project.dir, timeoutMs: options.hookTimeoutMs });

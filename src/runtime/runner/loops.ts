@@ -19,17 +19,16 @@ export async function pollUntil(ctx: RunContext, op: Operation, rc: RenderContex
   for (let attempt = 1; attempt <= poll.maxAttempts; attempt++) {
     const res = await exchange();
     checkStatus(res, op.expectStatus, ctx.redactor);
-    let done = true;
+    last = undefined;
     for (const expr of poll.condition) {
       const { record, error } = evaluateOne(expr, res, rc, ctx.redactor);
       if (error) throw error;
       if (!record.pass) {
-        done = false;
         last = { expr: record.expr, actual: record.actual };
         break;
       }
     }
-    if (done) return res;
+    if (!last) return res;
     if (attempt < poll.maxAttempts) await sleep(poll.intervalMs);
   }
   throw new FlowError(

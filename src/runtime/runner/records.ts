@@ -10,7 +10,7 @@ import type { FormData } from 'undici';
 /** Bodies in results are cut to this many characters, after redaction. */
 export const BODY_EXCERPT_CHARS = 2000;
 
-/** What a record holds of a body (redaction shortens it; `***` stands for 4 characters or more). */
+/** What a record holds of a body, in characters and in bytes decoded (redaction shortens it; `***` stands for 4 characters or more). */
 const HELD_CHARS = BODY_EXCERPT_CHARS * 4;
 
 /**
@@ -58,30 +58,22 @@ export function responseRecord(res: FlowResponse, redactor: Redactor): ResponseR
 }
 
 function describeForm(form: FormData, redactor: Redactor): string {
-  const parts: string[] = [];
-  for (const [name, value] of form.entries()) {
-    parts.push(
-      typeof value === 'string'
-        ? `${name}=${redactor.text(value)}`
-        : `${name}=<file ${(value as { name?: string }).name ?? ''} ${(value as { size: number }).size} bytes>`,
-    );
-  }
+  const parts = Array.from(form.entries(), ([name, value]) =>
+    typeof value === 'string' ? `${name}=${redactor.text(value)}` : `${name}=<file ${value.name} ${value.size} bytes>`,
+  );
   return `multipart: ${parts.join('; ')}`;
 }
-
-/** At most this many bytes of a response body are decoded for its record. */
-const EXCERPT_BYTES = HELD_CHARS;
 
 /** The start of a response body that a record holds, and how much of it is left out. */
 function heldBody(res: FlowResponse): { text: string; cut: number; suffix: string; partial: boolean } {
   if (!isTextual(res))
     return { text: `<${res.body.length} bytes of ${String(res.headers['content-type'] ?? 'binary data')}>`, cut: 0, suffix: '', partial: false };
-  if (res.body.length <= EXCERPT_BYTES) {
+  if (res.body.length <= HELD_CHARS) {
     const text = res.text();
     if (text.length <= HELD_CHARS) return { text, cut: 0, suffix: '', partial: false };
     return { text: text.slice(0, HELD_CHARS), cut: text.length - HELD_CHARS, suffix: '', partial: true };
   }
-  const text = res.body.subarray(0, EXCERPT_BYTES).toString('utf8');
+  const text = res.body.subarray(0, HELD_CHARS).toString('utf8');
   // The rest counted in bytes (the suffix says how many in all); a held text is partial.
   return { text, cut: 0, suffix: ` (${res.body.length} bytes in all)`, partial: true };
 }

@@ -3,7 +3,7 @@
 // prerequisite share one in-flight run; independent branches run at once up to `concurrency`.
 // X itself always runs when asked for (once per request, even if it ran as a prerequisite).
 import { FlowError, hasCode } from '../../errors.js';
-import type { Operation } from '../../project/types.js';
+import type { Loc, Operation } from '../../project/types.js';
 import type { OperationResult } from '../types.js';
 import type { RunContext, Trace } from './context.js';
 import { executeOnce, type OnceResult } from './execute.js';
@@ -140,15 +140,14 @@ export class Scheduler {
       failure = { error: err };
     }
     // A failed assert keeps what was extracted and every assert record; other failures have none.
-    const result: OperationResult = { ...this.base(op, prerequisiteOf, trace), extracted: once?.extracted ?? {}, asserts: once?.asserts ?? [] };
+    const result: OperationResult = { ...this.base(op.id, op.loc, prerequisiteOf, trace), extracted: once?.extracted ?? {}, asserts: once?.asserts ?? [] };
     if (failure) {
       result.status = 'failed';
       result.error = errorRecord(this.explain(failure.error), this.ctx.redactor);
       result.error.loc ??= op.loc;
     }
     result.ms = Math.round(performance.now() - started);
-    this.ctx.emit({ type: 'operation:end', result });
-    return result;
+    return this.ended(result);
   }
 
   /** E_VAR_UNRESOLVED gains the operations that could produce the value. */
@@ -163,47 +162,32 @@ export class Scheduler {
     return err;
   }
 
-  private base(op: Operation, prerequisiteOf: string[], trace: Trace): OperationResult {
+  private base(opId: string, loc: Loc, prerequisiteOf: string[], trace?: Trace): OperationResult {
     const result: OperationResult = {
-      operation: op.id,
+      operation: opId,
       status: 'passed',
-      loc: op.loc,
+      loc,
       prerequisiteOf,
-      exchanges: trace.exchanges,
+      exchanges: trace?.exchanges ?? [],
       extracted: {},
       asserts: [],
       ms: 0,
     };
-    if (trace.hookLogs) result.hookLogs = trace.hookLogs;
-    if (trace.warnings) result.warnings = trace.warnings;
+    if (trace?.hookLogs) result.hookLogs = trace.hookLogs;
+    if (trace?.warnings) result.warnings = trace.warnings;
     return result;
   }
 
   private skipped(op: Operation, reason: string, prerequisiteOf: string[], blockedBy: string): OperationResult {
-    const result: OperationResult = {
-      ...this.base(op, prerequisiteOf, { operation: op.id, exchanges: [] }),
-      status: 'skipped',
-      skippedBecause: reason,
-      blockedBy,
-    };
-    this.ctx.emit({ type: 'operation:end', result });
-    return result;
+    return this.ended({ ...this.base(op.id, op.loc, prerequisiteOf), status: 'skipped', skippedBecause: reason, blockedBy });
   }
 
   private failure(opId: string, err: FlowError, prerequisiteOf: string[]): OperationResult {
-    const op = this.ctx.project.operations.get(opId);
-    const loc = op?.loc ?? { file: this.ctx.project.rootFile, line: 1, col: 1 };
-    const result: OperationResult = {
-      operation: opId,
-      status: 'failed',
-      loc,
-      prerequisiteOf,
-      exchanges: [],
-      extracted: {},
-      asserts: [],
-      error: errorRecord(err, this.ctx.redactor),
-      ms: 0,
-    };
+    const loc = this.ctx.project.operations.get(opId)?.loc ?? { file: this.ctx.project.rootFile, line: 1, col: 1 };
+    return this.ended({ ...this.base(opId, loc, prerequisiteOf), status: 'failed', error: errorRecord(err, this.ctx.redactor) });
+  }
+
+  private ended(result: OperationResult): OperationResult {
     this.ctx.emit({ type: 'operation:end', result });
     return result;
   }

@@ -92,8 +92,8 @@ export class Sessions {
    */
   private async renew(actor: Actor, held: Held, trace: Trace): Promise<Held> {
     const strategy = actor.auth ? strategyFor(actor.auth.strategy) : undefined;
+    let session: Session | undefined;
     try {
-      let session: Session | undefined;
       if (actor.session?.refresh) {
         const answer = await this.exchange(actor, actor.session.refresh, `refresh of ${actor.id}`, trace, held.session.values);
         // The strategy's old expiry no longer applies: the ttl decides, unless the strategy
@@ -105,19 +105,18 @@ export class Sessions {
         const refreshed = await strategy.refresh(actor.auth, held.session, this.authContext(actor, trace, held.session.values));
         session = { ...refreshed, values: Object.assign(held.session.values, refreshed.values) };
       }
-      if (!session) {
-        this.held.delete(actor.id);
-        return this.login(actor, trace);
-      }
-      const renewed = { session, obtainedAt: this.ctx.now() };
-      this.held.set(actor.id, renewed);
-      return renewed;
     } catch {
       // A refresh that fails (the refresh token expired too) falls back to a full login,
       // as a person would; only a failed login fails the actor.
+      session = undefined;
+    }
+    if (!session) {
       this.held.delete(actor.id);
       return this.login(actor, trace);
     }
+    const renewed = { session, obtainedAt: this.ctx.now() };
+    this.held.set(actor.id, renewed);
+    return renewed;
   }
 
   private authContext(actor: Actor | undefined, trace: Trace, values?: Record<string, unknown>): AuthContext {
@@ -155,13 +154,11 @@ export class Sessions {
   private hideCredentials(spec: RequestSpec, res: FlowResponse, extracted: Record<string, unknown>): void {
     const hide = (v: unknown) => typeof v === 'string' && this.ctx.redactor.add(v, 'token');
     for (const e of spec.extract) if (isCredentialName(e.name)) hide(extracted[e.name]);
-    let answer: unknown;
     try {
-      answer = res.json();
+      hideCredentialFields(res.json(), hide);
     } catch {
-      return;
+      // not JSON: no fields to hide
     }
-    hideCredentialFields(answer, hide);
   }
 }
 

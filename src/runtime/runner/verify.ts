@@ -28,12 +28,7 @@ export function checkResponse(ctx: RunContext, op: Operation, res: FlowResponse,
   if (warnings?.length) (trace.warnings ??= []).push(...warnings.map((w) => ({ code: w.code, message: ctx.redactor.text(w.message) })));
 }
 
-export interface Extracted {
-  scalars: Record<string, unknown>;
-  many: Record<string, unknown[]>;
-}
-
-export function extract(specs: ExtractSpec[], res: FlowResponse): Extracted {
+export function extract(specs: ExtractSpec[], res: FlowResponse): { scalars: Record<string, unknown>; many: Record<string, unknown[]> } {
   if (!specs.length) return { scalars: {}, many: {} };
   const out = extractAll(specs, res);
   if (out.errors.length) throw out.errors[0];
@@ -46,7 +41,15 @@ export function extract(specs: ExtractSpec[], res: FlowResponse): Extracted {
  */
 export function checkAsserts(exprs: string[], res: FlowResponse, rc: RenderContext, redactor: Redactor): AssertOutcome {
   const out: AssertOutcome = { records: [] };
-  for (const expr of exprs) addAssert(out, evaluateOne(expr, res, rc, redactor));
+  for (const expr of exprs) {
+    const { record, error } = evaluateOne(expr, res, rc, redactor);
+    out.records.push(record);
+    if (!record.pass && !out.error) {
+      out.failed = out.records.length - 1;
+      out.error =
+        error ?? new FlowError('E_ASSERT_FAILED', record.message ?? `${record.expr} failed`, { details: { expr: record.expr, actual: record.actual } });
+    }
+  }
   return out;
 }
 
@@ -55,18 +58,6 @@ interface AssertOutcome {
   error?: FlowError;
   /** the index in the operation's `assert` of the assert that failed first */
   failed?: number;
-}
-
-function addAssert(out: AssertOutcome, { record, error }: { record: AssertRecord; error?: FlowError }): void {
-  out.records.push(record);
-  if (!record.pass && !out.error) {
-    out.failed = out.records.length - 1;
-    out.error =
-      error ??
-      new FlowError('E_ASSERT_FAILED', record.message ?? `${record.expr} failed`, {
-        details: { expr: record.expr, actual: record.actual },
-      });
-  }
 }
 
 /** One assertion; `error` is set when the path could not be read at all (E_NOT_JSON, …). */

@@ -17,12 +17,7 @@ const TIMEOUT_MS = 10_000;
  */
 const ENTRY_OPTIONS = { linux: { store: 'secret-service' as const } };
 
-export interface NapiKeychainOptions {
-  timeoutMs?: number;
-}
-
-export function createNapiKeychain(options: NapiKeychainOptions = {}): Keychain {
-  const timeoutMs = options.timeoutMs ?? TIMEOUT_MS;
+export function createNapiKeychain(): Keychain {
   let mod: Promise<KeyringModule> | undefined;
   const load = () => (mod ??= import('@napi-rs/keyring'));
 
@@ -35,9 +30,9 @@ export function createNapiKeychain(options: NapiKeychainOptions = {}): Keychain 
       throw keychainUnavailable(`the keyring module could not be loaded (${messageOf(err)})`, err);
     }
     try {
-      return await what(m, AbortSignal.timeout(timeoutMs));
+      return await what(m, AbortSignal.timeout(TIMEOUT_MS));
     } catch (err) {
-      throw keychainUnavailable(explain(err, timeoutMs), err);
+      throw keychainUnavailable(explain(err), err);
     }
   }
 
@@ -62,9 +57,9 @@ const HINTS: Array<[RegExp, string]> = [
   [/no result found/i, 'the Secret Service has no unlocked default keyring to use'],
 ];
 
-function explain(err: unknown, timeoutMs: number): string {
+function explain(err: unknown): string {
   const name = (err as { name?: unknown } | null)?.name;
-  if (name === 'TimeoutError' || name === 'AbortError') return `it did not answer within ${timeoutMs} ms`;
+  if (name === 'TimeoutError' || name === 'AbortError') return `it did not answer within ${TIMEOUT_MS} ms`;
   const message = messageOf(err);
   const hint = HINTS.find(([re]) => re.test(message));
   return hint ? `${hint[1]}; ${message}` : message;

@@ -66,7 +66,7 @@ export function createSecretStore(options: SecretStoreOptions): SecretStore {
   const service = options.service ?? keychainService(options.projectName);
   let keychain: Keychain | false | undefined = options.keychain;
   const cache = new Map<string, Promise<string>>();
-  /** what `load` got, by name: the value or the error */
+  /** what the latest read of each name got, the value or the error: what `value` answers from */
   const loaded = new Map<string, { value: string } | { error: unknown }>();
   const revealed = new Set<string>();
 
@@ -85,16 +85,16 @@ export function createSecretStore(options: SecretStoreOptions): SecretStore {
   async function lookup(name: string): Promise<string> {
     const fromEnv = secretFromEnv(name, env);
     if (fromEnv) return fromEnv.value;
-    const { envVar, envEmpty } = envFacts(name);
-    if (keychain === false) throw secretMissing(name, { envVar, service, envEmpty, keychain: 'disabled' });
+    const facts = envFacts(name);
+    if (keychain === false) throw secretMissing(name, { ...facts, keychain: 'disabled' });
     keychain ??= createNapiKeychain();
     let value: string | null;
     try {
       value = await keychain.get(service, name);
     } catch (err) {
-      throw secretMissing(name, { envVar, service, envEmpty, keychain: 'unreachable', reason: reasonOf(err) }, err);
+      throw secretMissing(name, { ...facts, keychain: 'unreachable', reason: reasonOf(err) }, err);
     }
-    if (!value) throw secretMissing(name, { envVar, service, envEmpty, keychain: 'not-found' });
+    if (!value) throw secretMissing(name, { ...facts, keychain: 'not-found' });
     return value;
   }
 
@@ -104,12 +104,14 @@ export function createSecretStore(options: SecretStoreOptions): SecretStore {
       pending = lookup(name).then(
         (value) => {
           reveal(value);
+          loaded.set(name, { value });
           return value;
         },
-        (err: unknown) => {
+        (error: unknown) => {
           // A failure is not cached: the user may set the secret and retry in the same process.
           cache.delete(name);
-          throw err;
+          loaded.set(name, { error });
+          throw error;
         },
       );
       cache.set(name, pending);
@@ -119,16 +121,9 @@ export function createSecretStore(options: SecretStoreOptions): SecretStore {
 
   return {
     get,
+    // A name read before is a cache hit of `get`; one that failed is read again.
     async load(names) {
-      const wanted = [...new Set(names)].filter((name) => !loaded.has(name) || 'error' in loaded.get(name)!);
-      await Promise.all(
-        wanted.map((name) =>
-          get(name).then(
-            (value) => void loaded.set(name, { value }),
-            (error: unknown) => void loaded.set(name, { error }),
-          ),
-        ),
-      );
+      await Promise.all(Array.from(names, (name) => get(name).catch(() => undefined)));
     },
     value(name) {
       const fromEnv = secretFromEnv(name, env);

@@ -32,7 +32,11 @@ function resolve(part: Extract<TemplatePart, { kind: 'ref' }>, frame: Frame): un
 }
 
 function renderValue(value: TemplateValue, frame: Frame): unknown {
-  if (typeof value === 'string') return hasTemplate(value) ? renderParsed(parseCached(value), frame) : value;
+  if (typeof value === 'string') {
+    if (!hasTemplate(value)) return value;
+    const parts = parseCached(value);
+    return parts.length === 1 && parts[0].kind === 'ref' ? resolve(parts[0], frame) : renderParts(parts, frame);
+  }
   if (value === null || typeof value !== 'object') return value;
   if (isSecretRef(value)) return secretValue(value.name, frame);
   if (Array.isArray(value)) return value.map((item) => renderValue(item, frame));
@@ -40,12 +44,6 @@ function renderValue(value: TemplateValue, frame: Frame): unknown {
   const out: Record<string, unknown> = {};
   for (const key of Object.keys(value)) out[key] = renderValue(value[key], frame);
   return out;
-}
-
-function renderParsed(parts: TemplatePart[], frame: Frame): unknown {
-  const only = parts.length === 1 ? parts[0] : undefined;
-  if (only?.kind === 'ref') return resolve(only, frame);
-  return renderParts(parts, frame);
 }
 
 function renderParts(parts: TemplatePart[], frame: Frame): string {

@@ -1,15 +1,14 @@
 // `{{order.id}}`, `{{admin.token}}`, `{{order[2].id}}`: asked of the runner's state.
 import { FlowError } from '../../errors.js';
-import type { ScopedLookup, ScopedRef } from './context.js';
+import type { ScopedRef } from './context.js';
 import type { Resolver } from './frame.js';
 
 // The parsed reference is the question itself (the parsed templates are never changed).
-export const scoped: Resolver<{ kind: 'scoped' } & ScopedRef> = (expr, frame, raw) => answer(frame.ctx.lookupScoped(expr), expr, raw);
-
-function answer(got: ScopedLookup, ref: ScopedRef, raw: string): unknown {
+export const scoped: Resolver<{ kind: 'scoped' } & ScopedRef> = (expr, frame, raw) => {
+  const got = frame.ctx.lookupScoped(expr);
   if (got.found) return got.value;
-  throw unresolved(ref, raw);
-}
+  throw unresolved(expr, raw);
+};
 
 function unresolved(ref: ScopedRef, raw: string): FlowError {
   const name = `${ref.scope}${ref.index === undefined ? '' : `[${ref.index}]`}.${[ref.field, ...ref.path].join('.')}`;
