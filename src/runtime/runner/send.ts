@@ -19,9 +19,19 @@ export interface SendOptions {
 }
 
 export async function send(ctx: RunContext, req: OutgoingRequest, opts: SendOptions): Promise<FlowResponse> {
-  // An OutgoingRequest is an HttpRequest without what the operation and its actor add. The client applies
-  // DEFAULT_TIMEOUT_MS when the operation sets none.
-  const sent = ctx.http.send({ ...req, timeoutMs: opts.timeoutMs, retry: opts.retry, cookieJar: ctx.jar(opts.actor) });
+  const sent = ctx.http.send({
+    method: req.method,
+    url: req.url,
+    headers: req.headers,
+    body: req.body,
+    credentialHeaders: req.credentialHeaders,
+    // the client applies DEFAULT_TIMEOUT_MS when the operation sets none
+    timeoutMs: opts.timeoutMs,
+    retry: opts.retry,
+    cookieJar: ctx.jar(opts.actor),
+    tls: req.tls,
+    resign: req.resign,
+  });
   // Recorded once the request is on its way (the client writes it before it returns): this
   // work then overlaps the server's instead of delaying the request. The exchange holds its
   // place in the trace now and is replaced, frozen as a whole, when the response is in.
