@@ -5,15 +5,27 @@ import path from 'node:path';
 import { afterEach, expect, test } from 'vitest';
 import { startServer, type ManagedServer } from '../../src/server/index.js';
 import { isReady } from '../../src/server/ready.js';
+import type { FlowError } from '../../src/errors.js';
 import { createRedactor } from '../../src/redact/index.js';
 import { startPetsApi } from '../fixtures/contract/pets/api/pets-api.js';
 import { freePort } from '../vitest/pets-repo.js';
 
 const PETS = path.resolve(__dirname, '../fixtures/contract/pets');
+
 const started: ManagedServer[] = [];
 afterEach(async () => {
   for (const s of started.splice(0)) await s.stop();
 });
+
+/** The error a start that must fail ends with (a start that succeeds fails the test). */
+async function refused(starting: Promise<ManagedServer>): Promise<FlowError> {
+  try {
+    started.push(await starting);
+  } catch (err) {
+    return err as FlowError;
+  }
+  throw new Error('the server started; a failure was expected');
+}
 
 test('starts the command, waits for its URL, hands the origin as baseUrl, and stops the whole process tree', async () => {
   const port = await freePort();
@@ -33,13 +45,11 @@ test('starts the command, waits for its URL, hands the origin as baseUrl, and st
 test('a server that exits before it is ready is E_SERVER_EXITED with what it printed', async () => {
   const port = await freePort();
   const stderr: string[] = [];
-  const err = await startServer(
-    { command: 'node api/main.js', env: { PETS_BREAK: 'crash', PORT: String(port) }, url: `http://127.0.0.1:${port}/v1/health` },
-    PETS,
-    {
+  const err = await refused(
+    startServer({ command: 'node api/main.js', env: { PETS_BREAK: 'crash', PORT: String(port) }, url: `http://127.0.0.1:${port}/v1/health` }, PETS, {
       onStderr: (line) => stderr.push(line),
-    },
-  ).catch((e) => e);
+    }),
+  );
   // stderr as it came, stdout only in the error
   expect(stderr).toEqual(['Error: pets.db: database is locked']);
   expect(err.code).toBe('E_SERVER_EXITED');
@@ -51,7 +61,7 @@ test('a server that exits before it is ready is E_SERVER_EXITED with what it pri
 test('a server that never answers is E_SERVER_TIMEOUT, and is stopped', async () => {
   const port = await freePort();
   // the shell prints at once (a node script may not have started within the timeout on a busy machine)
-  const err = await startServer({ command: 'echo warming up; sleep 30', port, timeout: 1000 }, PETS).catch((e) => e);
+  const err = await refused(startServer({ command: 'echo warming up; sleep 30', port, timeout: 1000 }, PETS));
   expect(err.code).toBe('E_SERVER_TIMEOUT');
   expect(err.message).toMatch(/did not answer at port \d+ within 1000 ms; its last output:\n {2}\| warming up/);
 });
@@ -60,7 +70,7 @@ test('a URL that already answers: E_SERVER_IN_USE, or that server with reuseExis
   const api = await startPetsApi();
   try {
     const url = `${api.url}/v1/health`;
-    const err = await startServer({ command: 'node api/main.js', url }, PETS).catch((e) => e);
+    const err = await refused(startServer({ command: 'node api/main.js', url }, PETS));
     expect(err.code).toBe('E_SERVER_IN_USE');
     const reused = await startServer({ command: 'node api/main.js', url, reuseExisting: true }, PETS);
     expect(reused).toMatchObject({ reused: true, baseUrl: api.url });
@@ -79,7 +89,7 @@ test('output without line ends is kept to the start of its line, not whole in th
   const port = await freePort();
   // a megabyte on one line, then exit
   const command = `node -e "process.stdout.write('x'.repeat(1e6)); process.exitCode = 3"`;
-  const err = await startServer({ command, port }, PETS).catch((e) => e);
+  const err = await refused(startServer({ command, port }, PETS));
   expect(err.code).toBe('E_SERVER_EXITED');
   expect(err.message).toContain(`  | ${'x'.repeat(1000)}…`);
   expect(err.message.length).toBeLessThan(2000);
@@ -92,7 +102,7 @@ test("the server's lines are shown through the redactor: in the exit message, li
   const live: string[] = [];
   // prints the secret it inherited, on both streams, then exits before it is ready
   const command = `node -e "console.log('db password ' + process.env.DB_PW); console.error('auth with ' + process.env.DB_PW); process.exitCode = 3"`;
-  const err = await startServer({ command, port, env: { DB_PW: secret } }, PETS, { redactor, onStderr: (l) => live.push(l) }).catch((e) => e);
+  const err = await refused(startServer({ command, port, env: { DB_PW: secret } }, PETS, { redactor, onStderr: (l) => live.push(l) }));
   expect(err.code).toBe('E_SERVER_EXITED');
   expect(err.message).toContain('  | db password ***');
   expect(err.message).toContain('  | auth with ***');
