@@ -12,8 +12,8 @@ export function lazy<T>(id: string): () => T {
 }
 
 /**
- * The yaml library. A load whose files are all in the parse cache builds no YAML document, and
- * loading the library costs ~30 ms of start-up (BENCHMARKS.md). Its package serves Node the same
+ * The yaml library: a load whose files are all in the parse cache builds no YAML document, and
+ * loading the library is a noticeable part of start-up. Its package serves Node the same
  * CommonJS build through `import` and `require`: one copy of its classes either way.
  */
 export const yamlLib = lazy<typeof Yaml>('yaml');

@@ -57,9 +57,8 @@ export function createRedactor(initial: Iterable<string> = []): Redactor {
   // Every form of 8 characters or more, found in one pass over a text.
   const index = new FormIndex();
   // Forms of 4 to 7 characters, replaced where they are whole tokens: the same one-pass index
-  // passes over a match that is not one. An alternation regex of every form, with a look-around
-  // on each, cost a run with 250 logins ~1 s; trying every form that begins with a text's
-  // character still cost 5–10 µs per header value (250 `tok-N` forms).
+  // passes over a match that is not one (a run with hundreds of logins holds hundreds of short
+  // tokens; an alternation regex, or trying each form at each character, grew with their number).
   const tokens = new FormIndex();
   const tokenSpans = (s: string) => tokens.spans(s, (at, end) => wholeToken(s, at, end));
   // Every form, for the check before a cut mark.

@@ -36,8 +36,7 @@ const NO_RETRY: RetryHandler.RetryOptions = { maxRetries: 0, throwOnError: false
 /**
  * undici's retry interceptor, for the requests that ask for retries (the client sets their
  * `retryOptions`). The others go past it: undici wraps every request it sees in a
- * RetryHandler, which for a request that never retries only costs time (~5% of a run's own
- * CPU on a loopback server, BENCHMARKS.md).
+ * RetryHandler, which for a request that never retries only costs time.
  */
 export function retryInterceptor(): Dispatcher.DispatcherComposeInterceptor {
   const retry = undici().interceptors.retry(NO_RETRY);
