@@ -4,40 +4,30 @@
 // imported operation.
 import { AUTH_STRATEGIES, SET_VIA_VAR, isSecretRef } from '../../project/types.js';
 import { isCredentialName } from '../../project/credentials.js';
+import { readSchema, SCHEMA_FILES } from '../../lint/schema/sources.js';
 import { CHECK_CODES, type CheckFinding } from './finding.js';
 import type { ProjectView, ViewFile } from './view.js';
 import { refsIn, stringsOf } from './walk.js';
 import { obj } from '../observed.js';
 
-/** Spec part 2 keys (R4). */
-const KEYS = {
-  root: ['version', 'name', 'default_environment', 'imports', 'environment', 'actors', 'resources'],
-  environment: ['name', 'variables'],
-  actor: ['name', 'description', 'auth', 'session', 'inject'],
-  resource: ['name', 'description', 'operations'],
-  operation: [
-    'method',
-    'path',
-    'actor',
-    'depends_on',
-    'headers',
-    'query_params',
-    'body',
-    'body_form',
-    'expect_status',
-    'extract',
-    'assert',
-    'poll_until',
-    'for_each',
-    'force',
-    'auth',
-    'timeout',
-    'retry',
-    'pre_request',
-    'post_response',
-    '_provenance',
-  ],
-} as const;
+type KeyedKind = 'root' | 'environment' | 'actor' | 'resource' | 'operation';
+let keys: Record<KeyedKind, readonly string[]> | undefined;
+
+/** The keys each kind may hold (R4): the schemas' own `properties`, the lists lint and editors check against. */
+function keysOf(kind: KeyedKind): readonly string[] {
+  keys ??= {
+    root: propertiesOf(readSchema(SCHEMA_FILES.root!)),
+    environment: propertiesOf(readSchema(SCHEMA_FILES.environment!)),
+    actor: propertiesOf(readSchema(SCHEMA_FILES.actor!)),
+    resource: propertiesOf(readSchema(SCHEMA_FILES.resource!)),
+    operation: propertiesOf(obj(obj(readSchema(SCHEMA_FILES.resource!).definitions).operation)),
+  };
+  return keys[kind];
+}
+
+function propertiesOf(schema: Record<string, unknown>): string[] {
+  return Object.keys(obj(schema.properties));
+}
 
 export function checkShape(view: ProjectView, secretEnv: Set<string>): CheckFinding[] {
   const out: CheckFinding[] = [];
@@ -46,8 +36,7 @@ export function checkShape(view: ProjectView, secretEnv: Set<string>): CheckFind
   };
   for (const f of view.files) {
     if (f.kind !== 'root' && f.kind !== 'environment' && f.kind !== 'actor' && f.kind !== 'resource') continue;
-    for (const k of Object.keys(f.value))
-      if (!(KEYS[f.kind] as readonly string[]).includes(k)) push(f, k, CHECK_CODES.unknownKey, `"${k}" is not a key of ${f.kind} files (R4)`);
+    for (const k of Object.keys(f.value)) if (!keysOf(f.kind).includes(k)) push(f, k, CHECK_CODES.unknownKey, `"${k}" is not a key of ${f.kind} files (R4)`);
   }
   for (const env of view.environments) {
     const base = env.variables.baseUrl;
@@ -85,7 +74,7 @@ export function checkShape(view: ProjectView, secretEnv: Set<string>): CheckFind
   for (const [id, op] of view.operations) {
     const where = (k: string): string => `operations.${op.name}${k ? `.${k}` : ''}`;
     for (const k of Object.keys(op.value))
-      if (!(KEYS.operation as readonly string[]).includes(k)) push(op.file, where(k), CHECK_CODES.unknownKey, `${id}: "${k}" is not an operation key (R4)`);
+      if (!keysOf('operation').includes(k)) push(op.file, where(k), CHECK_CODES.unknownKey, `${id}: "${k}" is not an operation key (R4)`);
     for (const k of ['depends_on', 'assert']) {
       if (!(k in op.value)) continue;
       const v = op.value[k];
