@@ -2,10 +2,9 @@
 // in a fenced block labelled with its path) is checked like a project, plan sections included.
 import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { PassThrough } from 'node:stream';
 import { afterEach, describe, expect, it } from 'vitest';
 import { main } from '../../src/cli/main.js';
-import type { CliIO } from '../../src/cli/io.js';
+import { capturingIO, type CapturingIO } from '../helpers/capturing-io.js';
 import { readAnswer } from '../../src/import/check/answer.js';
 import { importFixture, tempDir, texts } from './helpers.js';
 
@@ -14,16 +13,8 @@ afterEach(async () => {
   for (const c of cleanups.splice(0)) await c();
 });
 
-function io(cwd: string): CliIO & { out: string; err: string } {
-  const o = { out: '', err: '' } as CliIO & { out: string; err: string };
-  return Object.assign(o, {
-    stdout: (t: string) => void (o.out += t),
-    stderr: (t: string) => void (o.err += t),
-    stdin: new PassThrough(),
-    cwd,
-    env: {},
-    isTTY: false,
-  });
+function io(cwd: string): CapturingIO {
+  return capturingIO({ cwd });
 }
 
 async function check(answer: string, inputs: string[] = []) {

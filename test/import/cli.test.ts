@@ -1,10 +1,9 @@
 // `flow import` through the real CLI entry (main), with an in-memory IO.
 import { readFile, writeFile, mkdir } from 'node:fs/promises';
 import path from 'node:path';
-import { PassThrough } from 'node:stream';
 import { afterEach, describe, expect, it } from 'vitest';
 import { main } from '../../src/cli/main.js';
-import type { CliIO } from '../../src/cli/io.js';
+import { capturingIO, type CapturingIO } from '../helpers/capturing-io.js';
 import { FIXTURES, tempDir } from './helpers.js';
 
 const cleanups: Array<() => Promise<void>> = [];
@@ -12,16 +11,8 @@ afterEach(async () => {
   for (const c of cleanups.splice(0)) await c();
 });
 
-function io(cwd = FIXTURES, isTTY = false): CliIO & { out: string; err: string } {
-  const o = { out: '', err: '' } as CliIO & { out: string; err: string };
-  return Object.assign(o, {
-    stdout: (t: string) => void (o.out += t),
-    stderr: (t: string) => void (o.err += t),
-    stdin: new PassThrough(),
-    cwd,
-    env: {},
-    isTTY,
-  });
+function io(cwd = FIXTURES, isTTY = false): CapturingIO {
+  return capturingIO({ cwd, isTTY });
 }
 
 describe('flow import', () => {

@@ -3,11 +3,10 @@
 // path runs: the prompt, the stream, the gates, the edit rounds, the files written or not.
 import { readdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { PassThrough } from 'node:stream';
 import type { ServerResponse } from 'node:http';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { main } from '../../src/cli/main.js';
-import type { CliIO } from '../../src/cli/io.js';
+import { capturingIO, type CapturingIO } from '../helpers/capturing-io.js';
 import { importApi } from '../../src/import/index.js';
 import { lint } from '../../src/lint/index.js';
 import { loadProject } from '../../src/project/index.js';
@@ -86,16 +85,8 @@ async function stream(res: ServerResponse, text: string, finish: string, split?:
   res.end();
 }
 
-function io(cwd: string, env: Record<string, string> = {}): CliIO & { out: string; err: string } {
-  const o = { out: '', err: '' } as CliIO & { out: string; err: string };
-  return Object.assign(o, {
-    stdout: (t: string) => void (o.out += t),
-    stderr: (t: string) => void (o.err += t),
-    stdin: new PassThrough(),
-    cwd,
-    env: { FLOW_LLM_API_KEY: KEY, ...env },
-    isTTY: false,
-  });
+function io(cwd: string, env: Record<string, string> = {}): CapturingIO {
+  return capturingIO({ cwd, env: { FLOW_LLM_API_KEY: KEY, ...env } });
 }
 
 /** A good answer: our own deterministic import of the input, written as the model would (plan, then fenced files). */
