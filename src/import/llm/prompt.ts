@@ -48,9 +48,11 @@ Check before you answer: every path, field and status code traces to the input o
 /** The first request: the inputs and what the readers observed in them. */
 export function firstRequest(inputs: Array<{ file: string; text: string }>, api: ObservedApi): string {
   const parts = ['Turn this API description into a reqflow project.', ''];
+  // Credentials seen in traffic (a HAR's live tokens) are never sent, not even to the model: they
+  // are hidden in every form the run's redaction knows (encoded, escaped, base64).
+  const redactor = createRedactor(api.credentials);
   for (const input of inputs) {
-    // Credentials seen in traffic (a HAR's live tokens) are never sent, not even to the model.
-    const text = hideCredentials(input.text, api.credentials);
+    const text = redactor.text(input.text);
     const cut = text.length > MAX_INPUT_CHARS;
     parts.push(
       `### Input \`${input.file}\`${cut ? ` (first ${MAX_INPUT_CHARS} characters)` : ''}`,
@@ -83,11 +85,6 @@ export function editRequest(problems: string[], files: AnswerFile[]): string {
     '',
     ...files.flatMap((f) => [`\`\`\`yaml ${f.path}`, f.text.replace(/\n$/, ''), '```', '']),
   ].join('\n');
-}
-
-/** The credentials the readers decoded, hidden in every form the run's redaction knows (encoded, escaped, base64). */
-function hideCredentials(text: string, credentials: ReadonlySet<string>): string {
-  return createRedactor(credentials).text(text);
 }
 
 /** The observed API as compact plain data: operations, fields, statuses, security, with evidence. */
