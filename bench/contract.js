@@ -10,7 +10,7 @@ const PER_BATCH = 5_000;
 
 export async function benchContract() {
   const { loadContract } = await import(path.join(ROOT, 'dist/contract/index.js'));
-  const { createResponse } = await import(path.join(ROOT, 'dist/runtime/response.js'));
+  const { createResponse } = await import(path.join(ROOT, 'dist/http/response.js'));
   const contract = await loadContract(path.join(ROOT, 'test/fixtures/contract/pets/openapi.yaml'));
   const items = [];
   for (let i = 1; items.length === 0 || JSON.stringify({ items, total: items.length }).length < 2048; i++) {

@@ -1,5 +1,6 @@
-// The data flows one way: files -> project -> graph/lint -> runtime -> runner -> calibrate/report/open -> vitest/cli.
-// Each stage imports only from the stages before it; this test reads every import in src/.
+// The data flows one way: files -> project -> graph/lint -> http -> auth -> runtime -> runner ->
+// calibrate/report/open -> vitest/cli. Each stage is one folder and imports only from the stages
+// before it, and from outside a stage only through its index.ts; this test reads every import in src/.
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -15,29 +16,32 @@ const ALLOWED: Record<string, string[]> = {
   // what any output must hide (secret values in every form, credential headers), for the run and
   // for what an import sends to a model
   redact: ['project', 'errors'],
-  // runtime's leaf modules (http, response, template, secrets, hooks, extract, assert)
-  runtime: ['project', 'graph', 'errors', 'redact'],
-  auth: ['project', 'graph', 'errors', 'runtime', 'redact'],
+  // the wire: undici, the one request type, the response object, header helpers
+  http: ['project', 'errors', 'redact'],
+  auth: ['project', 'graph', 'errors', 'http', 'redact'],
+  // the leaves of running one operation: template, extract, assert, secrets, hooks
+  runtime: ['project', 'graph', 'errors', 'http', 'redact'],
   // the runner orchestrates the leaves and the auth strategies
-  runner: ['project', 'graph', 'errors', 'runtime', 'auth', 'redact'],
+  runner: ['project', 'graph', 'errors', 'http', 'runtime', 'auth', 'redact'],
   // a run's neighbours: the server it starts (src/server), the description it checks responses
   // against (src/contract), the model an import asks (src/llm), and calibrate, which runs
   // operations to compare what an API answers with what the project says
   server: ['errors', 'redact'],
-  contract: ['errors', 'runtime', 'redact'],
+  contract: ['errors', 'http', 'runtime', 'runner', 'redact'],
   llm: ['errors'],
-  calibrate: ['project', 'graph', 'errors', 'runtime', 'runner', 'redact'],
+  calibrate: ['project', 'graph', 'errors', 'http', 'runtime', 'runner', 'redact'],
   // reports are formatted from results afterwards (flow run's reporters, the Vitest failure text)
-  report: ['project', 'graph', 'lint', 'errors', 'runtime', 'runner', 'redact'],
+  report: ['project', 'graph', 'lint', 'errors', 'http', 'runtime', 'runner', 'redact'],
   // opening a project: load, graph, lint gate, environment check, runner (src/open)
-  open: ['project', 'graph', 'lint', 'errors', 'runtime', 'auth', 'runner', 'redact'],
-  vitest: ['project', 'graph', 'lint', 'errors', 'runtime', 'auth', 'runner', 'server', 'contract', 'report', 'open', 'redact'],
+  open: ['project', 'graph', 'lint', 'errors', 'http', 'runtime', 'auth', 'runner', 'redact'],
+  vitest: ['project', 'graph', 'lint', 'errors', 'http', 'runtime', 'auth', 'runner', 'server', 'contract', 'report', 'open', 'redact'],
   import: ['project', 'graph', 'lint', 'errors', 'redact'],
   cli: [
     'project',
     'graph',
     'lint',
     'errors',
+    'http',
     'runtime',
     'auth',
     'runner',
@@ -51,7 +55,7 @@ const ALLOWED: Record<string, string[]> = {
     'import',
     'redact',
   ],
-  index: ['project', 'graph', 'lint', 'errors', 'runtime', 'auth', 'runner', 'server', 'contract', 'calibrate', 'open', 'import', 'redact'],
+  index: ['project', 'graph', 'lint', 'errors', 'http', 'runtime', 'auth', 'runner', 'server', 'contract', 'calibrate', 'open', 'import', 'redact'],
 };
 
 /** Packages that must stay out of the early stages (Hurl's hurl_core reaches no network). */
@@ -66,10 +70,7 @@ const FORBIDDEN_PACKAGES: Record<string, RegExp> = {
 
 function stageOf(file: string): string {
   const rel = path.relative(SRC, file).split(path.sep);
-  if (rel.length === 1) return rel[0].replace(/\.(ts|js)$/, '');
-  // the runner, the runtime's public entry that re-exports it, and --record, which runs operations through it
-  if (rel[0] === 'runtime' && (rel[1] === 'runner' || rel[1] === 'index.ts' || rel[1] === 'record.ts')) return 'runner';
-  return rel[0];
+  return rel[0].replace(/\.(ts|js)$/, '');
 }
 
 function* sourceFiles(dir: string): Generator<string> {

@@ -7,7 +7,7 @@ import { applyAuthorization, renderCredential, renderSetting } from './credentia
 import { authConfigError, guardLogin, subject } from './errors.js';
 import { FlowError } from '../errors.js';
 import { OAUTH2_SESSION_FIELDS } from '../graph/session.js';
-import type { FlowResponse } from '../runtime/response.js';
+import type { FlowResponse } from '../http/response.js';
 import type { AuthContext, AuthStrategy, Session } from './types.js';
 
 type Grant = 'client_credentials' | 'password';

@@ -2,7 +2,7 @@
 // The runner owns sessions (ttl, refresh, caching); a strategy only knows how to obtain
 // credentials and how to put them on a request.
 import type { Actor, AuthConfig, AuthStrategyName, HttpMethod, RequestSpec, TemplateValue } from '../project/types.js';
-import type { FlowResponse } from '../runtime/response.js';
+import type { FlowResponse } from '../http/response.js';
 import type { FormData } from 'undici';
 
 /** What a login produced: values readable as {{actor.field}}, and when they stop being valid. */

@@ -3,8 +3,8 @@
 // evidence `observed: METHOD path -> status` on the operations that passed.
 import { editYamlFile } from '../project/edit.js';
 import type { Project, YamlPath } from '../project/types.js';
-import { recordVerified } from '../runtime/record.js';
-import type { OperationResult } from '../runtime/types.js';
+import { recordVerified } from '../runner/record.js';
+import type { OperationResult } from '../runner/types.js';
 import type { Edit, Proposal } from './types.js';
 
 interface Change {

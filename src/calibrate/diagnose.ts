@@ -1,10 +1,10 @@
 // One failed (or empty-handed) operation -> the edits its response proves, or open questions.
 // An edit that changes what is sent (actor, header form) is kept only when a try with it,
 // on a fresh runner, gets a 2xx: the server accepted the request.
-import { isFanOutPath } from '../runtime/response.js';
-import type { FlowResponse } from '../runtime/response.js';
+import { isFanOutPath } from '../graph/extract-syntax.js';
+import type { FlowResponse } from '../http/response.js';
 import type { Project } from '../project/types.js';
-import type { OperationResult } from '../runtime/types.js';
+import type { OperationResult } from '../runner/types.js';
 import { otherHeaderForm, withEdits } from './model.js';
 import { fieldName, onePlace, requiredFields } from './search.js';
 import type { Edit, Observed, OpenQuestion, Proposal } from './types.js';

@@ -4,9 +4,9 @@
 // round proves nothing new (a fixed status can reveal a wrong extraction behind it).
 import { buildGraph, type ProjectGraph } from '../graph/index.js';
 import type { Project } from '../project/types.js';
-import { createRunner } from '../runtime/runner/index.js';
-import type { FlowResponse } from '../runtime/response.js';
-import type { OperationResult, RunnerOptions } from '../runtime/types.js';
+import { createRunner } from '../runner/runner.js';
+import type { FlowResponse } from '../http/response.js';
+import type { OperationResult, RunnerOptions } from '../runner/types.js';
 import { diagnose, observedOf } from './diagnose.js';
 import { withEdits } from './model.js';
 import { planCalibration } from './safety.js';

@@ -2,7 +2,7 @@
 // questions, and the operations not run. Request and response facts come from the runner's
 // records, which it has already redacted.
 import type { HttpMethod } from '../project/types.js';
-import type { OperationResult } from '../runtime/types.js';
+import type { OperationResult } from '../runner/types.js';
 
 /** One edit to the project, as small as the response proves. */
 export type Edit =

@@ -3,7 +3,7 @@
 // E_VAR_UNRESOLVED on every operation of the run.
 import { closestName, type ProjectGraph } from '../graph/index.js';
 import { SET_VIA_VAR, type Project } from '../project/types.js';
-import { chooseEnvironment, collectVars } from '../runtime/runner/environment.js';
+import { chooseEnvironment, collectVars } from '../runner/environment.js';
 
 export interface UnsetVariable {
   name: string;

@@ -5,7 +5,7 @@
 import { buildGraph, type ProjectGraph } from '../graph/index.js';
 import { lint, type LintResult } from '../lint/index.js';
 import { loadProject, type CacheOptions, type Diagnostic, type Project } from '../project/index.js';
-import type { Runner, RunnerOptions } from '../runtime/index.js';
+import type { Runner, RunnerOptions } from '../runner/index.js';
 
 /**
  * What stops a project from running:
@@ -72,7 +72,7 @@ export async function openProject(dir: string, options: OpenOptions = {}): Promi
     lint: linted,
     problem: problemOf(project, linted, options.env),
     async createRunner(runnerOptions = {}) {
-      const { createRunner } = await import('../runtime/index.js');
+      const { createRunner } = await import('../runner/index.js');
       return createRunner(project, { ...runnerOptions, graph });
     },
   };

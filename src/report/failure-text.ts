@@ -4,7 +4,7 @@
 // JUnit and Markdown reports share it, so a failure reads the same everywhere.
 import path from 'node:path';
 import type { Loc } from '../project/types.js';
-import type { AssertRecord, OperationResult, RequestRecord, ResponseRecord } from '../runtime/types.js';
+import type { AssertRecord, OperationResult, RequestRecord, ResponseRecord } from '../runner/types.js';
 
 const BODY_LINES = 20;
 /** Response headers that say nothing about why an operation failed. */

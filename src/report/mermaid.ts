@@ -5,7 +5,7 @@
 // (its first in schedule order). Given outcomes, nodes are coloured by them (the run report).
 import { scheduleOrder, type Edge, type ProjectGraph } from '../graph/index.js';
 import type { Project } from '../project/types.js';
-import type { OperationStatus } from '../runtime/types.js';
+import type { OperationStatus } from '../runner/types.js';
 
 export interface MermaidOptions {
   /** operation numbers to show (default: all) */

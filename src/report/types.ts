@@ -2,7 +2,7 @@
 // the runner) and the project and graph they came from. Built once, after the run ends.
 import type { ProjectGraph } from '../graph/index.js';
 import type { Project } from '../project/types.js';
-import type { OperationResult } from '../runtime/types.js';
+import type { OperationResult } from '../runner/types.js';
 
 export interface RunReport {
   project: Project;

@@ -3,7 +3,7 @@
 import type { ProjectProblem } from '../open/index.js';
 import type { Diagnostic, Loc, Project } from '../project/types.js';
 import { displayPath, errorText, failureMessage, where } from '../report/failure-text.js';
-import type { OperationResult } from '../runtime/types.js';
+import type { OperationResult } from '../runner/types.js';
 
 export { assertLine, calibrateHint, displayPath, failureMessage, where } from '../report/failure-text.js';
 

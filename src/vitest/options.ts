@@ -5,7 +5,7 @@
 import path from 'node:path';
 import { closestName } from '../graph/suggest.js';
 import { varsFromEnv } from '../runtime/template/vars.js';
-import type { RunnerOptions } from '../runtime/types.js';
+import type { RunnerOptions } from '../runner/types.js';
 import type { ServerOptions } from '../server/index.js';
 import { originOf, probeUrl } from '../server/ready.js';
 

@@ -2,7 +2,7 @@
 // generated suites and the `flowTest` fixture, so both fail and skip the same way.
 import type { TestContext } from 'vitest';
 import { workflowCommand } from '../report/github.js';
-import type { OperationResult } from '../runtime/types.js';
+import type { OperationResult } from '../runner/types.js';
 import { failureError, prerequisiteFailure } from './failure.js';
 
 /** `::warning file=…,line=…::…` (src/report's workflow command, as `flow run --reporter github` writes it). */

@@ -7,7 +7,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { strategyFor } from '../../src/auth/index.js';
 import type { OutgoingRequest } from '../../src/auth/types.js';
-import { closeRunners, envFile, load, ROOT } from '../runtime/runner/helpers.js';
+import { closeRunners, envFile, load, ROOT } from '../runner/helpers.js';
 import { loadActor, makeAuthContext, rejection } from './context.js';
 
 const AKID = 'AKIDEXAMPLE';

@@ -5,7 +5,7 @@ import { decodeJwt, decodeProtectedHeader, jwtVerify } from 'jose';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { DEFAULT_LIFETIME_MS } from '../../src/auth/jwt.js';
 import { json, startServer, type TestServer } from '../helpers/http-server.js';
-import { closeRunners, envFile, load, ROOT } from '../runtime/runner/helpers.js';
+import { closeRunners, envFile, load, ROOT } from '../runner/helpers.js';
 
 const HS = 'hs256-shared-secret-for-the-resource-server-0123';
 const rsa = generateKeyPairSync('rsa', { modulusLength: 2048 });

@@ -8,7 +8,7 @@ import type { TLSSocket } from 'node:tls';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { KEY_PASSWORD, makeCerts, OPENSSL_INSTALL, opensslMissing } from '../helpers/certs.js';
 import { json, startServer, type TestServer } from '../helpers/http-server.js';
-import { closeRunners, envFile, load, ROOT } from '../runtime/runner/helpers.js';
+import { closeRunners, envFile, load, ROOT } from '../runner/helpers.js';
 
 const missing = opensslMissing();
 const inCI = process.env.CI === 'true' || process.env.CI === '1';

@@ -4,7 +4,7 @@ import { generateKeyPairSync } from 'node:crypto';
 import { afterAll, describe, expect, test } from 'vitest';
 import { authorizationHeader, baseString, type OAuth1Keys } from '../../src/auth/oauth1.js';
 import { describeOAuth1, OAUTH1 } from '../helpers/oauth1-server.js';
-import { closeRunners, envFile, load, ROOT } from '../runtime/runner/helpers.js';
+import { closeRunners, envFile, load, ROOT } from '../runner/helpers.js';
 
 afterAll(() => closeRunners());
 

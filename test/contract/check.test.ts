@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, test } from 'vitest';
 import { checkResponse, readDescription, Schemas, violationLine } from '../../src/contract/index.js';
-import { createResponse } from '../../src/runtime/response.js';
+import { createResponse } from '../../src/http/response.js';
 
 const dir = mkdtempSync(path.join(tmpdir(), 'reqflow-check-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));

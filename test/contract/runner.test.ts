@@ -7,7 +7,7 @@ import path from 'node:path';
 import { afterEach, describe, expect, test } from 'vitest';
 import { loadProject } from '../../src/project/index.js';
 import { loadContract } from '../../src/contract/index.js';
-import { createRunner, type Runner } from '../../src/runtime/index.js';
+import { createRunner, type Runner } from '../../src/runner/index.js';
 import { startPetsApi } from '../fixtures/contract/pets/api/pets-api.js';
 
 const PETS = path.resolve(__dirname, '../fixtures/contract/pets');

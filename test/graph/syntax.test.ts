@@ -10,7 +10,7 @@ import { checkAssert, parseAssert } from '../../src/graph/assert-syntax.js';
 import { checkExtract, checkPath, compileRegex, compileXPath, isFanOutPath, parsePath } from '../../src/graph/extract-syntax.js';
 import * as runtimeAssert from '../../src/runtime/assert/index.js';
 import * as runtimeExtract from '../../src/runtime/extract/index.js';
-import * as response from '../../src/runtime/response.js';
+import * as response from '../../src/runtime/extract/paths.js';
 import type { ExtractSource } from '../../src/project/index.js';
 
 describe('assert syntax (graph stage)', () => {
@@ -110,7 +110,7 @@ describe('one implementation', () => {
   });
 
   it('loading the graph stage does not load the XPath library (lint of a project without xpath pays nothing)', async () => {
-    const root = fileURLToPath(new URL('../../', import.meta.url));
+    const root = fileURLToPath(new URL('../..', import.meta.url));
     const script = [
       "import { createRequire } from 'node:module';",
       "const g = await import('./src/graph/index.ts');",

@@ -5,7 +5,7 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { parseAssert } from '../../src/runtime/assert/index.js';
 import { extractOne } from '../../src/runtime/extract/index.js';
-import { createResponse } from '../../src/runtime/response.js';
+import { createResponse } from '../../src/http/response.js';
 import type { ExtractSource } from '../../src/project/index.js';
 import { cleanProjects } from '../helpers/project.js';
 import { lintFiles, op, runTables, y, type CodeTable } from './helpers.js';

@@ -4,7 +4,7 @@ import { afterAll, expect, it } from 'vitest';
 import { buildGraph } from '../../src/graph/index.js';
 import { loadProject } from '../../src/project/index.js';
 import { markdownReport } from '../../src/report/index.js';
-import type { OperationResult } from '../../src/runtime/types.js';
+import type { OperationResult } from '../../src/runner/types.js';
 import { cleanProjects, writeProject } from '../helpers/project.js';
 
 afterAll(cleanProjects);

@@ -6,11 +6,11 @@ import { randomBytes } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { createProgress, progressLine, wantsProgress } from '../../src/report/index.js';
-import type { OperationResult } from '../../src/runtime/types.js';
+import type { OperationResult } from '../../src/runner/types.js';
 import { startShopServer } from '../fixtures/vitest/server.js';
 import { childEnv, collect } from '../vitest/helpers.js';
 
-const FIXTURE = fileURLToPath(new URL('../fixtures/report/', import.meta.url));
+const FIXTURE = fileURLToPath(new URL('../fixtures/report', import.meta.url));
 const FLOW = fileURLToPath(new URL('../../bin/flow.js', import.meta.url));
 const CLEAR = '\r\u001b[K';
 

@@ -2,7 +2,7 @@
 // failure is of a kind calibrate can prove a fix for; results from a real run on a real server.
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { loadProject } from '../../src/project/index.js';
-import { createRunner } from '../../src/runtime/index.js';
+import { createRunner } from '../../src/runner/index.js';
 import { failureError } from '../../src/vitest/failure.js';
 import { json, startServer, type TestServer } from '../helpers/http-server.js';
 import { cleanProjects, writeProject } from '../helpers/project.js';

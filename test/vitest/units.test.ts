@@ -2,14 +2,14 @@
 import path from 'node:path';
 import { describe, expect, test, type TestContext } from 'vitest';
 import { DEFAULT_HOOK_TIMEOUT_MS } from '../../src/runtime/hooks/index.js';
-import { MAX_RETRY_WAIT_MS } from '../../src/runtime/http/index.js';
+import { MAX_RETRY_WAIT_MS } from '../../src/http/index.js';
 import { HOOK_ALLOWANCE_MS, operationBudgetMs, RETRY_WAIT_ALLOWANCE_MS } from '../../src/vitest/budget.js';
 import { assertLine, environmentError, failureError, lintError } from '../../src/vitest/failure.js';
 import { suiteLayout, type LayoutOperation } from '../../src/vitest/layout.js';
 import { runnerOptions, suiteOptions, validateOptions, validateSuiteOptions, withDefaults } from '../../src/vitest/options.js';
 import { settle } from '../../src/vitest/outcome.js';
 import type { Operation } from '../../src/project/types.js';
-import type { OperationResult } from '../../src/runtime/types.js';
+import type { OperationResult } from '../../src/runner/types.js';
 
 const op = (id: string, method: LayoutOperation['method'], prerequisites: string[] = []): LayoutOperation => ({
   id,

@@ -2,7 +2,8 @@
 // not JSON, …) is a failed assertion carrying the error.
 import { FlowError } from '../../errors.js';
 import { compileRegex, isFanOutPath } from '../../graph/extract-syntax.js';
-import { readPath, type FlowResponse } from '../response.js';
+import type { FlowResponse } from '../../http/response.js';
+import { readPath } from '../extract/paths.js';
 import { CUT_MARK } from '../../redact/cut.js';
 import { contains, looseEquals, matches, order } from './compare.js';
 import type { AssertExpr, AssertOutcome, CompareOp } from './types.js';

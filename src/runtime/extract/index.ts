@@ -1,7 +1,7 @@
 // Extraction (docs/format.md#extraction): one module per source behind one table.
 import type { FlowError } from '../../errors.js';
 import type { ExtractSource, ExtractSpec } from '../../project/types.js';
-import type { FlowResponse } from '../response.js';
+import type { FlowResponse } from '../../http/response.js';
 import { extractFailed, withVariable } from './fail.js';
 import { jsonpath } from './jsonpath.js';
 import { regex } from './regex.js';

@@ -1,7 +1,8 @@
 // `$.data…` (JSONPath over the JSON body), `$.headers.X`, `$.cookies.x`, `$.status_code`,
 // `$.body`: the path roots shared with assert (parsed in src/graph/extract-syntax.ts).
 import { parsePath } from '../../graph/extract-syntax.js';
-import { readPath, type FlowResponse } from '../response.js';
+import type { FlowResponse } from '../../http/response.js';
+import { readPath } from './paths.js';
 import { extractFailed } from './fail.js';
 import type { ExtractSourceModule } from './types.js';
 

@@ -4,7 +4,7 @@
 import type * as Xmldom from '@xmldom/xmldom';
 import { compileXPath as compile } from '../../graph/extract-syntax.js';
 import { lazy } from '../../project/lazy.js';
-import { header, type FlowResponse } from '../response.js';
+import { header, type FlowResponse } from '../../http/response.js';
 import { extractFailed } from './fail.js';
 import type { ExtractSourceModule } from './types.js';
 

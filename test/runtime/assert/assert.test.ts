@@ -1,7 +1,7 @@
 // The assert grammar: each operator table-driven, literals, templates, syntax errors.
 import { describe, expect, test } from 'vitest';
 import { checkAssert, evaluateAssert, parseAssert } from '../../../src/runtime/assert/index.js';
-import { createResponse } from '../../../src/runtime/response.js';
+import { createResponse } from '../../../src/http/response.js';
 import { parseTemplate } from '../../../src/graph/template.js';
 
 const res = createResponse({

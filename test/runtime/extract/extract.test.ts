@@ -3,7 +3,8 @@
 import { describe, expect, test } from 'vitest';
 import type { ExtractSource } from '../../../src/project/types.js';
 import { checkExtract, extractAll, extractOne } from '../../../src/runtime/extract/index.js';
-import { createResponse, isFanOutPath, readPath, checkPath, type FlowResponse } from '../../../src/runtime/response.js';
+import { createResponse, type FlowResponse } from '../../../src/http/response.js';
+import { isFanOutPath, readPath, checkPath } from '../../../src/runtime/extract/paths.js';
 
 const body = {
   id: 'ord_1',

@@ -10,7 +10,7 @@ import { createNapiKeychain, createSecretStore } from '../../../src/runtime/secr
 import { render } from '../../../src/runtime/template/index.js';
 import { keychainTestPlan, startTestKeychain, type TestKeychain } from '../../helpers/keychain.js';
 import { json, startServer } from '../../helpers/http-server.js';
-import { closeRunners, envFile, load, ROOT } from '../runner/helpers.js';
+import { closeRunners, envFile, load, ROOT } from '../../runner/helpers.js';
 import { rejection, testContext } from '../template/helpers.js';
 import { recordedIO, tempProject } from './cli-io.js';
 

@@ -1,0 +1,83 @@
+// undici's and Node's errors -> our coded FlowErrors. Messages name the origin or the
+// request's URL and the underlying code, never a header value or body. A URL may hold a
+// secret in its path or query: records redact error messages (runner/records.ts errorRecord).
+import { FlowError, hasCode, type ErrorCode } from '../errors.js';
+
+/** `url`: the request's URL when known (the last hop), for the messages that name a request rather than a server */
+type Mapper = (origin: string, code: string, err: Error, url?: string) => FlowError;
+
+/** The FlowError of `flowCode` for an error with Node's or undici's `code`, which its details name. */
+const mapped =
+  (flowCode: ErrorCode, text: (origin: string, code: string, err: Error) => string): Mapper =>
+  (origin, code, err) =>
+    new FlowError(flowCode, text(origin, code, err), { details: { cause: code }, cause: err });
+
+const timeout = mapped('E_TIMEOUT', (origin, code) => `${origin} did not answer in time (${code})`);
+const tls = mapped('E_TLS', (origin, code, err) => `TLS error with ${origin}: ${code} (${oneLine(err.message)})`);
+const network = (what: string) => mapped('E_HTTP', (origin, code) => `${what} ${origin} (${code})`);
+const aborted = mapped('E_ABORTED', (origin) => `the request to ${origin} was cancelled`);
+
+const BY_CODE: Record<string, Mapper> = {
+  ECONNREFUSED: mapped('E_CONNECTION_REFUSED', (origin) => `connection refused by ${origin}`),
+  UND_ERR_CONNECT_TIMEOUT: timeout,
+  UND_ERR_HEADERS_TIMEOUT: timeout,
+  UND_ERR_BODY_TIMEOUT: timeout,
+  ETIMEDOUT: timeout,
+  ECONNRESET: network('connection reset by'),
+  EPIPE: network('connection closed by'),
+  UND_ERR_SOCKET: network('connection closed by'),
+  UND_ERR_CLOSED: network('connection closed to'),
+  ENOTFOUND: network('cannot resolve the host of'),
+  EAI_AGAIN: network('cannot resolve the host of'),
+  EHOSTUNREACH: network('no route to'),
+  ENETUNREACH: network('no route to'),
+  UND_ERR_DESTROYED: mapped('E_ABORTED', (origin) => `the HTTP client was closed before ${origin} answered`),
+  UND_ERR_ABORTED: aborted,
+  ABORT_ERR: aborted,
+  UND_ERR_INVALID_ARG: (origin, code, err, url) =>
+    // undici detects a redirect cycle (A -> B -> A) with this error; it has no own code
+    /redirect loop/i.test(err.message)
+      ? new FlowError('E_REDIRECT_LOOP', `redirect loop: ${url ?? origin} redirected back to a URL already visited`, { details: { cause: code }, cause: err })
+      : new FlowError('E_HTTP', `invalid request to ${origin}: ${oneLine(err.message)}`, { details: { cause: code }, cause: err }),
+};
+
+const TLS_CODES = new Set([
+  'CERT_HAS_EXPIRED',
+  'CERT_NOT_YET_VALID',
+  'CERT_REVOKED',
+  'CERT_UNTRUSTED',
+  'CERT_REJECTED',
+  'DEPTH_ZERO_SELF_SIGNED_CERT',
+  'SELF_SIGNED_CERT_IN_CHAIN',
+  'UNABLE_TO_VERIFY_LEAF_SIGNATURE',
+  'UNABLE_TO_GET_ISSUER_CERT',
+  'UNABLE_TO_GET_ISSUER_CERT_LOCALLY',
+  'HOSTNAME_MISMATCH',
+  'EPROTO',
+]);
+
+/** Map any error of a send to a FlowError; ours pass through unchanged. */
+export function toFlowError(err: unknown, origin: string, url?: string): FlowError {
+  if (err instanceof FlowError || (hasCode(err) && (err as unknown as Error).name === 'FlowError')) return err as FlowError;
+  const e = err instanceof Error ? err : new Error(String(err));
+  const code = codeOf(e);
+  const mapper = BY_CODE[code] ?? (TLS_CODES.has(code) || /^ERR_(TLS|SSL)_/.test(code) ? tls : undefined);
+  if (mapper) return mapper(origin, code, e, url);
+  if (e.name === 'AbortError') return aborted(origin, code || 'AbortError', e);
+  return new FlowError('E_HTTP', `request to ${origin} failed: ${code || oneLine(e.message)}`, { details: { cause: code || e.name }, cause: e });
+}
+
+/** The most specific code: a socket error wrapped by undici keeps Node's code in `cause`. */
+function codeOf(err: Error): string {
+  const own = hasCode(err) ? err.code : '';
+  const cause = (err as { cause?: unknown }).cause;
+  if ((own === 'UND_ERR_SOCKET' || !own) && hasCode(cause) && cause.code !== own) return cause.code;
+  const inner = (err as { errors?: unknown[] }).errors?.[0]; // AggregateError of happy-eyeballs connects
+  if (!own && hasCode(inner)) return inner.code;
+  return own;
+}
+
+function oneLine(text: string): string {
+  const line = text.split('\n')[0];
+  return line.length > 160 ? `${line.slice(0, 160)}…` : line;
+}

@@ -1,0 +1,3 @@
+// The runtime stage: run operations with their prerequisites against a real API.
+export { createRunner, type Runner } from './runner.js';
+export type * from './types.js';

@@ -1,0 +1,65 @@
+// The loops that wrap one operation: poll_until (repeat the exchange until a condition holds)
+// and for_each (run once per instance of a resource). retry lives in the HTTP layer.
+import { setTimeout as sleep } from 'node:timers/promises';
+import { FlowError, hasCode } from '../errors.js';
+import type { Operation } from '../project/types.js';
+import type { FlowResponse } from '../http/response.js';
+import type { RenderContext } from '../runtime/template/index.js';
+import type { RunContext, Trace } from './context.js';
+import { executeOnce, type OnceResult } from './execute.js';
+import { checkStatus, evaluateOne } from './verify.js';
+
+/**
+ * Repeat `exchange` until every condition passes. Each attempt's status must still be an
+ * expected one (a 202 then a 200 is `expect_status: [202, 200]`); a status outside it stops.
+ */
+export async function pollUntil(ctx: RunContext, op: Operation, rc: RenderContext, exchange: () => Promise<FlowResponse>): Promise<FlowResponse> {
+  const poll = op.pollUntil!;
+  let last: { expr: string; actual: unknown } | undefined;
+  for (let attempt = 1; attempt <= poll.maxAttempts; attempt++) {
+    const res = await exchange();
+    checkStatus(res, op.expectStatus, ctx.redactor);
+    last = undefined;
+    for (const expr of poll.condition) {
+      const { record, error } = evaluateOne(expr, res, rc, ctx.redactor);
+      if (error) throw error;
+      if (!record.pass) {
+        last = { expr: record.expr, actual: record.actual };
+        break;
+      }
+    }
+    if (!last) return res;
+    if (attempt < poll.maxAttempts) await sleep(poll.intervalMs);
+  }
+  throw new FlowError(
+    'E_POLL_TIMEOUT',
+    `poll_until did not hold after ${poll.maxAttempts} attempts every ${poll.intervalMs} ms` +
+      (last ? `: ${last.expr} (actual: ${JSON.stringify(last.actual)})` : ''),
+    { details: { attempts: poll.maxAttempts, ...last } },
+  );
+}
+
+/**
+ * for_each: once per instance of the resource that exists when it runs (its lister is in
+ * depends_on); inside, `{{<resource>.f}}` binds to that instance. All iterations run; the
+ * first failure is the operation's error.
+ */
+export async function forEach(ctx: RunContext, op: Operation, trace: Trace): Promise<OnceResult> {
+  const instances = [...(ctx.state.instances(op.forEach!) ?? [])];
+  const merged: OnceResult = { extracted: {}, asserts: [] };
+  for (const [i, instance] of instances.entries()) {
+    let failure: unknown;
+    try {
+      const once = await executeOnce(ctx, op, trace, { resource: op.forEach!, instance });
+      Object.assign(merged.extracted, once.extracted);
+      merged.asserts.push(...once.asserts);
+      failure = once.error;
+    } catch (err) {
+      failure = err;
+    }
+    if (failure === undefined) continue;
+    if (hasCode(failure) && failure instanceof Error) failure.message = `${op.forEach}[${i + 1}]: ${failure.message}`;
+    merged.error ??= failure;
+  }
+  return merged;
+}

@@ -1,0 +1,122 @@
+// createRunner: one runner per project run, holding the state, sessions, HTTP pool and
+// hook workers. Run any operation; its prerequisites run first.
+import { buildGraph, scheduleOrder } from '../graph/index.js';
+import type { Project } from '../project/types.js';
+import { createHookRunner, type HookRunner } from '../runtime/hooks/index.js';
+import { CookieJar, createHttpClient } from '../http/index.js';
+import { createRedactor } from '../redact/index.js';
+import { createSecretStore } from '../runtime/secrets/index.js';
+import type { OperationResult, RunnerOptions, RunSummary } from './types.js';
+import type { RunContext } from './context.js';
+import { chooseEnvironment, collectVars } from './environment.js';
+import { loadForRender } from './ready.js';
+import { Scheduler } from './schedule.js';
+import { Sessions } from './sessions.js';
+import { RunState } from './state.js';
+
+export interface Runner {
+  /** Run one operation: its prerequisites first (each once per runner), then it. Never throws for API failures. */
+  run(operationId: string): Promise<OperationResult>;
+  /** Several, in schedule order; each asked-for operation once. */
+  runMany(operationIds: string[]): Promise<RunSummary>;
+  /** The latest result of an operation that ran (as itself or as a prerequisite). */
+  result(operationId: string): OperationResult | undefined;
+  /** Extracted values: a resource's newest (or n-th, from 1) instance, or an actor's session. */
+  values(resourceOrActor: string, index?: number): Record<string, unknown> | undefined;
+  close(): Promise<void>;
+}
+
+export function createRunner(project: Project, options: RunnerOptions = {}): Runner {
+  const processEnv = options.processEnv ?? process.env;
+  const redactor = options.redactor ?? createRedactor();
+  const environment = chooseEnvironment(project, options.env);
+  let hooks: HookRunner | undefined;
+  const jars = new Map<string, CookieJar>();
+  const latest = new Map<string, OperationResult>();
+  const ctx = {
+    project,
+    graph: options.graph ?? buildGraph(project),
+    state: new RunState(project.resources.keys()),
+    http: createHttpClient({ env: processEnv }),
+    secrets: createSecretStore({ projectName: project.name, env: processEnv, onReveal: (v: string) => redactor.add(v) }),
+    redactor,
+    get hooks() {
+      hooks ??= createHookRunner({ projectDir: project.dir, timeoutMs: options.hookTimeoutMs });
+      return hooks;
+    },
+    environment,
+    vars: collectVars(options.vars, processEnv),
+    options,
+    jar(actor: string | undefined) {
+      const key = actor ?? '';
+      let jar = jars.get(key);
+      if (!jar) jars.set(key, (jar = new CookieJar()));
+      return jar;
+    },
+    emit(event) {
+      if (event.type === 'operation:end') latest.set(event.result.operation, event.result);
+      options.onEvent?.(event);
+    },
+    now: options.clock ?? (() => Date.now()),
+  } as RunContext;
+  ctx.sessions = new Sessions(ctx);
+  const scheduler = new Scheduler(ctx);
+  const sequential = (options.concurrency ?? 1) <= 1;
+  let loaded: Promise<void> | undefined;
+  // Once, at the first run rather than in createRunner (which is synchronous): a runner that
+  // is never run reads nothing. What could not be read stays missing for this runner.
+  const ready = () => (loaded ??= loadForRender(ctx));
+
+  return {
+    async run(operationId) {
+      await ready();
+      const generation = scheduler.nextGeneration();
+      if (!sequential || !project.operations.has(operationId)) return scheduler.request(operationId, generation);
+      const [result] = await scheduler.runInOrder(scheduleOrder(ctx.graph, [operationId]), new Set([operationId]), generation);
+      return result;
+    },
+    async runMany(operationIds) {
+      const started = performance.now();
+      await ready();
+      const generation = scheduler.nextGeneration();
+      const asked = new Set(operationIds);
+      const known = operationIds.filter((id) => project.operations.has(id));
+      const unknown = operationIds.filter((id) => !project.operations.has(id));
+      const plan = scheduleOrder(ctx.graph, known);
+      const order = [...plan.filter((id) => asked.has(id)), ...unknown];
+      let results: OperationResult[];
+      if (sequential) {
+        // Sequential runs keep the schedule order exactly, prerequisites included (DELETEs
+        // last among ready operations): what --dry-run prints is what is sent.
+        results = await scheduler.runInOrder(plan, asked, generation);
+        for (const id of unknown) results.push(await scheduler.request(id, generation));
+      } else {
+        // DELETEs still go last: they start once every other asked operation has ended, so
+        // that a DELETE never races a read (or a use) of what it deletes.
+        const isDelete = (id: string) => project.operations.get(id)?.method === 'DELETE';
+        const running = new Map<string, Promise<OperationResult>>();
+        const start = (ids: string[]) => Promise.all(ids.map((id) => running.set(id, scheduler.request(id, generation)).get(id)!));
+        await start(order.filter((id) => !isDelete(id)));
+        await start(order.filter(isDelete));
+        results = await Promise.all(order.map((id) => running.get(id)!));
+      }
+      return {
+        results,
+        passed: results.filter((r) => r.status === 'passed').length,
+        failed: results.filter((r) => r.status === 'failed').length,
+        skipped: results.filter((r) => r.status === 'skipped').length,
+        ms: Math.round(performance.now() - started),
+      };
+    },
+    result: (id) => latest.get(id),
+    values(name, index) {
+      const instance = ctx.state.newest(name, index);
+      if (instance) return redactor.value({ ...instance.values });
+      const session = ctx.state.session(name);
+      return session ? redactor.value({ ...session }) : undefined;
+    },
+    async close() {
+      await Promise.all([ctx.http.close(), hooks?.close()]);
+    },
+  };
+}

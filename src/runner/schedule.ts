@@ -1,0 +1,194 @@
+// Prerequisites (DESIGN "Prerequisites"): running X first runs what X needs, each at most
+// once per runner and reused, unless it has `force: true`; concurrent requests for one
+// prerequisite share one in-flight run; independent branches run at once up to `concurrency`.
+// X itself always runs when asked for (once per request, even if it ran as a prerequisite).
+import { FlowError, hasCode } from '../errors.js';
+import type { Loc, Operation } from '../project/types.js';
+import type { OperationResult } from './types.js';
+import type { RunContext, Trace } from './context.js';
+import { executeOnce, type OnceResult } from './execute.js';
+import { forEach } from './loops.js';
+import { errorRecord } from './records.js';
+
+class Semaphore {
+  private active = 0;
+  private readonly waiting: Array<() => void> = [];
+  constructor(private readonly limit: number) {}
+  async acquire(): Promise<void> {
+    if (this.active < this.limit) {
+      this.active++;
+      return;
+    }
+    return new Promise<void>((resolve) => this.waiting.push(resolve));
+  }
+  release(): void {
+    const next = this.waiting.shift();
+    if (next) next();
+    else this.active--;
+  }
+}
+
+interface Memo {
+  generation: number;
+  promise: Promise<OperationResult>;
+}
+
+export class Scheduler {
+  private readonly memo = new Map<string, Memo>();
+  private readonly semaphore: Semaphore;
+  private generation = 0;
+
+  constructor(private readonly ctx: RunContext) {
+    this.semaphore = new Semaphore(Math.max(1, ctx.options.concurrency ?? 1));
+  }
+
+  /** Start a new request (a `run` or `runMany` call): what it asks for runs again. */
+  nextGeneration(): number {
+    return ++this.generation;
+  }
+
+  /** Run `opId` as asked for: once per generation, always fresh in a new one. */
+  request(opId: string, generation: number): Promise<OperationResult> {
+    const memo = this.memo.get(opId);
+    if (memo && memo.generation === generation) return memo.promise;
+    return this.remember(opId, generation, this.execute(opId, [], new Set([opId])));
+  }
+
+  /**
+   * One at a time, in `plan` order (the schedule order `--dry-run` prints): each operation of
+   * `asked` as asked for, every other one as a prerequisite. Left to themselves, prerequisites
+   * would start in the order their dependents list them. A `force: true` prerequisite is left
+   * to its dependents, which each run it afresh. Returns the results of `asked`, in plan order.
+   */
+  async runInOrder(plan: string[], asked: Set<string>, generation: number): Promise<OperationResult[]> {
+    const results: OperationResult[] = [];
+    for (let i = 0; i < plan.length; i++) {
+      const id = plan[i];
+      if (asked.has(id)) results.push(await this.request(id, generation));
+      else if (!this.ctx.project.operations.get(id)?.force) await this.ensure(id, this.firstDependent(plan, i), new Set());
+    }
+    return results;
+  }
+
+  /** The first operation after `plan[at]` that needs it. */
+  private firstDependent(plan: string[], at: number): string {
+    return plan.slice(at + 1).find((id) => this.depsOf(id).includes(plan[at])) ?? plan[plan.length - 1];
+  }
+
+  private remember(opId: string, generation: number, promise: Promise<OperationResult>): Promise<OperationResult> {
+    this.memo.set(opId, { generation, promise });
+    return promise;
+  }
+
+  /** A prerequisite: reused when it already ran (or is running), unless it has force: true. */
+  private ensure(opId: string, dependent: string, ancestry: Set<string>): Promise<OperationResult> {
+    if (ancestry.has(opId)) {
+      const path = [...ancestry, opId].join(' -> ');
+      return Promise.resolve(this.failure(opId, new FlowError('E_CYCLE', `circular dependency: ${path}`), [dependent]));
+    }
+    const op = this.ctx.project.operations.get(opId);
+    const memo = this.memo.get(opId);
+    if (memo && !op?.force) {
+      const addDependent = (r: OperationResult) => {
+        if (!r.prerequisiteOf.includes(dependent)) r.prerequisiteOf.push(dependent);
+        return r;
+      };
+      return memo.promise.then(addDependent);
+    }
+    const promise = this.execute(opId, [dependent], new Set([...ancestry, opId]));
+    return op?.force ? promise : this.remember(opId, this.generation, promise);
+  }
+
+  private async execute(opId: string, prerequisiteOf: string[], ancestry: Set<string>): Promise<OperationResult> {
+    const op = this.ctx.project.operations.get(opId);
+    if (!op) return this.failure(opId, new FlowError('E_REF_UNDEFINED', `operation "${opId}" is not defined`), prerequisiteOf);
+    const results = await Promise.all(this.depsOf(opId).map((d) => this.ensure(d, opId, ancestry)));
+    const blocked = results.find((r) => r.status !== 'passed');
+    if (blocked) {
+      // a cycle (only a project that skipped lint has one) is named as such, all the way up
+      const cycle = blocked.error?.code === 'E_CYCLE' ? blocked.error.message : undefined;
+      const reason = blocked.status === 'skipped' && blocked.skippedBecause ? blocked.skippedBecause : (cycle ?? `prerequisite ${blocked.operation} failed`);
+      return this.skipped(op, reason, prerequisiteOf, blocked.blockedBy ?? blocked.operation);
+    }
+    await this.semaphore.acquire();
+    try {
+      return await this.runOperation(op, prerequisiteOf);
+    } finally {
+      this.semaphore.release();
+    }
+  }
+
+  private readonly deps = new Map<string, string[]>();
+
+  /** The distinct operations `opId` needs first (an operation can have several edges to one). */
+  private depsOf(opId: string): string[] {
+    let list = this.deps.get(opId);
+    if (!list) this.deps.set(opId, (list = [...new Set(this.ctx.graph.edgesOf(opId).map((e) => e.to))]));
+    return list;
+  }
+
+  private async runOperation(op: Operation, prerequisiteOf: string[]): Promise<OperationResult> {
+    const started = performance.now();
+    const trace: Trace = { operation: op.id, exchanges: [] };
+    this.ctx.emit({ type: 'operation:start', operation: op.id, prerequisiteOf });
+    let once: OnceResult | undefined;
+    let failure: { error: unknown } | undefined;
+    try {
+      once = op.forEach ? await forEach(this.ctx, op, trace) : await executeOnce(this.ctx, op, trace);
+      if (once.error !== undefined) failure = { error: once.error };
+    } catch (err) {
+      failure = { error: err };
+    }
+    // A failed assert keeps what was extracted and every assert record; other failures have none.
+    const result: OperationResult = { ...this.base(op.id, op.loc, prerequisiteOf, trace), extracted: once?.extracted ?? {}, asserts: once?.asserts ?? [] };
+    if (failure) {
+      result.status = 'failed';
+      result.error = errorRecord(this.explain(failure.error), this.ctx.redactor);
+      result.error.loc ??= op.loc;
+    }
+    result.ms = Math.round(performance.now() - started);
+    return this.ended(result);
+  }
+
+  /** E_VAR_UNRESOLVED gains the operations that could produce the value. */
+  private explain(err: unknown): unknown {
+    if (!hasCode(err) || err.code !== 'E_VAR_UNRESOLVED') return err;
+    const details = (err as FlowError).details ?? {};
+    if (details.kind !== 'scoped') return err;
+    const producers = this.ctx.graph.producers(String(details.scope), String(details.field));
+    const hint = producers.length ? `; produced by ${producers.join(', ')}` : `; no operation extracts ${details.scope}.${details.field}`;
+    (err as FlowError).message += hint;
+    (err as FlowError).details = { ...details, producers };
+    return err;
+  }
+
+  private base(opId: string, loc: Loc, prerequisiteOf: string[], trace?: Trace): OperationResult {
+    const result: OperationResult = {
+      operation: opId,
+      status: 'passed',
+      loc,
+      prerequisiteOf,
+      exchanges: trace?.exchanges ?? [],
+      extracted: {},
+      asserts: [],
+      ms: 0,
+    };
+    if (trace?.hookLogs) result.hookLogs = trace.hookLogs;
+    if (trace?.warnings) result.warnings = trace.warnings;
+    return result;
+  }
+
+  private skipped(op: Operation, reason: string, prerequisiteOf: string[], blockedBy: string): OperationResult {
+    return this.ended({ ...this.base(op.id, op.loc, prerequisiteOf), status: 'skipped', skippedBecause: reason, blockedBy });
+  }
+
+  private failure(opId: string, err: FlowError, prerequisiteOf: string[]): OperationResult {
+    const loc = this.ctx.project.operations.get(opId)?.loc ?? { file: this.ctx.project.rootFile, line: 1, col: 1 };
+    return this.ended({ ...this.base(opId, loc, prerequisiteOf), status: 'failed', error: errorRecord(err, this.ctx.redactor) });
+  }
+
+  private ended(result: OperationResult): OperationResult {
+    this.ctx.emit({ type: 'operation:end', result });
+    return result;
+  }
+}

@@ -1,0 +1,136 @@
+// Results are data: the CLI output, the Vitest tests and --record all read these.
+// Everything in here is already redacted by the runner before it is handed out.
+import type { HttpMethod, Loc } from '../project/types.js';
+import type { Redactor } from '../redact/index.js';
+import type { FlowResponse } from '../http/response.js';
+
+// Exchange records are plain, redacted, frozen data (runner/records.ts): they can be spread,
+// cloned, serialized and compared, and not changed.
+export interface RequestRecord {
+  readonly method: HttpMethod;
+  readonly url: string;
+  readonly headers: Readonly<Record<string, string>>;
+  /** request body as text, redacted, cut to a bounded excerpt; absent when the request has none */
+  readonly body?: string;
+}
+
+export interface ResponseRecord {
+  readonly status: number;
+  readonly headers: Readonly<Record<string, string | string[]>>;
+  /** body as text, redacted, cut to a bounded excerpt */
+  readonly body: string;
+  readonly ms: number;
+}
+
+/** One HTTP exchange of an operation: `response` is absent when none came (a network error, a timeout). */
+export interface Exchange {
+  readonly request: RequestRecord;
+  readonly response?: ResponseRecord;
+  /** why it was sent: the operation, a login, a poll attempt … */
+  readonly purpose: string;
+}
+
+export interface AssertRecord {
+  expr: string;
+  pass: boolean;
+  actual?: unknown;
+  message?: string;
+  /** on a failure, why, when the actual value does not say it all (`nothing at $.x`, `cannot order …`) */
+  reason?: string;
+}
+
+export interface ErrorRecord {
+  code: string;
+  message: string;
+  loc?: Loc;
+  details?: Record<string, unknown>;
+}
+
+export type OperationStatus = 'passed' | 'failed' | 'skipped';
+
+export interface OperationResult {
+  /** `<resource>.<operation>` */
+  operation: string;
+  status: OperationStatus;
+  /** where the operation is declared */
+  loc: Loc;
+  /** the operations this one ran for as a prerequisite (empty when asked for directly) */
+  prerequisiteOf: string[];
+  /** every HTTP exchange, login and poll attempts included, in order */
+  exchanges: Exchange[];
+  extracted: Record<string, unknown>;
+  asserts: AssertRecord[];
+  error?: ErrorRecord;
+  /** for a skip: why, e.g. `prerequisite order.create failed` */
+  skippedBecause?: string;
+  /** for a skip: the operation whose failure blocked this one, through any chain of skips */
+  blockedBy?: string;
+  /** what the operation's hooks printed with console.*, in order (redacted) */
+  hookLogs?: HookLog[];
+  /** what is reported without failing it (a contract check in `warn` mode, an undocumented request), redacted */
+  warnings?: ResultWarning[];
+  ms: number;
+}
+
+export interface ResultWarning {
+  code: string;
+  message: string;
+}
+
+/** An operation's response, as a `responseCheck` sees it. */
+export interface CheckedResponse {
+  operation: string;
+  method: HttpMethod;
+  /** the URL the response came from (after redirects) */
+  url: string;
+  response: FlowResponse;
+  /** the run's redactor: a value shown in a message goes through it */
+  redact(value: unknown): unknown;
+}
+
+/**
+ * Called with each operation's response after expect_status (src/contract): a thrown
+ * coded error fails the operation; returned warnings are reported on its result.
+ */
+export type ResponseCheck = (checked: CheckedResponse) => ResultWarning[] | undefined;
+
+export interface HookLog {
+  hook: 'pre_request' | 'post_response';
+  lines: string[];
+}
+
+export interface RunSummary {
+  results: OperationResult[];
+  passed: number;
+  failed: number;
+  skipped: number;
+  ms: number;
+}
+
+/** Progress events, for `flow run` output and the Vitest reporter. */
+export type RunEvent =
+  | { type: 'operation:start'; operation: string; prerequisiteOf: string[] }
+  | { type: 'request'; operation: string; purpose: string; request: RequestRecord; response?: ResponseRecord; error?: ErrorRecord }
+  | { type: 'operation:end'; result: OperationResult };
+
+export interface RunnerOptions {
+  /** environment id; default: the project's default_environment, else the only/first one */
+  env?: string;
+  /** values for `<SET_VIA_--var>` placeholders */
+  vars?: Record<string, string>;
+  /** how many independent operations may run at once (default 1) */
+  concurrency?: number;
+  /** the process environment, for FLOW_SECRET_* and FLOW_VAR_* (default process.env) */
+  processEnv?: NodeJS.ProcessEnv;
+  onEvent?: (event: RunEvent) => void;
+  /** the project's graph, when the caller built it already (default: built here) */
+  graph?: import('../graph/index.js').ProjectGraph;
+  /** how long a pre_request / post_response hook may run (default 5000 ms) */
+  hookTimeoutMs?: number;
+  /** checks every operation's response, e.g. against an OpenAPI description (src/contract) */
+  responseCheck?: ResponseCheck;
+  /** the clock for session expiry (tests move it forward); default Date.now */
+  clock?: () => number;
+  /** the run's redactor, when the caller shows other output through it too (a managed server's); default: a new one */
+  redactor?: Redactor;
+}

@@ -1,3 +1,0 @@
-// The runtime stage: run operations with their prerequisites against a real API.
-export { createRunner, type Runner } from './runner/index.js';
-export type * from './types.js';
