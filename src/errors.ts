@@ -1,7 +1,7 @@
 // Errors are classes with a readonly `code`. Callers match on `code`, never on `instanceof`:
 // a Vitest worker may load a second copy of this package. Formatting is the CLI's and the
 // reporter's job; a message here is one plain sentence without secrets.
-import type { Loc } from './project/types.js';
+import type { Loc } from './project/index.js';
 
 export interface FlowErrorOptions {
   loc?: Loc;

@@ -4,7 +4,7 @@ export { lint, format, FORMATS, CODES, type LintResult, type FormatName } from '
 export { buildGraph, findCycles, prerequisites, scheduleOrder, type ProjectGraph } from './graph/index.js';
 export { createRunner, type Runner } from './runner/index.js';
 export { openProject, type OpenedProject, type OpenOptions, type ProblemKind, type ProjectProblem } from './open/index.js';
-export type * from './runner/types.js';
+export type * from './runner/index.js';
 export { ERROR_CODES, FlowError, hasCode, isErrorCode, type ErrorCode } from './errors.js';
 export { importApi } from './import/index.js';
-export { fixProject } from './lint/fix/index.js';
+export { fixProject } from './lint/index.js';

@@ -27,7 +27,7 @@ const ALLOWED: Record<string, string[]> = {
   // against (src/contract), the model an import asks (src/llm), and calibrate, which runs
   // operations to compare what an API answers with what the project says
   server: ['errors', 'redact'],
-  contract: ['errors', 'http', 'runtime', 'runner', 'redact'],
+  contract: ['project', 'errors', 'http', 'runtime', 'runner', 'redact'],
   llm: ['errors'],
   calibrate: ['project', 'graph', 'errors', 'http', 'runtime', 'runner', 'redact'],
   // reports are formatted from results afterwards (flow run's reporters, the Vitest failure text)
@@ -108,6 +108,25 @@ describe('architecture', () => {
         } else if (FORBIDDEN_PACKAGES[from]?.test(spec)) {
           violations.push(`${path.relative(SRC, file)} (${from}) imports the package ${spec}`);
         }
+      }
+    }
+    expect(violations).toEqual([]);
+  });
+
+  // A stage's index.ts is its surface: what later stages may use of it. A dynamic import() may
+  // reach a module inside (lazy loading, for start-up time).
+  it('from outside a stage, a static import reaches only its index.ts', () => {
+    const violations: string[] = [];
+    const STATIC_RE = /(?:^|\n)\s*(?:import|export)\s[^'"]*?from\s*['"]([^'"]+)['"]/g;
+    for (const file of files) {
+      const text = readFileSync(file, 'utf8');
+      for (const m of text.matchAll(STATIC_RE)) {
+        const spec = m[1];
+        if (!spec.startsWith('.')) continue;
+        const target = path.resolve(path.dirname(file), spec);
+        const rel = path.relative(SRC, target).split(path.sep);
+        if (rel.length === 1 || stageOf(target) === stageOf(file)) continue;
+        if (rel.length !== 2 || rel[1] !== 'index.js') violations.push(`${path.relative(SRC, file)} imports ${spec}`);
       }
     }
     expect(violations).toEqual([]);

@@ -1,9 +1,10 @@
 // `api_key`: a key issued in advance, sent as a header (default), a query parameter or a cookie.
-import { credential, getHeader, renderCredential, renderSetting, setCredentialHeader } from './credentials.js';
+import { getHeader, setCredentialHeader, type PreparedRequest } from '../http/index.js';
+import { credential, renderCredential, renderSetting } from './credentials.js';
 import { authConfigError, guardLogin } from './errors.js';
-import type { AuthStrategy, OutgoingRequest } from './types.js';
+import type { AuthStrategy } from './types.js';
 
-type Place = (req: OutgoingRequest, name: string, key: string) => void;
+type Place = (req: PreparedRequest, name: string, key: string) => void;
 
 const PLACES: Record<string, Place> = {
   header: (req, name, key) => setCredentialHeader(req, name, key),

@@ -2,9 +2,10 @@
 // so canonical query encoding, temporary credentials (`x-amz-security-token`) and S3's rules
 // (`x-amz-content-sha256`, no double-encoded path) are AWS's, not ours. Signed in `apply`,
 // once per request: a signature stays valid for 15 minutes, longer than any retry waits.
-import { credential, getHeader, renderCredential, renderSetting, setCredentialHeader, setHeader } from './credentials.js';
+import { getHeader, setCredentialHeader, setHeader, type PreparedRequest } from '../http/index.js';
+import { credential, renderCredential, renderSetting } from './credentials.js';
 import { authConfigError, guardLogin } from './errors.js';
-import type { AuthContext, AuthStrategy, OutgoingRequest } from './types.js';
+import type { AuthContext, AuthStrategy } from './types.js';
 
 interface Keys {
   accessKeyId: string;
@@ -42,7 +43,7 @@ export const awsSigV4: AuthStrategy = {
   },
 };
 
-async function sign(req: OutgoingRequest, keys: Keys, ctx: AuthContext): Promise<void> {
+async function sign(req: PreparedRequest, keys: Keys, ctx: AuthContext): Promise<void> {
   const s3 = keys.service === 's3';
   if (req.body !== undefined && typeof req.body !== 'string' && !Buffer.isBuffer(req.body)) {
     // multipart: undici writes the boundary while sending, after the signature is made

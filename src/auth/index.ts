@@ -1,5 +1,5 @@
 // One module per strategy (docs/format.md#authentication), behind the interface in types.ts.
-import type { AuthStrategyName } from '../project/types.js';
+import type { AuthStrategyName } from '../project/index.js';
 import { apiKey } from './api_key.js';
 import { awsSigV4 } from './aws_sigv4.js';
 import { basic } from './basic.js';
@@ -31,4 +31,4 @@ export function strategyFor(name: AuthStrategyName): AuthStrategy {
   return STRATEGIES[name] ?? simple;
 }
 
-export type { AuthContext, AuthStrategy, OutgoingRequest, Session } from './types.js';
+export type { AuthContext, AuthStrategy, Session } from './types.js';

@@ -4,7 +4,7 @@
 // token without `exp`: one is added (the actor's session.ttl, else 5 minutes), and the
 // session ends a little before it, so a new token is signed before the old one expires.
 import type { JWTHeaderParameters, JWTPayload } from 'jose';
-import type { AuthConfig } from '../project/types.js';
+import type { AuthConfig } from '../project/index.js';
 import { applyAuthorization, renderCredential, renderSetting } from './credentials.js';
 import { authConfigError, guardLogin } from './errors.js';
 import type { AuthContext, AuthStrategy } from './types.js';
@@ -52,7 +52,7 @@ export const jwt: AuthStrategy = {
 async function protectedHeader(ctx: AuthContext, options: AuthConfig['options'], alg: string): Promise<JWTHeaderParameters> {
   const header: JWTHeaderParameters = { alg, typ: 'JWT' };
   if (options.headers !== undefined) {
-    const extra = await ctx.render(options.headers);
+    const extra = ctx.render(options.headers);
     if (extra === null || typeof extra !== 'object' || Array.isArray(extra)) throw authConfigError(ctx, 'jwt', 'has `headers` that are not a map');
     Object.assign(header, extra);
   }
@@ -72,7 +72,7 @@ async function importKey(ctx: AuthContext, jose: typeof import('jose'), pem: str
 }
 
 async function renderPayload(ctx: AuthContext, written: unknown): Promise<JWTPayload & { exp?: number }> {
-  const rendered = written === undefined || written === null ? {} : await ctx.render(written as never);
+  const rendered = written === undefined || written === null ? {} : ctx.render(written as never);
   if (rendered === null || typeof rendered !== 'object' || Array.isArray(rendered))
     throw authConfigError(ctx, 'jwt', 'has a `payload` that is not a map of claims');
   const payload = { ...(rendered as Record<string, unknown>) };

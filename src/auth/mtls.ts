@@ -2,7 +2,7 @@
 // `format: pfx`/`p12`), optionally a `key_password` and a `ca_cert_path` to trust the server.
 // Read and checked at login, so a wrong file or password is a clear E_AUTH naming the file
 // (never its content) before any request; the HTTP client then sends the actor's requests
-// on an agent of its own built from these options (OutgoingRequest.tls).
+// on an agent of its own built from these options (HttpRequest.tls).
 import { createPrivateKey, X509Certificate } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
@@ -10,7 +10,8 @@ import { createSecureContext } from 'node:tls';
 import { hasCode } from '../errors.js';
 import { renderCredential, renderSetting } from './credentials.js';
 import { authConfigError, guardLogin } from './errors.js';
-import type { AuthContext, AuthStrategy, ClientTls } from './types.js';
+import type { TlsOptions } from '../http/index.js';
+import type { AuthContext, AuthStrategy } from './types.js';
 
 const FORMATS = ['pem', 'pfx', 'p12'];
 
@@ -21,7 +22,7 @@ export const mtls: AuthStrategy = {
       const format = ((await renderSetting(ctx, config.options, 'format')) ?? 'pem').toLowerCase();
       if (!FORMATS.includes(format)) throw authConfigError(ctx, 'mtls', `has format "${format}"; use pem, pfx or p12`);
       const passphrase = config.options.key_password === undefined ? undefined : await renderCredential(ctx, 'mtls', config.options, 'key_password');
-      const tls: ClientTls = {};
+      const tls: TlsOptions = {};
       if (passphrase !== undefined) tls.passphrase = passphrase;
       const certPath = await renderCredential(ctx, 'mtls', config.options, 'cert_path', { secret: false });
       if (format === 'pem') {
@@ -48,7 +49,7 @@ export const mtls: AuthStrategy = {
       return { values: {}, credentials: { tls } };
     }),
   apply(req, _config, session) {
-    const tls = session.credentials?.tls as ClientTls | undefined;
+    const tls = session.credentials?.tls as TlsOptions | undefined;
     if (!tls) throw new Error('auth: no "tls" credential in the session; call login() first');
     // the same object for every request of the session: the HTTP client keeps one agent per object
     req.tls = tls;

@@ -4,9 +4,10 @@
 // (oauth-1.0a) read a query's `+` as a plus rather than a space, let a body parameter replace
 // a query parameter of the same name, and draw nonces from Math.random; 3.4.1 is 40 lines.
 import { createHmac, createSign, randomBytes } from 'node:crypto';
-import { credential, renderCredential, renderSetting, setCredentialHeader } from './credentials.js';
+import { setCredentialHeader, type PreparedRequest, type SignableRequest } from '../http/index.js';
+import { credential, renderCredential, renderSetting } from './credentials.js';
 import { authConfigError, guardLogin } from './errors.js';
-import type { AuthStrategy, OutgoingRequest, SignableRequest } from './types.js';
+import type { AuthStrategy } from './types.js';
 
 const METHODS = ['HMAC-SHA1', 'HMAC-SHA256', 'PLAINTEXT', 'RSA-SHA1'] as const;
 type Method = (typeof METHODS)[number];
@@ -57,7 +58,7 @@ export const oauth1: AuthStrategy = {
   },
 };
 
-function signable(req: OutgoingRequest): SignableRequest {
+function signable(req: PreparedRequest): SignableRequest {
   const headers: Record<string, string> = {};
   for (const [k, v] of Object.entries(req.headers)) headers[k.toLowerCase()] = v;
   return { method: req.method, url: req.url, headers, body: req.body };

@@ -2,12 +2,12 @@
 // POST to `token_url` with HTTP Basic client authentication (2.3.1), then
 // `Authorization: Bearer <access_token>` until `expires_in` runs out. A `refresh_token`
 // in the answer lets the runner renew the session without asking for the password again.
-import type { AuthConfig, AuthStrategyName, RequestSpec, TemplateValue } from '../project/types.js';
+import { type AuthConfig, type AuthStrategyName, type RequestSpec, scalarText, type TemplateValue } from '../project/index.js';
 import { applyAuthorization, renderCredential, renderSetting } from './credentials.js';
 import { authConfigError, guardLogin, subject } from './errors.js';
 import { FlowError } from '../errors.js';
-import { OAUTH2_SESSION_FIELDS } from '../graph/session.js';
-import type { FlowResponse } from '../http/response.js';
+import { OAUTH2_SESSION_FIELDS } from '../graph/index.js';
+import type { FlowResponse } from '../http/index.js';
 import type { AuthContext, AuthStrategy, Session } from './types.js';
 
 type Grant = 'client_credentials' | 'password';
@@ -150,8 +150,8 @@ function sessionFrom(kind: AuthStrategyName, ctx: AuthContext, answer: unknown):
 /** `scope` as a string, or a list joined with spaces (RFC 6749 3.3). */
 async function renderScope(ctx: AuthContext, written: TemplateValue | undefined): Promise<string | undefined> {
   if (written === undefined || written === null) return undefined;
-  const rendered = await ctx.render(written);
-  const scope = Array.isArray(rendered) ? rendered.map(String).join(' ') : String(rendered ?? '');
+  const rendered = ctx.render(written);
+  const scope = Array.isArray(rendered) ? rendered.map(String).join(' ') : scalarText(rendered);
   return scope.trim() || undefined;
 }
 

@@ -1,9 +1,8 @@
 // The strategy interface (docs/format.md#authentication): one module per strategy behind it, gathered in auth/index.ts.
 // The runner owns sessions (ttl, refresh, caching); a strategy only knows how to obtain
 // credentials and how to put them on a request.
-import type { Actor, AuthConfig, AuthStrategyName, HttpMethod, RequestSpec, TemplateValue } from '../project/types.js';
-import type { FlowResponse } from '../http/response.js';
-import type { FormData } from 'undici';
+import type { Actor, AuthConfig, AuthStrategyName, RequestSpec, TemplateValue } from '../project/index.js';
+import type { FlowResponse, PreparedRequest } from '../http/index.js';
 
 /** What a login produced: values readable as {{actor.field}}, and when they stop being valid. */
 export interface Session {
@@ -18,54 +17,12 @@ export interface Session {
   credentials?: Readonly<Record<string, unknown>>;
 }
 
-/** A request about to be sent; strategies add headers, query parameters or TLS options. */
-export interface OutgoingRequest {
-  method: HttpMethod;
-  url: URL;
-  headers: Record<string, string>;
-  body?: string | Buffer | FormData;
-  /**
-   * Headers that carry the actor's identity (inject.headers, what the strategy set): not sent
-   * on a redirect to another origin, with every header named like a credential.
-   */
-  credentialHeaders?: string[];
-  /**
-   * Client certificate options (mtls). The HTTP client sends the request on an agent of its
-   * own for this object: one agent per actor session, other actors keep the default one.
-   */
-  tls?: ClientTls;
-  /**
-   * Sign one attempt anew (oauth1: a fresh nonce and timestamp), called by the HTTP layer for
-   * every attempt and every redirect hop to the same origin; returns the headers to set.
-   * Synchronous: it runs inside the dispatch of each attempt.
-   */
-  resign?: (attempt: SignableRequest) => Record<string, string>;
-}
-
-/** Client certificate and trust for one actor (Node's TLS connect options). */
-export interface ClientTls {
-  cert?: string | Buffer;
-  key?: string | Buffer;
-  passphrase?: string;
-  ca?: string | Buffer;
-  pfx?: Buffer;
-}
-
-/** What a per-attempt signer sees of one attempt. */
-export interface SignableRequest {
-  method: string;
-  url: URL;
-  /** the headers of the attempt, names in lower case */
-  headers: Record<string, string>;
-  body?: unknown;
-}
-
 export interface AuthContext {
   /** the actor, or undefined for an operation's inline `auth` */
   actor?: Actor;
   projectDir: string;
-  render(value: TemplateValue): Promise<unknown>;
-  renderString(text: string): Promise<string>;
+  render(value: TemplateValue): unknown;
+  renderString(text: string): string;
   /**
    * Send one request written in the project (a login, a chain step, an oauth2 token request
    * built by the strategy): rendered, checked against its expect_status (none: any 2xx), its
@@ -91,7 +48,7 @@ export interface AuthStrategy {
    * Put the credentials on a request: the final one, so a signer (aws_sigv4, oauth1) sees
    * everything. Synchronous when nothing is awaited: it runs before every request.
    */
-  apply(req: OutgoingRequest, config: AuthConfig, session: Session, ctx: AuthContext): void | Promise<void>;
+  apply(req: PreparedRequest, config: AuthConfig, session: Session, ctx: AuthContext): void | Promise<void>;
   /**
    * Renew an expired session without a full login (oauth2 `refresh_token`). Optional; the
    * runner prefers the actor's `session.refresh` when written, then this, else `login`.

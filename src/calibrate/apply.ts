@@ -1,10 +1,8 @@
 // --apply: the proposals written into the project's files in place (R7: comments, order and
 // the user's other values kept), then `_provenance.verified_against: live_capture` and the
 // evidence `observed: METHOD path -> status` on the operations that passed.
-import { editYamlFile } from '../project/edit.js';
-import type { Project, YamlPath } from '../project/types.js';
-import { recordVerified } from '../runner/record.js';
-import type { OperationResult } from '../runner/types.js';
+import { editYamlFile, type Project, type YamlPath } from '../project/index.js';
+import { type OperationResult, recordVerified } from '../runner/index.js';
 import type { Edit, Proposal } from './types.js';
 
 interface Change {

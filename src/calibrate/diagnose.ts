@@ -1,10 +1,10 @@
 // One failed (or empty-handed) operation -> the edits its response proves, or open questions.
 // An edit that changes what is sent (actor, header form) is kept only when a try with it,
 // on a fresh runner, gets a 2xx: the server accepted the request.
-import { isFanOutPath } from '../graph/extract-syntax.js';
-import type { FlowResponse } from '../http/response.js';
-import type { Project } from '../project/types.js';
-import type { OperationResult } from '../runner/types.js';
+import { isFanOutPath } from '../graph/index.js';
+import type { FlowResponse } from '../http/index.js';
+import { type Project, scalarText } from '../project/index.js';
+import type { OperationResult } from '../runner/index.js';
 import { otherHeaderForm, withEdits } from './model.js';
 import { fieldName, onePlace, requiredFields } from './search.js';
 import type { Edit, Observed, OpenQuestion, Proposal } from './types.js';
@@ -73,7 +73,7 @@ export async function diagnose(result: OperationResult, ctx: DiagnoseContext): P
   }
 
   if (error.code === 'E_EXTRACT_FAILED') {
-    const name = String(error.details?.variable ?? '');
+    const name = scalarText(error.details?.variable);
     const spec = op.extract.find((x) => x.name === name);
     if (spec) fieldSearch(spec.name, spec.path);
     else ask(`${error.code}: ${error.message}`);

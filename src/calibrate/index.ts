@@ -3,10 +3,9 @@
 // on a fresh runner over a copy of the model with the proposals so far; it stops when a
 // round proves nothing new (a fixed status can reveal a wrong extraction behind it).
 import { buildGraph, type ProjectGraph } from '../graph/index.js';
-import type { Project } from '../project/types.js';
-import { createRunner } from '../runner/runner.js';
-import type { FlowResponse } from '../http/response.js';
-import type { OperationResult, RunnerOptions } from '../runner/types.js';
+import type { Project } from '../project/index.js';
+import { createRunner, type OperationResult, type RunnerOptions } from '../runner/index.js';
+import type { FlowResponse } from '../http/index.js';
 import { diagnose, observedOf } from './diagnose.js';
 import { withEdits } from './model.js';
 import { planCalibration } from './safety.js';

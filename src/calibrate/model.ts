@@ -1,6 +1,6 @@
 // A copy of the project model with edits made, for the next round (or a single try) on a
 // fresh runner: the loaded project itself is never changed.
-import type { Actor, Project, TemplateValue } from '../project/types.js';
+import type { Actor, Project, TemplateValue } from '../project/index.js';
 import type { Edit } from './types.js';
 
 export function withEdits(project: Project, edits: readonly Edit[]): Project {

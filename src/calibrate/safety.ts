@@ -3,7 +3,7 @@
 // whose prerequisite may not run does not run either. Actors' logins are always allowed:
 // they authenticate, they change no data of the API.
 import { scheduleOrder, type ProjectGraph } from '../graph/index.js';
-import type { Operation, Project } from '../project/types.js';
+import type { Operation, Project } from '../project/index.js';
 import type { CalibrationPlan, NotRun, SafetyFlags } from './types.js';
 
 const READS = new Set(['GET', 'HEAD', 'OPTIONS']);

@@ -1,5 +1,6 @@
 // Where a field of a given name is in a JSON response: every place, as `$.data…` paths.
 // A proposal is made only when exactly one place fits (nothing is guessed).
+import { scalarText } from '../project/index.js';
 type Segment = string | number;
 
 /** The field an extraction path asks for: its last name (`$.data.items[*].id` -> `id`). */
@@ -73,7 +74,7 @@ export function requiredFields(body: string): string[] {
       if (o.codes && typeof o.codes === 'object') {
         for (const [field, codes] of Object.entries(o.codes)) if (Array.isArray(codes) && codes.includes('presence')) names.add(field);
       }
-      if (Array.isArray(o.loc) && /required|missing/i.test(String(o.msg ?? o.type ?? ''))) {
+      if (Array.isArray(o.loc) && /required|missing/i.test(scalarText(o.msg ?? o.type))) {
         const last = o.loc[o.loc.length - 1];
         if (typeof last === 'string') names.add(last);
       }

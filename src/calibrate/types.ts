@@ -1,8 +1,8 @@
 // The shapes calibrate hands to the CLI: proposals (each proven by a response), open
 // questions, and the operations not run. Request and response facts come from the runner's
 // records, which it has already redacted.
-import type { HttpMethod } from '../project/types.js';
-import type { OperationResult } from '../runner/types.js';
+import type { HttpMethod } from '../project/index.js';
+import type { OperationResult } from '../runner/index.js';
 
 /** One edit to the project, as small as the response proves. */
 export type Edit =

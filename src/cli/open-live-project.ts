@@ -5,7 +5,7 @@ import path from 'node:path';
 import type { ProjectGraph } from '../graph/index.js';
 import { openProject } from '../open/index.js';
 import type { CacheOptions, Project } from '../project/index.js';
-import { parseVarAssignment } from '../runtime/template/index.js';
+import { parseVarAssignment } from '../runtime/index.js';
 import { unknownOperations } from './args.js';
 import { formatLoc } from './format/run-output.js';
 import { EXIT, type CliIO } from './io.js';

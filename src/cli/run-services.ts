@@ -5,7 +5,7 @@ import type { Project } from '../project/index.js';
 import type { ContractMode } from '../contract/index.js';
 import type { Redactor } from '../redact/index.js';
 import type { ManagedServer } from '../server/index.js';
-import type { OperationResult, ResponseCheck } from '../runner/types.js';
+import type { OperationResult, ResponseCheck } from '../runner/index.js';
 import type { OptionTable } from './options.js';
 
 /** flow run's rows for these services (its option table: they parse and show in --help). */

@@ -2,8 +2,8 @@
 // Found here, a missing `--var baseUrl=…` is one usage error (exit 2) instead of the same
 // E_VAR_UNRESOLVED on every operation of the run.
 import { closestName, type ProjectGraph } from '../graph/index.js';
-import { SET_VIA_VAR, type Project } from '../project/types.js';
-import { chooseEnvironment, collectVars } from '../runner/environment.js';
+import { SET_VIA_VAR, type Project } from '../project/index.js';
+import { chooseEnvironment, collectVars } from '../runner/index.js';
 
 export interface UnsetVariable {
   name: string;

@@ -3,7 +3,7 @@
 // a violation with the JSON pointer in the body, what the description expects, and the value
 // found (redacted by the caller's function before it is shown).
 import type { ErrorObject } from 'ajv';
-import { excerpt, header, type FlowResponse } from '../http/response.js';
+import { excerpt, header, type FlowResponse } from '../http/index.js';
 import { escapePointer, matchOperation, record, type DescribedOperation, type Description } from './description.js';
 import type { Schemas } from './schemas.js';
 

@@ -4,6 +4,7 @@
 // operation becomes a path pattern under every base path its servers give.
 import $RefParser from '@apidevtools/json-schema-ref-parser';
 import { FlowError } from '../errors.js';
+import { scalarText } from '../project/index.js';
 
 export type Doc = Record<string, unknown>;
 
@@ -84,7 +85,7 @@ function basePaths(servers: unknown): string[] | undefined {
     const server = record(s);
     if (typeof server.url !== 'string') continue;
     const vars = record(server.variables);
-    const url = server.url.replace(/\{([^}]*)\}/g, (_, name: string) => String(record(vars[name]).default ?? ''));
+    const url = server.url.replace(/\{([^}]*)\}/g, (_, name: string) => scalarText(record(vars[name]).default));
     let pathname: string;
     try {
       pathname = new URL(url, 'http://relative.invalid').pathname;

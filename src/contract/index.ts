@@ -5,7 +5,7 @@
 import { stat } from 'node:fs/promises';
 import path from 'node:path';
 import { FlowError } from '../errors.js';
-import type { CheckedResponse, ResponseCheck, ResultWarning } from '../runner/types.js';
+import type { CheckedResponse, ResponseCheck, ResultWarning } from '../runner/index.js';
 import { checkResponse, type ResponseVerdict, type Violation } from './check.js';
 import { readDescription, type Description } from './description.js';
 import { Schemas } from './schemas.js';

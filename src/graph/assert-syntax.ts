@@ -1,4 +1,4 @@
-// The assert grammar of DESIGN.md: `<path> <op> <literal>`, `<path> exists`, `<path> not exists`.
+// The assert grammar of docs/format.md#assert-grammar: `<path> <op> <literal>`, `<path> exists`, `<path> not exists`.
 // Parsing is pure (no response needed), so it lives here where lint checks the syntax; the
 // runtime evaluates the parsed expressions. Errors are E_ASSERT_SYNTAX with the 1-based column.
 import { FlowError } from '../errors.js';

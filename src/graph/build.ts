@@ -1,6 +1,6 @@
 // The dependency graph of a project (docs/format.md#dependencies): who produces each resource field, and what
 // each operation needs first, implicitly (references) and explicitly (depends_on).
-import type { Operation, Project, YamlPath } from '../project/types.js';
+import type { Operation, Project, YamlPath } from '../project/index.js';
 import { collectSites, type OwnerKind, type RefSite } from './sites.js';
 
 export type EdgeKind = 'implicit' | 'explicit';
@@ -165,7 +165,7 @@ function edgesOf(
     const expr = site.expr;
     if (expr?.kind !== 'scoped') continue;
     // Inside `for_each: order`, {{order.f}} is the instance of the iteration; the operation
-    // that lists them is named in depends_on (DESIGN), so no producer is implied.
+    // that lists them is named in depends_on (docs/format.md#run-loops), so no producer is implied.
     if (expr.scope === op.forEach && expr.index === undefined) continue;
     const list = producers.get(expr.scope)?.get(expr.field) ?? [];
     // Spec 2.9.1 + "the first declared is the prerequisite"; never the operation itself.

@@ -3,7 +3,7 @@
 // lint can report at lint time what a run would fail on; the runtime reads responses with them.
 import { createRequire } from 'node:module';
 import type * as XPath from 'xpath';
-import type { ExtractSource, ExtractSpec } from '../project/types.js';
+import type { ExtractSource, ExtractSpec } from '../project/index.js';
 
 // ---------------------------------------------------------------------------------------
 // Paths (docs/format.md#extraction): `$.data…` JSONPath over the body, `$.headers.<Name>`, `$.cookies.<name>`,

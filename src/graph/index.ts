@@ -23,3 +23,5 @@ export { collectSites, type OwnerKind, type RefOwner, type RefSection, type RefS
 export { closestName, didYouMean, MAX_SUGGESTION_DISTANCE } from './suggest.js';
 export * from './template.js';
 export { visitStrings, walkTemplates, type TemplateString } from './walk.js';
+export { parseCached } from './parsed.js';
+export { OAUTH2_SESSION_FIELDS } from './session.js';

@@ -1,6 +1,6 @@
 // What the scope of a reference is (docs/format.md#references): builtins, then env, then secret, then actor
 // session, then indexed resource, then resource. One table, read in that order.
-import type { Project } from '../project/types.js';
+import type { Project } from '../project/index.js';
 import type { Expr } from './template.js';
 
 export type RefClass = 'builtin' | 'env' | 'secret' | 'actor' | 'resource' | 'undefined-scope' | 'syntax-error';

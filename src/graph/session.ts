@@ -2,7 +2,7 @@
 // answer. Needed where a name is both an actor and a resource: docs/format.md#references reads the session
 // first, and the runtime falls back to the resource when the session lacks the field, so
 // only the fields a login provides are the actor's.
-import type { Actor, AuthStrategyName } from '../project/types.js';
+import type { Actor, AuthStrategyName } from '../project/index.js';
 
 /** The fields of an OAuth2 token answer that oauth2 logins keep in the session (src/auth/oauth2.ts reads them from here). */
 export const OAUTH2_SESSION_FIELDS = ['access_token', 'token_type', 'expires_in', 'scope', 'refresh_token', 'id_token'] as const;

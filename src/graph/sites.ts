@@ -1,6 +1,6 @@
 // Every `{{ }}` reference of a project, with where it is and what its scope is. Each distinct
 // string is parsed once (parsed.ts, shared with the runtime's renders).
-import type { Actor, AuthConfig, Environment, Operation, Project, RequestSpec, YamlPath } from '../project/types.js';
+import type { Actor, AuthConfig, Environment, Operation, Project, RequestSpec, YamlPath } from '../project/index.js';
 import { classify, type RefClass, type ScopeNames } from './scopes.js';
 import { loginFields } from './session.js';
 import { parseCached } from './parsed.js';

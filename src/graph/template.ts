@@ -1,7 +1,7 @@
 // Parsing of `{{ ... }}` references (docs/format.md#references). Pure: no project, no runtime.
 // The runtime renders these parts; the graph and lint read their scopes.
 
-import { parseDuration } from '../project/duration.js';
+import { parseDuration } from '../project/index.js';
 import { FAKER_NAMES, fakerKey, fakerName, type FakerName } from './faker.js';
 import { didYouMean } from './suggest.js';
 

@@ -1,5 +1,5 @@
 // Every string of a value tree, with its path: the strings that may hold `{{ }}` references.
-import { isSecretRef, type TemplateValue, type YamlPath } from '../project/types.js';
+import { isSecretRef, type TemplateValue, type YamlPath } from '../project/index.js';
 
 export interface TemplateString {
   text: string;

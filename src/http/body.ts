@@ -5,7 +5,7 @@ import { realpath, stat } from 'node:fs/promises';
 import { basename, extname, resolve } from 'node:path';
 import type { FormData } from 'undici';
 import { FlowError } from '../errors.js';
-import { isInside, realProjectDir } from '../project/project-path.js';
+import { isInside, realProjectDir } from '../project/index.js';
 import { undici } from './undici.js';
 
 export type BodyKind = 'json' | 'form';

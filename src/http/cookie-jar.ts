@@ -2,7 +2,7 @@
 // matching, expiry, Max-Age, Secure sent only over https — loopback counts as secure,
 // as in browsers); this class is the small synchronous face the HTTP layer needs.
 import type * as Tough from 'tough-cookie';
-import { lazy } from '../project/lazy.js';
+import { lazy } from '../project/index.js';
 
 const tough = lazy<typeof Tough>('tough-cookie');
 

@@ -3,8 +3,8 @@
 // (runtime/extract/paths.ts), or not at all.
 import type * as Tough from 'tough-cookie';
 import { FlowError } from '../errors.js';
-import { lazy } from '../project/lazy.js';
-import { CUT_MARK } from '../redact/cut.js';
+import { lazy } from '../project/index.js';
+import { CUT_MARK } from '../redact/index.js';
 
 const tough = lazy<typeof Tough>('tough-cookie');
 

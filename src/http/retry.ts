@@ -3,11 +3,11 @@
 // capped by `maxTimeout`. Without `methods` it would never retry a POST; here retry is
 // opt-in per operation, so every method is retried once the operation asks for it.
 import type { Dispatcher, RetryHandler } from 'undici';
-import { HTTP_METHODS } from '../project/types.js';
+import { HTTP_METHODS } from '../project/index.js';
 import type { RetryOptions } from './types.js';
 import { undici } from './undici.js';
 
-/** 5xx and 429 (DESIGN.md: retry on network error, 5xx or 429). */
+/** 5xx and 429 (docs/format.md#run-loops: retry on a network error, 5xx or 429). */
 const STATUS_CODES = [429, ...Array.from({ length: 100 }, (_, i) => 500 + i)];
 const METHODS = [...HTTP_METHODS];
 

@@ -1,6 +1,6 @@
 // The shapes of the HTTP layer: what the runner hands in, what it gets back.
 import type { FormData } from 'undici';
-import type { HttpMethod } from '../project/types.js';
+import type { HttpMethod } from '../project/index.js';
 import type { FlowResponse } from './response.js';
 import type { CookieJar } from './cookie-jar.js';
 
@@ -46,6 +46,11 @@ export interface RetryOptions {
   backoffMs: number;
 }
 
+/**
+ * The one request type, from the runner to the wire: the runner prepares it (rendered URL,
+ * headers, body), an auth strategy completes it (credentials, a client certificate, a signer),
+ * the runner says how to send it (timeout, retry, cookie jar) and the client sends it.
+ */
 export interface HttpRequest {
   method: HttpMethod;
   /** absolute URL, query included (see `buildUrl`); a URL object is used as it is, not parsed again */
@@ -65,8 +70,23 @@ export interface HttpRequest {
   resign?: Resign;
 }
 
-/** What `HttpRequest.resign` sees of one attempt; header names in lower case. */
-export type Resign = (attempt: { method: string; url: URL; headers: Record<string, string>; body?: unknown }) => Record<string, string>;
+/** A request the runner has prepared: its URL is parsed, so a strategy can read and change it. */
+export type PreparedRequest = HttpRequest & { url: URL };
+
+/** What a per-attempt signer (`HttpRequest.resign`) sees of one attempt; header names in lower case. */
+export interface SignableRequest {
+  method: string;
+  url: URL;
+  headers: Record<string, string>;
+  body?: unknown;
+}
+
+/**
+ * Sign one attempt anew (oauth1: a fresh nonce and timestamp), called by the HTTP layer for
+ * every attempt and every redirect hop to the same origin; returns the headers to set.
+ * Synchronous: it runs inside the dispatch of each attempt.
+ */
+export type Resign = (attempt: SignableRequest) => Record<string, string>;
 
 export interface HttpClient {
   send(req: HttpRequest): Promise<FlowResponse>;

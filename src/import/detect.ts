@@ -1,11 +1,12 @@
 // Input format detection from the content (the file name is only a tie-breaker); `--from` overrides.
 import type { InputFormat } from './observed.js';
+import { scalarText } from '../project/index.js';
 
 type Obj = Record<string, unknown>;
 const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /** JSON inputs: the top-level keys say what they are. */
-const isCollection = (v: Obj): boolean => isObj(v.info) && (String(v.info.schema ?? '').includes('getpostman') || Array.isArray(v.item));
+const isCollection = (v: Obj): boolean => isObj(v.info) && (scalarText(v.info.schema).includes('getpostman') || Array.isArray(v.item));
 const isEnvironment = (v: Obj): boolean => Array.isArray(v.values) && ('_postman_variable_scope' in v || 'name' in v);
 
 const JSON_SIGNS: Array<[InputFormat, (v: Obj) => boolean]> = [

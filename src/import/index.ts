@@ -109,3 +109,14 @@ export function resolveAnchors(api: ObservedApi): void {
 export { detectFormat } from './detect.js';
 export type { CheckFinding } from './check/index.js';
 export type { InputFormat, ObservedApi } from './observed.js';
+export { planFindings, readAnswer } from './check/answer.js';
+export { coverageLine, coverageOf } from './check/coverage.js';
+export { checkView, formatFinding, viewOfDirectory, withScratchProject } from './check/index.js';
+export { newDoc } from './emit/files.js';
+export type { EmittedFile, EmittedKind } from './emit/files.js';
+export { importInto } from './emit/into.js';
+export { writeProject } from './emit/write.js';
+export { IMPORT_CODES, importError } from './errors.js';
+export { importWithModel } from './llm/session.js';
+export type { AskModel } from './llm/session.js';
+export { INPUT_FORMATS, mergeApis } from './observed.js';

@@ -2,7 +2,7 @@
 // (OpenAPI, Postman, HAR, curl, Markdown) produces this one shape; inference reads only it.
 // Each fact carries its evidence (file, location, short quote) so that every inference made
 // from it can say why (R5), and the grounding check can trace every emitted name (R1).
-import type { HttpMethod } from '../project/types.js';
+import type { HttpMethod } from '../project/index.js';
 
 export type InputFormat = 'openapi' | 'postman' | 'har' | 'curl' | 'markdown';
 export const INPUT_FORMATS: readonly InputFormat[] = ['openapi', 'postman', 'har', 'curl', 'markdown'];

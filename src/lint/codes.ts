@@ -142,7 +142,7 @@ export const CODES: Record<string, CodeInfo> = {
     severity: 'error',
     from: 'lint',
     cause:
-      'an `assert` or `poll_until` condition that does not parse (grammar of DESIGN.md, path roots of docs/format.md#extraction); the run fails with the same code',
+      'an `assert` or `poll_until` condition that does not parse (grammar of docs/format.md#assert-grammar, path roots of docs/format.md#extraction); the run fails with the same code',
     remedy: 'follow the message: it gives the column',
   },
   E_EXTRACT_FAILED: {

@@ -1,8 +1,8 @@
 // The lint stage: loader diagnostics + every rule's findings, positioned, with severities,
 // de-duplicated and sorted. Pure: formatting and exit codes are the CLI's job.
 import { buildGraph, type ProjectGraph } from '../graph/index.js';
-import { diag, severityOf } from '../project/diagnostics.js';
-import { locate, type Diagnostic, type Project } from '../project/index.js';
+import { diag, type Diagnostic, locate, type Project, severityOf } from '../project/index.js';
+import type { FixResult } from './fix/index.js';
 import type { Finding, LintContext, Rule } from './rule.js';
 import { RULES } from './rules/index.js';
 
@@ -81,3 +81,16 @@ export type { Finding, LintContext, Rule } from './rule.js';
 export { RULES } from './rules/index.js';
 export { CODES, type CodeInfo } from './codes.js';
 export { format, FORMATS, type FormatName, type FormatOptions } from './format/index.js';
+export { isFormatName } from './format/index.js';
+export { escapeData, escapeProperty } from './format/github.js';
+export { relativeFile } from './format/relative.js';
+export { stylishLine } from './format/stylish.js';
+export { readSchema, SCHEMA_FILES } from './schema/sources.js';
+export { strategyKeys, type StrategyKey } from './schema/auth-keys.js';
+
+/** The --fix edits (docs/lint.md), loaded on first use: they need `yaml`, which a lint served from the parse cache never loads. */
+export async function fixProject(project: Project): Promise<FixResult> {
+  const fix = await import('./fix/index.js');
+  return fix.fixProject(project);
+}
+export type { FixResult } from './fix/index.js';

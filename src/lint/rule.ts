@@ -1,6 +1,6 @@
 // A lint rule returns findings with a path into a file; the lint runner adds the position
 // (from the project's kept YAML documents) and the severity, as Spectral's rules do.
-import type { Project, Severity, YamlPath } from '../project/types.js';
+import type { Project, Severity, YamlPath } from '../project/index.js';
 import type { ProjectGraph } from '../graph/index.js';
 
 export interface Finding {

@@ -13,7 +13,7 @@
 //
 // Redact, then cut: see cut.ts. JSON escapes of any character of a form: see escapes.ts.
 
-import { isCredentialHeaderName, isCredentialName } from '../project/credentials.js';
+import { isCredentialHeaderName, isCredentialName } from '../project/index.js';
 import { CUT_MARK, safeCut, spansBeforeCuts } from './cut.js';
 import { escapedSpans } from './escapes.js';
 import { FormIndex, KEY_CHARS, maskSpans } from './form-index.js';
@@ -267,3 +267,4 @@ function headerRule(name: string): HeaderRule | null {
 export function isCredentialHeader(name: string): boolean {
   return headerRule(name) !== null;
 }
+export { CUT_MARK } from './cut.js';

@@ -3,8 +3,8 @@
 // already redacted; this module only lays it out. The Vitest failure message and the CLI's
 // JUnit and Markdown reports share it, so a failure reads the same everywhere.
 import path from 'node:path';
-import type { Loc } from '../project/types.js';
-import type { AssertRecord, OperationResult, RequestRecord, ResponseRecord } from '../runner/types.js';
+import type { Loc } from '../project/index.js';
+import type { AssertRecord, OperationResult, RequestRecord, ResponseRecord } from '../runner/index.js';
 
 const BODY_LINES = 20;
 /** Response headers that say nothing about why an operation failed. */

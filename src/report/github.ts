@@ -3,8 +3,8 @@
 // the file in the pull request. (The step summary is the Markdown report; the CLI appends it
 // to $GITHUB_STEP_SUMMARY.) Escaped as @actions/core does, with lint's github format's escapes.
 import path from 'node:path';
-import { escapeData, escapeProperty } from '../lint/format/github.js';
-import type { Loc } from '../project/types.js';
+import { escapeData, escapeProperty } from '../lint/index.js';
+import type { Loc } from '../project/index.js';
 import { failureMessage } from './failure-text.js';
 import type { RunReport } from './types.js';
 

@@ -1,7 +1,7 @@
 // The JSON report: one document a script can read. Its shape is versioned (`version`) and
 // described by schemas/run-report.schema.json; a field is only ever added within a version.
-import type { Loc } from '../project/types.js';
-import type { AssertRecord, ErrorRecord, OperationResult } from '../runner/types.js';
+import type { Loc } from '../project/index.js';
+import type { AssertRecord, ErrorRecord, OperationResult } from '../runner/index.js';
 import { displayPath } from './failure-text.js';
 import type { RunReport } from './types.js';
 

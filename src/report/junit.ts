@@ -4,7 +4,7 @@
 // the same failure text, `<skipped/>` with the reason as a `skipped` property, and what hooks
 // printed as system-out.
 import { hostname } from 'node:os';
-import type { OperationResult } from '../runner/types.js';
+import type { OperationResult } from '../runner/index.js';
 import { displayPath, failureMessage } from './failure-text.js';
 import type { RunReport } from './types.js';
 

@@ -1,6 +1,6 @@
 // The Markdown report: a summary table of what ran and the Mermaid graph of it, coloured by
 // outcome, then each failure in full. GitHub's step summary (--reporter github) is this text.
-import type { OperationResult } from '../runner/types.js';
+import type { OperationResult } from '../runner/index.js';
 import { displayPath, failureMessage, where } from './failure-text.js';
 import { mermaidGraph } from './mermaid.js';
 import type { RunReport } from './types.js';

@@ -4,8 +4,8 @@
 // depends_on edges dashed; each actor drawn once, pointing at the operation where it logs in
 // (its first in schedule order). Given outcomes, nodes are coloured by them (the run report).
 import { scheduleOrder, type Edge, type ProjectGraph } from '../graph/index.js';
-import type { Project } from '../project/types.js';
-import type { OperationStatus } from '../runner/types.js';
+import type { Project } from '../project/index.js';
+import type { OperationStatus } from '../runner/index.js';
 
 export interface MermaidOptions {
   /** operation numbers to show (default: all) */

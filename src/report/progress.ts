@@ -2,7 +2,7 @@
 // the time so far, redrawn in place and cleared when the run ends (the normal output then
 // stands alone). Never on a pipe or a file, and never under CI=true, where a log keeps every
 // redraw as a line of its own.
-import type { RunEvent } from '../runner/types.js';
+import type { RunEvent } from '../runner/index.js';
 
 export interface ProgressState {
   done: number;

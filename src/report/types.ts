@@ -1,8 +1,8 @@
 // What every reporter of `flow run` reads: the results of a run (plain data, already redacted by
 // the runner) and the project and graph they came from. Built once, after the run ends.
 import type { ProjectGraph } from '../graph/index.js';
-import type { Project } from '../project/types.js';
-import type { OperationResult } from '../runner/types.js';
+import type { Project } from '../project/index.js';
+import type { OperationResult } from '../runner/index.js';
 
 export interface RunReport {
   project: Project;

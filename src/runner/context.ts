@@ -1,12 +1,9 @@
 // Everything one runner shares across its operations. Built once by createRunner.
 import type { ProjectGraph } from '../graph/index.js';
-import type { Environment, Project } from '../project/types.js';
-import type { HookRunner } from '../runtime/hooks/index.js';
+import type { Environment, Project } from '../project/index.js';
+import { type HookRunner, lookupInState, type RenderContext, type SecretStore } from '../runtime/index.js';
 import type { CookieJar, HttpClient } from '../http/index.js';
 import type { Redactor } from '../redact/index.js';
-import type { SecretStore } from '../runtime/secrets/index.js';
-import type { RenderContext } from '../runtime/template/index.js';
-import { lookupInState } from '../runtime/template/index.js';
 import type { Exchange, HookLog, ResultWarning, RunEvent, RunnerOptions } from './types.js';
 import type { Sessions } from './sessions.js';
 import type { Instance, RunState } from './state.js';

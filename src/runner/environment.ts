@@ -1,7 +1,7 @@
 // Which environment a run uses, and the values for `<SET_VIA_--var>` placeholders.
 import { FlowError } from '../errors.js';
-import type { Environment, Project } from '../project/types.js';
-import { varsFromEnv } from '../runtime/template/index.js';
+import type { Environment, Project } from '../project/index.js';
+import { varsFromEnv } from '../runtime/index.js';
 
 /** `--env`, else `default_environment`, else the only (or first) environment; none is allowed. */
 export function chooseEnvironment(project: Project, requested?: string): Environment | undefined {

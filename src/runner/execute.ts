@@ -1,13 +1,11 @@
 // One operation, once, in a fixed order (as Hurl's runner/entry.rs): render -> auth ->
 // pre_request -> send (poll_until repeats it) -> expect_status -> extract -> post_response
 // -> assert. for_each wraps it from loops.ts.
-import type { OutgoingRequest } from '../auth/types.js';
 import { FlowError } from '../errors.js';
 import type { RefSite } from '../graph/index.js';
-import { locate } from '../project/index.js';
-import type { Actor, Loc, Operation, Project } from '../project/types.js';
-import type { FlowResponse } from '../http/response.js';
-import type { RenderContext } from '../runtime/template/index.js';
+import { type Actor, type Loc, locate, type Operation, type Project } from '../project/index.js';
+import type { FlowResponse, PreparedRequest } from '../http/index.js';
+import type { RenderContext } from '../runtime/index.js';
 import type { AssertRecord } from './types.js';
 import { renderContext, type Binding, type RunContext, type Trace } from './context.js';
 import { postResponseHook, preRequestHook } from './hooks.js';
@@ -81,7 +79,7 @@ async function requestOnce(ctx: RunContext, op: Operation, rc: RenderContext, tr
   // actor the operation reads ({{admin.token}} in a header): its login extracts that value.
   const session = actor && (await ctx.sessions.ensure(actor, trace));
   for (const other of otherActorsRead(ctx, op)) await ctx.sessions.ensure(other, trace);
-  let req: OutgoingRequest = await prepareRequest(ctx, op, rc, actor?.inject.headers);
+  let req: PreparedRequest = await prepareRequest(ctx, op, rc, actor?.inject.headers);
   // The actor's inject.headers carry its identity too (the strategies name their own headers).
   if (actor) req.credentialHeaders = Object.keys(actor.inject.headers);
   if (actor && session) await ctx.sessions.apply(actor, session, req, trace);

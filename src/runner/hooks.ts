@@ -1,10 +1,8 @@
 // Glue between an operation and its JavaScript hooks, which run isolated in workers.
-import { getHeader } from '../auth/credentials.js';
-import type { OutgoingRequest } from '../auth/types.js';
 import { FlowError } from '../errors.js';
-import type { Operation } from '../project/types.js';
-import type { FlowResponse } from '../http/response.js';
-import type { HookInput, HookKind, HookOutput } from '../runtime/hooks/index.js';
+import type { Operation } from '../project/index.js';
+import { type FlowResponse, getHeader, type PreparedRequest } from '../http/index.js';
+import type { HookInput, HookKind, HookOutput } from '../runtime/index.js';
 import type { RunContext, Trace } from './context.js';
 
 // `vars` is what the hook sees as ctx.vars: the values of the resource instance the operation
@@ -14,9 +12,9 @@ export async function preRequestHook(
   ctx: RunContext,
   op: Operation,
   trace: Trace,
-  req: OutgoingRequest,
+  req: PreparedRequest,
   vars: Record<string, unknown>,
-): Promise<OutgoingRequest> {
+): Promise<PreparedRequest> {
   const body = typeof req.body === 'string' ? req.body : undefined;
   const out = await runHook(ctx, trace, 'pre_request', op.preRequest!, {
     operation: op.id,
@@ -25,9 +23,9 @@ export async function preRequestHook(
   });
   const changed = out.request;
   if (!changed) return req;
-  const next: OutgoingRequest = {
+  const next: PreparedRequest = {
     ...req,
-    method: (changed.method as OutgoingRequest['method']) ?? req.method,
+    method: (changed.method as PreparedRequest['method']) ?? req.method,
     url: changed.url ? new URL(changed.url) : req.url,
     headers: { ...(changed.headers ?? req.headers) },
     // A hook sees (and may change or remove) a text body; a multipart body it never saw stays.

@@ -2,9 +2,9 @@
 // and for_each (run once per instance of a resource). retry lives in the HTTP layer.
 import { setTimeout as sleep } from 'node:timers/promises';
 import { FlowError, hasCode } from '../errors.js';
-import type { Operation } from '../project/types.js';
-import type { FlowResponse } from '../http/response.js';
-import type { RenderContext } from '../runtime/template/index.js';
+import type { Operation } from '../project/index.js';
+import type { FlowResponse } from '../http/index.js';
+import type { RenderContext } from '../runtime/index.js';
 import type { RunContext, Trace } from './context.js';
 import { executeOnce, type OnceResult } from './execute.js';
 import { checkStatus, evaluateOne } from './verify.js';

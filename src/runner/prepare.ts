@@ -1,11 +1,9 @@
-// From a request as written (operation, login, chain step, refresh) to an OutgoingRequest:
+// From a request as written (operation, login, chain step, refresh) to an PreparedRequest:
 // rendered URL, query, headers and body. Auth is applied afterwards by the caller.
 import { FlowError } from '../errors.js';
-import type { RequestSpec, TemplateValue } from '../project/types.js';
-import { getHeader, setHeader } from '../auth/credentials.js';
-import type { OutgoingRequest } from '../auth/types.js';
-import { buildBody, buildUrl, isAbsoluteUrl } from '../http/index.js';
-import { render, renderString, type RenderContext } from '../runtime/template/index.js';
+import type { RequestSpec, TemplateValue } from '../project/index.js';
+import { buildBody, buildUrl, getHeader, isAbsoluteUrl, type PreparedRequest, setHeader } from '../http/index.js';
+import { render, renderString, type RenderContext } from '../runtime/index.js';
 import type { RunContext } from './context.js';
 
 /** What an operation, a login, a chain step and a refresh have in common. */
@@ -18,13 +16,13 @@ export async function prepareRequest(
   baseHeaders: Record<string, TemplateValue> = {},
   /** a login's own request (a token_url is often on an identity provider's host) */
   anyOrigin = false,
-): Promise<OutgoingRequest> {
+): Promise<PreparedRequest> {
   const path = renderString(spec.path, rc);
   const query: Record<string, unknown> = {};
   for (const [name, value] of Object.entries(spec.queryParams)) query[name] = render(value, rc);
   const url = parseUrl(buildUrl(isAbsoluteUrl(path) ? '' : baseUrl(ctx, rc), path, query));
   if (isAbsoluteUrl(path) && !anyOrigin) checkOrigin(url, spec.path, baseUrl(ctx, rc));
-  const req: OutgoingRequest = { method: spec.method, url, headers: {} };
+  const req: PreparedRequest = { method: spec.method, url, headers: {} };
   // The actor's inject.headers first; the operation's own headers win on a clash.
   for (const [name, value] of [...Object.entries(baseHeaders), ...Object.entries(spec.headers)]) {
     const rendered = render(value, rc);

@@ -1,8 +1,8 @@
 // What a run reads asynchronously, read once before its first request, so that rendering is synchronous: every secret the
 // project names outside the environments not chosen (a `{{secret.X}}` site the graph found, or a `!secret X` value) and faker
 // when a template uses it. A secret that cannot be read fails only the operations that render it, when they do (SecretStore.value throws the error).
-import { isSecretRef } from '../project/types.js';
-import { loadFaker } from '../runtime/template/index.js';
+import { isSecretRef } from '../project/index.js';
+import { loadFaker } from '../runtime/index.js';
 import type { RunContext } from './context.js';
 
 export async function loadForRender(ctx: RunContext): Promise<void> {

@@ -2,8 +2,7 @@
 // (docs/format.md#provenance-and-state-changes), written into their files in place.
 // `flow calibrate --apply` also records the answer that proved it, as
 // `_provenance.evidence.observed: "METHOD path -> status"`.
-import { editYamlFile } from '../project/edit.js';
-import type { Project } from '../project/types.js';
+import { editYamlFile, type Project } from '../project/index.js';
 import type { OperationResult } from './types.js';
 
 export async function recordVerified(

@@ -2,9 +2,8 @@
 // they go to terminals, JUnit files and CI logs.
 import { hasCode } from '../errors.js';
 import type { Redactor } from '../redact/index.js';
-import type { FlowResponse } from '../http/response.js';
+import type { FlowResponse, PreparedRequest } from '../http/index.js';
 import type { ErrorRecord, RequestRecord, ResponseRecord } from './types.js';
-import type { OutgoingRequest } from '../auth/types.js';
 import type { FormData } from 'undici';
 
 /** Bodies in results are cut to this many characters, after redaction. */
@@ -29,14 +28,14 @@ export function redactedExcerpt(redactor: Redactor, text: string, max = BODY_EXC
 // whole run. The request record is made while the server works on the request (send.ts), the
 // response record once, when the response has arrived.
 
-export function requestRecord(req: OutgoingRequest, redactor: Redactor): RequestRecord {
+export function requestRecord(req: PreparedRequest, redactor: Redactor): RequestRecord {
   const record = { method: req.method, url: redactor.url(req.url.toString()), headers: Object.freeze(redactor.headers(req.headers)) };
   const body = requestBody(req.body, redactor);
   // no `body` key for a request without one, so that a record equals its JSON round trip
   return Object.freeze(body === undefined ? record : { ...record, body });
 }
 
-function requestBody(body: OutgoingRequest['body'], redactor: Redactor): string | undefined {
+function requestBody(body: PreparedRequest['body'], redactor: Redactor): string | undefined {
   if (body === undefined) return undefined;
   if (Buffer.isBuffer(body)) return `<${body.length} bytes>`;
   if (typeof body !== 'string') return describeForm(body, redactor);

@@ -1,11 +1,10 @@
 // createRunner: one runner per project run, holding the state, sessions, HTTP pool and
 // hook workers. Run any operation; its prerequisites run first.
 import { buildGraph, scheduleOrder } from '../graph/index.js';
-import type { Project } from '../project/types.js';
-import { createHookRunner, type HookRunner } from '../runtime/hooks/index.js';
+import type { Project } from '../project/index.js';
+import { createHookRunner, createSecretStore, type HookRunner } from '../runtime/index.js';
 import { CookieJar, createHttpClient } from '../http/index.js';
 import { createRedactor } from '../redact/index.js';
-import { createSecretStore } from '../runtime/secrets/index.js';
 import type { OperationResult, RunnerOptions, RunSummary } from './types.js';
 import type { RunContext } from './context.js';
 import { chooseEnvironment, collectVars } from './environment.js';

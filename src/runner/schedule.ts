@@ -1,9 +1,9 @@
-// Prerequisites (DESIGN "Prerequisites"): running X first runs what X needs, each at most
+// Prerequisites (docs/format.md#run-prerequisites): running X first runs what X needs, each at most
 // once per runner and reused, unless it has `force: true`; concurrent requests for one
 // prerequisite share one in-flight run; independent branches run at once up to `concurrency`.
 // X itself always runs when asked for (once per request, even if it ran as a prerequisite).
 import { FlowError, hasCode } from '../errors.js';
-import type { Loc, Operation } from '../project/types.js';
+import { type Loc, type Operation, scalarText } from '../project/index.js';
 import type { OperationResult } from './types.js';
 import type { RunContext, Trace } from './context.js';
 import { executeOnce, type OnceResult } from './execute.js';
@@ -156,7 +156,9 @@ export class Scheduler {
     const details = (err as FlowError).details ?? {};
     if (details.kind !== 'scoped') return err;
     const producers = this.ctx.graph.producers(String(details.scope), String(details.field));
-    const hint = producers.length ? `; produced by ${producers.join(', ')}` : `; no operation extracts ${details.scope}.${details.field}`;
+    const hint = producers.length
+      ? `; produced by ${producers.join(', ')}`
+      : `; no operation extracts ${scalarText(details.scope)}.${scalarText(details.field)}`;
     (err as FlowError).message += hint;
     (err as FlowError).details = { ...details, producers };
     return err;

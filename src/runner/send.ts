@@ -1,7 +1,6 @@
 // Sending one prepared request and writing it into the operation's trace and events.
-import type { OutgoingRequest } from '../auth/types.js';
-import type { RetrySpec } from '../project/types.js';
-import type { FlowResponse } from '../http/response.js';
+import type { RetrySpec } from '../project/index.js';
+import type { FlowResponse, PreparedRequest } from '../http/index.js';
 import type { RunContext, Trace } from './context.js';
 import { errorRecord, requestRecord, responseRecord } from './records.js';
 
@@ -18,20 +17,12 @@ export interface SendOptions {
   inspect?: (res: FlowResponse) => void;
 }
 
-export async function send(ctx: RunContext, req: OutgoingRequest, opts: SendOptions): Promise<FlowResponse> {
-  const sent = ctx.http.send({
-    method: req.method,
-    url: req.url,
-    headers: req.headers,
-    body: req.body,
-    credentialHeaders: req.credentialHeaders,
-    // the client applies DEFAULT_TIMEOUT_MS when the operation sets none
-    timeoutMs: opts.timeoutMs,
-    retry: opts.retry,
-    cookieJar: ctx.jar(opts.actor),
-    tls: req.tls,
-    resign: req.resign,
-  });
+export async function send(ctx: RunContext, req: PreparedRequest, opts: SendOptions): Promise<FlowResponse> {
+  // The one request type (http/types.ts) goes to the client as it is: only how to send it is added.
+  req.timeoutMs = opts.timeoutMs; // the client applies DEFAULT_TIMEOUT_MS when the operation sets none
+  req.retry = opts.retry;
+  req.cookieJar = ctx.jar(opts.actor);
+  const sent = ctx.http.send(req);
   // Recorded once the request is on its way (the client writes it before it returns): this
   // work then overlaps the server's instead of delaying the request. The exchange holds its
   // place in the trace now and is replaced, frozen as a whole, when the response is in.

@@ -1,15 +1,11 @@
-// Actor sessions (DESIGN "Sessions"): an actor logs in lazily, on its first request; one
+// Actor sessions (docs/format.md#run-sessions): an actor logs in lazily, on its first request; one
 // login is shared by concurrent operations; `session.ttl` expiry uses `session.refresh` when
 // given, else logs in again; a strategy may set its own expiry (oauth2 `expires_in`).
-import { strategyFor } from '../auth/index.js';
-import type { AuthContext, OutgoingRequest, Session } from '../auth/types.js';
+import { type AuthContext, type Session, strategyFor } from '../auth/index.js';
 import { FlowError, hasCode } from '../errors.js';
-import { locate } from '../project/index.js';
-import type { Actor, AuthConfig, Loc, Project, RequestSpec, TemplateValue } from '../project/types.js';
-import { extractAll, type ExtractResult } from '../runtime/extract/index.js';
-import { isCredentialName } from '../project/credentials.js';
-import type { FlowResponse } from '../http/response.js';
-import { render, renderString } from '../runtime/template/index.js';
+import { type Actor, type AuthConfig, isCredentialName, type Loc, locate, type Project, type RequestSpec, type TemplateValue } from '../project/index.js';
+import { extractAll, type ExtractResult, render, renderString } from '../runtime/index.js';
+import type { FlowResponse, PreparedRequest } from '../http/index.js';
 import { renderContext, type RunContext, type Trace } from './context.js';
 import { prepareRequest } from './prepare.js';
 import { send } from './send.js';
@@ -47,12 +43,12 @@ export class Sessions {
    * Put the actor's credentials on a request (after inject.headers, which the caller rendered),
    * from the session `ensure` gave.
    */
-  async apply(actor: Actor, session: Session, req: OutgoingRequest, trace: Trace): Promise<void> {
+  async apply(actor: Actor, session: Session, req: PreparedRequest, trace: Trace): Promise<void> {
     if (actor.auth) await strategyFor(actor.auth.strategy).apply(req, actor.auth, session, this.authContext(actor, trace));
   }
 
   /** An operation's inline `auth` (docs/format.md#auth-public): its own credentials, no shared session. */
-  async applyInline(auth: AuthConfig, req: OutgoingRequest, trace: Trace): Promise<void> {
+  async applyInline(auth: AuthConfig, req: PreparedRequest, trace: Trace): Promise<void> {
     const ctx = this.authContext(undefined, trace);
     const strategy = strategyFor(auth.strategy);
     const session = await strategy.login(auth, ctx);
@@ -189,12 +185,11 @@ class SessionAuthContext implements AuthContext {
     return this.ctx.project.dir;
   }
 
-  // AuthContext's render is async (src/auth/types.ts); ours is synchronous.
-  async render(value: TemplateValue): Promise<unknown> {
+  render(value: TemplateValue): unknown {
     return render(value, renderContext(this.ctx));
   }
 
-  async renderString(text: string): Promise<string> {
+  renderString(text: string): string {
     return renderString(text, renderContext(this.ctx));
   }
 

@@ -1,4 +1,4 @@
-// The runner's state (DESIGN "State"): per resource a list of instances, newest last; per
+// The runner's state (docs/format.md#run-state): per resource a list of instances, newest last; per
 // actor a session. Read by templates through `lookupInState`, written by extractions.
 
 export interface Instance {

@@ -1,8 +1,8 @@
 // Results are data: the CLI output, the Vitest tests and --record all read these.
 // Everything in here is already redacted by the runner before it is handed out.
-import type { HttpMethod, Loc } from '../project/types.js';
+import type { HttpMethod, Loc } from '../project/index.js';
 import type { Redactor } from '../redact/index.js';
-import type { FlowResponse } from '../http/response.js';
+import type { FlowResponse } from '../http/index.js';
 
 // Exchange records are plain, redacted, frozen data (runner/records.ts): they can be spread,
 // cloned, serialized and compared, and not changed.

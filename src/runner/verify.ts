@@ -1,12 +1,10 @@
 // The checks after a response, in Hurl's order: expect_status (stop if it fails), extract,
 // then assert. Each failure is a coded error with the facts a user needs to fix it.
 import { FlowError } from '../errors.js';
-import type { ExtractSpec, Operation } from '../project/types.js';
-import { evaluateAssert, parseAssert } from '../runtime/assert/index.js';
-import { extractAll } from '../runtime/extract/index.js';
+import type { ExtractSpec, Operation } from '../project/index.js';
+import { evaluateAssert, extractAll, parseAssert, render, type RenderContext } from '../runtime/index.js';
 import type { Redactor } from '../redact/index.js';
-import type { FlowResponse } from '../http/response.js';
-import { render, type RenderContext } from '../runtime/template/index.js';
+import type { FlowResponse } from '../http/index.js';
 import type { AssertRecord } from './types.js';
 import type { RunContext, Trace } from './context.js';
 import { redactedExcerpt } from './records.js';

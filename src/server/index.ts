@@ -7,8 +7,7 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
 import { FlowError } from '../errors.js';
-import { CUT_MARK } from '../redact/cut.js';
-import { createRedactor, type Redactor } from '../redact/index.js';
+import { createRedactor, CUT_MARK, type Redactor } from '../redact/index.js';
 import { isReady, originOf, probeUrl, type Probe } from './ready.js';
 
 export interface ServerOptions {
@@ -217,3 +216,4 @@ function killTree(child: ChildProcess, signal: NodeJS.Signals): void {
     // already gone
   }
 }
+export { originOf, probeUrl } from './ready.js';

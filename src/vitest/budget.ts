@@ -1,7 +1,7 @@
 // The Vitest timeout of a flow test. The runner bounds every request itself (timeout, retry,
 // poll_until); the test timeout is only a safety net and must never fire first, so it is the
 // sum of the worst cases of the operation and of the prerequisites it may have to run.
-import type { Operation } from '../project/types.js';
+import type { Operation } from '../project/index.js';
 
 export const DEFAULT_REQUEST_TIMEOUT_MS = 30_000;
 /** one login per actor, at most, on top of the operations */

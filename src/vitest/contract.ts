@@ -1,6 +1,6 @@
 // In the worker: the `openapi` option as the runner's responseCheck. The description is read
 // and its validators compiled once per worker (src/contract caches by file and mtime).
-import type { RunnerOptions } from '../runner/types.js';
+import type { RunnerOptions } from '../runner/index.js';
 import { FlowTestError } from './failure.js';
 import type { SuiteOptions } from './options.js';
 

@@ -2,7 +2,7 @@
 // one of them changes: every file the project read, the hook files and upload files its
 // operations name, and the directories its `imports` globs expand (a new resource file).
 import path from 'node:path';
-import type { Project, TemplateValue } from '../project/types.js';
+import type { Project, TemplateValue } from '../project/index.js';
 
 export interface SuiteDependencies {
   /** absolute, slash-separated paths */

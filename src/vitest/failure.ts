@@ -1,11 +1,11 @@
 // What a failing flow test throws. The text of a failed result is src/report's (failure-text.ts),
 // shared with `flow run`'s JUnit and Markdown reports.
 import type { ProjectProblem } from '../open/index.js';
-import type { Diagnostic, Loc, Project } from '../project/types.js';
-import { displayPath, errorText, failureMessage, where } from '../report/failure-text.js';
-import type { OperationResult } from '../runner/types.js';
+import type { Diagnostic, Loc, Project } from '../project/index.js';
+import { displayPath, errorText, failureMessage, where } from '../report/index.js';
+import type { OperationResult } from '../runner/index.js';
 
-export { assertLine, calibrateHint, displayPath, failureMessage, where } from '../report/failure-text.js';
+export { assertLine, calibrateHint, displayPath, failureMessage, where } from '../report/index.js';
 
 /** Thrown by a failing flow test. `code` is the runner's error code (E_STATUS_MISMATCH, …). */
 export class FlowTestError extends Error {

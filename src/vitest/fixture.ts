@@ -2,11 +2,10 @@
 // checks YAML cannot say. One runner per test file (a file-scoped fixture), so state and
 // prerequisites carry from one test to the next, as in a flow.yaml suite.
 import { expect, inject, test, type TestContext } from 'vitest';
-import { didYouMean } from '../graph/suggest.js';
+import { didYouMean } from '../graph/index.js';
 import { openProject } from '../open/index.js';
-import type { Project } from '../project/types.js';
-import type { Runner } from '../runner/index.js';
-import type { OperationResult, RunSummary } from '../runner/types.js';
+import type { Project } from '../project/index.js';
+import type { OperationResult, Runner, RunSummary } from '../runner/index.js';
 import { contractOptions } from './contract.js';
 import { displayPath, problemError } from './failure.js';
 import { OPTIONS_KEY, runnerOptions, validateSuiteOptions, withDefaults, type SuiteOptions } from './options.js';

@@ -3,7 +3,7 @@
 // could observe each other: an operation joins the previous block of its resource only when
 // every operation it would overtake is independent of it. Otherwise a new block for the same
 // resource starts (the schedule wins over tidiness; e.g. DELETEs stay last).
-import type { HttpMethod } from '../project/types.js';
+import type { HttpMethod } from '../project/index.js';
 
 export interface LayoutOperation {
   id: string;

@@ -3,11 +3,10 @@
 // `FLOW_ENV=staging npx vitest` picks staging even when the config says `env: 'local'`.
 // Loaded with the config (main process): nothing heavy here.
 import path from 'node:path';
-import { closestName } from '../graph/suggest.js';
-import { varsFromEnv } from '../runtime/template/vars.js';
-import type { RunnerOptions } from '../runner/types.js';
-import type { ServerOptions } from '../server/index.js';
-import { originOf, probeUrl } from '../server/ready.js';
+import { closestName } from '../graph/index.js';
+import { varsFromEnv } from '../runtime/index.js';
+import type { RunnerOptions } from '../runner/index.js';
+import { originOf, probeUrl, type ServerOptions } from '../server/index.js';
 
 export interface FlowOptions {
   /** environment id, for every project; default: each project's `default_environment`. `FLOW_ENV` overrides it. */

@@ -1,8 +1,8 @@
 // How a project's problems and an operation's result become a test outcome. Shared by the
 // generated suites and the `flowTest` fixture, so both fail and skip the same way.
 import type { TestContext } from 'vitest';
-import { workflowCommand } from '../report/github.js';
-import type { OperationResult } from '../runner/types.js';
+import { workflowCommand } from '../report/index.js';
+import type { OperationResult } from '../runner/index.js';
 import { failureError, prerequisiteFailure } from './failure.js';
 
 /** `::warning file=…,line=…::…` (src/report's workflow command, as `flow run --reporter github` writes it). */

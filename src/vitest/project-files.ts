@@ -24,7 +24,7 @@ export function projectRoot(project: string | URL | undefined, testPath: string 
 const SUITE_IMPORT = /["']reqflow\/vitest\/suite["']/;
 const FLOW_TEST = /\bflowTest\b/;
 const CREATE = /\bcreateFlowTest\s*\(\s*/g;
-/** the first argument, when it is a literal: `'./flow.yaml'`, `new URL('../api', import.meta.url)`, or none */
+/** the first argument, when it is a literal: `'./flow.yaml'`, `new URL('../api/', import.meta.url)`, or none */
 const LITERAL = /^(?:(["'`])([^"'`$\\]*)\1|new\s+URL\s*\(\s*(["'`])([^"'`$\\]*)\3\s*,\s*import\.meta\.url\s*\))\s*[,)]/;
 const NO_ARGUMENT = /^(?:\)|undefined\s*[,)])/;
 

@@ -40,7 +40,7 @@ export function serverPlugin(options: FlowOptions, plan: Omit<SuitePlan, 'root'>
     const [{ startServer }, { createRedactor }, { envSecretValues }] = await Promise.all([
       import('../server/index.js'),
       import('../redact/index.js'),
-      import('../runtime/secrets/store.js'),
+      import('../runtime/index.js'),
     ]);
     return startServer(options.server!, root, {
       // The server inherits the FLOW_SECRET_* variables: its lines never show their values.

@@ -3,7 +3,7 @@
 import { afterAll, beforeAll, describe, test } from 'vitest';
 import { prerequisites, scheduleOrder, type ProjectGraph } from '../graph/index.js';
 import { openProject } from '../open/index.js';
-import type { Project } from '../project/types.js';
+import type { Project } from '../project/index.js';
 import type { Runner } from '../runner/index.js';
 import { testBudgetMs } from './budget.js';
 import { contractOptions } from './contract.js';

@@ -1,7 +1,7 @@
 // api_key: a header (default X-API-Key), a query parameter or a cookie, checked on the server.
 import { describe, expect, test } from 'vitest';
 import { strategyFor } from '../../src/auth/index.js';
-import type { OutgoingRequest } from '../../src/auth/types.js';
+import type { PreparedRequest } from '../../src/http/index.js';
 import type { RecordedRequest } from '../helpers/http-server.js';
 import { loadActor, loginAndSend, makeAuthContext, meServer, rejection } from './context.js';
 
@@ -88,7 +88,7 @@ describe('api_key', () => {
     const t = makeAuthContext({ baseUrl: srv().url, actor });
     const strategy = strategyFor('api_key');
     const session = await strategy.login(actor.auth!, t.ctx);
-    const req: OutgoingRequest = { method: 'GET', url: new URL(`${srv().url}/me`), headers: { cookie: 'theme=dark' } };
+    const req: PreparedRequest = { method: 'GET', url: new URL(`${srv().url}/me`), headers: { cookie: 'theme=dark' } };
     await strategy.apply(req, actor.auth!, session, t.ctx);
     expect(req.headers).toEqual({ Cookie: 'theme=dark; ak=kk' });
   });

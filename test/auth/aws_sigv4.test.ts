@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { strategyFor } from '../../src/auth/index.js';
-import type { OutgoingRequest } from '../../src/auth/types.js';
+import type { PreparedRequest } from '../../src/http/index.js';
 import { closeRunners, envFile, load, ROOT } from '../runner/helpers.js';
 import { loadActor, makeAuthContext, rejection } from './context.js';
 
@@ -28,7 +28,7 @@ describe('AWS SigV4 test suite vectors (aws-sig-v4-test-suite, 20150830T123600Z)
     t.ctx.now = () => Date.UTC(2015, 7, 30, 12, 36, 0);
     const strategy = strategyFor('aws_sigv4');
     const session = await strategy.login(actor.auth!, t.ctx);
-    const req: OutgoingRequest = { method: 'GET', url: new URL(url), headers: {} };
+    const req: PreparedRequest = { method: 'GET', url: new URL(url), headers: {} };
     await strategy.apply(req, actor.auth!, session, t.ctx);
     expect(req.headers['x-amz-date']).toBe('20150830T123600Z');
     expect(req.headers.authorization).toBe(

@@ -1,7 +1,7 @@
 // basic: `Authorization: Basic base64(username:password)`, checked on the server side.
 import { describe, expect, test } from 'vitest';
 import { strategyFor } from '../../src/auth/index.js';
-import type { OutgoingRequest } from '../../src/auth/types.js';
+import type { PreparedRequest } from '../../src/http/index.js';
 import { loadActor, loginAndSend, makeAuthContext, meServer, rejection } from './context.js';
 
 const srv = meServer();
@@ -83,7 +83,7 @@ describe('basic', () => {
     const t = makeAuthContext({ baseUrl: srv().url, actor });
     const strategy = strategyFor('basic');
     const session = await strategy.login(actor.auth!, t.ctx);
-    const req: OutgoingRequest = { method: 'GET', url: new URL(`${srv().url}/me`), headers: { authorization: 'Bearer old', 'x-other': '1' } };
+    const req: PreparedRequest = { method: 'GET', url: new URL(`${srv().url}/me`), headers: { authorization: 'Bearer old', 'x-other': '1' } };
     await strategy.apply(req, actor.auth!, session, t.ctx);
     expect(req.headers).toEqual({ Authorization: `Basic ${b64('u:p')}`, 'x-other': '1' });
   });

@@ -6,7 +6,8 @@
 // {{<actor>.<field>}} to the next request of the same login.
 import { request } from 'undici';
 import { afterAll, beforeAll } from 'vitest';
-import type { AuthContext, AuthStrategy, OutgoingRequest, Session } from '../../src/auth/types.js';
+import type { AuthContext, AuthStrategy, Session } from '../../src/auth/types.js';
+import type { PreparedRequest } from '../../src/http/index.js';
 import { strategyFor } from '../../src/auth/index.js';
 import { FlowError } from '../../src/errors.js';
 import { loadProject } from '../../src/project/index.js';
@@ -101,9 +102,8 @@ export function makeAuthContext({ baseUrl, actor, secrets = {} }: TestAuthOption
   const ctx: AuthContext = {
     actor,
     projectDir: '/nonexistent',
-    // AuthContext's render is async (rendering itself is synchronous now)
-    render: async (v: TemplateValue) => render(v, rc),
-    renderString: async (t: string) => renderString(t, rc),
+    render: (v: TemplateValue) => render(v, rc),
+    renderString: (t: string) => renderString(t, rc),
     exchange,
     redact: (v) => void redacted.push(v),
     now: () => Date.now(),
@@ -130,10 +130,10 @@ export async function loginAndSend(
   auth: AuthConfig,
   t: TestAuth,
   url: string,
-): Promise<{ session: Session; req: OutgoingRequest; status: number; body: string }> {
+): Promise<{ session: Session; req: PreparedRequest; status: number; body: string }> {
   const strategy: AuthStrategy = strategyFor(auth.strategy);
   const session = await strategy.login(auth, t.ctx);
-  const req: OutgoingRequest = { method: 'GET', url: new URL(url), headers: { accept: 'application/json' } };
+  const req: PreparedRequest = { method: 'GET', url: new URL(url), headers: { accept: 'application/json' } };
   await strategy.apply(req, auth, session, t.ctx);
   const res = await request(req.url, { method: req.method, headers: req.headers });
   return { session, req, status: res.statusCode, body: await res.body.text() };

@@ -1,7 +1,7 @@
 // simple: one login request; what it extracts becomes the actor's session.
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { strategyFor } from '../../src/auth/index.js';
-import type { OutgoingRequest } from '../../src/auth/types.js';
+import type { PreparedRequest } from '../../src/http/index.js';
 import { json, startServer, type TestServer } from '../helpers/http-server.js';
 import { cleanProjects } from '../helpers/project.js';
 import { loadActor, makeAuthContext, rejection } from './context.js';
@@ -96,7 +96,7 @@ describe('simple', () => {
     const t = makeAuthContext({ baseUrl: srv.url, actor, secrets: { ADMIN_PW: PASSWORD } });
     const strategy = strategyFor('simple');
     const session = await strategy.login(actor.auth!, t.ctx);
-    const req: OutgoingRequest = { method: 'GET', url: new URL(`${srv.url}/x`), headers: { a: '1' } };
+    const req: PreparedRequest = { method: 'GET', url: new URL(`${srv.url}/x`), headers: { a: '1' } };
     await strategy.apply(req, actor.auth!, session, t.ctx);
     expect(req.headers).toEqual({ a: '1' });
     expect(await t.ctx.render(actor.inject.headers.Authorization)).toBe('Bearer jwt-abc-123');

@@ -11,7 +11,7 @@ import type { CliIO } from '../../src/cli/io.js';
 import { CODES } from '../../src/lint/codes.js';
 import { cleanProjects, writeProject } from '../helpers/project.js';
 
-const REPO = fileURLToPath(new URL('../..', import.meta.url));
+const REPO = fileURLToPath(new URL('../../', import.meta.url));
 const FIXTURES = path.join(REPO, 'test/fixtures/lint');
 const BROKEN = path.join(FIXTURES, 'broken');
 const golden = (name: string) => readFileSync(path.join(BROKEN, name), 'utf8');

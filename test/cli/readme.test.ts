@@ -7,7 +7,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { main } from '../../src/cli/main.js';
 import { recordedIO } from '../runtime/secrets/cli-io.js';
 
-const REPO = fileURLToPath(new URL('../..', import.meta.url));
+const REPO = fileURLToPath(new URL('../../', import.meta.url));
 const README = readFileSync(new URL('README.md', `file://${REPO}`), 'utf8');
 
 /** The shell block after the quick start's "To use `flow run` on it" paragraph. */

@@ -12,7 +12,7 @@ import { freshShopApi } from '../helpers/shop-api.js';
 import { SHOP_FILES, SHOP_SECRET, shopProject } from '../helpers/shop-project.js';
 import { recordedIO } from '../runtime/secrets/cli-io.js';
 
-const REPO = fileURLToPath(new URL('../..', import.meta.url));
+const REPO = fileURLToPath(new URL('../../', import.meta.url));
 const api = freshShopApi();
 
 afterAll(async () => {

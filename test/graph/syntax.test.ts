@@ -14,7 +14,7 @@ import * as response from '../../src/runtime/extract/paths.js';
 import type { ExtractSource } from '../../src/project/index.js';
 
 describe('assert syntax (graph stage)', () => {
-  it('parses the grammar of DESIGN.md', () => {
+  it('parses the grammar of docs/format.md#assert-grammar', () => {
     expect(parseAssert("$.data.items[*].sku contains 'A1'")).toMatchObject({
       path: '$.data.items[*].sku',
       op: 'contains',
@@ -110,7 +110,7 @@ describe('one implementation', () => {
   });
 
   it('loading the graph stage does not load the XPath library (lint of a project without xpath pays nothing)', async () => {
-    const root = fileURLToPath(new URL('../..', import.meta.url));
+    const root = fileURLToPath(new URL('../../', import.meta.url));
     const script = [
       "import { createRequire } from 'node:module';",
       "const g = await import('./src/graph/index.ts');",

@@ -6,7 +6,7 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { CODES, RULES } from '../../src/lint/index.js';
 
-const REPO = fileURLToPath(new URL('../..', import.meta.url));
+const REPO = fileURLToPath(new URL('../../', import.meta.url));
 const docs = readFileSync(path.join(REPO, 'docs/lint.md'), 'utf8');
 
 function sourceCodes(dir: string): string[] {

@@ -15,7 +15,7 @@ import { loadPrecompiled, useValidators } from '../../src/lint/schema/validators
 import { loadProject, type Project } from '../../src/project/index.js';
 import { cleanProjects, writeProject } from '../helpers/project.js';
 
-const REPO = fileURLToPath(new URL('../..', import.meta.url));
+const REPO = fileURLToPath(new URL('../../', import.meta.url));
 // Inside the repository, so that the generated code's require('ajv/dist/runtime/…') resolves.
 const OUT = path.join(REPO, 'node_modules/.cache/reqflow-test', `validators-${process.pid}`);
 const FILE = path.join(OUT, 'validators.cjs');

@@ -16,7 +16,7 @@ const keys = (s: Schema) => Object.keys(s.properties ?? {});
 describe('schema files', () => {
   it('are every file in schemas/', () => {
     // besides the project files' schemas, the JSON report's (test/report/run-reports.test.ts)
-    expect(readdirSync(new URL('../../schemas', import.meta.url)).sort()).toEqual([...FILES, 'run-report.schema.json'].sort());
+    expect(readdirSync(new URL('../../schemas/', import.meta.url)).sort()).toEqual([...FILES, 'run-report.schema.json'].sort());
   });
 
   it.each(FILES)('%s is draft-07 and valid against its meta-schema', (file) => {

@@ -12,7 +12,7 @@ import { cleanProjects, codes, writeProject } from '../helpers/project.js';
 
 afterAll(cleanProjects);
 
-const REPO = fileURLToPath(new URL('../..', import.meta.url));
+const REPO = fileURLToPath(new URL('../../', import.meta.url));
 const ROOT = 'version: 1\nimports:\n  - resources/*.yaml\n';
 const EVIL = 'name: evil\noperations:\n  steal: { method: POST, path: /steal }\n';
 

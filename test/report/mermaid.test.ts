@@ -14,7 +14,7 @@ import { mermaidGraph } from '../../src/report/index.js';
 import { cleanProjects, writeProject } from '../helpers/project.js';
 import { recordedIO } from '../runtime/secrets/cli-io.js';
 
-const REPO = fileURLToPath(new URL('../..', import.meta.url));
+const REPO = fileURLToPath(new URL('../../', import.meta.url));
 const GOLDEN = path.join(REPO, 'test/fixtures/report/golden');
 
 interface Parsed {

@@ -10,7 +10,7 @@ import type { OperationResult } from '../../src/runner/types.js';
 import { startShopServer } from '../fixtures/vitest/server.js';
 import { childEnv, collect } from '../vitest/helpers.js';
 
-const FIXTURE = fileURLToPath(new URL('../fixtures/report', import.meta.url));
+const FIXTURE = fileURLToPath(new URL('../fixtures/report/', import.meta.url));
 const FLOW = fileURLToPath(new URL('../../bin/flow.js', import.meta.url));
 const CLEAR = '\r\u001b[K';
 

@@ -16,7 +16,7 @@ import { recordedIO } from '../runtime/secrets/cli-io.js';
 import { parseJUnit } from '../vitest/helpers.js';
 import { freePort } from '../vitest/pets-repo.js';
 
-const FIXTURE = fileURLToPath(new URL('../fixtures/report', import.meta.url));
+const FIXTURE = fileURLToPath(new URL('../fixtures/report/', import.meta.url));
 const GOLDEN = path.join(FIXTURE, 'golden');
 const SCHEMA = fileURLToPath(new URL('../../schemas/run-report.schema.json', import.meta.url));
 const out = mkdtempSync(path.join(tmpdir(), 'reqflow-reports-'));
@@ -185,7 +185,7 @@ describe('choosing reporters', () => {
 
 describe('warnings on a result (a contract check in warn mode)', () => {
   it('github: a ::warning at the operation; json: the warnings of each operation', async () => {
-    const pets = fileURLToPath(new URL('../fixtures/contract/pets', import.meta.url));
+    const pets = fileURLToPath(new URL('../fixtures/contract/pets/', import.meta.url));
     const port = await freePort();
     const json = path.join(out, 'pets.json');
     const rec = recordedIO({ cwd: pets, env: { PORT: String(port), PETS_BREAK: 'missing-field', GITHUB_WORKSPACE: pets } });

@@ -1,4 +1,4 @@
-// Auth through the runner (spec 5, DESIGN "Sessions"): every strategy of this issue, checked
+// Auth through the runner (spec 5, docs/format.md#run-sessions): every strategy of this issue, checked
 // on the server side (what it received), sessions shared, expired, refreshed, and failed.
 import { afterAll, describe, expect, it } from 'vitest';
 import { json, startServer, type TestServer } from '../helpers/http-server.js';

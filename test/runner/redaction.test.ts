@@ -1,4 +1,4 @@
-// Redaction (DESIGN "Secrets"): a run with secrets from FLOW_SECRET_*, a login token and Basic
+// Redaction (README, "Secrets and redaction"): a run with secrets from FLOW_SECRET_*, a login token and Basic
 // auth, against a server that echoes everything it receives. Every output is captured — the
 // `flow run --verbose` terminal output, the results as JSON, error messages, session values —
 // and grepped for every secret, every token (a login's, an oauth2 answer's) and the base64 of

@@ -1,4 +1,4 @@
-// Scheduling: under --concurrency, DELETEs still go last (DESIGN "Prerequisites"), so that a
+// Scheduling: under --concurrency, DELETEs still go last (docs/format.md#run-prerequisites), so that a
 // DELETE never races a read of what it deletes; a sequential run sends what --dry-run plans.
 import { afterAll, describe, expect, it } from 'vitest';
 import { buildGraph, scheduleOrder } from '../../src/graph/index.js';

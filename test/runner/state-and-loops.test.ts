@@ -54,7 +54,7 @@ async function run(resources: string, ids: string[], extra: Record<string, strin
   return { runner, summary: await runner.runMany(ids), dir };
 }
 
-describe('resource instances (DESIGN "State")', () => {
+describe('resource instances (docs/format.md#run-state)', () => {
   it('create twice gives two instances; another operation merges into the newest', async () => {
     const { runner } = await run(
       '  thing:\n    operations:\n      create: { method: POST, path: /things, expect_status: 201, extract: { id: $.data.id } }\n      get: { path: "/items/a1", depends_on: [thing.create], extract: { name: $.data.name } }\n',

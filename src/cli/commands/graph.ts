@@ -3,8 +3,7 @@
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { findCycles, scheduleOrder, type Edge, type ProjectGraph } from '../../graph/index.js';
-import { relativeFile } from '../../lint/format/relative.js';
-import { stylishLine } from '../../lint/format/stylish.js';
+import { relativeFile, stylishLine } from '../../lint/index.js';
 import { openProject } from '../../open/index.js';
 import { locate, type Diagnostic, type Project } from '../../project/index.js';
 import { mermaidGraph } from '../../report/index.js';

@@ -3,18 +3,25 @@
 // and wiring only: the procedure is in src/import/llm, the HTTP client in src/llm.
 import { mkdir, readFile, readdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { importInto } from '../../import/emit/into.js';
-import { newDoc, type EmittedFile, type EmittedKind } from '../../import/emit/files.js';
-import { IMPORT_CODES, importError } from '../../import/errors.js';
-import { readInput } from '../../import/index.js';
-import { importWithModel, type AskModel } from '../../import/llm/session.js';
-import { mergeApis, type InputFormat } from '../../import/observed.js';
-import { chat } from '../../llm/chat.js';
-import { createSecretStore } from '../../runtime/secrets/index.js';
+import {
+  type AskModel,
+  type EmittedFile,
+  type EmittedKind,
+  IMPORT_CODES,
+  importError,
+  importInto,
+  importWithModel,
+  type InputFormat,
+  mergeApis,
+  newDoc,
+  readInput,
+} from '../../import/index.js';
+import { chat } from '../../llm/index.js';
+import { createSecretStore } from '../../runtime/index.js';
 import { GLOBAL_SERVICE } from './secret.js';
 import { FlowError, hasCode } from '../../errors.js';
 import { parseDocument } from 'yaml';
-import { YAML_TAGS } from '../../project/yaml.js';
+import { YAML_TAGS } from '../../project/index.js';
 import { EXIT, type CliIO } from '../io.js';
 
 export interface LlmValues {

@@ -1,17 +1,29 @@
 // `flow import`: inputs -> plan + project files, checked; `--into` edits a project in place;
 // `--check` runs the self-check (and lint) on a project someone else wrote. Output only: the
 // work is in src/import.
-import { coverageLine, coverageOf } from '../../import/check/coverage.js';
+import {
+  type CheckFinding,
+  checkView,
+  coverageLine,
+  coverageOf,
+  formatFinding,
+  importApi,
+  importInto,
+  type ImportResult,
+  INPUT_FORMATS,
+  type InputFormat,
+  mergeApis,
+  planFindings,
+  readAnswer,
+  readInput,
+  viewOfDirectory,
+  withScratchProject,
+  writeProject,
+} from '../../import/index.js';
 import { readFile, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { hasCode } from '../../errors.js';
-import { importApi, readInput, type ImportResult } from '../../import/index.js';
-import { planFindings, readAnswer } from '../../import/check/answer.js';
-import { checkView, formatFinding, viewOfDirectory, withScratchProject, type CheckFinding } from '../../import/check/index.js';
-import { importInto } from '../../import/emit/into.js';
-import { writeProject } from '../../import/emit/write.js';
-import { mergeApis, INPUT_FORMATS, type InputFormat } from '../../import/observed.js';
 import { lint } from '../../lint/index.js';
 import { loadProject, type Project } from '../../project/index.js';
 import { argumentError } from '../args.js';

@@ -2,8 +2,7 @@
 // the library lacks: the checks are in src/lint, the output in src/lint/format.
 import { parseArgs } from 'node:util';
 import path from 'node:path';
-import { CODES } from '../../lint/index.js';
-import { FORMATS, format, isFormatName } from '../../lint/format/index.js';
+import { CODES, fixProject, format, FORMATS, isFormatName } from '../../lint/index.js';
 import { openProject } from '../../open/index.js';
 import type { Project } from '../../project/index.js';
 import { argumentError } from '../args.js';
@@ -96,7 +95,6 @@ const lintCommand: Command = async (argv: string[], io: CliIO): Promise<number> 
 };
 
 async function fix(project: Project, io: CliIO): Promise<boolean> {
-  const { fixProject } = await import('../../lint/fix/index.js');
   const fixed = await fixProject(project);
   for (const f of fixed.fixes) io.stderr(`fixed  ${path.relative(io.cwd, f.file) || f.file}  ${f.code}  ${f.message}\n`);
   return fixed.changedFiles.length > 0;

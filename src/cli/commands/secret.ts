@@ -4,7 +4,7 @@ import type { ReadStream } from 'node:tty';
 import { parseArgs } from 'node:util';
 import { FlowError, hasCode, isErrorCode } from '../../errors.js';
 import { loadProject } from '../../project/index.js';
-import { createNapiKeychain, createSecretStore, keychainService, secretFromEnv, type Keychain } from '../../runtime/secrets/index.js';
+import { createNapiKeychain, createSecretStore, keychainService, secretFromEnv, type Keychain } from '../../runtime/index.js';
 import { argumentError } from '../args.js';
 import { optionHelp, type OptionTable } from '../options.js';
 import { EXIT, type CliIO, type Command } from '../io.js';

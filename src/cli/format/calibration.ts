@@ -2,7 +2,7 @@
 // (the runner's redacted record, cut short) and the edit; then open questions, what was not
 // run and why, and what passed. Nothing here reads a secret: the runner redacted it all.
 import path from 'node:path';
-import type { Project } from '../../project/types.js';
+import type { Project } from '../../project/index.js';
 import type { Calibration, CalibrationPlan, Edit, Observed } from '../../calibrate/index.js';
 
 const EXCERPT = 300;

@@ -1,6 +1,6 @@
 // What `flow run` prints: pure functions of run events and results (already redacted).
 import path from 'node:path';
-import type { ErrorRecord, OperationResult, RequestRecord, ResponseRecord, RunEvent, RunSummary } from '../../runner/types.js';
+import type { ErrorRecord, OperationResult, RequestRecord, ResponseRecord, RunEvent, RunSummary } from '../../runner/index.js';
 
 export interface RunFormatOptions {
   cwd: string;

@@ -5,9 +5,9 @@
 // entries): an input that holds a request and yields none is a silent zero, the worst thing an
 // importer can do, and fails the import.
 import type { EmittedFile } from '../emit/files.js';
-import type { InputFormat, Obj } from '../observed.js';
-import { obj } from '../observed.js';
+import { type InputFormat, obj, type Obj } from '../observed.js';
 import { CHECK_CODES, type CheckFinding } from './finding.js';
+import { scalarText } from '../../project/index.js';
 
 /** What became of one request found in an input. */
 export interface RequestFate {
@@ -76,8 +76,8 @@ export function scanRequests(format: InputFormat, text: string, value: unknown):
       const entries = obj(obj(value).log).entries;
       if (!Array.isArray(entries)) return 0;
       return entries.map(obj).filter((e: Obj) => {
-        const url = String(obj(e.request).url ?? '');
-        const type = String(e._resourceType ?? '');
+        const url = scalarText(obj(e.request).url);
+        const type = scalarText(e._resourceType);
         return !STATIC.test(url) && !['image', 'script', 'stylesheet', 'font', 'media', 'document'].includes(type);
       }).length;
     }

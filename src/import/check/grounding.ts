@@ -4,6 +4,7 @@ import { obj, type ObservedApi, type ObservedOperation } from '../observed.js';
 import { parsePath, shapeOf } from '../infer/paths.js';
 import { CHECK_CODES, type CheckFinding } from './finding.js';
 import type { ProjectView, ViewFile } from './view.js';
+import { scalarText } from '../../project/index.js';
 
 interface Vocabulary {
   fields: Set<string>;
@@ -115,10 +116,10 @@ export function checkGrounding(view: ProjectView, api: ObservedApi): CheckFindin
   };
   for (const [id, op] of view.operations) {
     const w = (k: string): string => `operations.${op.name}.${k}`;
-    const method = String(op.value.method ?? 'GET').toUpperCase();
+    const method = scalarText(op.value.method, 'GET').toUpperCase();
     const path = typeof op.value.path === 'string' ? op.value.path : '';
     const shape = shapeOf(parsePath(path));
-    const evidence = String(obj(obj(op.value._provenance).evidence).operation ?? '');
+    const evidence = scalarText(obj(obj(op.value._provenance).evidence).operation);
     const source = vocab.byEvidence.get(evidence.split(': "')[0]);
     const matches = vocab.ops.filter((o) => o.method === method && pathMatches(shape, o, vocab));
     if (!matches.length) bad(op.file, w('path'), `${id}: ${method} ${path} matches no operation of the input`);
@@ -127,7 +128,7 @@ export function checkGrounding(view: ProjectView, api: ObservedApi): CheckFindin
       if (!vocab.fields.has(k)) bad(op.file, w(`query_params.${k}`), `${id}: query parameter "${k}" is not in the input`);
     for (const k of Object.keys(obj(op.value.headers))) if (!vocab.fields.has(k)) bad(op.file, w(`headers.${k}`), `${id}: header "${k}" is not in the input`);
     for (const [name, p] of Object.entries(obj(op.value.extract))) {
-      for (const f of extractFields(typeof p === 'string' ? p : String(obj(p).path ?? '')))
+      for (const f of extractFields(typeof p === 'string' ? p : scalarText(obj(p).path)))
         if (!vocab.fields.has(f)) bad(op.file, w(`extract.${name}`), `${id}: extracted field "${f}" is not in the input`);
     }
     const codes = ([] as unknown[]).concat(op.value.expect_status ?? []);

@@ -1,6 +1,6 @@
 // Every check of an import, run on every import (and on any project with `flow import --check`):
 // the self-check of docs/format.md#self-check, the grounding check (R1) and the leak check.
-import { isSecretRef } from '../../project/types.js';
+import { isSecretRef } from '../../project/index.js';
 import type { EmittedFile } from '../emit/files.js';
 import type { ObservedApi } from '../observed.js';
 import type { CheckFinding } from './finding.js';

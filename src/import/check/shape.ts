@@ -1,10 +1,9 @@
 // Self-check items about the shape of the files (docs/format.md#self-check and R3–R5): credentials are
 // secrets, baseUrl stops at the host, depends_on/assert are non-empty sequences, no empty
-// keys, the strategy is one of the eleven, only the format's keys, `_provenance` on every
+// keys, the strategy is one of AUTH_STRATEGIES, only the format's keys, `_provenance` on every
 // imported operation.
-import { AUTH_STRATEGIES, SET_VIA_VAR, isSecretRef } from '../../project/types.js';
-import { isCredentialName } from '../../project/credentials.js';
-import { readSchema, SCHEMA_FILES } from '../../lint/schema/sources.js';
+import { AUTH_STRATEGIES, isCredentialName, isSecretRef, SET_VIA_VAR } from '../../project/index.js';
+import { readSchema, SCHEMA_FILES } from '../../lint/index.js';
 import { CHECK_CODES, type CheckFinding } from './finding.js';
 import type { ProjectView, ViewFile } from './view.js';
 import { refsIn, stringsOf } from './walk.js';
@@ -57,7 +56,12 @@ export function checkShape(view: ProjectView, secretEnv: Set<string>): CheckFind
   for (const [id, a] of view.actors) {
     const auth = obj(a.value.auth);
     if ('strategy' in auth && !(AUTH_STRATEGIES as readonly string[]).includes(String(auth.strategy))) {
-      push(a.file, 'auth.strategy', CHECK_CODES.strategy, `strategy "${String(auth.strategy)}" is not one of the eleven (${AUTH_STRATEGIES.join(', ')})`);
+      push(
+        a.file,
+        'auth.strategy',
+        CHECK_CODES.strategy,
+        `strategy "${String(auth.strategy)}" is not one of the ${AUTH_STRATEGIES.length} (${AUTH_STRATEGIES.join(', ')})`,
+      );
     }
     for (const [k, v] of Object.entries(auth)) {
       if (isCredentialName(k) && !isSafeCredential(v, secretEnv))
@@ -92,7 +96,12 @@ export function checkShape(view: ProjectView, secretEnv: Set<string>): CheckFind
     }
     const auth = obj(op.value.auth);
     if ('strategy' in auth && !(AUTH_STRATEGIES as readonly string[]).includes(String(auth.strategy)))
-      push(op.file, where('auth.strategy'), CHECK_CODES.strategy, `${id}: strategy "${String(auth.strategy)}" is not one of the eleven`);
+      push(
+        op.file,
+        where('auth.strategy'),
+        CHECK_CODES.strategy,
+        `${id}: strategy "${String(auth.strategy)}" is not one of the ${AUTH_STRATEGIES.length} strategies`,
+      );
     for (const k of ['headers', 'query_params', 'body', 'body_form', 'auth']) credentialsIn(op.file, op.value[k], where(k), secretEnv, push);
     const prov = obj(op.value._provenance);
     if (prov.source !== 'ai_import' || !Object.keys(obj(prov.evidence)).length || typeof prov.verified_against !== 'string') {

@@ -4,10 +4,8 @@
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { loadProject, type Project } from '../../project/index.js';
-import { parseYaml } from '../../project/yaml.js';
-import type { EmittedFile, EmittedKind } from '../emit/files.js';
-import { docText, docValue } from '../emit/files.js';
+import { loadProject, parseYaml, type Project } from '../../project/index.js';
+import { docText, docValue, type EmittedFile, type EmittedKind } from '../emit/files.js';
 import { obj } from '../observed.js';
 
 export interface ViewFile {

@@ -1,5 +1,5 @@
 // Walking plain values: every string with its path, and the references inside it.
-import { parseTemplate, refsOf, type Expr } from '../../graph/template.js';
+import { parseTemplate, refsOf, type Expr } from '../../graph/index.js';
 import type { ViewFile } from './view.js';
 
 export interface StringSite {

@@ -1,7 +1,7 @@
 // The project files as YAML documents (yaml's Document API: key order, `!secret` tags and
 // comments as intended), in the order of docs/format.md#files-written: root, environment, actors, resources.
 import { Document, isScalar, type YAMLMap } from 'yaml';
-import { MAX_ALIAS_COUNT, YAML_TAGS } from '../../project/yaml.js';
+import { MAX_ALIAS_COUNT, YAML_TAGS } from '../../project/index.js';
 import type { Draft, DraftActor, DraftOperation, DraftResource } from '../infer/draft.js';
 
 export type EmittedKind = 'root' | 'environment' | 'actor' | 'resource';

@@ -4,8 +4,7 @@
 import { readdir, readFile, writeFile, mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import { isMap, parseDocument, type Document, type YAMLMap } from 'yaml';
-import { editedText } from '../../project/edit.js';
-import { YAML_TAGS } from '../../project/yaml.js';
+import { editedText, scalarText, YAML_TAGS } from '../../project/index.js';
 import { IMPORT_CODES, importError } from '../errors.js';
 import { parsePath, shapeOf } from '../infer/paths.js';
 import { docText, docValue, ROOT_FILE, type EmittedFile } from './files.js';
@@ -141,7 +140,7 @@ function mergeResource(target: Existing, value: Record<string, unknown>, added: 
   const theirs = target.doc.get('operations', true) as YAMLMap | undefined;
   const current = ((docValue(target.doc) as { operations?: unknown }).operations ?? {}) as Record<string, Record<string, unknown>>;
   const shapes = new Map(
-    Object.entries(current).map(([n, o]) => [`${String(o.method ?? 'GET').toUpperCase()} ${shapeOf(parsePath(String(o.path ?? '')))}`, n]),
+    Object.entries(current).map(([n, o]) => [`${scalarText(o.method, 'GET').toUpperCase()} ${shapeOf(parsePath(scalarText(o.path)))}`, n]),
   );
   for (const [name, op] of Object.entries(ops)) {
     const sameShape = shapes.get(`${String(op.method).toUpperCase()} ${shapeOf(parsePath(String(op.path)))}`);

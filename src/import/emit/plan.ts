@@ -3,6 +3,7 @@
 import { coverageLine, coverageOf } from '../check/coverage.js';
 import { evidenceText } from '../observed.js';
 import { PLAN_HEADINGS, type Draft, type PlanSection } from '../infer/draft.js';
+import { scalarText } from '../../project/index.js';
 
 const cell = (v: unknown): string => {
   const s = v === undefined || v === '' ? '—' : String(v);
@@ -34,7 +35,7 @@ export function renderPlan(draft: Draft): string {
   if (!draft.actors.length)
     lines.push(ops.length ? 'No actor: the imported operations are public (the input states no authentication for them).' : 'No actor.');
   for (const a of draft.actors) {
-    lines.push(`- **${a.name}**: ${a.description}. Strategy \`${String(a.auth.strategy)}\`. Login returns: ${a.loginReturns}.`);
+    lines.push(`- **${a.name}**: ${a.description}. Strategy \`${scalarText(a.auth.strategy)}\`. Login returns: ${a.loginReturns}.`);
     for (const e of a.evidence) lines.push(`  - evidence: ${evidenceText(e)}`);
   }
   lines.push('', ...notesOf(draft, 'actors'));

@@ -1,7 +1,7 @@
 // Actors from security schemes and login requests. The strategy is the one the input grounds
 // (docs/format.md#authentication); a scheme with no matching strategy is an open question, and the operations that
 // need it are skipped (R6). Every credential is a {{secret.X}}; nothing seen is copied.
-import type { TemplateValue } from '../../project/types.js';
+import type { TemplateValue } from '../../project/index.js';
 import { quote, type SecurityScheme } from '../observed.js';
 import type { Resolver } from './bindings.js';
 import type { InferContext } from './context.js';

@@ -1,7 +1,7 @@
 // The environment's baseUrl: the host most operations go to (docs/format.md#baseurl-host: it stops at the host;
 // a server path prefix is already part of each operation path). Operations on other hosts
 // cannot be written against one baseUrl: they are skipped, with an open question.
-import { SET_VIA_VAR, type TemplateValue } from '../../project/types.js';
+import { SET_VIA_VAR, type TemplateValue } from '../../project/index.js';
 import type { InferContext } from './context.js';
 import { endpointId, type Endpoint } from './endpoints.js';
 

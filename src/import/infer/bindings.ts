@@ -2,7 +2,7 @@
 // an OpenAPI link, a collection script that stores a response field, a value seen in traffic,
 // the path itself (`/pets/{petId}` names a pet, and the operation creating pets returns `id`;
 // R2's own example), and else a variable the user supplies on each run (`<SET_VIA_--var>`).
-import { SET_VIA_VAR } from '../../project/types.js';
+import { SET_VIA_VAR } from '../../project/index.js';
 import type { ObservedField, ObservedOperation } from '../observed.js';
 import type { InferContext } from './context.js';
 import { endpointId, type Endpoint } from './endpoints.js';

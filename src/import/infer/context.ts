@@ -1,6 +1,6 @@
 // Shared state of one inference run: the variables and secrets the project will need, the
 // open questions raised, and notes for the plan.
-import { SET_VIA_VAR, type TemplateValue } from '../../project/types.js';
+import { SET_VIA_VAR, type TemplateValue } from '../../project/index.js';
 import type { Evidence, ObservedApi } from '../observed.js';
 import type { DraftVariable, OpenQuestion, PlanNote, PlanSection } from './draft.js';
 import { ident, upperSnake } from './names.js';

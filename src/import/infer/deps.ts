@@ -2,8 +2,7 @@
 // link that passes no value, a collection that changes a state before reading or undoing it on
 // the same path, a capture or curl log where a container is created before what goes in it.
 // Edges always point to an earlier observation, so they cannot form a cycle among themselves.
-import type { Endpoint } from './endpoints.js';
-import { endpointId } from './endpoints.js';
+import { type Endpoint, endpointId } from './endpoints.js';
 import { segmentText, shapeOf } from './paths.js';
 
 export interface Edge {

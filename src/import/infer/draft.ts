@@ -1,7 +1,7 @@
 // The draft project: what inference decided, before it is written as a plan and files.
 // Plain data; emit/ turns it into YAML documents and Markdown.
 import type { RequestFate } from '../check/coverage.js';
-import type { Operation, TemplateValue } from '../../project/types.js';
+import type { Operation, TemplateValue } from '../../project/index.js';
 import type { Evidence, ObservedApi, ObservedOperation } from '../observed.js';
 
 /** The request part is the model's own (project/types.ts); status and extractions are kept in the draft's simpler form. */

@@ -1,7 +1,7 @@
 // Endpoints: observed operations grouped into the operations of the project. Several
 // observations of one request (a HAR with the same GET twice, a collection that repeats a
 // request in two folders) become one operation; different bodies or auth stay apart.
-import type { HttpMethod } from '../../project/types.js';
+import type { HttpMethod } from '../../project/index.js';
 import type { ObservedOperation } from '../observed.js';
 import { nameEndpoint, type EndpointName } from './naming.js';
 import { isPrefixWord, snake, unique } from './names.js';

@@ -1,6 +1,6 @@
 // Inference: the observed API -> a draft project (actors, resources, operations, extractions,
 // dependencies, environment), every decision with its evidence, every gap an open question.
-import type { TemplateValue } from '../../project/types.js';
+import type { TemplateValue } from '../../project/index.js';
 import { evidenceText, type ObservedApi } from '../observed.js';
 import { inferActors } from './actors.js';
 import { chooseBase } from './base.js';

@@ -50,7 +50,7 @@ export function ident(text: string): string {
   return /^[A-Za-z_]/.test(s) ? s : `_${s}`;
 }
 
-export { snake, unique, upperSnake } from '../../project/names.js';
+export { snake, unique, upperSnake } from '../../project/index.js';
 
 /** Path words that carry no resource meaning: API and version prefixes. */
 export function isPrefixWord(segment: string): boolean {
@@ -58,4 +58,4 @@ export function isPrefixWord(segment: string): boolean {
 }
 
 /** Credential names: the one vocabulary shared with lint, redaction and `lint --fix`. */
-export { isCredentialName } from '../../project/credentials.js';
+export { isCredentialName } from '../../project/index.js';

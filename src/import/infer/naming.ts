@@ -1,7 +1,7 @@
 // Resource and operation names from a path template (docs/format.md#layout-resource-id: singular `name:`,
 // plural file name). `/pets` and `/pets/{id}` are the pet resource; `/articles/{slug}/favorite`
 // is the action `favorite` of an article; `/users/login` the action `login` of a user.
-import type { HttpMethod } from '../../project/types.js';
+import type { HttpMethod } from '../../project/index.js';
 import { isPluralWord, isPrefixWord, plural, singular, snake } from './names.js';
 import { isVarSegment, segmentText, type Segment } from './paths.js';
 

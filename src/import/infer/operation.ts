@@ -1,6 +1,6 @@
 // One operation of the project from one endpoint: path with its placeholders bound, the
 // request parts the input states, expect_status, and `_provenance.evidence` for each choice.
-import { SET_VIA_VAR, type TemplateValue } from '../../project/types.js';
+import { SET_VIA_VAR, type TemplateValue } from '../../project/index.js';
 import { evidenceText, type ObservedParam } from '../observed.js';
 import type { Resolver } from './bindings.js';
 import type { InferContext } from './context.js';

@@ -2,7 +2,7 @@
 // never copied; a collection variable or a value an earlier response returned becomes a
 // reference; a documented example stays; a required field the input gives no value for is
 // supplied by the user on each run. Nothing else is added (R3: no placeholder fields).
-import type { TemplateValue } from '../../project/types.js';
+import type { TemplateValue } from '../../project/index.js';
 import type { Evidence, ObservedBody, ObservedField } from '../observed.js';
 import type { Resolver } from './bindings.js';
 import type { InferContext } from './context.js';

@@ -5,8 +5,7 @@
 import path from 'node:path';
 import { parseDocument } from 'yaml';
 import { lint } from '../../lint/index.js';
-import { editedText } from '../../project/index.js';
-import { YAML_TAGS } from '../../project/yaml.js';
+import { editedText, YAML_TAGS } from '../../project/index.js';
 import type { AnswerFile } from '../check/answer.js';
 import { CHECK_CODES, checkView, formatFinding, withScratchProject, type CheckFinding } from '../check/index.js';
 import type { ObservedApi } from '../observed.js';

@@ -2,6 +2,8 @@
 // and what the deterministic readers observed in them (each fact with its evidence), so the
 // model grounds its answer in the same facts the gates check it against. Nothing is sent
 // unless --llm is given.
+import { strategyKeys } from '../../lint/index.js';
+import { AUTH_STRATEGIES } from '../../project/index.js';
 import { createRedactor } from '../../redact/index.js';
 import { PLAN_HEADINGS } from '../infer/draft.js';
 import type { ObservedApi } from '../observed.js';
@@ -38,11 +40,21 @@ B. The files, each in a fenced block whose info string is its path (\`\`\`yaml r
 The format, in short:
 - flow.yaml: version: 1, name, default_environment, imports: [environments/*.yaml, actors/*.yaml, resources/*.yaml]. Only these three folders are read, one level deep.
 - environments/<env>.yaml: name, variables: { baseUrl: scheme://host[:port] only (a path prefix goes into each operation's path), other variables }. A value nobody knows yet is the text <SET_VIA_--var>.
-- actors/<actor>.yaml: name, auth: { strategy: one of simple, chain, basic, api_key, bearer, oauth2_client_credentials, oauth2_password, oauth1, aws_sigv4, jwt, mtls, and that strategy's keys }, session: { ttl }, inject: { headers: { ... } }. simple: method, path, body, extract (token: $.path in the login response). bearer: token. basic: username, password. api_key: in (header or query), name, value.
+- actors/<actor>.yaml: name, auth: { strategy: one of ${AUTH_STRATEGIES.join(', ')}, and that strategy's keys }, session: { ttl }, inject: { headers: { ... } }. The keys of each strategy (* required): ${strategyKeyList()}. simple's extract reads the login response (token: $.path).
 - resources/<plural>.yaml: name (singular), operations: { <op>: { method, path (starts with /, may hold {{resource.field}}), actor (omit for public operations), query_params, headers, body, expect_status, extract: { field: $.data.path }, assert: [ "$.data.x == 'y'" ], depends_on: [resource.op] (only for a state change the input states; data needs are implicit through {{resource.field}}), _provenance: { evidence: { ... } } } }.
 - References: {{env.X}}, {{secret.X}}, {{<actor>.<field>}}, {{<resource>.<field>}} (a field some operation of that resource extracts). Every password, token and key is {{secret.NAME}}, never a value.
 
 Check before you answer: every path, field and status code traces to the input or is an open question; every {{x.y}} names a real actor, resource, env or secret; every {{env.X}} is defined in the environment; extractions are referenced by resource, not by operation; every credential is a secret; baseUrl stops at the host; depends_on and assert are lists and are left out when empty; actor is left out on operations the input describes as public (no security, no credential in any example); there is no cycle; strategy is one of the values above.`;
+}
+
+/** `api_key: key, location (header, query or cookie), name; …`: from the schema, which lint and editors check against. */
+function strategyKeyList(): string {
+  const parts: string[] = [];
+  for (const [strategy, keys] of strategyKeys()) {
+    const list = keys.map(({ key, values, required }) => `${key}${required ? '*' : ''}${values ? ` (${values.join(', ')})` : ''}`);
+    parts.push(`${strategy}: ${list.join(', ')}`);
+  }
+  return parts.join('; ');
 }
 
 /** The first request: the inputs and what the readers observed in them. */

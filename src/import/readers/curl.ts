@@ -4,7 +4,7 @@
 // The text after a command, up to the next one, is searched for its response: a status line
 // (`< HTTP/1.1 201 Created`, "Response is 401 Unauthorized") and a JSON body.
 import { split } from 'shlex';
-import { HTTP_METHODS, type HttpMethod } from '../../project/types.js';
+import { HTTP_METHODS, type HttpMethod } from '../../project/index.js';
 import { isCredentialName } from '../infer/names.js';
 import { emptyApi, quote, type ObservedApi } from '../observed.js';
 import { parseCurlArgs } from './curl-args.js';

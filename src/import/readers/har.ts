@@ -1,6 +1,6 @@
 // HAR reader (Chrome DevTools, Optic capture, …): requests and responses in capture order.
 // Pages, scripts, styles and images are not API operations and are left out (noted).
-import { HTTP_METHODS, type HttpMethod } from '../../project/types.js';
+import { HTTP_METHODS, type HttpMethod, scalarText } from '../../project/index.js';
 import { IMPORT_CODES, importError } from '../errors.js';
 import { emptyApi, obj, quote, type ObservedApi } from '../observed.js';
 import { addOriginServers, authContext, sentOperation } from './sent.js';
@@ -30,21 +30,21 @@ export function readHar(input: ReaderInput): ObservedApi {
     const req = obj(entry.request);
     const res = obj(entry.response);
     const content = obj(res.content);
-    const method = String(req.method ?? 'GET').toUpperCase();
-    const url = String(req.url ?? '');
-    if (NOT_API.test(String(content.mimeType ?? '')) || /\.(js|css|png|jpe?g|gif|svg|ico|woff2?)(\?|$)/i.test(url)) {
+    const method = scalarText(req.method, 'GET').toUpperCase();
+    const url = scalarText(req.url);
+    if (NOT_API.test(scalarText(content.mimeType)) || /\.(js|css|png|jpe?g|gif|svg|ico|woff2?)(\?|$)/i.test(url)) {
       skipped.push(`${method} ${url}`);
       return;
     }
     if (!(HTTP_METHODS as readonly string[]).includes(method)) return;
-    const evidence = { file: input.file, at: `#/log/entries/${i}`, quote: quote(`${method} ${url} -> ${String(res.status ?? '')}`) };
+    const evidence = { file: input.file, at: `#/log/entries/${i}`, quote: quote(`${method} ${url} -> ${scalarText(res.status)}`) };
     const post = obj(req.postData);
-    const headers = (Array.isArray(req.headers) ? req.headers.map(obj) : []).map((h) => [String(h.name), String(h.value ?? '')] as [string, string]);
+    const headers = (Array.isArray(req.headers) ? req.headers.map(obj) : []).map((h) => [String(h.name), scalarText(h.value)] as [string, string]);
     const params = Array.isArray(post.params)
       ? post.params
           .map(obj)
           .filter((p) => p.fileName === undefined)
-          .map((p) => [String(p.name), String(p.value ?? '')] as [string, string])
+          .map((p) => [String(p.name), scalarText(p.value)] as [string, string])
       : undefined;
     const bodyText = text(post);
     api.operations.push(
@@ -78,7 +78,7 @@ export function readHar(input: ReaderInput): ObservedApi {
   api.inputs.push({
     file: input.file,
     format: 'har',
-    version: `HAR ${String(log.version ?? '')}`.trim(),
+    version: `HAR ${scalarText(log.version)}`.trim(),
     title: title ? `capture (${title})` : undefined,
     operationCount: api.operations.length,
   });

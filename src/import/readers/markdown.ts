@@ -3,7 +3,7 @@
 // status codes ("201 Created", "returns 404"), field names ("Required fields: `email`"),
 // query parameters, and whether authentication is required. An endpoint's scope runs from
 // where it is declared to the next declaration, within its section.
-import { HTTP_METHODS, type HttpMethod } from '../../project/types.js';
+import { HTTP_METHODS, type HttpMethod } from '../../project/index.js';
 import { isCredentialName, snake } from '../infer/names.js';
 import { emptyApi, quote, type Evidence, type ObservedApi, type ObservedOperation, type SecurityScheme } from '../observed.js';
 import { blocksOf, slug, type Block } from './markdown-blocks.js';

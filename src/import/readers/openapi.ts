@@ -2,7 +2,7 @@
 // ./openapi-refs.ts: only Reference Objects, never a remote one, and a reference that cannot be
 // resolved blocks only the operations that need it.
 import path from 'node:path';
-import { HTTP_METHODS, type HttpMethod } from '../../project/types.js';
+import { HTTP_METHODS, type HttpMethod, scalarText } from '../../project/index.js';
 import { IMPORT_CODES, importError } from '../errors.js';
 import {
   emptyApi,
@@ -278,7 +278,7 @@ function readSchemes(api: Obj, isSwagger2: boolean, ev: (s: Array<string | numbe
     const s = obj(raw);
     const evidence = ev(
       [...base, id],
-      `${id}: type ${String(s.type)}${s.scheme ? ` scheme ${String(s.scheme)}` : ''}${s.flow ? ` flow ${String(s.flow)}` : ''}`,
+      `${id}: type ${String(s.type)}${s.scheme ? ` scheme ${scalarText(s.scheme)}` : ''}${s.flow ? ` flow ${scalarText(s.flow)}` : ''}`,
     );
     const description = typeof s.description === 'string' ? s.description : undefined;
     out.push({ id, ...schemeKind(s, isSwagger2), description, evidence });
@@ -298,7 +298,7 @@ function schemeKind(s: Obj, isSwagger2: boolean): SchemeShape {
   const type = String(s.type);
   if (type === 'basic') return { kind: 'basic' };
   if (type === 'http') {
-    const scheme = String(s.scheme ?? '').toLowerCase();
+    const scheme = scalarText(s.scheme).toLowerCase();
     if (scheme === 'basic') return { kind: 'basic' };
     if (scheme === 'bearer') return { kind: 'bearer', location: 'header', paramName: 'Authorization', prefix: 'Bearer ' };
     return { kind: 'unsupported', detail: `HTTP authentication scheme "${scheme}"` };

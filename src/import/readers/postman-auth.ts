@@ -4,12 +4,13 @@
 // Literal credential values are recorded only so that the leak check can look for them.
 import { isCredentialName } from '../infer/names.js';
 import { obj, quote, type Evidence, type Obj, type SecurityScheme } from '../observed.js';
+import { scalarText } from '../../project/index.js';
 
 /** `[{key, value}]` (v2.1) or `{key: value}` (v2.0) -> map. */
 export function kv(list: unknown): Record<string, string> {
   if (Array.isArray(list)) {
     const out: Record<string, string> = {};
-    for (const e of list) if (typeof obj(e).key === 'string') out[String(obj(e).key)] = String(obj(e).value ?? '');
+    for (const e of list) if (typeof obj(e).key === 'string') out[String(obj(e).key)] = scalarText(obj(e).value);
     return out;
   }
   return Object.fromEntries(Object.entries(obj(list)).map(([k, v]) => [k, String(v)]));

@@ -1,7 +1,7 @@
 // Postman reader: collections v2.0 and v2.1 (folders, auth at every level, variables, test
 // scripts) and Postman environment files (variables only). A collection runs in order, so
 // its requests are traffic-like: observed in that order, with the values they send.
-import { HTTP_METHODS, type HttpMethod } from '../../project/types.js';
+import { HTTP_METHODS, type HttpMethod, scalarText } from '../../project/index.js';
 import { IMPORT_CODES, importError } from '../errors.js';
 import { isCredentialName } from '../infer/names.js';
 import { emptyApi, obj, quote, type Obj, type ObservedApi, type ObservedBody, type ObservedOperation, type ObservedParam } from '../observed.js';
@@ -27,18 +27,18 @@ export function readPostman(input: ReaderInput): ObservedApi {
   if (!Array.isArray(doc.item)) throw importError(IMPORT_CODES.parse, `${input.file}: not a Postman collection (no "item" list)`, input.file);
   const api = emptyApi();
   const info = obj(doc.info);
-  const schema = String(info.schema ?? '');
+  const schema = scalarText(info.schema);
   const version = /v2\.1/.test(schema) ? 'Postman 2.1' : /v2\.0/.test(schema) ? 'Postman 2.0' : 'Postman collection';
   // v2.1 lists `{key, value, type}`; a v2.0 export may give a plain map
   const vars = Array.isArray(doc.variable) ? doc.variable.map(obj) : Object.entries(obj(doc.variable)).map(([key, value]): Obj => ({ key, value }));
-  for (const v of vars) if (typeof v.key === 'string') addVariable(api, input.file, v.key, String(v.value ?? ''), 'collection variable', v.type === 'secret');
+  for (const v of vars) if (typeof v.key === 'string') addVariable(api, input.file, v.key, scalarText(v.value), 'collection variable', v.type === 'secret');
 
   const items: Item[] = [];
   const walk = (list: unknown[], folder: string[], auth: Obj | undefined): void => {
     for (const raw of list) {
       const it = obj(raw);
       const own = ownAuth(it.auth) ?? auth;
-      if (Array.isArray(it.item)) walk(it.item, [...folder, String(it.name ?? '')], own);
+      if (Array.isArray(it.item)) walk(it.item, [...folder, scalarText(it.name)], own);
       else if (it.request !== undefined) items.push({ item: it, folder, auth: ownAuth(obj(it.request).auth) ?? own, order: items.length });
     }
   };
@@ -109,7 +109,7 @@ function readEnvironment(input: ReaderInput, doc: Obj): ObservedApi {
   for (const v of doc.values as unknown[]) {
     const e = obj(v);
     if (typeof e.key !== 'string' || e.enabled === false) continue;
-    addVariable(api, input.file, e.key, String(e.value ?? ''), 'environment variable', e.type === 'secret');
+    addVariable(api, input.file, e.key, scalarText(e.value), 'environment variable', e.type === 'secret');
   }
   api.inputs.push({
     file: input.file,
@@ -134,20 +134,20 @@ function addVariable(api: ObservedApi, file: string, name: string, value: string
 }
 
 function itemName(it: Item): string {
-  return [...it.folder, String(it.item.name ?? '')].filter(Boolean).join(' / ');
+  return [...it.folder, scalarText(it.item.name)].filter(Boolean).join(' / ');
 }
 
 function urlText(url: unknown): string {
   if (typeof url === 'string') return url;
   const u = obj(url);
   if (typeof u.raw === 'string') return u.raw;
-  const host = Array.isArray(u.host) ? u.host.join('.') : String(u.host ?? '');
-  const path = Array.isArray(u.path) ? u.path.join('/') : String(u.path ?? '');
-  return `${u.protocol ? `${String(u.protocol)}://` : ''}${host}/${path}`;
+  const host = Array.isArray(u.host) ? u.host.join('.') : scalarText(u.host);
+  const path = Array.isArray(u.path) ? u.path.join('/') : scalarText(u.path);
+  return `${u.protocol ? `${scalarText(u.protocol)}://` : ''}${host}/${path}`;
 }
 
 function keyOf(it: Item, req: Obj): string {
-  return `#${it.order + 1} ${String(req.method ?? 'GET').toUpperCase()} ${String(it.item.name ?? '')}`;
+  return `#${it.order + 1} ${scalarText(req.method, 'GET').toUpperCase()} ${scalarText(it.item.name)}`;
 }
 
 function scriptOf(
@@ -165,7 +165,7 @@ function scriptOf(
 
 function operationOf(it: Item, file: string, ctx: AuthContext, script: ReturnType<typeof scriptOf>): ObservedOperation {
   const req = typeof it.item.request === 'string' ? { url: it.item.request, method: 'GET' } : obj(it.item.request);
-  const m = String(req.method ?? 'GET').toUpperCase();
+  const m = scalarText(req.method, 'GET').toUpperCase();
   const method = (HTTP_METHODS as readonly string[]).includes(m) ? (m as HttpMethod) : 'GET';
   const raw = urlText(req.url);
   const url = parseConcreteUrl(raw);
@@ -183,14 +183,14 @@ function operationOf(it: Item, file: string, ctx: AuthContext, script: ReturnTyp
     ? (obj(req.url).query as unknown[])
         .map(obj)
         .filter((q) => q.disabled !== true)
-        .map((q) => [String(q.key), String(q.value ?? '')] as [string, string])
+        .map((q) => [String(q.key), scalarText(q.value)] as [string, string])
     : url.query;
   for (const [k, v] of query) {
     if (isCredentialName(k) && v && !v.includes('{{')) ctx.credentials.add(v);
     params.push({ name: k, in: 'query', required: true, example: v, concrete: true, evidence });
   }
   const headerList = Array.isArray(req.header) ? req.header.map(obj).filter((h) => h.disabled !== true) : [];
-  const headerMap = Object.fromEntries(headerList.map((h) => [String(h.key), String(h.value ?? '')]));
+  const headerMap = Object.fromEntries(headerList.map((h) => [String(h.key), scalarText(h.value)]));
   const headers: ObservedParam[] = Object.entries(headerMap).map(([k, v]) => ({ name: k, in: 'header', required: true, example: v, concrete: true, evidence }));
   const fromAuth = schemesOfAuth(it.auth, ctx, evidence);
   const fromHeaders = schemesOfHeaders(headerMap, ctx, (h) => evidenceOf(file, name, `${h}: ${headerMap[h].includes('{{') ? headerMap[h] : '…'}`));
@@ -200,7 +200,7 @@ function operationOf(it: Item, file: string, ctx: AuthContext, script: ReturnTyp
     method,
     path,
     origin: url.origin,
-    summary: String(it.item.name ?? ''),
+    summary: scalarText(it.item.name),
     params,
     headers,
     requestBody: bodyOf(obj(req.body), evidence, ctx),
@@ -218,7 +218,7 @@ function operationOf(it: Item, file: string, ctx: AuthContext, script: ReturnTyp
   for (const r of saved) {
     const text = typeof r.body === 'string' ? r.body : '';
     const example = parseJson(text);
-    const rEv = { ...evidence, quote: quote(`saved response ${String(r.name ?? '')} ${String(r.code ?? '')}`) };
+    const rEv = { ...evidence, quote: quote(`saved response ${scalarText(r.name)} ${scalarText(r.code)}`) };
     op.responses.push({ status: typeof r.code === 'number' ? r.code : undefined, fields: valueFields(example, rEv), example, rawText: text, evidence: rEv });
   }
   // Fields the script reads from the response are stated by the input as well.
@@ -232,7 +232,7 @@ function operationOf(it: Item, file: string, ctx: AuthContext, script: ReturnTyp
 }
 
 function bodyOf(body: Obj, evidence: ObservedOperation['evidence'], ctx: AuthContext): ObservedBody | undefined {
-  const mode = String(body.mode ?? '');
+  const mode = scalarText(body.mode);
   if (mode === 'raw') {
     const raw = typeof body.raw === 'string' ? body.raw : '';
     if (!raw.trim()) return undefined;
@@ -245,7 +245,7 @@ function bodyOf(body: Obj, evidence: ObservedOperation['evidence'], ctx: AuthCon
   }
   if (mode === 'urlencoded' || mode === 'formdata') {
     const list = (Array.isArray(body[mode]) ? (body[mode] as unknown[]).map(obj) : []).filter((f) => f.disabled !== true && f.type !== 'file');
-    const example = Object.fromEntries(list.map((f) => [String(f.key), String(f.value ?? '')]));
+    const example = Object.fromEntries(list.map((f) => [String(f.key), scalarText(f.value)]));
     noteBodyCredentials(example, ctx);
     return { kind: mode === 'urlencoded' ? 'form' : 'multipart', fields: valueFields(example, evidence), example, concrete: true, evidence };
   }

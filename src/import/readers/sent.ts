@@ -1,7 +1,7 @@
 // A request as it was sent (HAR entry, curl command) -> an observed operation. Shared by the
 // traffic readers: URL userinfo and credential headers become security schemes, and every
 // literal credential is recorded for the leak check, never kept as a value.
-import type { HttpMethod } from '../../project/types.js';
+import type { HttpMethod } from '../../project/index.js';
 import { isCredentialName } from '../infer/names.js';
 import { quote, type Evidence, type ObservedApi, type ObservedBody, type ObservedOperation, type ObservedParam, type ObservedResponse } from '../observed.js';
 import { valueFields } from './openapi-schema.js';

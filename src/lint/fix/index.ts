@@ -4,11 +4,20 @@
 // itself is never printed: the fix names the secret to set.
 import { readFile, writeFile } from 'node:fs/promises';
 import { isNode, isScalar, isSeq, YAMLSeq, type Document } from 'yaml';
-import { isCredentialName } from '../../project/credentials.js';
-import { unique, upperSnake } from '../../project/names.js';
+import {
+  editedText,
+  isCredentialName,
+  isSecretRef,
+  type Project,
+  scalarText,
+  secretRef,
+  SET_VIA_VAR,
+  type SourceFile,
+  unique,
+  upperSnake,
+  type YamlPath,
+} from '../../project/index.js';
 import { plaintextSecrets } from '../rules/plaintext-secret.js';
-import { editedText } from '../../project/edit.js';
-import { isSecretRef, secretRef, SET_VIA_VAR, type Project, type SourceFile, type YamlPath } from '../../project/types.js';
 
 export interface Fix {
   code: 'FIX_SEQUENCE' | 'FIX_BASEURL_PATH' | 'FIX_SECRET';
@@ -91,9 +100,9 @@ function fixBaseUrl(project: Project, edits: Edits): void {
   if (prefixes.size !== 1) return; // none, or environments disagree: not safe to move
   const [prefix] = prefixes;
   const withPath = [...project.environments.values()].filter((e) => typeof e.variables.baseUrl === 'string' && !String(e.variables.baseUrl).includes('{{'));
-  if (withPath.some((e) => !String(e.variables.baseUrl).replace(/\/+$/, '').endsWith(prefix))) return;
+  if (withPath.some((e) => !scalarText(e.variables.baseUrl).replace(/\/+$/, '').endsWith(prefix))) return;
   for (const e of withPath) {
-    const origin = String(e.variables.baseUrl).replace(/\/+$/, '').slice(0, -prefix.length);
+    const origin = scalarText(e.variables.baseUrl).replace(/\/+$/, '').slice(0, -prefix.length);
     edits.set(e.file, [...e.yamlPath, 'variables', 'baseUrl'], origin, {
       code: 'FIX_BASEURL_PATH',
       file: e.file,

@@ -3,7 +3,7 @@
 // it. Found before any request, at the key's file:line; a templated path is checked at login.
 import { statSync } from 'node:fs';
 import path from 'node:path';
-import type { AuthConfig, Project } from '../../project/types.js';
+import type { AuthConfig, Project } from '../../project/index.js';
 import type { Finding, Rule } from '../rule.js';
 
 const FILE_KEYS = ['cert_path', 'key_path', 'ca_cert_path'];

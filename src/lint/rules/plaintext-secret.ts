@@ -2,8 +2,7 @@
 // `{{secret.NAME}}` reference. The loaded value keeps the `!secret` tag as a SecretRef. The
 // value found is never printed.
 import type { RefSite } from '../../graph/index.js';
-import { isCredentialName } from '../../project/credentials.js';
-import { isRawMap, SET_VIA_VAR, type Project, type YamlPath } from '../../project/index.js';
+import { isCredentialName, isRawMap, type Project, SET_VIA_VAR, type YamlPath } from '../../project/index.js';
 import { lintableFiles } from '../files.js';
 import type { Finding, Rule } from '../rule.js';
 

@@ -5,7 +5,7 @@
 // A valid reference is quoted even under a credential key: its scope and variable names are
 // names, not secrets (only a reference that does not parse may be the credential's own text).
 import { didYouMean, operationFormOf, type ProjectGraph, type RefSite } from '../../graph/index.js';
-import type { Project } from '../../project/types.js';
+import type { Project } from '../../project/index.js';
 import type { Finding, LintContext, Rule } from '../rule.js';
 
 type Check = (site: RefSite, ctx: Names) => string | undefined;

@@ -1,7 +1,7 @@
 // E_REF_UNDEFINED for names an operation gives (docs/format.md#operations, #error-codes): a depends_on target that is
 // not an operation, an actor that is not an actor, a for_each that names no resource.
 import { dependsOnEntries, didYouMean } from '../../graph/index.js';
-import type { Operation, Project } from '../../project/types.js';
+import type { Operation, Project } from '../../project/index.js';
 import type { Finding, LintContext, Rule } from '../rule.js';
 
 const targetsRule: Rule = {

@@ -3,6 +3,7 @@
 import { HTTP_METHODS, type ExtractSpec, type HttpMethod, type RequestSpec, type YamlPath } from '../types.js';
 import type { Locator } from './origin.js';
 import { asMap, asStatusList, asString, asTemplateMap, asText } from './values.js';
+import { scalarText } from '../text.js';
 
 const METHODS = new Set<string>(HTTP_METHODS);
 
@@ -28,7 +29,7 @@ export function buildExtract(raw: unknown, file: string, yamlPath: YamlPath, at:
     const explicit = asMap(value);
     const path = asText(explicit?.path);
     if (!explicit || path === undefined) continue; // lint: E_SCHEMA
-    const source = EXPLICIT_SOURCES[String(explicit.source ?? 'jsonpath').toLowerCase()] ?? 'jsonpath';
+    const source = EXPLICIT_SOURCES[scalarText(explicit.source, 'jsonpath').toLowerCase()] ?? 'jsonpath';
     out.push({ name, path, source, file, yamlPath: p, loc: at(p) });
   }
   return out;

@@ -1,10 +1,10 @@
 // Evaluate a parsed assertion against a response. Never throws: an unreadable path (body
 // not JSON, …) is a failed assertion carrying the error.
 import { FlowError } from '../../errors.js';
-import { compileRegex, isFanOutPath } from '../../graph/extract-syntax.js';
-import type { FlowResponse } from '../../http/response.js';
+import { compileRegex, isFanOutPath } from '../../graph/index.js';
+import type { FlowResponse } from '../../http/index.js';
 import { readPath } from '../extract/paths.js';
-import { CUT_MARK } from '../../redact/cut.js';
+import { CUT_MARK } from '../../redact/index.js';
 import { contains, looseEquals, matches, order } from './compare.js';
 import type { AssertExpr, AssertOutcome, CompareOp } from './types.js';
 

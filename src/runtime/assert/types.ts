@@ -1,6 +1,6 @@
 // The parsed form of an assertion is defined with its parser in src/graph (lint checks the
 // syntax); the outcome of evaluating one against a response is the runtime's.
-export type { AssertExpr, CompareOp } from '../../graph/assert-syntax.js';
+export type { AssertExpr, CompareOp } from '../../graph/index.js';
 
 export interface AssertOutcome {
   pass: boolean;

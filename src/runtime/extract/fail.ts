@@ -1,6 +1,6 @@
 // Extraction errors name the variable and the path, never the body (only an excerpt in details).
 import { FlowError } from '../../errors.js';
-import type { ExtractSpec } from '../../project/types.js';
+import type { ExtractSpec } from '../../project/index.js';
 
 type Named = Pick<ExtractSpec, 'name' | 'path'>;
 

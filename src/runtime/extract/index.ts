@@ -1,7 +1,7 @@
 // Extraction (docs/format.md#extraction): one module per source behind one table.
 import type { FlowError } from '../../errors.js';
-import type { ExtractSource, ExtractSpec } from '../../project/types.js';
-import type { FlowResponse } from '../../http/response.js';
+import type { ExtractSource, ExtractSpec } from '../../project/index.js';
+import type { FlowResponse } from '../../http/index.js';
 import { extractFailed, withVariable } from './fail.js';
 import { jsonpath } from './jsonpath.js';
 import { regex } from './regex.js';
@@ -11,9 +11,9 @@ import { xpath } from './xpath.js';
 export const SOURCES: Record<ExtractSource, ExtractSourceModule> = { jsonpath, regex, xpath };
 
 export type { Extracted } from './types.js';
-export { compileRegex } from '../../graph/extract-syntax.js';
+export { compileRegex } from '../../graph/index.js';
 // Pure, so it lives in src/graph where lint uses it too.
-export { checkExtract } from '../../graph/extract-syntax.js';
+export { checkExtract } from '../../graph/index.js';
 
 export interface ExtractResult {
   /** scalar extractions: variable -> its (first) value */

@@ -1,7 +1,7 @@
 // `$.data…` (JSONPath over the JSON body), `$.headers.X`, `$.cookies.x`, `$.status_code`,
 // `$.body`: the path roots shared with assert (parsed in src/graph/extract-syntax.ts).
-import { parsePath } from '../../graph/extract-syntax.js';
-import type { FlowResponse } from '../../http/response.js';
+import { parsePath } from '../../graph/index.js';
+import type { FlowResponse } from '../../http/index.js';
 import { readPath } from './paths.js';
 import { extractFailed } from './fail.js';
 import type { ExtractSourceModule } from './types.js';

@@ -2,14 +2,14 @@
 // parsed in src/graph (lint checks them too); read here, from a response.
 import type * as JsonPathPlus from 'jsonpath-plus';
 import { FlowError } from '../../errors.js';
-import { parsePath, type PathRef } from '../../graph/extract-syntax.js';
-import { lazy } from '../../project/lazy.js';
-import type { FlowResponse } from '../../http/response.js';
+import { parsePath, type PathRef } from '../../graph/index.js';
+import { lazy } from '../../project/index.js';
+import type { FlowResponse } from '../../http/index.js';
 
 // Plain paths (`$.data.id`) are walked without it: most runs never load it.
 const jsonPathPlus = lazy<typeof JsonPathPlus>('jsonpath-plus');
 
-export { checkPath, isFanOutPath, parsePath } from '../../graph/extract-syntax.js';
+export { checkPath, isFanOutPath, parsePath } from '../../graph/index.js';
 
 export interface PathResult {
   found: boolean;

@@ -1,7 +1,7 @@
 // `source: regex`: a regular expression applied to the body text; the value is the first
 // capture group of the first match (the whole match when the pattern has no group).
 // Written as a plain pattern, or as `/pattern/flags` (g and y are ignored: first match).
-import { compileRegex } from '../../graph/extract-syntax.js';
+import { compileRegex } from '../../graph/index.js';
 import { extractFailed } from './fail.js';
 import type { ExtractSourceModule } from './types.js';
 

@@ -1,7 +1,7 @@
 // One module per extraction source (docs/format.md#extraction), all with this shape. Whether a path can work
 // at all is checked without a response, in src/graph/extract-syntax.ts (checkExtract).
-import type { ExtractSource, ExtractSpec } from '../../project/types.js';
-import type { FlowResponse } from '../../http/response.js';
+import type { ExtractSource, ExtractSpec } from '../../project/index.js';
+import type { FlowResponse } from '../../http/index.js';
 
 export interface Extracted {
   /** every match, in document order */

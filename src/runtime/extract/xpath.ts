@@ -2,9 +2,9 @@
 // strings: an element gives its text, an attribute its value. XPath functions work too:
 // `count(//item)` gives a number, `boolean(//x)` a boolean.
 import type * as Xmldom from '@xmldom/xmldom';
-import { compileXPath as compile } from '../../graph/extract-syntax.js';
-import { lazy } from '../../project/lazy.js';
-import { header, type FlowResponse } from '../../http/response.js';
+import { compileXPath as compile } from '../../graph/index.js';
+import { lazy } from '../../project/index.js';
+import { header, type FlowResponse } from '../../http/index.js';
 import { extractFailed } from './fail.js';
 import type { ExtractSourceModule } from './types.js';
 

@@ -7,16 +7,13 @@ import type Tinypool from 'tinypool';
 import { FlowError, hasCode } from '../../errors.js';
 import { SECRET_ENV_PREFIX } from '../secrets/index.js';
 import { locateHook, type HookSource } from './locate.js';
-import type { HookInput, HookKind, HookOutput, HookRunner, HookRunnerOptions } from './types.js';
+import { HTTP_METHODS } from '../../project/index.js';
+import type { HookInput, HookKind, HookOutput, HookRunner, HookRunnerOptions, WorkerAnswer, WorkerTask } from './types.js';
 
 export const DEFAULT_HOOK_TIMEOUT_MS = 5000;
 
 /** Resolved next to this module: src/ under Vitest, dist/ once built. */
 const WORKER = new URL('./hook-worker.js', import.meta.url);
-
-type WorkerAnswer =
-  | { ok: true; request?: HookOutput['request']; jsonBody?: true; extract?: Record<string, unknown>; logs: string[] }
-  | { ok: false; message: string; line?: number; logs: string[] };
 
 export function createHookRunner(options: HookRunnerOptions): HookRunner {
   const timeoutMs = options.timeoutMs ?? DEFAULT_HOOK_TIMEOUT_MS;
@@ -59,8 +56,9 @@ export function createHookRunner(options: HookRunnerOptions): HookRunner {
     let timer: NodeJS.Timeout | undefined;
     started.port1.once('message', () => (timer = setTimeout(() => abort.abort(), timeoutMs)));
     try {
-      const task = { kind, source, input, projectDir: options.projectDir, started: started.port2 };
-      answer = await (await (pool ??= startPool())).run(task, { signal: abort.signal, transferList: [started.port2] });
+      // the worker checks a changed ctx.request.method against the project's own list
+      const task: WorkerTask = { kind, source, input, projectDir: options.projectDir, methods: HTTP_METHODS, started: started.port2 };
+      answer = (await (await (pool ??= startPool())).run(task, { signal: abort.signal, transferList: [started.port2] })) as WorkerAnswer;
     } catch (err) {
       throw hookError(label, source, input, closed ? 'was stopped: the hook runner was closed' : workerFailure(err, timeoutMs));
     } finally {

@@ -3,7 +3,7 @@
 import { realpath, stat } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { FlowError } from '../../errors.js';
-import { isInside, realProjectDir } from '../../project/project-path.js';
+import { isInside, realProjectDir } from '../../project/index.js';
 import type { HookKind } from './types.js';
 
 export type HookSource =

@@ -1,6 +1,9 @@
 // The shapes a hook sees and gives back (documented for users in docs/hooks.md). Everything
 // crosses a thread boundary: plain data only (structured clone).
 
+import type { MessagePort } from 'node:worker_threads';
+import type { HookSource } from './locate.js';
+
 export type HookKind = 'pre_request' | 'post_response';
 
 export interface HookRequest {
@@ -41,6 +44,23 @@ export interface HookOutput {
   /** what the hook printed with console.*, in order (not printed: the runner redacts and shows them) */
   logs: string[];
 }
+
+/** What the runner hands the worker (hook-worker.js) for one call: plain data and a port. */
+export interface WorkerTask {
+  kind: HookKind;
+  source: HookSource;
+  input: HookInput;
+  projectDir: string;
+  /** the HTTP methods a pre_request hook may set (the project's own list) */
+  methods: readonly string[];
+  /** the worker posts on it when the call starts running (the time limit starts then) */
+  started?: MessagePort;
+}
+
+/** What the worker answers: data only, whatever the hook did. */
+export type WorkerAnswer =
+  | { ok: true; request?: HookRequest; jsonBody?: true; extract?: Record<string, unknown>; logs: string[] }
+  | { ok: false; message: string; line?: number; logs: string[] };
 
 export interface HookRunnerOptions {
   /** hook files are resolved against it and must stay inside it */

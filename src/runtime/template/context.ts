@@ -1,6 +1,6 @@
 // What a render needs from the runner. The runner owns the state (sessions, resource
 // instances); the template code only asks it for a scoped value.
-import type { TemplateValue } from '../../project/types.js';
+import type { TemplateValue } from '../../project/index.js';
 import type { SecretStore } from '../secrets/index.js';
 
 /** A `{{<scope>.<field>…}}` or `{{<scope>[n].<field>…}}` reference, as the runner is asked for it. */

@@ -4,8 +4,8 @@
 // itself (`token: "{{secret.TOKEN}}"`): it is rendered in turn, and a loop between variables
 // is E_TEMPLATE_CYCLE.
 import { FlowError } from '../../errors.js';
-import { hasTemplate } from '../../graph/template.js';
-import { SET_VIA_VAR } from '../../project/types.js';
+import { hasTemplate } from '../../graph/index.js';
+import { SET_VIA_VAR } from '../../project/index.js';
 import { childFrame, type Resolver } from './frame.js';
 
 /** Deeper than this is a loop in all but name. */

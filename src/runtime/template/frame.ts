@@ -1,7 +1,7 @@
 // The state of one render call, shared by the resolvers (which live in their own modules
 // and reach the renderer through `engine`, so there is no import cycle).
-import type { TemplatePart } from '../../graph/template.js';
-import type { TemplateValue } from '../../project/types.js';
+import type { TemplatePart } from '../../graph/index.js';
+import type { TemplateValue } from '../../project/index.js';
 import type { RenderContext } from './context.js';
 
 /** Synchronous: what a render reads is in memory (secrets are loaded before a run). */

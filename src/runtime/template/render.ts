@@ -3,10 +3,9 @@
 // A string that is exactly one reference keeps the value's type (`"{{order.id}}"` with
 // id 42 is the number 42 in a JSON body); text around a reference makes a string.
 import { FlowError } from '../../errors.js';
-import { hasTemplate, type Expr, type TemplatePart } from '../../graph/template.js';
-import { isSecretRef, type TemplateValue } from '../../project/types.js';
+import { type Expr, hasTemplate, parseCached, type TemplatePart } from '../../graph/index.js';
+import { isSecretRef, type TemplateValue } from '../../project/index.js';
 import * as builtins from './builtins/index.js';
-import { parseCached } from '../../graph/parsed.js';
 import type { RenderContext } from './context.js';
 import { env } from './env.js';
 import type { Engine, Frame, Resolver } from './frame.js';

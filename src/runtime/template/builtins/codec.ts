@@ -1,8 +1,7 @@
 // `{{$.base64.encode('…')}}`, `$.hex…`, `$.url…` (encodeURIComponent). The argument is a
 // template of its own (`'{{env.user}}:{{secret.PW}}'`), rendered first. An encoding of a
 // secret is as secret as the secret: it is registered for redaction.
-import type { Codec } from '../../../graph/template.js';
-import type { TemplatePart } from '../../../graph/template.js';
+import type { Codec, TemplatePart } from '../../../graph/index.js';
 import { FlowError } from '../../../errors.js';
 import { childFrame, type Resolver } from '../frame.js';
 

@@ -1,7 +1,7 @@
 // `{{$.faker.<name>}}`: generated test data from @faker-js/faker (English). Faker is big,
 // so it is imported before a run that uses it (loadFaker), never at start-up.
 import type { Faker } from '@faker-js/faker';
-import type { FakerName } from '../../../graph/faker.js';
+import type { FakerName } from '../../../graph/index.js';
 import { FlowError } from '../../../errors.js';
 import type { RenderContext } from '../context.js';
 import type { Resolver } from '../frame.js';
@@ -37,7 +37,7 @@ export const FAKER_GENERATORS: Readonly<Record<FakerName, Generator>> = {
   ipv4: (f) => f.internet.ipv4(),
 };
 
-export { FAKER_NAMES } from '../../../graph/faker.js';
+export { FAKER_NAMES } from '../../../graph/index.js';
 
 // The English-only entry loads in a seventh of the time of the full package (all locales),
 // which only a seeded faker needs. Loaded by `loadFaker` before a run whose templates use it.
