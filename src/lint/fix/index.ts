@@ -2,12 +2,12 @@
 // every other value kept). A scalar depends_on/assert becomes a sequence; a path in baseUrl
 // moves into every operation path; a plaintext credential becomes a `!secret`. The credential
 // itself is never printed: the fix names the secret to set.
-import { readFile, writeFile } from 'node:fs/promises';
 import { isNode, isScalar, isSeq, YAMLSeq, type Document } from 'yaml';
 import { isCredentialName } from '../../project/credentials.js';
 import { unique, upperSnake } from '../../project/names.js';
 import { plaintextSecrets } from '../rules/plaintext-secret.js';
 import { editedText } from '../../project/edit.js';
+import { readForEdit, writeProjectFile } from '../../project/write.js';
 import { isSecretRef, secretRef, SET_VIA_VAR, type Project, type SourceFile, type YamlPath } from '../../project/types.js';
 
 export interface Fix {
@@ -27,7 +27,7 @@ class Edits {
   private readonly dirty = new Set<SourceFile>();
   private readonly byPath: Map<string, SourceFile>;
 
-  constructor(project: Project) {
+  constructor(private readonly project: Project) {
     this.byPath = new Map(project.files.map((f) => [f.path, f]));
   }
 
@@ -50,7 +50,7 @@ class Edits {
   async write(): Promise<string[]> {
     const out: string[] = [];
     for (const f of this.dirty) {
-      await writeFile(f.path, editedText(await readFile(f.path, 'utf8'), f.doc!), 'utf8');
+      writeProjectFile(this.project.dir, f.path, editedText(readForEdit(this.project.dir, f.path), f.doc!));
       out.push(f.path);
     }
     return out;
