@@ -88,6 +88,14 @@ export const ERROR_CODES = {
 
 export type ErrorCode = keyof typeof ERROR_CODES;
 
+/** The codes of a refused or failed write into a project (src/project/write.ts): errors of a command, not lint findings. */
+export const WRITE_CODES = {
+  outside: 'E_WRITE_OUTSIDE',
+  notFile: 'E_WRITE_NOT_FILE',
+  name: 'E_WRITE_NAME',
+  failed: 'E_WRITE_FAILED',
+} as const satisfies Record<string, ErrorCode>;
+
 export function isErrorCode(code: string): code is ErrorCode {
   return Object.hasOwn(ERROR_CODES, code);
 }

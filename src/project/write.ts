@@ -20,7 +20,7 @@ import {
   type Stats,
 } from 'node:fs';
 import path from 'node:path';
-import { FlowError, type ErrorCode } from '../errors.js';
+import { FlowError, WRITE_CODES } from '../errors.js';
 import { MAX_FILE_BYTES } from './read.js';
 
 /** The longest file or folder name most file systems take (bytes; Linux NAME_MAX). */
@@ -28,7 +28,7 @@ const NAME_MAX = 255;
 /** The longest path Linux takes (bytes; PATH_MAX). */
 const PATH_MAX = 4096;
 
-export type WriteCode = Extract<ErrorCode, 'E_WRITE_OUTSIDE' | 'E_WRITE_NOT_FILE' | 'E_WRITE_NAME' | 'E_WRITE_FAILED'>;
+export type WriteCode = (typeof WRITE_CODES)[keyof typeof WRITE_CODES];
 
 function writeError(code: WriteCode, message: string, file: string, cause?: unknown): FlowError {
   return new FlowError(code, message, { details: { file }, cause });
@@ -41,19 +41,19 @@ function writeError(code: WriteCode, message: string, file: string, cause?: unkn
 function segmentsOf(projectDir: string, file: string): string[] {
   const rel = path.relative(projectDir, path.resolve(projectDir, file));
   if (rel === '' || rel === '..' || rel.startsWith(`..${path.sep}`) || path.isAbsolute(rel)) {
-    throw writeError('E_WRITE_OUTSIDE', `${file} lies outside the project ${projectDir}: not written`, file);
+    throw writeError(WRITE_CODES.outside, `${file} lies outside the project ${projectDir}: not written`, file);
   }
   const segments = rel.split(path.sep);
   const long = segments.find((s) => Buffer.byteLength(s) > NAME_MAX);
   if (long !== undefined) {
     throw writeError(
-      'E_WRITE_NAME',
+      WRITE_CODES.name,
       `${rel}: the name "${long.slice(0, 40)}…" is ${Buffer.byteLength(long)} bytes; file systems take at most ${NAME_MAX}: not written`,
       file,
     );
   }
   if (Buffer.byteLength(path.join(projectDir, rel)) >= PATH_MAX) {
-    throw writeError('E_WRITE_NAME', `${rel}: the path is longer than the ${PATH_MAX} bytes file systems take: not written`, file);
+    throw writeError(WRITE_CODES.name, `${rel}: the path is longer than the ${PATH_MAX} bytes file systems take: not written`, file);
   }
   return segments;
 }
@@ -80,11 +80,11 @@ function parentOf(projectDir: string, segments: string[], file: string, create: 
       }
       st = lstatOrUndefined(dir, file);
     }
-    if (!st) throw writeError('E_WRITE_FAILED', `${path.relative(projectDir, dir)} does not exist: ${file} not written`, file);
+    if (!st) throw writeError(WRITE_CODES.failed, `${path.relative(projectDir, dir)} does not exist: ${file} not written`, file);
     if (st.isSymbolicLink()) {
-      throw writeError('E_WRITE_OUTSIDE', `${path.relative(projectDir, dir)} is a symbolic link: ${file} not written (links are not followed)`, file);
+      throw writeError(WRITE_CODES.outside, `${path.relative(projectDir, dir)} is a symbolic link: ${file} not written (links are not followed)`, file);
     }
-    if (!st.isDirectory()) throw writeError('E_WRITE_NOT_FILE', `${path.relative(projectDir, dir)} is not a folder: ${file} not written`, file);
+    if (!st.isDirectory()) throw writeError(WRITE_CODES.notFile, `${path.relative(projectDir, dir)} is not a folder: ${file} not written`, file);
   }
   return dir;
 }
@@ -100,8 +100,8 @@ function lstatOrUndefined(p: string, file: string): Stats | undefined {
 
 function failed(err: unknown, file: string): FlowError {
   const code = (err as NodeJS.ErrnoException).code ?? (err as Error).message;
-  if (code === 'ENAMETOOLONG') return writeError('E_WRITE_NAME', `${file}: the name is too long for the file system: not written`, file, err);
-  return writeError('E_WRITE_FAILED', `${file} cannot be written (${code})`, file, err);
+  if (code === 'ENAMETOOLONG') return writeError(WRITE_CODES.name, `${file}: the name is too long for the file system: not written`, file, err);
+  return writeError(WRITE_CODES.failed, `${file} cannot be written (${code})`, file, err);
 }
 
 function kindOf(st: Stats): string {
@@ -125,14 +125,14 @@ export function readForEdit(projectDir: string, file: string): string {
     fd = openSync(target, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code === 'ELOOP')
-      throw writeError('E_WRITE_OUTSIDE', `${file} is a symbolic link: not edited (links are not followed)`, file);
+      throw writeError(WRITE_CODES.outside, `${file} is a symbolic link: not edited (links are not followed)`, file);
     throw failed(err, file);
   }
   try {
     const st = fstatSync(fd);
-    if (!st.isFile()) throw writeError('E_WRITE_NOT_FILE', `${file} is ${kindOf(st)}, not a regular file: not edited`, file);
+    if (!st.isFile()) throw writeError(WRITE_CODES.notFile, `${file} is ${kindOf(st)}, not a regular file: not edited`, file);
     if (st.size > MAX_FILE_BYTES)
-      throw writeError('E_WRITE_NOT_FILE', `${file} is ${st.size} bytes, over the ${MAX_FILE_BYTES} a project file may have: not edited`, file);
+      throw writeError(WRITE_CODES.notFile, `${file} is ${st.size} bytes, over the ${MAX_FILE_BYTES} a project file may have: not edited`, file);
     return readFileSync(fd, 'utf8');
   } finally {
     closeSync(fd);
@@ -150,7 +150,7 @@ export function writeProjectFile(projectDir: string, file: string, text: string)
   const dir = parentOf(projectDir, segments, file, true);
   const target = path.join(dir, segments[segments.length - 1]);
   const existing = lstatOrUndefined(target, file);
-  if (existing && !existing.isFile()) throw writeError('E_WRITE_NOT_FILE', `${file} is ${kindOf(existing)}, not a regular file: not written`, file);
+  if (existing && !existing.isFile()) throw writeError(WRITE_CODES.notFile, `${file} is ${kindOf(existing)}, not a regular file: not written`, file);
   // A short name: the target's own may already be as long as a name can be.
   const temp = path.join(dir, `.flow-${randomBytes(6).toString('hex')}.tmp`);
   let fd: number | undefined;
@@ -163,7 +163,7 @@ export function writeProjectFile(projectDir: string, file: string, text: string)
     fd = undefined;
     // The folder checked above must still be the one written in (not swapped for a link since).
     if (realpathSync(dir) !== path.join(realpathSync(projectDir), ...segments.slice(0, -1))) {
-      throw writeError('E_WRITE_OUTSIDE', `a folder on the path of ${file} changed while it was written (swapped for a link?): not written`, file);
+      throw writeError(WRITE_CODES.outside, `a folder on the path of ${file} changed while it was written (swapped for a link?): not written`, file);
     }
     renameSync(temp, target);
   } catch (err) {
@@ -209,7 +209,7 @@ export function writeNewProject(dir: string, files: ReadonlyArray<{ path: string
   } catch (err) {
     rmSync(aside, { recursive: true, force: true });
     const code = (err as NodeJS.ErrnoException).code;
-    if (code === 'ENOTEMPTY' || code === 'EEXIST') throw writeError('E_WRITE_FAILED', `${target} is not empty: nothing written`, target, err);
+    if (code === 'ENOTEMPTY' || code === 'EEXIST') throw writeError(WRITE_CODES.failed, `${target} is not empty: nothing written`, target, err);
     throw err instanceof FlowError ? err : failed(err, target);
   }
   syncFolder(parent);
