@@ -104,6 +104,19 @@ describe('chat: an endpoint that echoes the key', () => {
   });
 });
 
+/** Until the client took what was written, or went away. */
+function drainedOrClosed(res: ServerResponse): Promise<void> {
+  return new Promise((resolve) => {
+    const done = () => {
+      res.off('drain', done);
+      res.off('close', done);
+      resolve();
+    };
+    res.on('drain', done);
+    res.on('close', done);
+  });
+}
+
 describe('chat: the size of an answer', () => {
   it('a 200 MB answer is refused at the cap: E_LLM_RESPONSE, the rest is never read', { timeout: 60_000 }, async () => {
     let sent = 0;
@@ -113,7 +126,7 @@ describe('chat: the size of an answer', () => {
       while (sent < 200 * 1024 * 1024 && !res.destroyed) {
         sent += event.length;
         // wait for the client to take it (backpressure), as a real server does
-        if (!res.write(event)) await new Promise((r) => res.once('drain', r).once('close', r));
+        if (!res.write(event)) await drainedOrClosed(res);
       }
       res.end();
     });
