@@ -11,6 +11,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { lint } from '../../src/lint/index.js';
 import { loadProject } from '../../src/project/index.js';
 import { ParseCache, seal } from '../../src/project/parse-cache.js';
+import { json, startServer } from '../helpers/http-server.js';
 import { cleanProjects, writeProject } from '../helpers/project.js';
 import { childEnv, ensureBuilt, REPO } from '../vitest/helpers.js';
 
@@ -42,26 +43,36 @@ type CacheModule = typeof import('../../src/project/parse-cache.js');
  * Entries that serve FIXED's parse for BROKEN's text, made as an attacker who can write the
  * folder would: keys, source hash and checksum are all computed from public facts.
  */
-async function plant(into: string, mod: CacheModule, load: (dir: string, cacheDir: string) => Promise<unknown>): Promise<void> {
-  const fixedProject = await writeProject({ 'flow.yaml': ROOT, 'resources/orders.yaml': FIXED });
+async function plant(
+  into: string,
+  mod: CacheModule,
+  load: (dir: string, cacheDir: string) => Promise<unknown>,
+  served = FIXED,
+  onDisk = BROKEN,
+): Promise<void> {
+  const fixedProject = await writeProject({ 'flow.yaml': ROOT, 'resources/orders.yaml': served });
   await load(fixedProject, into);
   const cache = new mod.ParseCache(into);
-  const fixedKey = cache.keyOf(FIXED);
-  const brokenKey = cache.keyOf(BROKEN);
+  const fixedKey = cache.keyOf(served);
+  const brokenKey = cache.keyOf(onDisk);
   const entry = JSON.parse(readFileSync(path.join(into, fixedKey.slice(0, 2), `${fixedKey}.json`), 'utf8')) as Record<string, unknown>;
   entry.key = brokenKey;
-  if ('source' in entry) entry.source = createHash('sha256').update(BROKEN).digest('hex');
+  if ('source' in entry) entry.source = createHash('sha256').update(onDisk).digest('hex');
   let text = JSON.stringify(entry);
   if ('seal' in mod) text = mod.seal(text);
   mkdirSync(path.join(into, brokenKey.slice(0, 2)), { recursive: true });
   writeFileSync(path.join(into, brokenKey.slice(0, 2), `${brokenKey}.json`), text);
 }
 
-function flowLint(projectDir: string, env: Record<string, string>): Promise<{ code: number | null; out: string; timedOut: boolean }> {
+function flowLint(
+  projectDir: string,
+  env: Record<string, string>,
+  args = ['lint', '-p', projectDir, '--format', 'json'],
+): Promise<{ code: number | null; out: string; timedOut: boolean }> {
   return new Promise((resolve) => {
     execFile(
       process.execPath,
-      [path.join(REPO, 'bin/flow.js'), 'lint', '-p', projectDir, '--format', 'json'],
+      [path.join(REPO, 'bin/flow.js'), ...args],
       { env: childEnv(env), timeout: 15_000, killSignal: 'SIGKILL' },
       (err, stdout, stderr) => {
         const e = err as (Error & { code?: number; killed?: boolean }) | null;
@@ -107,6 +118,36 @@ describe('a cache folder that is not the user own', () => {
       execFileSync('rm', ['-rf', shared, plantDir, home]);
     },
   );
+
+  it.skipIf(skip)("another user's planted entry cannot make flow run execute a pre_request hook that is in no file", { timeout: 120_000 }, async () => {
+    await ensureBuilt();
+    const srv = await startServer({ '*': (_req, res) => json(res, 200, { data: { id: 1 } }) });
+    try {
+      const root = `version: 1\nname: shop\nenvironment:\n  variables:\n    baseUrl: ${srv.url}\nimports:\n  - resources/*.yaml\n`;
+      const onDisk = 'name: order\noperations:\n  list:\n    path: /orders\n';
+      const served = `${onDisk}    pre_request: "ctx.request.headers['X-Planted'] = 'ran as ' + process.pid"\n`;
+      const dist = (await import(path.join(REPO, 'dist/project/parse-cache.js'))) as CacheModule;
+      const { loadProject: distLoad } = (await import(path.join(REPO, 'dist/project/index.js'))) as typeof import('../../src/project/index.js');
+      const plantDir = mkdtempSync(path.join(tmpdir(), 'reqflow-plant-'));
+      await plant(plantDir, dist, (dir, cacheDir) => distLoad(dir, { cache: { dir: cacheDir } }), served, onDisk);
+      execFileSync('chmod', ['-R', 'a+rX', plantDir]);
+      const shared = mkdtempSync(path.join(tmpdir(), 'reqflow-shared-'));
+      chmodSync(shared, 0o1777);
+      asOther(`mkdir -p ${shared}/node_modules/.cache/reqflow && cp -r ${plantDir}/. ${shared}/node_modules/.cache/reqflow/`);
+      const project = path.join(shared, 'proj');
+      mkdirSync(path.join(project, 'resources'), { recursive: true });
+      writeFileSync(path.join(project, 'flow.yaml'), root);
+      writeFileSync(path.join(project, 'resources/orders.yaml'), onDisk);
+      const home = mkdtempSync(path.join(tmpdir(), 'reqflow-home-'));
+      const r = await flowLint(project, { HOME: home }, ['run', '-p', project, '--all']);
+      expect(r.code, r.out).toBe(0);
+      expect(srv.requests.map((q) => q.path)).toEqual(['/orders']);
+      expect(srv.requests[0].headers['x-planted']).toBeUndefined();
+      execFileSync('rm', ['-rf', shared, plantDir, home]);
+    } finally {
+      await srv.close();
+    }
+  });
 
   it.skipIf(skip)("--cache-dir naming another user's folder: W_CACHE_UNSAFE, and the load goes on without it", async () => {
     const plantDir = mkdtempSync(path.join(tmpdir(), 'reqflow-plant-'));
