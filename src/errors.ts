@@ -28,6 +28,11 @@ export const ERROR_CODES = {
   E_FILE_BINARY: 'a project file with NUL bytes',
   E_FILE_NOT_FOUND: 'a file (an import, an upload) does not exist',
   E_FILE_OUTSIDE_PROJECT: 'an import, upload or hook path leaves the project directory',
+  // writing into a project (src/project/write.ts)
+  E_WRITE_OUTSIDE: 'a file to write lies outside the project, or is reached through a symbolic link',
+  E_WRITE_NOT_FILE: 'a file to write or edit is not a regular file (a FIFO, a device, a folder) or is over the size limit',
+  E_WRITE_NAME: 'a file or folder name longer than the file system takes',
+  E_WRITE_FAILED: 'a file cannot be written (no space, no permission, a folder that is not empty)',
   // a run
   E_STATUS_MISMATCH: 'the status is not the one expected',
   E_ASSERT_FAILED: 'an assertion failed',
@@ -82,6 +87,14 @@ export const ERROR_CODES = {
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_CODES;
+
+/** The codes of a refused or failed write into a project (src/project/write.ts): errors of a command, not lint findings. */
+export const WRITE_CODES = {
+  outside: 'E_WRITE_OUTSIDE',
+  notFile: 'E_WRITE_NOT_FILE',
+  name: 'E_WRITE_NAME',
+  failed: 'E_WRITE_FAILED',
+} as const satisfies Record<string, ErrorCode>;
 
 export function isErrorCode(code: string): code is ErrorCode {
   return Object.hasOwn(ERROR_CODES, code);

@@ -28,7 +28,7 @@ const ALLOWED: Record<string, string[]> = {
   // operations to compare what an API answers with what the project says
   server: ['errors', 'redact'],
   contract: ['project', 'errors', 'http', 'runtime', 'runner', 'redact'],
-  llm: ['errors'],
+  llm: ['errors', 'redact'],
   calibrate: ['project', 'graph', 'errors', 'http', 'runtime', 'runner', 'redact'],
   // reports are formatted from results afterwards (flow run's reporters, the Vitest failure text)
   report: ['project', 'graph', 'lint', 'errors', 'http', 'runtime', 'runner', 'redact'],

@@ -25,7 +25,7 @@ export async function applyCalibration(
   }
   const files = new Set<string>();
   for (const [file, changes] of byFile) {
-    const changed = await editYamlFile(file, (doc) => {
+    const changed = await editYamlFile(project.dir, file, (doc) => {
       for (const c of changes) {
         const atPath = c.extract && typeof doc.getIn(c.path) !== 'string';
         doc.setIn(atPath ? [...c.path, 'path'] : c.path, c.value);

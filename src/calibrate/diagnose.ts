@@ -6,7 +6,7 @@ import type { FlowResponse } from '../http/index.js';
 import { type Project, scalarText } from '../project/index.js';
 import type { OperationResult } from '../runner/index.js';
 import { otherHeaderForm, withEdits } from './model.js';
-import { fieldName, onePlace, requiredFields } from './search.js';
+import { fieldName, onePlace, requiredFields, SECRET_PLACE } from './search.js';
 import type { Edit, Observed, OpenQuestion, Proposal } from './types.js';
 
 export interface Findings {
@@ -24,6 +24,8 @@ export interface DiagnoseContext {
   edited: Set<string>;
   /** the targets edited in the model this round ran (edited, less this round's proposals) */
   applied: ReadonlySet<string>;
+  /** whether a text is (or holds) a secret or a value learned at login: never written into an edit */
+  isSecret?: (text: string) => boolean;
 }
 
 /** What the operation's own last exchange shows (not its login's). */
@@ -127,8 +129,12 @@ export async function diagnose(result: OperationResult, ctx: DiagnoseContext): P
       json = undefined;
     }
     const field = fieldName(path) ?? name;
-    const place = json === undefined ? undefined : onePlace(json, field, isFanOutPath(path));
-    if (place && place !== path)
+    const place = json === undefined ? undefined : onePlace(json, field, isFanOutPath(path), ctx.isSecret);
+    if (place === SECRET_PLACE)
+      ask(
+        `\`${name}\` (${path}) found nothing, and the answer has \`${field}\` only under a key that is a secret or a value learned at login: say where it is`,
+      );
+    else if (place && place !== path)
       propose({ kind: 'extract', operation: op.id, name, from: path, to: place }, `\`${field}\` is at ${place} in the answer, and nowhere else`);
     else
       ask(

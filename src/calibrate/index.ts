@@ -6,6 +6,7 @@ import { buildGraph, type ProjectGraph } from '../graph/index.js';
 import type { Project } from '../project/index.js';
 import { createRunner, type OperationResult, type RunnerOptions } from '../runner/index.js';
 import type { FlowResponse } from '../http/index.js';
+import { createRedactor, type Redactor } from '../redact/index.js';
 import { diagnose, observedOf } from './diagnose.js';
 import { withEdits } from './model.js';
 import { planCalibration } from './safety.js';
@@ -17,6 +18,8 @@ export type * from './types.js';
 
 export interface CalibrateOptions extends SafetyFlags, Pick<RunnerOptions, 'env' | 'vars' | 'processEnv' | 'onEvent'> {
   graph?: ProjectGraph;
+  /** shared by every run of the calibration (made when absent) */
+  redactor?: Redactor;
 }
 
 /** Rounds are bounded: each proof removes one failure, and a chain of them is short. */
@@ -30,6 +33,11 @@ export async function calibrate(project: Project, asked: readonly string[], opti
   let questions: OpenQuestion[] = [];
   let results: OperationResult[] = [];
   let rounds = 0;
+  // One redactor for every run: it learns each secret and login token as it is used, and what
+  // it would hide never goes into an edit (an answer keyed by an API key).
+  options = { ...options, redactor: options.redactor ?? createRedactor() };
+  const redactor = options.redactor!;
+  const isSecret = (text: string): boolean => redactor.text(text) !== text;
   while (plan.run.length && rounds < MAX_ROUNDS) {
     rounds++;
     const round = await runPlan(model, plan, options);
@@ -37,7 +45,14 @@ export async function calibrate(project: Project, asked: readonly string[], opti
     const found = { proposals: [] as Proposal[], questions: [] as OpenQuestion[] };
     const applied = new Set(edited);
     for (const r of results) {
-      const f = await diagnose(r, { project: model, response: round.responses.get(r.operation), edited, applied, tryRun: (p, id) => tryRun(p, id, options) });
+      const f = await diagnose(r, {
+        project: model,
+        response: round.responses.get(r.operation),
+        edited,
+        applied,
+        isSecret,
+        tryRun: (p, id) => tryRun(p, id, options),
+      });
       found.proposals.push(...f.proposals);
       found.questions.push(...f.questions);
     }
@@ -58,7 +73,7 @@ export async function calibrate(project: Project, asked: readonly string[], opti
 }
 
 function runnerOptions(project: Project, options: CalibrateOptions, responseCheck?: RunnerOptions['responseCheck']): RunnerOptions {
-  return { graph: buildGraph(project), env: options.env, vars: options.vars, processEnv: options.processEnv, responseCheck };
+  return { graph: buildGraph(project), env: options.env, vars: options.vars, processEnv: options.processEnv, redactor: options.redactor, responseCheck };
 }
 
 /** One round: the plan in order; every operation's result and its full response (kept for the field search only, never shown). */

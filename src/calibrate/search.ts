@@ -9,23 +9,28 @@ export function fieldName(path: string): string | undefined {
   return m?.[1] ?? m?.[2];
 }
 
+/** What onePlace gives for a place whose path holds a secret (never a path: those start `$.data`). */
+export const SECRET_PLACE = '<a key that is a secret>';
+
 /**
  * The one path where `name` is in `json`, written as an extraction path; undefined when it is
  * nowhere or in more than one place. For a fan-out path (`[*]`), array indices become `[*]`,
- * so the items of one list count as one place.
+ * so the items of one list count as one place. A place under a key that `isSecret` (an
+ * answer keyed by an API key or a login token) is SECRET_PLACE: its path is never written.
  */
-export function onePlace(json: unknown, name: string, fanOut: boolean): string | undefined {
+export function onePlace(json: unknown, name: string, fanOut: boolean, isSecret: (key: string) => boolean = () => false): string | undefined {
   const found = new Set<string>();
-  const walk = (value: unknown, at: Segment[]) => {
-    if (Array.isArray(value)) value.forEach((v, i) => walk(v, [...at, fanOut ? '*' : i]));
+  const walk = (value: unknown, at: Segment[], secret: boolean) => {
+    if (Array.isArray(value)) value.forEach((v, i) => walk(v, [...at, fanOut ? '*' : i], secret));
     else if (value && typeof value === 'object') {
       for (const [k, v] of Object.entries(value)) {
-        if (k === name && v !== null && typeof v !== 'object') found.add(render([...at, k]));
-        walk(v, [...at, k]);
+        const under = secret || isSecret(k);
+        if (k === name && v !== null && typeof v !== 'object') found.add(under ? SECRET_PLACE : render([...at, k]));
+        walk(v, [...at, k], under);
       }
     }
   };
-  walk(json, []);
+  walk(json, [], false);
   // one place: a list where a list was described, else the one field (an object where the
   // description said a list is the commonest departure)
   return found.size === 1 ? [...found][0] : undefined;

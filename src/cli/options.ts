@@ -33,7 +33,7 @@ export function optionHelp(table: OptionTable): string {
 /** The parse cache's options, shared by every command that loads a project (README "The parse cache"). */
 export const CACHE_OPTIONS = {
   'no-cache': { type: 'boolean', default: false, help: 'parse every file again: no parse cache read or written (also FLOW_NO_CACHE=1)' },
-  'cache-dir': { type: 'string', arg: '<dir>', help: 'where the parse cache lives (also FLOW_CACHE_DIR); default node_modules/.cache/reqflow' },
+  'cache-dir': { type: 'string', arg: '<dir>', help: 'where the parse cache lives (also FLOW_CACHE_DIR); default ~/.cache/reqflow' },
 } satisfies OptionTable;
 
 /** What --no-cache and --cache-dir (or FLOW_NO_CACHE and FLOW_CACHE_DIR in `env`) ask of the parse cache. */

@@ -67,6 +67,12 @@ export const CODES: Record<string, CodeInfo> = {
       'an import pattern uses `**` or `?`, a `*` not at the end, or is a glob over a directory other than actors/, resources/, environments/ that matches no file',
     remedy: 'use a trailing `*.yaml` / `*.yml` or a file path',
   },
+  W_CACHE_UNSAFE: {
+    severity: 'warning',
+    from: 'loader',
+    cause: 'the parse cache folder is not your own (another user owns it, or others can write it or a folder above it): the load went on without it',
+    remedy: 'name a folder of your own with --cache-dir or FLOW_CACHE_DIR, or remove the folder so that it is made again (0700)',
+  },
   W_EMPTY_FILE: { severity: 'warning', from: 'loader', cause: 'an imported file is empty', remedy: 'fill it or remove it from the project' },
   W_UNKNOWN_TAG: {
     severity: 'warning',

@@ -1,11 +1,20 @@
 // A client for OpenAI-compatible chat completions (hosted APIs, Ollama, vLLM, llama.cpp's
 // server all speak it): one streamed request, read as server-sent events with a maintained
 // parser (events split across chunks are its job), each failure a coded error. The API key is
-// sent in one header and appears in no message: errors quote the server's words only after
-// the key is cut out of them.
+// sent in one header and appears in no message: the server's words are quoted only through a
+// redactor that knows the key in every form (plain, JSON-escaped, URL-encoded, base64), which
+// hides before it cuts. An answer is read up to a size cap, never whole whatever its size.
 import { createParser, type EventSourceMessage } from 'eventsource-parser';
 import { Agent, errors as undiciErrors, request, type Dispatcher } from 'undici';
 import { FlowError, hasCode } from '../errors.js';
+import { createRedactor, type Redactor } from '../redact/index.js';
+
+/** The most an answer may hold (bytes as received): a project's files are a few hundred KB. */
+export const MAX_ANSWER_BYTES = 16 * 1024 * 1024;
+/** What is read of an error body to quote from it. */
+const MAX_ERROR_BYTES = 64 * 1024;
+/** How much of the server's words a message quotes. */
+const QUOTED_CHARS = 200;
 
 export const LLM_CODES = {
   /** the endpoint cannot be reached (refused, no such host, TLS) */
@@ -39,6 +48,8 @@ export interface ChatOptions {
   maxWaitMs?: number;
   /** called as the answer streams in, with the characters received so far */
   progress?: (received: number) => void;
+  /** the answer's size cap in bytes (default MAX_ANSWER_BYTES) */
+  maxBytes?: number;
 }
 
 export interface ChatAnswer {
@@ -74,7 +85,7 @@ type Once = { kind: 'done'; answer: ChatAnswer } | { kind: 'rate-limited'; retry
 async function once(endpoint: string, messages: ChatMessage[], options: ChatOptions, dispatcher: Dispatcher): Promise<Once> {
   const headers: Record<string, string> = { 'content-type': 'application/json', accept: 'text/event-stream' };
   if (options.apiKey) headers.authorization = `Bearer ${options.apiKey}`;
-  const hide = (text: string): string => (options.apiKey ? text.split(options.apiKey).join('***') : text);
+  const redactor = createRedactor(options.apiKey ? [options.apiKey] : []);
   let res: Dispatcher.ResponseData;
   try {
     res = await request(endpoint, {
@@ -92,19 +103,23 @@ async function once(endpoint: string, messages: ChatMessage[], options: ChatOpti
     return { kind: 'rate-limited', retryAfterMs: retryAfterMs(res.headers['retry-after']) };
   }
   if (res.statusCode === 401 || res.statusCode === 403) {
-    const said = hide(await excerpt(res));
+    const said = await excerpt(res, redactor);
     throw new FlowError(
       LLM_CODES.auth,
       `${shown(endpoint)} refused the key (${res.statusCode}${said ? `: ${said}` : ''}): set FLOW_LLM_API_KEY or \`flow secret set LLM_API_KEY --global\``,
     );
   }
   if (res.statusCode < 200 || res.statusCode >= 300) {
-    const said = hide(await excerpt(res));
+    const said = await excerpt(res, redactor);
     throw new FlowError(LLM_CODES.response, `${shown(endpoint)} answered ${res.statusCode}${said ? `: ${said}` : ''}`);
   }
   const type = String(res.headers['content-type'] ?? '');
   try {
-    return { kind: 'done', answer: type.includes('text/event-stream') ? await readStream(res, options) : await readWhole(res) };
+    const max = options.maxBytes ?? MAX_ANSWER_BYTES;
+    return {
+      kind: 'done',
+      answer: type.includes('text/event-stream') ? await readStream(res, options, redactor, max) : await readWhole(res, redactor, max),
+    };
   } catch (err) {
     if (hasCode(err) && String(err.code).startsWith('E_LLM_')) throw err;
     throw transportError(err, endpoint);
@@ -112,7 +127,7 @@ async function once(endpoint: string, messages: ChatMessage[], options: ChatOpti
 }
 
 /** The streamed answer: `data: {choices:[{delta:{content}}]}` events until `data: [DONE]`. */
-async function readStream(res: Dispatcher.ResponseData, options: ChatOptions): Promise<ChatAnswer> {
+async function readStream(res: Dispatcher.ResponseData, options: ChatOptions, redactor: Redactor, max: number): Promise<ChatAnswer> {
   let text = '';
   let finishReason: string | undefined;
   let bad: string | undefined;
@@ -121,7 +136,7 @@ async function readStream(res: Dispatcher.ResponseData, options: ChatOptions): P
       if (event.data === '[DONE]') return;
       const chunk = parseChunk(event.data);
       if (!chunk) {
-        bad ??= event.data.slice(0, 200);
+        bad ??= event.data.slice(0, MAX_ERROR_BYTES);
         return;
       }
       text += chunk.content;
@@ -131,21 +146,59 @@ async function readStream(res: Dispatcher.ResponseData, options: ChatOptions): P
   });
   // A character split across two chunks is joined by the decoder, an event split across two by the parser.
   const decoder = new TextDecoder();
-  for await (const piece of res.body) parser.feed(decoder.decode(piece as Buffer, { stream: true }));
+  let received = 0;
+  for await (const piece of res.body) {
+    received += (piece as Buffer).length;
+    if (received > max) tooLarge(res, max);
+    parser.feed(decoder.decode(piece as Buffer, { stream: true }));
+  }
   parser.feed(decoder.decode());
   parser.reset({ consume: true });
-  if (bad !== undefined && !text) throw new FlowError(LLM_CODES.response, `the answer stream holds no chat completion (first event: ${JSON.stringify(bad)})`);
+  if (bad !== undefined && !text)
+    throw new FlowError(
+      LLM_CODES.response,
+      `the answer stream holds no chat completion (first event: ${quoted(bad, redactor, bad.length >= MAX_ERROR_BYTES)})`,
+    );
   return { text, finishReason };
 }
 
+function tooLarge(res: Dispatcher.ResponseData, max: number): never {
+  res.body.destroy();
+  throw new FlowError(LLM_CODES.response, `the answer is larger than ${max} bytes: not read further (a project's files are far smaller)`);
+}
+
+/** The body as text, read up to `max` bytes; past it, too large (and the rest is not read). */
+async function bodyText(res: Dispatcher.ResponseData, max: number, cut = false): Promise<string> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const piece of res.body) {
+    const buf = piece as Buffer;
+    if (size + buf.length > max) {
+      if (!cut) tooLarge(res, max);
+      chunks.push(buf.subarray(0, max - size));
+      res.body.destroy();
+      break;
+    }
+    chunks.push(buf);
+    size += buf.length;
+  }
+  return Buffer.concat(chunks).toString('utf8');
+}
+
+/** The server's words in a message: redacted, then cut, then quoted. */
+function quoted(text: string, redactor: Redactor, partial = false): string {
+  const { text: shown, more } = redactor.excerpt(text.replace(/\s+/g, ' ').trim(), QUOTED_CHARS, partial);
+  return JSON.stringify(more ? `${shown}…` : shown);
+}
+
 /** A server that ignores `stream: true` and answers with one JSON completion. */
-async function readWhole(res: Dispatcher.ResponseData): Promise<ChatAnswer> {
-  const raw = await res.body.text();
+async function readWhole(res: Dispatcher.ResponseData, redactor: Redactor, max: number): Promise<ChatAnswer> {
+  const raw = await bodyText(res, max);
   let body: { choices?: Array<{ message?: { content?: unknown }; finish_reason?: unknown }> };
   try {
     body = JSON.parse(raw) as typeof body;
   } catch {
-    throw new FlowError(LLM_CODES.response, `the answer is neither an event stream nor JSON (${JSON.stringify(raw.slice(0, 120))})`);
+    throw new FlowError(LLM_CODES.response, `the answer is neither an event stream nor JSON (${quoted(raw, redactor)})`);
   }
   const choice = body.choices?.[0];
   if (typeof choice?.message?.content !== 'string') throw new FlowError(LLM_CODES.response, 'the answer has no choices[0].message.content');
@@ -174,16 +227,19 @@ function retryAfterMs(header: string | string[] | undefined): number {
   return Number.isNaN(date) ? 1000 : Math.max(0, date - Date.now());
 }
 
-async function excerpt(res: Dispatcher.ResponseData): Promise<string> {
-  const text = await res.body.text().catch(() => '');
+/** What an error body says, redacted before it is cut (the key may come after the cut). */
+async function excerpt(res: Dispatcher.ResponseData, redactor: Redactor): Promise<string> {
+  const text = await bodyText(res, MAX_ERROR_BYTES, true).catch(() => '');
+  let said = text;
   try {
     const json = JSON.parse(text) as { error?: { message?: unknown } | string };
     const message = typeof json.error === 'string' ? json.error : json.error?.message;
-    if (typeof message === 'string') return message.slice(0, 200);
+    if (typeof message === 'string') said = message;
   } catch {
-    // not JSON: the text itself
+    // not JSON (or cut): the text itself
   }
-  return text.replace(/\s+/g, ' ').trim().slice(0, 200);
+  const { text: shown, more } = redactor.excerpt(said.replace(/\s+/g, ' ').trim(), QUOTED_CHARS, said === text && text.length >= MAX_ERROR_BYTES);
+  return more ? `${shown}…` : shown;
 }
 
 /** The endpoint as messages name it: without what a URL can carry of a credential (user:pass@, a ?key=…). */

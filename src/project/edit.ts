@@ -1,20 +1,23 @@
 // Editing project files in place (R7, --record, --fix): the file is parsed again and changed
 // through the YAML Document API; only the lines the change touches are written back (see
 // splice.ts), so comments, key order and layout of everything else stay as the user wrote them.
-import { readFile, writeFile } from 'node:fs/promises';
+// The file is read and written through write.ts: a regular file inside the project, replaced
+// atomically.
 import type { Document, ToStringOptions } from 'yaml';
 import { yamlLib } from './lazy.js';
 import { spliceChange } from './splice.js';
+import { readForEdit, writeProjectFile } from './write.js';
 import { YAML_TAGS } from './yaml.js';
 
-export async function editYamlFile(file: string, change: (doc: Document.Parsed) => boolean | void): Promise<boolean> {
-  const text = await readFile(file, 'utf8');
+/** Edit `file` of the project in `projectDir`; throws E_WRITE_* when it is not a regular file inside. */
+export async function editYamlFile(projectDir: string, file: string, change: (doc: Document.Parsed) => boolean | void): Promise<boolean> {
+  const text = readForEdit(projectDir, file);
   const doc = yamlLib().parseDocument(text, { customTags: YAML_TAGS, keepSourceTokens: true });
   if (doc.errors.length) return false;
   if (change(doc) === false) return false;
   const out = editedText(text, doc);
   if (out === text) return false;
-  await writeFile(file, out);
+  writeProjectFile(projectDir, file, out);
   return true;
 }
 

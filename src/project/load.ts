@@ -49,7 +49,7 @@ export async function loadProject(target: string, options: LoadOptions = {}): Pr
     return project;
   }
 
-  const cache = ParseCache.open(dir, options.cache);
+  const cache = ParseCache.open(options.cache, process.env, (message) => project.diagnostics.push(diag('W_CACHE_UNSAFE', message, dir)));
   // Every file must lie inside this once its links are resolved (resolved once, here).
   const realDir = realProjectDir(dir);
   const root = readSource(rootFile, 'root', project, realDir, cache);

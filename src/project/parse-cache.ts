@@ -4,11 +4,18 @@
 // large project costs; reading the stored JSON back costs a few percent of that.
 //
 // It is a cache, never a source of truth: an entry that cannot be read, does not parse, has
-// another key or the wrong shape is ignored (and rewritten); a failed write is ignored. Entries
-// are written to a temporary file and renamed into place, so a process (a CI shard, a Vitest
-// worker) never reads another's half-written entry.
+// another key, source or checksum, or the wrong shape is ignored (and rewritten); a failed
+// write is ignored. Entries are written to a temporary file and renamed into place, so a
+// process (a CI shard, a Vitest worker) never reads another's half-written entry.
+//
+// Whoever can write the folder decides what a load sees (a planted entry can hold any value,
+// an inline hook included, with a matching key and checksum: both are computed from public
+// facts). So the real guard is the folder's owner: it is used only when it is the user's own
+// and no one else can write it or replace it (the folders above it included); else the load
+// warns W_CACHE_UNSAFE and goes on without it. Entries are regular files of the user's,
+// opened without following a link and without blocking, and capped in size.
 import { createHash, randomBytes } from 'node:crypto';
-import { mkdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { closeSync, constants, fstatSync, mkdirSync, openSync, readFileSync, realpathSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -16,7 +23,10 @@ import type { PosNode } from './positions.js';
 import type { Diagnostic, Severity } from './types.js';
 
 /** Bumped when the shape of an entry changes. */
-const FORMAT = 1;
+const FORMAT = 2;
+
+/** An entry larger than this is not read (a 5 MB project file's entry is well under it). */
+export const MAX_ENTRY_BYTES = 64 * 1024 * 1024;
 
 export interface CacheOptions {
   /** false: no cache (undefined: on unless FLOW_NO_CACHE=1). */
@@ -34,27 +44,42 @@ export interface CachedParse {
 }
 
 /**
- * `FLOW_CACHE_DIR`, else `node_modules/.cache/reqflow` in the nearest folder above the project
- * that has a node_modules (where ESLint, Babel and Vitest keep theirs), else the user's cache
- * folder (`$XDG_CACHE_HOME/reqflow`, `~/.cache/reqflow`).
+ * `FLOW_CACHE_DIR`, else the user's own cache folder: `$XDG_CACHE_HOME/reqflow` (when absolute,
+ * as the XDG spec asks), else `~/.cache/reqflow`. Not `node_modules/.cache` (Babel, Vitest) or
+ * the project (ESLint, Vite): found by walking up from the project, that folder may be one
+ * another user made in a shared parent (`/tmp`, a CI workspace).
  */
-export function defaultCacheDir(projectDir: string, env: NodeJS.ProcessEnv = process.env): string {
+export function defaultCacheDir(env: NodeJS.ProcessEnv = process.env): string {
   if (env.FLOW_CACHE_DIR) return path.resolve(env.FLOW_CACHE_DIR);
-  for (let dir = projectDir; ; dir = path.dirname(dir)) {
-    if (isDirectory(path.join(dir, 'node_modules'))) {
-      return path.join(dir, 'node_modules', '.cache', 'reqflow');
-    }
-    if (path.dirname(dir) === dir) break;
-  }
-  return path.join(env.XDG_CACHE_HOME || path.join(homedir(), '.cache'), 'reqflow');
+  const xdg = env.XDG_CACHE_HOME;
+  return path.join(xdg && path.isAbsolute(xdg) ? xdg : path.join(homedir(), '.cache'), 'reqflow');
 }
 
-function isDirectory(p: string): boolean {
+/**
+ * Why the folder `dir` must not be used, or undefined when it is the user's own: owned by the
+ * user and writable by no one else, and every folder above it owned by the user or root and
+ * writable by no one else unless sticky (`/tmp`), so that no one can swap it for theirs.
+ */
+export function unsafeFolder(dir: string): string | undefined {
+  const uid = process.getuid?.();
+  if (uid === undefined) return undefined; // Windows: no owner ids to compare
+  let real: string;
   try {
-    return statSync(p, { throwIfNoEntry: false })?.isDirectory() ?? false;
-  } catch {
-    return false; // unreadable: look further up
+    real = realpathSync(dir);
+    const st = statSync(real);
+    if (!st.isDirectory()) return `${dir} is not a folder`;
+    if (st.uid !== uid) return `${dir} belongs to another user (uid ${st.uid}; you are ${uid})`;
+    if (st.mode & 0o022) return `others can write to ${dir} (mode ${(st.mode & 0o777).toString(8)})`;
+    for (let up = path.dirname(real); ; up = path.dirname(up)) {
+      const above = statSync(up);
+      if (above.uid !== uid && above.uid !== 0) return `${up}, above ${dir}, belongs to another user (uid ${above.uid})`;
+      if (above.mode & 0o022 && !(above.mode & 0o1000)) return `others can write to ${up}, above ${dir} (mode ${(above.mode & 0o777).toString(8)})`;
+      if (path.dirname(up) === up) break;
+    }
+  } catch (err) {
+    return `${dir} cannot be checked (${(err as NodeJS.ErrnoException).code ?? 'error'})`;
   }
+  return undefined;
 }
 
 let fingerprint: string | undefined;
@@ -104,10 +129,24 @@ export class ParseCache {
     private readonly code = codeFingerprint(),
   ) {}
 
-  /** The cache for a project, or undefined when it is turned off. */
-  static open(projectDir: string, options: CacheOptions = {}, env: NodeJS.ProcessEnv = process.env): ParseCache | undefined {
+  /**
+   * The cache, or undefined when it is turned off, its folder cannot be made, or it is not the
+   * user's own (then `warn` says why: W_CACHE_UNSAFE). A missing folder is created, 0700.
+   */
+  static open(options: CacheOptions = {}, env: NodeJS.ProcessEnv = process.env, warn?: (message: string) => void): ParseCache | undefined {
     if (options.enabled === false || (options.enabled === undefined && isOn(env.FLOW_NO_CACHE))) return undefined;
-    return new ParseCache(path.resolve(options.dir ?? defaultCacheDir(projectDir, env)));
+    const dir = path.resolve(options.dir ?? defaultCacheDir(env));
+    try {
+      mkdirSync(dir, { recursive: true, mode: 0o700 });
+    } catch {
+      return undefined; // a read-only disk, a file where the folder should be: no cache, nothing else
+    }
+    const unsafe = unsafeFolder(dir);
+    if (unsafe) {
+      warn?.(`the parse cache is not used: ${unsafe}; use a folder of your own (--cache-dir, FLOW_CACHE_DIR) or --no-cache`);
+      return undefined;
+    }
+    return new ParseCache(dir);
   }
 
   keyOf(text: string): string {
@@ -118,23 +157,27 @@ export class ParseCache {
     return path.join(this.dir, key.slice(0, 2), `${key}.json`);
   }
 
-  read(key: string): CachedParse | undefined {
-    let raw: unknown;
+  /** The entry for `text` (whose key is `key`), when it is whole, ours and well-formed. */
+  read(key: string, text: string): CachedParse | undefined {
+    const raw = readEntryFile(this.fileOf(key));
+    if (raw === undefined || !sealIntact(raw)) return undefined;
+    let parsed: unknown;
     try {
-      raw = JSON.parse(readFileSync(this.fileOf(key), 'utf8'));
+      parsed = JSON.parse(raw);
     } catch {
-      return undefined; // missing, unreadable or corrupt: parse the file again
+      return undefined; // corrupt: parse the file again
     }
-    return checkEntry(raw, key);
+    return checkEntry(parsed, key, sourceHash(text));
   }
 
-  write(key: string, entry: CachedParse): void {
+  write(key: string, text: string, entry: CachedParse): void {
     if (!isJsonSafe(entry.value)) return; // e.g. `.inf`: JSON would change it
     const target = this.fileOf(key);
     const temp = `${target}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`;
     try {
-      mkdirSync(path.dirname(target), { recursive: true });
-      writeFileSync(temp, JSON.stringify({ format: FORMAT, key, ...entry }));
+      mkdirSync(path.dirname(target), { recursive: true, mode: 0o700 });
+      const body = JSON.stringify({ sum: UNSEALED, format: FORMAT, key, source: sourceHash(text), ...entry });
+      writeFileSync(temp, seal(body), { mode: 0o600, flag: 'wx' });
       renameSync(temp, target);
     } catch {
       // a read-only or full disk, a file where the folder should be: run without the cache
@@ -147,9 +190,57 @@ export class ParseCache {
   }
 }
 
-/** The entry when it is one of ours for this key, whole and well-formed; else undefined. */
-function checkEntry(raw: unknown, key: string): CachedParse | undefined {
-  if (!isObject(raw) || raw.format !== FORMAT || raw.key !== key) return undefined;
+/**
+ * An entry file's text: a regular file of the user's that no one else can write, opened without
+ * following a link and without blocking (a FIFO, a link to /dev/zero), at most MAX_ENTRY_BYTES.
+ */
+function readEntryFile(file: string): string | undefined {
+  let fd: number | undefined;
+  try {
+    fd = openSync(file, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
+    const st = fstatSync(fd);
+    const uid = process.getuid?.();
+    if (!st.isFile() || st.size > MAX_ENTRY_BYTES || (uid !== undefined && st.uid !== uid) || st.mode & 0o022) return undefined;
+    return readFileSync(fd, 'utf8');
+  } catch {
+    return undefined; // missing or unreadable: parse the file again
+  } finally {
+    if (fd !== undefined) closeSync(fd);
+  }
+}
+
+/**
+ * The checksum: an entry starts `{"sum":"<sha256 of the entry with the sum zeroed>"`. It finds
+ * a torn or hand-damaged entry; it is no defence against someone who may write the folder
+ * (the folder check is), since anyone can compute it.
+ */
+const UNSEALED = '0'.repeat(64);
+const SUM_AT = '{"sum":"'.length;
+
+/** `body` (an entry with any checksum) with its checksum computed. */
+export function seal(body: string): string {
+  const zeroed = body.slice(0, SUM_AT) + UNSEALED + body.slice(SUM_AT + 64);
+  return body.slice(0, SUM_AT) + createHash('sha256').update(zeroed).digest('hex') + body.slice(SUM_AT + 64);
+}
+
+function sealIntact(raw: string): boolean {
+  if (!raw.startsWith('{"sum":"') || raw[SUM_AT + 64] !== '"') return false;
+  const sum = raw.slice(SUM_AT, SUM_AT + 64);
+  return (
+    createHash('sha256')
+      .update(raw.slice(0, SUM_AT) + UNSEALED + raw.slice(SUM_AT + 64))
+      .digest('hex') === sum
+  );
+}
+
+/** The project file's text, hashed: an entry serves only the text it was made from. */
+function sourceHash(text: string): string {
+  return createHash('sha256').update(text).digest('hex');
+}
+
+/** The entry when it is one of ours for this key and this text, whole and well-formed; else undefined. */
+function checkEntry(raw: unknown, key: string, source: string): CachedParse | undefined {
+  if (!isObject(raw) || raw.format !== FORMAT || raw.key !== key || raw.source !== source) return undefined;
   const { value, positions, diagnostics } = raw;
   if (!Array.isArray(diagnostics) || !diagnostics.every(isStoredDiagnostic)) return undefined;
   if (positions !== undefined && !isPosNode(positions)) return undefined;

@@ -11,7 +11,7 @@ import { parseYaml, YAML_TAGS } from './yaml.js';
 
 export function sourceFromText(file: string, kind: FileKind, text: string, cache?: ParseCache): { source: SourceFile; diagnostics: Diagnostic[] } {
   const key = cache?.keyOf(text);
-  const hit = key ? cache!.read(key) : undefined;
+  const hit = key ? cache!.read(key, text) : undefined;
   if (hit) {
     const source: SourceFile = { path: file, kind, value: hit.value, positions: hit.positions };
     defineLazyDocument(source, text);
@@ -23,7 +23,7 @@ export function sourceFromText(file: string, kind: FileKind, text: string, cache
   const positions = indexPositions(parsed.doc, parsed.lineCounter);
   const source: SourceFile = { path: file, kind, doc: parsed.doc, lineCounter: parsed.lineCounter, value: parsed.value, positions };
   if (cache && key) {
-    cache.write(key, {
+    cache.write(key, text, {
       value: parsed.value,
       positions,
       diagnostics: parsed.diagnostics.map(({ file: _file, ...rest }) => rest),

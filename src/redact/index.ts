@@ -8,8 +8,9 @@
 // 4 to 7 characters is replaced only where it is a whole token of a header value, a body or
 // a message (not next to a letter, digit or `_`), and in a URL only outside its path. A
 // secret under 4 characters is replaced only where it is a whole value: a whole string
-// passed to `text`, a whole JSON string in `value`. Credential headers are redacted by name
-// at any length.
+// passed to `text`, a whole JSON string in `value`, and a whole JSON string inside text (a
+// body printed as text: `"pin":"Zq9"`, or `\"pin\":\"Zq9\"` in JSON inside JSON).
+// Credential headers are redacted by name at any length.
 //
 // Redact, then cut: see cut.ts. JSON escapes of any character of a form: see escapes.ts.
 
@@ -63,12 +64,15 @@ export function createRedactor(initial: Iterable<string> = []): Redactor {
   const tokenSpans = (s: string) => tokens.spans(s, (at, end) => wholeToken(s, at, end));
   // Every form, for the check before a cut mark.
   const forms: string[] = [];
+  // Secrets under 4 characters, as whole JSON strings in text (quotes included; few: PINs).
+  const quoted: string[] = [];
 
   /** `inUrl`: a short form is left in the URL's path, where it names a resource. */
   function redact(s: string, inUrl: boolean): string {
     if (secrets.size === 0 || s.length === 0) return s;
     if (secrets.has(s)) return REDACTED;
     let out = index.replace(s, REDACTED);
+    for (const q of quoted) if (out.includes(q)) out = out.split(q).join(q.startsWith('\\') ? `\\"${REDACTED}\\"` : `"${REDACTED}"`);
     if (tokens.size) {
       const keep = inUrl ? pathOf(out) : undefined;
       const spans = tokenSpans(out).filter(([a, b]) => !keep || b <= keep[0] || a >= keep[1]);
@@ -115,6 +119,10 @@ export function createRedactor(initial: Iterable<string> = []): Redactor {
     add(secret, kind = 'secret') {
       if (!secret || secrets.has(secret)) return;
       secrets.add(secret);
+      if (secret.length < MIN_TOKEN_LENGTH) {
+        const json = JSON.stringify(secret);
+        quoted.push(json, JSON.stringify(json).slice(1, -1));
+      }
       for (const f of plainFormsOf(secret)) {
         if (f.length >= MIN_SUBSTRING_LENGTH) index.add(f);
         else if (f.length >= MIN_TOKEN_LENGTH) tokens.add(f);

@@ -24,7 +24,7 @@ export async function recordVerified(
   }
   const files: string[] = [];
   for (const [file, entries] of byFile) {
-    const changed = await editYamlFile(file, (doc) => {
+    const changed = await editYamlFile(project.dir, file, (doc) => {
       for (const e of entries) {
         doc.setIn([...e.path, '_provenance', 'verified_against'], 'live_capture');
         if (e.observed) doc.setIn([...e.path, '_provenance', 'evidence', 'observed'], e.observed);

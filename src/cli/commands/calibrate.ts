@@ -5,6 +5,7 @@ import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { applyCalibration, calibrate, planCalibration } from '../../calibrate/index.js';
+import { reportingWriteErrors } from '../write-failure.js';
 import { argumentError } from '../args.js';
 import { formatCalibration, formatCalibrationPlan } from '../format/calibration.js';
 import { EXIT, type CliIO, type Command } from '../io.js';
@@ -92,7 +93,10 @@ export default (async function calibrateCommand(argv: string[], io: CliIO): Prom
   if (unset.length) return usage(`${describeUnset(unset)}\nnothing was sent`);
 
   const result = await calibrate(project, asked, { ...flags, graph, env: o.env, vars, processEnv: io.env });
-  const applied = o.apply ? await applyCalibration(project, result.proposals, result.results, result.observed) : undefined;
+  const applied = o.apply
+    ? await reportingWriteErrors('calibrate', io, () => applyCalibration(project, result.proposals, result.results, result.observed))
+    : undefined;
+  if (typeof applied === 'number') return applied;
   const report = formatCalibration(project, result, io.cwd, applied);
   if (o.report) {
     await writeFile(path.resolve(io.cwd, o.report), report);

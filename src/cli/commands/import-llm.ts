@@ -1,7 +1,7 @@
 // `flow import --llm`: the deterministic readers' observed model plus the inputs go to an
 // OpenAI-compatible chat endpoint; the answer goes through the gates (src/import/llm). Output
 // and wiring only: the procedure is in src/import/llm, the HTTP client in src/llm.
-import { mkdir, readFile, readdir, writeFile } from 'node:fs/promises';
+import { readFile, readdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import {
   type AskModel,
@@ -21,7 +21,7 @@ import { createSecretStore } from '../../runtime/index.js';
 import { GLOBAL_SERVICE } from './secret.js';
 import { FlowError, hasCode } from '../../errors.js';
 import { parseDocument } from 'yaml';
-import { YAML_TAGS } from '../../project/index.js';
+import { writeNewProject, YAML_TAGS } from '../../project/index.js';
 import { EXIT, type CliIO } from '../io.js';
 
 export interface LlmValues {
@@ -123,11 +123,10 @@ async function writeTexts(files: Array<{ path: string; text: string }>, dir: str
   if ((await readdir(dir).catch(() => [])).length) {
     throw importError(IMPORT_CODES.outExists, `${dir} is not empty: import into an existing project with --into, or choose an empty --out directory`, dir);
   }
-  for (const f of files) {
-    const target = path.join(dir, ...f.path.split('/'));
-    await mkdir(path.dirname(target), { recursive: true });
-    await writeFile(target, f.text.endsWith('\n') ? f.text : `${f.text}\n`, 'utf8');
-  }
+  writeNewProject(
+    dir,
+    files.map((f) => ({ path: f.path, text: f.text.endsWith('\n') ? f.text : `${f.text}\n` })),
+  );
 }
 
 function emitted(f: { path: string; text: string }): EmittedFile {

@@ -136,7 +136,7 @@ const importCommand: Command = async (argv, io) => {
     if (values.llm) return await runModelImport(inputs, values, from, io);
     return await runImport(inputs, values, from, io);
   } catch (err) {
-    if (hasCode(err) && err.code.startsWith('E_IMPORT_')) {
+    if (hasCode(err) && (err.code.startsWith('E_IMPORT_') || err.code.startsWith('E_WRITE_'))) {
       io.stderr(`flow import: ${err.code} ${err.message}\n`);
       return EXIT.usage;
     }

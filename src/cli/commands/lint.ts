@@ -3,6 +3,7 @@
 import { parseArgs } from 'node:util';
 import path from 'node:path';
 import { CODES, fixProject, format, FORMATS, isFormatName } from '../../lint/index.js';
+import { reportingWriteErrors } from '../write-failure.js';
 import { openProject } from '../../open/index.js';
 import type { Project } from '../../project/index.js';
 import { argumentError } from '../args.js';
@@ -76,11 +77,19 @@ const lintCommand: Command = async (argv: string[], io: CliIO): Promise<number> 
   }
 
   const target = path.resolve(io.cwd, values.project);
+  let unwritten = false;
   const opened = await openProject(target, {
     strict: values.strict,
     cache: cacheOptions(values, io.env, io.cwd),
     // R7: the files are edited in place, never regenerated; then the project is read again.
-    edit: values.fix ? (project) => fix(project, io) : undefined,
+    edit: values.fix
+      ? async (project) => {
+          const changed = await reportingWriteErrors('lint', io, () => fix(project, io));
+          if (typeof changed === 'number') unwritten = true;
+          // read again after a refused write too: files before it may have been written
+          return changed !== false;
+        }
+      : undefined,
   });
   const result = opened.lint;
   // --quiet drops warnings before output and exit code, so --strict has none left to fail on.
@@ -91,7 +100,7 @@ const lintCommand: Command = async (argv: string[], io: CliIO): Promise<number> 
     return PROBLEM_EXIT['not-a-project'];
   }
   const ok = values.quiet ? result.errors === 0 : result.ok;
-  return ok ? EXIT.ok : EXIT.failed;
+  return ok && !unwritten ? EXIT.ok : EXIT.failed;
 };
 
 async function fix(project: Project, io: CliIO): Promise<boolean> {

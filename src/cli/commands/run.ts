@@ -7,6 +7,7 @@ import type { Project } from '../../project/index.js';
 import { createRedactor } from '../../redact/index.js';
 import { type OperationResult, recordVerified } from '../../runner/index.js';
 import { envSecretValues, parseVarAssignment } from '../../runtime/index.js';
+import { reportingWriteErrors } from '../write-failure.js';
 import { formatEvent, formatLoc, formatResult, formatSummary, type RunFormatOptions } from '../format/run-output.js';
 import { argumentError, unknownOperations } from '../args.js';
 import { CACHE_OPTIONS, cacheOptions, optionHelp, type OptionTable } from '../options.js';
@@ -229,7 +230,8 @@ export default (async function run(argv: string[], io: CliIO): Promise<number> {
   for (const problem of unwritten) io.stderr(`flow run: ${problem}\n`);
   if (o.record) {
     // A prerequisite that passed was confirmed by a real response too (docs/format.md#provenance-and-state-changes).
-    const recorded = await recordVerified(project, [...ran.values()]);
+    const recorded = await reportingWriteErrors('run', io, () => recordVerified(project, [...ran.values()]));
+    if (typeof recorded === 'number') return recorded;
     // On stderr when stdout holds a report instead of the lines.
     (lines ? io.stdout : io.stderr)(
       `recorded verified_against: live_capture on ${recorded.operations.length} operation(s) in ${recorded.files.length} file(s)\n`,

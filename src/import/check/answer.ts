@@ -27,7 +27,17 @@ const PLAN_SECTIONS = Object.values(PLAN_HEADINGS);
 /** A YAML file path in a fence label or in the line just before a block: `flow.yaml`, `resources/orders.yaml`. */
 const YAML_PATH = /(?:^|[\s:="'`*])((?:[\w.-]+\/)*[\w.-]+\.ya?ml)(?=$|[\s"'`*:])/;
 
-/** The files and plan headings of an answer; throws E_IMPORT_ANSWER when it holds no file or a file outside the project. */
+/**
+ * What an import writes (docs/format.md#files-written): the root, and one file per
+ * environment, actor and resource in their folders. An answer's file anywhere else (a CI
+ * workflow, a compose file, the parse cache) is refused whole, however the gates judge it.
+ */
+const IMPORT_FILE = /^(?:flow\.yaml|(?:environments|actors|resources)\/[\w][\w.-]*\.ya?ml)$/;
+
+/**
+ * The files and plan headings of an answer; throws E_IMPORT_ANSWER when it holds no file, a
+ * file outside the project, or a file an import does not write.
+ */
 export function readAnswer(markdown: string, source: string): Answer {
   const blocks = blocksOf(markdown);
   const files: AnswerFile[] = [];
@@ -40,7 +50,15 @@ export function readAnswer(markdown: string, source: string): Answer {
     if (path.startsWith('/') || path.split('/').includes('..')) {
       throw importError(IMPORT_CODES.answer, `${source}:${b.line}: the file ${path} would lie outside the project`, source);
     }
-    files.push({ path: path.replace(/^\.\//, ''), text: b.text, line: b.line });
+    const rel = path.replace(/^\.\//, '');
+    if (!IMPORT_FILE.test(rel)) {
+      throw importError(
+        IMPORT_CODES.answer,
+        `${source}:${b.line}: ${rel} is not a file an import writes (flow.yaml, environments/, actors/, resources/): nothing written`,
+        source,
+      );
+    }
+    files.push({ path: rel, text: b.text, line: b.line });
   });
   if (files.length === 0) {
     throw importError(

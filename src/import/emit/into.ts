@@ -1,10 +1,12 @@
 // `--into` (R7): an import edits an existing project in place. Existing files keep their
 // comments, key order and every value a user wrote; only what is missing is added: new
 // operations, new keys of existing operations, new variables, new actor and resource files.
-import { readdir, readFile, writeFile, mkdir } from 'node:fs/promises';
+// Files are read and written through src/project/write.ts: regular files inside the project,
+// no link followed, each replaced atomically.
+import { lstat, readdir } from 'node:fs/promises';
 import path from 'node:path';
 import { isMap, parseDocument, type Document, type YAMLMap } from 'yaml';
-import { editedText, scalarText, YAML_TAGS } from '../../project/index.js';
+import { checkWritable, editedText, readForEdit, scalarText, writeProjectFile, YAML_TAGS } from '../../project/index.js';
 import { IMPORT_CODES, importError } from '../errors.js';
 import { parsePath, shapeOf } from '../infer/paths.js';
 import { docText, docValue, ROOT_FILE, type EmittedFile } from './files.js';
@@ -33,7 +35,7 @@ const DIRS = ['environments', 'actors', 'resources'] as const;
 async function readExisting(dir: string): Promise<Map<string, Existing>> {
   const out = new Map<string, Existing>();
   const read = async (rel: string): Promise<void> => {
-    const text = await readFile(path.join(dir, rel), 'utf8');
+    const text = readForEdit(dir, path.join(dir, rel));
     const doc = parseDocument(text, { customTags: YAML_TAGS });
     if (doc.errors.length) throw importError(IMPORT_CODES.into, `${rel}: cannot edit a file with YAML errors (${doc.errors[0].message.split('\n')[0]})`, rel);
     out.set(rel, { rel, text, doc, dirty: false });
@@ -41,11 +43,17 @@ async function readExisting(dir: string): Promise<Map<string, Existing>> {
   try {
     await read(ROOT_FILE);
   } catch (err) {
-    if ((err as { code?: string }).code === IMPORT_CODES.into) throw err;
+    const code = (err as { code?: string }).code;
+    if (code === IMPORT_CODES.into || (code?.startsWith('E_WRITE_') && code !== 'E_WRITE_FAILED')) throw err;
     throw importError(IMPORT_CODES.into, `${dir} has no ${ROOT_FILE}: --into needs an existing project (use --out for a new one)`, dir);
   }
   for (const d of DIRS) {
-    const names = await readdir(path.join(dir, d)).catch(() => [] as string[]);
+    // A linked folder is not listed (writeProjectFile would refuse to write through it anyway).
+    const isDir = await lstat(path.join(dir, d)).then(
+      (s) => s.isDirectory(),
+      () => false,
+    );
+    const names = isDir ? await readdir(path.join(dir, d)) : [];
     for (const n of names.sort()) if (/\.ya?ml$/.test(n)) await read(`${d}/${n}`);
   }
   return out;
@@ -71,8 +79,13 @@ function addMissing(doc: Document, at: Array<string | number>, value: Record<str
   }
 }
 
+/**
+ * The files are computed first and written at the end, each atomically: a refused target
+ * (a link, a FIFO, a name too long) is found before anything is written.
+ */
 export async function importInto(files: EmittedFile[], dir: string): Promise<IntoReport> {
   const existing = await readExisting(dir);
+  const pending: Array<{ rel: string; text: string }> = [];
   const report: IntoReport = { created: [], edited: [], added: [], kept: [] };
   const byKindId = new Map<string, Existing>();
   for (const e of existing.values()) {
@@ -91,9 +104,8 @@ export async function importInto(files: EmittedFile[], dir: string): Promise<Int
     if (!target) {
       let rel = f.path;
       for (let i = 2; existing.has(rel); i++) rel = f.path.replace(/\.yaml$/, `_${i}.yaml`);
-      await mkdir(path.join(dir, path.dirname(rel)), { recursive: true });
       const text = docText(f.doc);
-      await writeFile(path.join(dir, rel), text, 'utf8');
+      pending.push({ rel, text });
       existing.set(rel, { rel, text, doc: f.doc as Document.Parsed, dirty: false });
       report.created.push(rel);
       continue;
@@ -108,9 +120,15 @@ export async function importInto(files: EmittedFile[], dir: string): Promise<Int
   }
   for (const e of existing.values()) {
     if (!e.dirty) continue;
-    await writeFile(path.join(dir, e.rel), editedText(e.text, e.doc), 'utf8');
+    pending.push({ rel: e.rel, text: editedText(e.text, e.doc) });
     report.edited.push(e.rel);
   }
+  const abs = (rel: string): string => path.join(dir, ...rel.split('/'));
+  checkWritable(
+    dir,
+    pending.map((p) => abs(p.rel)),
+  );
+  for (const p of pending) writeProjectFile(dir, abs(p.rel), p.text);
   return report;
 }
 

@@ -1,6 +1,7 @@
-// Writing a new project directory: the files in docs/format.md#files-written order, refusing to overwrite.
-import { mkdir, readdir, writeFile } from 'node:fs/promises';
-import path from 'node:path';
+// Writing a new project directory: the files in docs/format.md#files-written order, refusing to
+// overwrite, assembled aside and moved into place at the end (src/project/write.ts).
+import { readdir } from 'node:fs/promises';
+import { writeNewProject } from '../../project/index.js';
 import { IMPORT_CODES, importError } from '../errors.js';
 import { docText, type EmittedFile } from './files.js';
 
@@ -10,12 +11,8 @@ export async function writeProject(files: EmittedFile[], dir: string): Promise<s
   if (existing.length) {
     throw importError(IMPORT_CODES.outExists, `${dir} is not empty: import into an existing project with --into, or choose an empty --out directory`, dir);
   }
-  const written: string[] = [];
-  for (const f of files) {
-    const target = path.join(dir, ...f.path.split('/'));
-    await mkdir(path.dirname(target), { recursive: true });
-    await writeFile(target, docText(f.doc), 'utf8');
-    written.push(target);
-  }
-  return written;
+  return writeNewProject(
+    dir,
+    files.map((f) => ({ path: f.path, text: docText(f.doc) })),
+  );
 }

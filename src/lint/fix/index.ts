@@ -2,19 +2,20 @@
 // every other value kept). A scalar depends_on/assert becomes a sequence; a path in baseUrl
 // moves into every operation path; a plaintext credential becomes a `!secret`. The credential
 // itself is never printed: the fix names the secret to set.
-import { readFile, writeFile } from 'node:fs/promises';
 import { isNode, isScalar, isSeq, YAMLSeq, type Document } from 'yaml';
 import {
   editedText,
   isCredentialName,
   isSecretRef,
   type Project,
+  readForEdit,
   scalarText,
   secretRef,
   SET_VIA_VAR,
   type SourceFile,
   unique,
   upperSnake,
+  writeProjectFile,
   type YamlPath,
 } from '../../project/index.js';
 import { plaintextSecrets } from '../rules/plaintext-secret.js';
@@ -36,7 +37,7 @@ class Edits {
   private readonly dirty = new Set<SourceFile>();
   private readonly byPath: Map<string, SourceFile>;
 
-  constructor(project: Project) {
+  constructor(private readonly project: Project) {
     this.byPath = new Map(project.files.map((f) => [f.path, f]));
   }
 
@@ -59,7 +60,7 @@ class Edits {
   async write(): Promise<string[]> {
     const out: string[] = [];
     for (const f of this.dirty) {
-      await writeFile(f.path, editedText(await readFile(f.path, 'utf8'), f.doc!), 'utf8');
+      writeProjectFile(this.project.dir, f.path, editedText(readForEdit(this.project.dir, f.path), f.doc!));
       out.push(f.path);
     }
     return out;
