@@ -29,7 +29,7 @@ export async function guardLogin<T>(ctx: AuthContext, run: () => Promise<T>, ste
   }
 }
 
-export function loginFailed(ctx: AuthContext, err: unknown, step?: string, what = 'login'): FlowError {
+function loginFailed(ctx: AuthContext, err: unknown, step?: string, what = 'login'): FlowError {
   if (hasCode(err) && err.code === 'E_AUTH') return err as FlowError;
   const code = hasCode(err) ? err.code : 'E_INTERNAL';
   const text = (err instanceof Error ? err.message : String(err)).split('\n')[0];

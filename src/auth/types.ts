@@ -65,7 +65,7 @@ export interface AuthStrategy {
 }
 
 /** What an actor's `session.refresh` request returned. */
-export interface RefreshAnswer {
+interface RefreshAnswer {
   extracted: Record<string, unknown>;
   response: FlowResponse;
 }

@@ -35,7 +35,7 @@ export function observedOf(project: Project, result: OperationResult): Observed 
   return { method: op.method, path: op.path, url: own?.request.url, status: own?.response?.status, excerpt: own?.response?.body };
 }
 
-export function targetOf(e: Edit): string {
+function targetOf(e: Edit): string {
   return e.kind === 'header_form' ? `actor ${e.actor}` : e.kind === 'extract' ? `${e.operation} extract ${e.name}` : `${e.operation} ${e.kind}`;
 }
 

@@ -12,7 +12,7 @@ import { withEdits } from './model.js';
 import { planCalibration } from './safety.js';
 import type { Calibration, CalibrationPlan, OpenQuestion, Proposal, SafetyFlags } from './types.js';
 
-export { planCalibration, refusal } from './safety.js';
+export { planCalibration } from './safety.js';
 export { applyCalibration } from './apply.js';
 export type * from './types.js';
 

@@ -9,7 +9,7 @@ import type { CalibrationPlan, NotRun, SafetyFlags } from './types.js';
 const READS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
 /** Why `op` may not be sent under `flags`; undefined when it may. */
-export function refusal(op: Operation, flags: SafetyFlags): string | undefined {
+function refusal(op: Operation, flags: SafetyFlags): string | undefined {
   if (READS.has(op.method)) return undefined;
   const bulk = op.method === 'PATCH' && !op.path.includes('{{');
   if (op.method === 'DELETE' || bulk) {

@@ -8,7 +8,7 @@ import { isOn, type CacheOptions } from '../project/index.js';
 /** One option as parseArgs reads it (@types/node 20 does not export the name). */
 type ParseArgsOption = NonNullable<ParseArgsConfig['options']>[string];
 
-export type OptionRow = ParseArgsOption & {
+type OptionRow = ParseArgsOption & {
   /** the value's placeholder in --help: `<dir>` */
   arg?: string;
   /** what --help says; one string per line (the later lines continue the first) */

@@ -10,8 +10,8 @@ import { checkResponse, type ResponseVerdict, type Violation } from './check.js'
 import { readDescription, type Description } from './description.js';
 import { Schemas } from './schemas.js';
 
-export { checkResponse, type ResponseVerdict, type Violation } from './check.js';
-export { readDescription, type Description } from './description.js';
+export { checkResponse, type Violation } from './check.js';
+export { readDescription } from './description.js';
 export { Schemas } from './schemas.js';
 
 export type ContractMode = 'fail' | 'warn';
@@ -59,7 +59,7 @@ function outcome(verdict: ResponseVerdict, c: CheckedResponse, file: string, mod
 }
 
 /** `the 200 response of GET /pets/{petId} breaks openapi.yaml:` and one line per violation. */
-export function violationMessage(verdict: ResponseVerdict, status: number, file: string): string {
+function violationMessage(verdict: ResponseVerdict, status: number, file: string): string {
   const n = verdict.violations.length;
   const head = `the ${status} response of ${verdict.operation} breaks ${file} (${n} violation${n === 1 ? '' : 's'})`;
   return [head, ...verdict.violations.map((v) => `    ✗ ${violationLine(v)}`)].join('\n');

@@ -6,11 +6,10 @@ import { checkPath, compileRegex } from './extract-syntax.js';
 import { parseCached } from './parsed.js';
 import type { TemplatePart } from './template.js';
 
-export const COMPARE_OPS = ['==', '!=', '<', '<=', '>', '>=', 'contains', 'matches'] as const;
-export type CompareOp = (typeof COMPARE_OPS)[number];
-export type AssertOp = CompareOp | 'exists' | 'not exists';
+export type CompareOp = '==' | '!=' | '<' | '<=' | '>' | '>=' | 'contains' | 'matches';
+type AssertOp = CompareOp | 'exists' | 'not exists';
 
-export type AssertLiteral =
+type AssertLiteral =
   | { kind: 'value'; value: string | number | boolean | null }
   /** `{{…}}`, or a quoted string holding one: the caller renders `parts` and passes the value */
   | { kind: 'template'; text: string; parts: TemplatePart[]; quoted: boolean };

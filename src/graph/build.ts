@@ -3,7 +3,7 @@
 import type { Operation, Project, YamlPath } from '../project/index.js';
 import { collectSites, type OwnerKind, type RefSite } from './sites.js';
 
-export type EdgeKind = 'implicit' | 'explicit';
+type EdgeKind = 'implicit' | 'explicit';
 
 /** `from` needs `to` to have run first. */
 export interface Edge {

@@ -16,7 +16,7 @@ export type PathRef =
   | { root: 'status_code'; path: string; many: false }
   | { root: 'body'; path: string; many: false };
 
-export const PATH_ROOTS = '$.data…, $.headers.<Name>, $.cookies.<name>, $.status_code or $.body';
+const PATH_ROOTS = '$.data…, $.headers.<Name>, $.cookies.<name>, $.status_code or $.body';
 
 const NAMED_ROOT = /^\$\.(headers|cookies)(?:\.([^.[\]\s]+)|\[(['"])([^'"]+)\3\])$/;
 const SIMPLE_SEGMENT = /\.([A-Za-z_$][\w$-]*)|\[(\d+)\]|\[(['"])([^'"\]]*)\3\]/y;

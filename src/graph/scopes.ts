@@ -6,8 +6,8 @@ import type { Expr } from './template.js';
 export type RefClass = 'builtin' | 'env' | 'secret' | 'actor' | 'resource' | 'undefined-scope' | 'syntax-error';
 
 /** The resolution order of docs/format.md#references, first match wins. */
-export const RESOLUTION_ORDER = ['builtin', 'env', 'secret', 'actor', 'indexed-resource', 'resource'] as const;
-export type ResolutionStep = (typeof RESOLUTION_ORDER)[number];
+const RESOLUTION_ORDER = ['builtin', 'env', 'secret', 'actor', 'indexed-resource', 'resource'] as const;
+type ResolutionStep = (typeof RESOLUTION_ORDER)[number];
 
 /** The ids a scope may name. */
 export interface ScopeNames {
@@ -53,7 +53,7 @@ const CLASS_OF: Record<ResolutionStep, RefClass> = {
 };
 
 /** The step of docs/format.md#references that resolves `expr`, or undefined when its scope exists nowhere. */
-export function resolveScope(expr: Expr, scopeNames: ScopeNames): ResolutionStep | undefined {
+function resolveScope(expr: Expr, scopeNames: ScopeNames): ResolutionStep | undefined {
   for (const step of RESOLUTION_ORDER) if (MATCHES[step](expr, scopeNames)) return step;
   return undefined;
 }

@@ -9,7 +9,7 @@ import { visitStrings } from './walk.js';
 
 export type OwnerKind = 'operation' | 'actor' | 'environment';
 
-export interface RefOwner {
+interface RefOwner {
   kind: OwnerKind;
   /** operation id (`order.create`), actor id or environment id */
   id: string;
@@ -19,7 +19,7 @@ export interface RefOwner {
  * The part of its owner a reference sits in. For actors it decides which operations the
  * reference serves: `auth` and `session` run at login, `inject` on each request of the actor.
  */
-export type RefSection = 'path' | 'headers' | 'query_params' | 'body' | 'body_form' | 'assert' | 'poll_until' | 'auth' | 'session' | 'inject' | 'variables';
+type RefSection = 'path' | 'headers' | 'query_params' | 'body' | 'body_form' | 'assert' | 'poll_until' | 'auth' | 'session' | 'inject' | 'variables';
 
 export interface RefSite {
   file: string;

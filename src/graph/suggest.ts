@@ -1,7 +1,7 @@
 // "did you mean …?": the closest known name within a small edit distance.
 
 /** Names at most this many edits away are suggested. */
-export const MAX_SUGGESTION_DISTANCE = 2;
+const MAX_SUGGESTION_DISTANCE = 2;
 
 /**
  * The candidate closest to `name` (Levenshtein distance ≤ `max`, case-insensitive), first

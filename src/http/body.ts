@@ -104,7 +104,7 @@ function formText(v: unknown): string {
 }
 
 /** Resolve a file of the project; symbolic links are followed before the check. */
-export async function projectFile(relPath: string, projectDir: string): Promise<string> {
+async function projectFile(relPath: string, projectDir: string): Promise<string> {
   const root = await realProjectDir(projectDir);
   const wanted = resolve(root, relPath);
   let real: string;

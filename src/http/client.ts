@@ -28,7 +28,7 @@ import { undici } from './undici.js';
  * An Agent (or a proxy agent, from the environment) with our interceptors. The client makes
  * one, and one more per client certificate a request carries (`HttpRequest.tls`, mTLS).
  */
-export function createDispatcher(options: DispatcherOptions = {}): Dispatcher {
+function createDispatcher(options: DispatcherOptions = {}): Dispatcher {
   const maxRedirections = options.maxRedirections ?? DEFAULT_MAX_REDIRECTIONS;
   const { interceptors } = undici();
   return createAgent(options).compose(

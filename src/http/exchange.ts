@@ -98,7 +98,7 @@ function withoutCredentials(headers: Dispatcher.DispatchOptions['headers'], own:
 }
 
 /** [name, value] pairs of either header form undici passes (a flat list on redirect hops). */
-export function headerPairs(headers: Dispatcher.DispatchOptions['headers']): Array<[string, string]> {
+function headerPairs(headers: Dispatcher.DispatchOptions['headers']): Array<[string, string]> {
   if (!headers) return [];
   if (Array.isArray(headers)) {
     const pairs: Array<[string, string]> = [];

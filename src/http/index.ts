@@ -4,7 +4,7 @@ export { CookieJar } from './cookie-jar.js';
 export { buildBody, encodeBody, isFileRef } from './body.js';
 export { buildUrl, isAbsoluteUrl } from './url.js';
 export { MAX_RETRY_WAIT_MS } from './retry.js';
-export type { HttpClient, HttpRequest, PreparedRequest, Resign, SignableRequest, TlsOptions } from './types.js';
+export type { HttpClient, PreparedRequest, SignableRequest, TlsOptions } from './types.js';
 export { getHeader, setCredentialHeader, setHeader } from './headers.js';
 export { excerpt, header } from './response.js';
 export type { FlowResponse } from './response.js';

@@ -43,7 +43,7 @@ export interface FlowResponseInit {
   setCookies?: string[];
 }
 
-export const EXCERPT_CHARS = 200;
+const EXCERPT_CHARS = 200;
 const NOT_PARSED = Symbol('not parsed');
 
 class BufferedResponse implements FlowResponse {

@@ -1,5 +1,5 @@
 // The request URL: `baseUrl` + `path` (docs/format.md#baseurl-host: baseUrl ends at the host) + query_params.
-export type QueryValue = string | number | boolean | null | undefined | QueryValue[] | Record<string, unknown>;
+type QueryValue = string | number | boolean | null | undefined | QueryValue[] | Record<string, unknown>;
 
 /**
  * Join base and path with exactly one slash (an absolute http(s) URL in `path` is taken as

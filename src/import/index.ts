@@ -93,7 +93,7 @@ export async function importApi(inputs: string[], options: ImportOptions = {}): 
 }
 
 /** Markdown responses described under a heading anchor (often on another page) get that example. */
-export function resolveAnchors(api: ObservedApi): void {
+function resolveAnchors(api: ObservedApi): void {
   if (!api.anchors) return;
   for (const op of api.operations) {
     for (const r of op.responses) {
@@ -106,7 +106,6 @@ export function resolveAnchors(api: ObservedApi): void {
   }
 }
 
-export { detectFormat } from './detect.js';
 export type { CheckFinding } from './check/index.js';
 export type { InputFormat, ObservedApi } from './observed.js';
 export { planFindings, readAnswer } from './check/answer.js';

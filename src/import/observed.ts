@@ -16,7 +16,7 @@ export interface Evidence {
   quote: string;
 }
 
-export type ParamLocation = 'path' | 'query' | 'header' | 'cookie';
+type ParamLocation = 'path' | 'query' | 'header' | 'cookie';
 
 export interface ObservedParam {
   name: string;
@@ -45,7 +45,7 @@ export interface ObservedField {
   evidence: Evidence;
 }
 
-export type BodyKind = 'json' | 'form' | 'multipart' | 'text';
+type BodyKind = 'json' | 'form' | 'multipart' | 'text';
 
 export interface ObservedBody {
   kind: BodyKind;
@@ -77,7 +77,7 @@ export interface SecurityUse {
 }
 
 /** A variable the input sets from this operation's response (Postman script, OpenAPI link source). */
-export interface VariableSet {
+interface VariableSet {
   variable: string;
   /** path in the response body; undefined when the value does not come from the response */
   field?: Array<string | number>;
@@ -126,7 +126,7 @@ export interface ObservedOperation {
   evidence: Evidence;
 }
 
-export type SchemeKind =
+type SchemeKind =
   | 'basic'
   | 'bearer'
   | 'api_key'
@@ -166,7 +166,7 @@ export interface SecurityScheme {
 }
 
 /** A variable the input declares (Postman environment/collection variables, Markdown placeholders). */
-export interface ObservedVariable {
+interface ObservedVariable {
   name: string;
   /** the value as given; never copied when `credential` */
   value?: string;
@@ -174,7 +174,7 @@ export interface ObservedVariable {
   evidence: Evidence;
 }
 
-export interface InputInfo {
+interface InputInfo {
   file: string;
   format: InputFormat;
   /** e.g. `OpenAPI 3.0.3`, `Postman 2.1`, `HAR 1.2` */

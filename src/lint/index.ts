@@ -77,16 +77,16 @@ function sortDiagnostics(list: Diagnostic[]): Diagnostic[] {
   return [...list].sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : a.line - b.line || a.col - b.col));
 }
 
-export type { Finding, LintContext, Rule } from './rule.js';
+export type { Rule } from './rule.js';
 export { RULES } from './rules/index.js';
-export { CODES, type CodeInfo } from './codes.js';
-export { format, FORMATS, type FormatName, type FormatOptions } from './format/index.js';
+export { CODES } from './codes.js';
+export { format, FORMATS, type FormatName } from './format/index.js';
 export { isFormatName } from './format/index.js';
 export { escapeData, escapeProperty } from './format/github.js';
 export { relativeFile } from './format/relative.js';
 export { stylishLine } from './format/stylish.js';
 export { readSchema, SCHEMA_FILES } from './schema/sources.js';
-export { strategyKeys, type StrategyKey } from './schema/auth-keys.js';
+export { strategyKeys } from './schema/auth-keys.js';
 
 /** The --fix edits (docs/lint.md), loaded on first use: they need `yaml`, which a lint served from the parse cache never loads. */
 export async function fixProject(project: Project): Promise<FixResult> {

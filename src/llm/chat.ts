@@ -16,7 +16,7 @@ const MAX_ERROR_BYTES = 64 * 1024;
 /** How much of the server's words a message quotes. */
 const QUOTED_CHARS = 200;
 
-export const LLM_CODES = {
+const LLM_CODES = {
   /** the endpoint cannot be reached (refused, no such host, TLS) */
   unreachable: 'E_LLM_UNREACHABLE',
   /** 401/403: the key is missing, wrong or not allowed this model */

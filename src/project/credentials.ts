@@ -4,7 +4,7 @@
 // cannot differ. It lives in the first stage because every later stage needs it.
 
 /** Names are compared in lower case without `-`, `_`, `.` and spaces: `X-Api-Key` = `apiKey`. */
-export function normalizeName(name: string): string {
+function normalizeName(name: string): string {
   return name.toLowerCase().replace(/[-_.\s]/g, '');
 }
 

@@ -26,7 +26,7 @@ import type { Diagnostic, Severity } from './types.js';
 const FORMAT = 2;
 
 /** An entry larger than this is not read (a 5 MB project file's entry is well under it). */
-export const MAX_ENTRY_BYTES = 64 * 1024 * 1024;
+const MAX_ENTRY_BYTES = 64 * 1024 * 1024;
 
 export interface CacheOptions {
   /** false: no cache (undefined: on unless FLOW_NO_CACHE=1). */
@@ -60,7 +60,7 @@ export function defaultCacheDir(env: NodeJS.ProcessEnv = process.env): string {
  * user and writable by no one else, and every folder above it owned by the user or root and
  * writable by no one else unless sticky (`/tmp`), so that no one can swap it for theirs.
  */
-export function unsafeFolder(dir: string): string | undefined {
+function unsafeFolder(dir: string): string | undefined {
   const uid = process.getuid?.();
   if (uid === undefined) return undefined; // Windows: no owner ids to compare
   let real: string;

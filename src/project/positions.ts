@@ -15,7 +15,7 @@ export type PosNode =
   | readonly [line: number, col: number]
   | readonly [line: number, col: number, children: { readonly [key: string]: PosEntry }]
   | readonly [line: number, col: number, items: ReadonlyArray<PosNode | null>];
-export type PosEntry = readonly [keyLine: number, keyCol: number, value: PosNode | null];
+type PosEntry = readonly [keyLine: number, keyCol: number, value: PosNode | null];
 
 /** The index of a parsed document; undefined when it has no contents. */
 export function indexPositions(doc: Document.Parsed, lineCounter: LineCounter): PosNode | undefined {

@@ -28,7 +28,7 @@ const NAME_MAX = 255;
 /** The longest path Linux takes (bytes; PATH_MAX). */
 const PATH_MAX = 4096;
 
-export type WriteCode = (typeof WRITE_CODES)[keyof typeof WRITE_CODES];
+type WriteCode = (typeof WRITE_CODES)[keyof typeof WRITE_CODES];
 
 function writeError(code: WriteCode, message: string, file: string, cause?: unknown): FlowError {
   return new FlowError(code, message, { details: { file }, cause });

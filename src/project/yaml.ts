@@ -99,7 +99,7 @@ export function parseYaml(text: string, file: string): ParsedYaml {
 }
 
 /** Deeper values are refused so that every later walk (graph, lint, render) is safe to recurse. */
-export const MAX_DEPTH = 64;
+const MAX_DEPTH = 64;
 
 function depthOf(value: unknown): number {
   let max = 0;

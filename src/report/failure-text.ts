@@ -49,7 +49,7 @@ export function failureMessage(result: OperationResult, cwd: string, text: strin
  * 401/403 included: an actor or its header form; an extraction that found nothing), the
  * command that shows the proof. Not for 5xx (proves nothing) nor 400/422 (an open question).
  */
-export function calibrateHint(result: OperationResult): string | undefined {
+function calibrateHint(result: OperationResult): string | undefined {
   const e = result.error;
   if (!e) return undefined;
   const actual = Number(e.details?.actual);

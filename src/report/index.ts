@@ -7,10 +7,9 @@ import { junitReport } from './junit.js';
 import { markdownReport } from './markdown.js';
 import type { RunReport } from './types.js';
 
-export { createProgress, progressLine, wantsProgress, type Progress, type ProgressState } from './progress.js';
-export { mermaidGraph, nodeId, type MermaidOptions } from './mermaid.js';
-export { RUN_REPORT_VERSION } from './json.js';
-export { githubAnnotations, jsonReport, junitReport, markdownReport };
+export { createProgress, progressLine, wantsProgress } from './progress.js';
+export { mermaidGraph } from './mermaid.js';
+export { githubAnnotations, markdownReport };
 export type { RunReport };
 
 export const REPORTER_NAMES = ['default', 'json', 'junit', 'markdown', 'github'] as const;
@@ -22,5 +21,5 @@ export const DOCUMENT_REPORTERS: Record<'json' | 'junit' | 'markdown', (report: 
   junit: (report) => junitReport(report),
   markdown: markdownReport,
 };
-export { assertLine, calibrateHint, displayPath, errorText, failureMessage, where } from './failure-text.js';
+export { assertLine, displayPath, errorText, failureMessage, where } from './failure-text.js';
 export { workflowCommand } from './github.js';

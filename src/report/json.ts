@@ -6,7 +6,7 @@ import { displayPath } from './failure-text.js';
 import type { RunReport } from './types.js';
 
 /** Bumped when a field changes meaning or goes away; new optional fields keep it. */
-export const RUN_REPORT_VERSION = 1;
+const RUN_REPORT_VERSION = 1;
 
 export function jsonReport(report: RunReport): string {
   const { project, cwd } = report;

@@ -63,6 +63,6 @@ function seconds(ms: number): string {
 // Characters XML 1.0 does not allow at all (control characters, lone surrogates, U+FFFE/F) are dropped.
 const INVALID_XML = /[\0-\x08\v\f\x0E-\x1F\uFFFE\uFFFF]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
 
-export function escapeXml(text: string): string {
+function escapeXml(text: string): string {
   return text.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/'/g, '&apos;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(INVALID_XML, '');
 }

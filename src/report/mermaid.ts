@@ -103,7 +103,7 @@ function carried(edge: Edge): string {
  * `_<hex>_`. Injective (an `_` always starts an escape), so two names never share a node, and
  * the prefix keeps ids clear of Mermaid's keywords (`end`, `graph`, `subgraph`).
  */
-export function nodeId(prefix: string, name: string): string {
+function nodeId(prefix: string, name: string): string {
   let out = `${prefix}_`;
   for (const ch of name) {
     if (/[A-Za-z0-9]/.test(ch)) out += ch;
@@ -118,6 +118,6 @@ export function nodeId(prefix: string, name: string): string {
  * be read as HTML, a leading backtick as Markdown, `|` ends an edge label; all become entity
  * codes, which Mermaid decodes. A line break would end the statement: a space.
  */
-export function label(text: string): string {
+function label(text: string): string {
   return text.replace(/[#"<>&`|\n\r]/g, (ch) => (ch === '\n' || ch === '\r' ? ' ' : `#${ch.codePointAt(0)};`));
 }

@@ -7,7 +7,7 @@ import type { ErrorRecord, RequestRecord, ResponseRecord } from './types.js';
 import type { FormData } from 'undici';
 
 /** Bodies in results are cut to this many characters, after redaction. */
-export const BODY_EXCERPT_CHARS = 2000;
+const BODY_EXCERPT_CHARS = 2000;
 
 /** What a record holds of a body, in characters and in bytes decoded (redaction shortens it; `***` stands for 4 characters or more). */
 const HELD_CHARS = BODY_EXCERPT_CHARS * 4;

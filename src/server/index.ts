@@ -49,7 +49,7 @@ export interface ServerEvents {
   redactor?: Redactor;
 }
 
-export const DEFAULT_SERVER_TIMEOUT_MS = 60_000;
+const DEFAULT_SERVER_TIMEOUT_MS = 60_000;
 const OUTPUT_LINES = 30;
 /** a longer output line is shown to this many characters */
 const LINE_CHARS = 1_000;

@@ -3,7 +3,7 @@
 // sum of the worst cases of the operation and of the prerequisites it may have to run.
 import type { Operation } from '../project/index.js';
 
-export const DEFAULT_REQUEST_TIMEOUT_MS = 30_000;
+const DEFAULT_REQUEST_TIMEOUT_MS = 30_000;
 /** one login per actor, at most, on top of the operations */
 const LOGIN_ALLOWANCE_MS = DEFAULT_REQUEST_TIMEOUT_MS;
 const SLACK_MS = 5_000;

@@ -64,7 +64,7 @@ export function configPlugin(
  * test file, which costs about a second per run for nothing. Installed from npm, it is in
  * node_modules and Vitest already loads it natively.
  */
-export function ownPackagePattern(): RegExp | undefined {
+function ownPackagePattern(): RegExp | undefined {
   let suite: string;
   try {
     suite = slash(fileURLToPath(import.meta.resolve(SUITE_MODULE)));

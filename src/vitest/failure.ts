@@ -5,7 +5,7 @@ import type { Diagnostic, Loc, Project } from '../project/index.js';
 import { displayPath, errorText, failureMessage, where } from '../report/index.js';
 import type { OperationResult } from '../runner/index.js';
 
-export { assertLine, calibrateHint, displayPath, failureMessage, where } from '../report/index.js';
+export { assertLine, displayPath } from '../report/index.js';
 
 /** Thrown by a failing flow test. `code` is the runner's error code (E_STATUS_MISMATCH, …). */
 export class FlowTestError extends Error {
@@ -41,7 +41,7 @@ export function prerequisiteFailure(operation: string, prerequisite: OperationRe
 }
 
 /** The message of the one `lint` test of a project with errors. */
-export function lintMessage(errors: Diagnostic[], cwd: string): string {
+function lintMessage(errors: Diagnostic[], cwd: string): string {
   const lines = [`E_LINT: ${errors.length} lint error${errors.length === 1 ? '' : 's'}`];
   for (const d of errors) lines.push(`  ${where(d, cwd)}  ${d.code}  ${d.message}`);
   return lines.join('\n');

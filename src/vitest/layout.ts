@@ -52,7 +52,7 @@ function resourcesOf(op: LayoutOperation, byId: Map<string, LayoutOperation>): S
 }
 
 /** `<resource>.<operation>`: the resource is everything before the last dot. */
-export function resourceOfId(id: string): string {
+function resourceOfId(id: string): string {
   const dot = id.lastIndexOf('.');
   return dot < 0 ? id : id.slice(0, dot);
 }

@@ -25,9 +25,9 @@ export interface FlowOptions {
   contract?: ContractMode;
 }
 
-export type ContractMode = 'fail' | 'warn';
+type ContractMode = 'fail' | 'warn';
 
-export interface FlowServerOptions extends ServerOptions {
+interface FlowServerOptions extends ServerOptions {
   /** globs of the server's source (relative to the Vitest root): in watch mode, an edit restarts the server and re-runs the flow suites */
   watch?: string[];
 }
@@ -160,7 +160,7 @@ export function suiteOptions(options: FlowOptions = {}, root?: string): SuiteOpt
 }
 
 /** Where the flows send their requests when the plugin starts the server (undefined: no url or port yet). */
-export function serverOrigin(server: Pick<ServerOptions, 'url' | 'port'>): string | undefined {
+function serverOrigin(server: Pick<ServerOptions, 'url' | 'port'>): string | undefined {
   if (!server.url && server.port === undefined) return undefined;
   return originOf(probeUrl({ ...server, command: '' }));
 }

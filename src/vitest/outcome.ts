@@ -6,11 +6,7 @@ import type { OperationResult } from '../runner/index.js';
 import { failureError, prerequisiteFailure } from './failure.js';
 
 /** `::warning file=…,line=…::…` (src/report's workflow command, as `flow run --reporter github` writes it). */
-export function githubWarning(
-  message: string,
-  loc: { file: string; line: number; col: number },
-  cwd: string = process.env.GITHUB_WORKSPACE || process.cwd(),
-): string {
+function githubWarning(message: string, loc: { file: string; line: number; col: number }, cwd: string = process.env.GITHUB_WORKSPACE || process.cwd()): string {
   return workflowCommand('warning', loc, message, cwd);
 }
 

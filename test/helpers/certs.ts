@@ -5,7 +5,7 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 
-export const OPENSSL = '/usr/bin/openssl';
+const OPENSSL = '/usr/bin/openssl';
 export const OPENSSL_INSTALL = 'apt-get update && apt-get install -y openssl';
 export const KEY_PASSWORD = 'changeit-key-password';
 

@@ -14,7 +14,7 @@ import { afterAll, beforeAll, describe, test } from 'vitest';
 
 const GUNICORN = '/usr/bin/gunicorn';
 const HTTPBIN_MODULE = '/usr/lib/python3/dist-packages/httpbin';
-export const HTTPBIN_INSTALL = 'apt-get update && apt-get install -y python3-httpbin gunicorn';
+const HTTPBIN_INSTALL = 'apt-get update && apt-get install -y python3-httpbin gunicorn';
 
 export interface Httpbin {
   /** `http://127.0.0.1:<port>` */
@@ -24,14 +24,14 @@ export interface Httpbin {
 }
 
 /** Why httpbin cannot run here, or undefined when it can. */
-export function httpbinMissing(): string | undefined {
+function httpbinMissing(): string | undefined {
   if (!existsSync(GUNICORN)) return `${GUNICORN} not found`;
   if (!existsSync(HTTPBIN_MODULE)) return `the python3-httpbin package is not installed (${HTTPBIN_MODULE} not found)`;
   return undefined;
 }
 
 /** Start httpbin and wait until it answers. Throws a clear Error when it cannot. */
-export async function startHttpbin(timeoutMs = 10_000): Promise<Httpbin> {
+async function startHttpbin(timeoutMs = 10_000): Promise<Httpbin> {
   const missing = httpbinMissing();
   if (missing) throw new Error(`httpbin is not available: ${missing}. Install it with: ${HTTPBIN_INSTALL}`);
   const child = spawn(GUNICORN, ['-b', '127.0.0.1:0', '-w', '1', '-k', 'gthread', '--threads', '16', 'httpbin:app'], {

@@ -16,14 +16,14 @@ const ENV_KEYS = ['DBUS_SESSION_BUS_ADDRESS', 'XDG_DATA_HOME', 'XDG_RUNTIME_DIR'
 const TOOLS = ['dbus-daemon', 'gnome-keyring-daemon', 'dbus-send'];
 const INSTALL = 'apt-get install -y dbus gnome-keyring';
 
-export interface KeychainAvailability {
+interface KeychainAvailability {
   ok: boolean;
   /** why not, with how to install */
   reason?: string;
 }
 
 /** Synchronous, so that `describe.skipIf` can use it at collection time. */
-export function keychainToolsInstalled(): KeychainAvailability {
+function keychainToolsInstalled(): KeychainAvailability {
   const missing = TOOLS.filter((t) => spawnSync('sh', ['-c', `command -v ${t}`], { stdio: 'ignore' }).status !== 0);
   if (missing.length === 0) return { ok: true };
   return { ok: false, reason: `${missing.join(', ')} ${missing.length > 1 ? 'are' : 'is'} not installed (${INSTALL})` };

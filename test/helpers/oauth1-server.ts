@@ -9,7 +9,7 @@ import { portFromLog, stop, waitUntilUp } from './httpbin.js';
 
 const GUNICORN = '/usr/bin/gunicorn';
 const FIXTURES = path.resolve(__dirname, '../fixtures/auth');
-export const OAUTH1_INSTALL = 'apt-get update && apt-get install -y python3-oauthlib python3-flask gunicorn';
+const OAUTH1_INSTALL = 'apt-get update && apt-get install -y python3-oauthlib python3-flask gunicorn';
 
 export const OAUTH1 = { consumerKey: 'ck-reqflow', consumerSecret: 'cs-kd94hf93k423kf44', token: 'tk-nnch734d00sl2jdk', tokenSecret: 'ts-pfkkdhi9sl3r4s00' };
 

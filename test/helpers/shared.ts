@@ -12,7 +12,7 @@ export const SHARED = path.resolve(path.dirname(fileURLToPath(import.meta.url)),
 const inCI = (): boolean => process.env.CI === 'true' || process.env.CI === '1';
 
 /** The absolute path of `shared/<rel>`, or undefined when it is absent. */
-export function sharedPath(rel: string): string | undefined {
+function sharedPath(rel: string): string | undefined {
   const p = path.join(SHARED, rel);
   return existsSync(p) ? p : undefined;
 }

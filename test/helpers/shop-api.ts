@@ -32,7 +32,7 @@ export function freshShopApi(): () => ShopApi {
   return () => api!;
 }
 
-export async function startShopApi(): Promise<ShopApi> {
+async function startShopApi(): Promise<ShopApi> {
   const state = {
     next: 1,
     products: new Map<number, { id: number; name: string; published: boolean }>(),

@@ -14,7 +14,7 @@ export async function lintFiles(files: Record<string, string>, options: LintOpti
 }
 
 /** `resources/r.yaml:4:13 W_UNKNOWN_METHOD`, relative to the project. */
-export function where(dir: string, d: Diagnostic): string {
+function where(dir: string, d: Diagnostic): string {
   return `${path.relative(dir, d.file).split(path.sep).join('/')}:${d.line}:${d.col} ${d.code}`;
 }
 
@@ -28,7 +28,7 @@ export const y = (...lines: string[]) => `${lines.join('\n')}\n`;
 /** A resource file with one operation `create` whose body lines are given (indented 4). */
 export const op = (...body: string[]) => ({ 'resources/r.yaml': y('operations:', '  create:', ...body.map((l) => `    ${l}`)) });
 
-export interface Case {
+interface Case {
   name: string;
   files: Record<string, string>;
   /** every position of this code, `file:line:col` */

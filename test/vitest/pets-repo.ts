@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { REPO } from './helpers.js';
 
-export const PETS = path.join(REPO, 'test/fixtures/contract/pets');
+const PETS = path.join(REPO, 'test/fixtures/contract/pets');
 
 /** A port the OS says is free now: the server under test is told to listen there. */
 export function freePort(): Promise<number> {

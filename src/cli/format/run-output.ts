@@ -63,7 +63,7 @@ function hookLogLines(r: OperationResult): string {
   return out;
 }
 
-export function formatError(e: ErrorRecord | undefined, o: RunFormatOptions): string {
+function formatError(e: ErrorRecord | undefined, o: RunFormatOptions): string {
   if (!e) return '';
   const where = formatLoc(e.loc, o.cwd);
   return `    ${where ? `${where}  ` : ''}${paint(o.color, 31)(e.code)}  ${e.message}\n`;

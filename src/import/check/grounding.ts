@@ -26,7 +26,7 @@ function keysOf(v: unknown, into: Set<string>, depth = 0): void {
   }
 }
 
-export function vocabularyOf(api: ObservedApi): Vocabulary {
+function vocabularyOf(api: ObservedApi): Vocabulary {
   const fields = new Set<string>();
   const statuses = new Set<number>();
   const byEvidence = new Map<string, ObservedOperation>();

@@ -45,4 +45,4 @@ export function checkEmitted(files: EmittedFile[], ctx: CheckContext = {}): Chec
 }
 
 export { CHECK_CODES, formatFinding, type CheckFinding } from './finding.js';
-export { viewOfDirectory, viewOfEmitted, withScratchProject, type ProjectView } from './view.js';
+export { viewOfDirectory, withScratchProject, type ProjectView } from './view.js';

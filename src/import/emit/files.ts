@@ -21,7 +21,7 @@ export const ROOT_FILE = 'flow.yaml';
  * Evidence and descriptions quote the input, which may hold `{{var}}` (Postman): written
  * inert (`{ {var} }`) so that no reader of the project takes a quote for a reference.
  */
-export function inert(text: string): string {
+function inert(text: string): string {
   return text.replace(/\{\{/g, '{ {').replace(/\}\}/g, '} }');
 }
 
@@ -91,7 +91,7 @@ function resourceFile(r: DraftResource): EmittedFile {
 }
 
 /** Spec 2.6 keys only (R4), in a fixed order; empty ones omitted (R3). */
-export function operationValue(op: DraftOperation): Record<string, unknown> {
+function operationValue(op: DraftOperation): Record<string, unknown> {
   const out: Record<string, unknown> = { method: op.method, path: op.path };
   if (op.actor) out.actor = op.actor;
   if (op.dependsOn.length) out.depends_on = op.dependsOn;

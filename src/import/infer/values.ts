@@ -47,7 +47,7 @@ export function templateString(text: string, key: string, scope: ValueScope): st
 }
 
 /** A JSON value as sent or documented. */
-export function templateValue(value: unknown, key: string, scope: ValueScope, depth = 0): TemplateValue | undefined {
+function templateValue(value: unknown, key: string, scope: ValueScope, depth = 0): TemplateValue | undefined {
   if (depth > 12) return undefined;
   if (typeof value === 'string') return templateString(value, key, scope);
   if (typeof value === 'number') {
@@ -105,7 +105,7 @@ export function generated(format: string, key: string, evidence: Evidence, scope
 }
 
 /** Body from a schema without example: required fields only, with the values the schema states. */
-export function bodyFromFields(fields: ObservedField[], scope: ValueScope): Record<string, TemplateValue> | undefined {
+function bodyFromFields(fields: ObservedField[], scope: ValueScope): Record<string, TemplateValue> | undefined {
   const out: Record<string, TemplateValue> = {};
   let any = false;
   for (const f of fields) {

@@ -10,7 +10,7 @@ import type { ObservedApi } from '../observed.js';
 import { gate, planWithRemovals, type Removal } from './gate.js';
 import { editRequest, firstRequest, systemPrompt } from './prompt.js';
 
-export interface ModelMessage {
+interface ModelMessage {
   role: 'system' | 'user' | 'assistant';
   content: string;
 }

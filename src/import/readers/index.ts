@@ -13,5 +13,3 @@ export const READERS: ReaderTable = {
   curl: readCurl,
   markdown: readMarkdown,
 };
-
-export type { ReaderInput } from './types.js';

@@ -37,7 +37,7 @@ export function formatOf(s: unknown): string | undefined {
 }
 
 /** Properties and required names of a schema, with allOf merged and anyOf/oneOf variants unioned. */
-export function propertiesOf(s: Schema): { props: Record<string, unknown>; required: Set<string> } {
+function propertiesOf(s: Schema): { props: Record<string, unknown>; required: Set<string> } {
   const props: Record<string, unknown> = {};
   const required = new Set<string>();
   const visit = (x: unknown, inAlternative: boolean, depth: number): void => {
@@ -66,7 +66,7 @@ function typeOf(s: unknown): RelField['type'] {
 }
 
 /** The item schema when `s` is an array schema (directly or through allOf/anyOf). */
-export function itemsOf(s: Schema): Schema | undefined {
+function itemsOf(s: Schema): Schema | undefined {
   if (isSchema(s.items)) return s.items;
   for (const alt of [s.allOf, s.anyOf, s.oneOf]) {
     if (!Array.isArray(alt)) continue;

@@ -11,5 +11,5 @@ export interface ReaderInput {
   json?: unknown;
 }
 
-export type Reader = (input: ReaderInput) => Promise<ObservedApi> | ObservedApi;
+type Reader = (input: ReaderInput) => Promise<ObservedApi> | ObservedApi;
 export type ReaderTable = Record<InputFormat, Reader>;

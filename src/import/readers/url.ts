@@ -15,7 +15,7 @@ export function splitServerUrl(url: string): SplitUrl {
 }
 
 /** `http://user:pass@host` -> `http://host` (credentials never travel into the output). */
-export function stripUserinfo(origin: string): string {
+function stripUserinfo(origin: string): string {
   return origin.replace(/^([a-z][a-z0-9+.-]*:\/\/)[^@/]*@/i, '$1');
 }
 

@@ -20,7 +20,7 @@ import {
 } from '../../project/index.js';
 import { plaintextSecrets } from '../rules/plaintext-secret.js';
 
-export interface Fix {
+interface Fix {
   code: 'FIX_SEQUENCE' | 'FIX_BASEURL_PATH' | 'FIX_SECRET';
   file: string;
   message: string;

@@ -8,7 +8,7 @@ const ABSOLUTE_URL = /^[a-z][a-z0-9+.-]*:\/\//i;
  * What follows the host, for the message: the path, and "?…" for a query or fragment (never
  * printed: it may hold a key). Undefined when nothing follows or the value is not a plain URL.
  */
-export function pathAfterHost(value: string): string | undefined {
+function pathAfterHost(value: string): string | undefined {
   if (value.includes('{{') || !ABSOLUTE_URL.test(value)) return undefined;
   let url: URL;
   try {

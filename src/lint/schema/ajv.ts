@@ -9,7 +9,7 @@ import type { FileKind } from '../../project/index.js';
 import { LOCATION_KEYWORD, withLocations } from './locations.js';
 import { ALL_SCHEMA_FILES, readSchema, SCHEMA_FILES, schemaFingerprint } from './sources.js';
 
-export { readSchema, SCHEMA_DIR, SCHEMA_FILES } from './sources.js';
+export { readSchema, SCHEMA_FILES } from './sources.js';
 
 const require = createRequire(import.meta.url);
 

@@ -88,7 +88,7 @@ function toIssue(e: ErrorObject, root: unknown): SchemaIssue {
 }
 
 /** A JSON pointer into `root` as a YAML path: sequence indexes become numbers, as `locate` wants. */
-export function pointerToPath(pointer: string, root: unknown): Array<string | number> {
+function pointerToPath(pointer: string, root: unknown): Array<string | number> {
   if (!pointer) return [];
   const out: Array<string | number> = [];
   let node = root;

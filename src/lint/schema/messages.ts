@@ -32,7 +32,7 @@ const KEY_HINTS: Record<string, string> = {
 };
 
 /** `expect_status`, `steps[1]`, `headers.X-Id`: enough to find the node next to its line:col. */
-export function labelOf(yamlPath: YamlPath): string {
+function labelOf(yamlPath: YamlPath): string {
   let i = yamlPath.length - 1;
   let suffix = '';
   while (i >= 0 && typeof yamlPath[i] === 'number') suffix = `[${yamlPath[i--]}]${suffix}`;

@@ -5,7 +5,7 @@ import { readFileSync } from 'node:fs';
 import type { FileKind } from '../../project/index.js';
 
 /** schemas/ next to src/ (tests) and next to dist/ (the package): three levels up from here. */
-export const SCHEMA_DIR = new URL('../../../schemas/', import.meta.url);
+const SCHEMA_DIR = new URL('../../../schemas/', import.meta.url);
 
 /** The schema of each file kind; common.schema.json holds the parts they share. */
 export const SCHEMA_FILES: Partial<Record<FileKind, string>> = {
@@ -16,7 +16,7 @@ export const SCHEMA_FILES: Partial<Record<FileKind, string>> = {
 };
 export const ALL_SCHEMA_FILES = ['common.schema.json', ...Object.values(SCHEMA_FILES)];
 
-export function readSchemaText(file: string): string {
+function readSchemaText(file: string): string {
   return readFileSync(new URL(file, SCHEMA_DIR), 'utf8');
 }
 

@@ -5,7 +5,7 @@
 const DECIMAL = /^\s*-?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?\s*$/;
 
 /** The number a value stands for: a number, or a decimal numeric string; else undefined. */
-export function asNumber(v: unknown): number | undefined {
+function asNumber(v: unknown): number | undefined {
   if (typeof v === 'number') return Number.isNaN(v) ? undefined : v;
   if (typeof v === 'string' && DECIMAL.test(v)) return Number(v);
   return undefined;

@@ -2,5 +2,3 @@
 // Parsed in src/graph (pure, so lint checks the same syntax); evaluated here.
 export { parseAssert, checkAssert } from '../../graph/index.js';
 export { evaluateAssert } from './evaluate.js';
-export { order, contains, matches } from './compare.js';
-export type { AssertOutcome } from './types.js';

@@ -8,7 +8,7 @@ import { regex } from './regex.js';
 import type { Extracted, ExtractSourceModule } from './types.js';
 import { xpath } from './xpath.js';
 
-export const SOURCES: Record<ExtractSource, ExtractSourceModule> = { jsonpath, regex, xpath };
+const SOURCES: Record<ExtractSource, ExtractSourceModule> = { jsonpath, regex, xpath };
 
 export type { Extracted } from './types.js';
 export { compileRegex } from '../../graph/index.js';

@@ -163,7 +163,7 @@ interface MissingFacts {
  * where a keychain was reached: elsewhere (CI, a shell without a desktop session) it would
  * fail too, and the variable is the way.
  */
-export function secretMissing(name: string, facts: MissingFacts, cause?: unknown): FlowError {
+function secretMissing(name: string, facts: MissingFacts, cause?: unknown): FlowError {
   const env = facts.envEmpty ? `${facts.envVar} is set but empty` : `${facts.envVar} is not set`;
   const where = MISSING_WHERE[facts.keychain](facts);
   const fix =

@@ -2,7 +2,7 @@
 // line, the plugin's `vars` option, or FLOW_VAR_<name> in the process environment.
 // The runner merges them: `{ ...varsFromEnv(process.env), ...given }` (a given value wins).
 
-export const VAR_ENV_PREFIX = 'FLOW_VAR_';
+const VAR_ENV_PREFIX = 'FLOW_VAR_';
 
 /** Every FLOW_VAR_<name> of the environment, keyed by <name> (case kept: FLOW_VAR_baseUrl -> baseUrl). */
 export function varsFromEnv(env: NodeJS.ProcessEnv): Record<string, string> {

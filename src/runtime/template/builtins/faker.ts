@@ -14,7 +14,7 @@ type Generator = (f: Faker) => string | number;
  * `firstname` are the same. `number` is a number (it stays one in a JSON body when it is the
  * whole value); all others are strings.
  */
-export const FAKER_GENERATORS: Readonly<Record<FakerName, Generator>> = {
+const FAKER_GENERATORS: Readonly<Record<FakerName, Generator>> = {
   email: (f) => f.internet.email(),
   // E.164 (`+15551234567`): the form APIs accept most often; faker's default has extensions.
   phone: (f) => f.phone.number({ style: 'international' }),
