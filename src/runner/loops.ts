@@ -47,6 +47,8 @@ export async function pollUntil(ctx: RunContext, op: Operation, rc: RenderContex
 export async function forEach(ctx: RunContext, op: Operation, trace: Trace): Promise<OnceResult> {
   const instances = [...(ctx.state.instances(op.forEach!) ?? [])];
   const merged: OnceResult = { extracted: {}, asserts: [] };
+  // the values are handed on when every failed iteration failed only its contract
+  let handsOn = true;
   for (const [i, instance] of instances.entries()) {
     let failure: unknown;
     try {
@@ -54,12 +56,15 @@ export async function forEach(ctx: RunContext, op: Operation, trace: Trace): Pro
       Object.assign(merged.extracted, once.extracted);
       merged.asserts.push(...once.asserts);
       failure = once.error;
+      if (failure !== undefined && !once.handsOn) handsOn = false;
     } catch (err) {
       failure = err;
+      handsOn = false;
     }
     if (failure === undefined) continue;
     if (hasCode(failure) && failure instanceof Error) failure.message = `${op.forEach}[${i + 1}]: ${failure.message}`;
     merged.error ??= failure;
   }
+  if (merged.error !== undefined) merged.handsOn = handsOn;
   return merged;
 }
