@@ -22,24 +22,11 @@ export interface KeychainAvailability {
   reason?: string;
 }
 
-/** Synchronous, so that `describe.skipIf` can use it at collection time. */
+/** Synchronous, so that a describe block can be skipped at collection time (needs.ts). */
 export function keychainToolsInstalled(): KeychainAvailability {
   const missing = TOOLS.filter((t) => spawnSync('sh', ['-c', `command -v ${t}`], { stdio: 'ignore' }).status !== 0);
   if (missing.length === 0) return { ok: true };
   return { ok: false, reason: `${missing.join(', ')} ${missing.length > 1 ? 'are' : 'is'} not installed (${INSTALL})` };
-}
-
-/**
- * Whether the keychain tests run. Without the tools they are skipped with a message, except
- * under CI=true, where a missing keychain must not pass silently: `required` is then true
- * and the caller fails a test with `reason`.
- */
-export function keychainTestPlan(): { run: boolean; required: boolean; reason?: string } {
-  const tools = keychainToolsInstalled();
-  if (tools.ok) return { run: true, required: false };
-  const ci = process.env.CI === 'true' || process.env.CI === '1';
-  if (!ci) console.warn(`[keychain tests skipped] ${tools.reason}`);
-  return { run: false, required: ci, reason: `the real-keychain tests cannot run under CI=true: ${tools.reason}` };
 }
 
 export interface TestKeychain {
