@@ -8,7 +8,7 @@ import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { main } from '../../src/cli/main.js';
-import { LOOPBACK_INSTALL, loopbackMissing, startLoopbackTodo, type LoopbackTodo } from '../helpers/loopback-todo.js';
+import { loopbackMissing, startLoopbackTodo, type LoopbackTodo } from '../helpers/loopback-todo.js';
 import { describeWhenAvailable } from '../helpers/needs.js';
 import { cleanProjects, writeProject } from '../helpers/project.js';
 import { recordedIO } from '../runtime/secrets/cli-io.js';
@@ -31,7 +31,7 @@ async function importProject(server: LoopbackTodo, drift?: (doc: any) => void): 
   return path.join(dir, 'project');
 }
 
-describeWhenAvailable('flow calibrate on @loopback/example-todo', missing && `${missing}; ${LOOPBACK_INSTALL}`, () => {
+describeWhenAvailable('flow calibrate on @loopback/example-todo', missing, () => {
   let server: LoopbackTodo | undefined;
   beforeAll(async () => {
     server = await startLoopbackTodo();

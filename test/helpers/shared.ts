@@ -20,7 +20,10 @@ export function sharedPath(rel: string): string | undefined {
  * is missing, or under CI one failing test that says so.
  */
 export function describeShared(name: string, rel: string, body: (dir: string) => void): void {
-  const found = sharedPath(rel);
-  const missing = found ? undefined : `${path.join(SHARED, rel)} is absent (the shared corpus beside the clone)`;
-  describeWhenAvailable(name, missing, () => body(found!));
+  describeWhenAvailable(name, sharedMissing(rel), () => body(sharedPath(rel)!));
+}
+
+/** Why `shared/<rel>` cannot be read, or undefined. */
+export function sharedMissing(rel: string): string | undefined {
+  return sharedPath(rel) ? undefined : `${path.join(SHARED, rel)} is absent (the shared corpus beside the clone)`;
 }
