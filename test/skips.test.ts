@@ -15,7 +15,7 @@ afterAll(() => {
 function testFiles(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((e) => {
     const p = path.join(dir, e.name);
-    if (e.isDirectory()) return e.name === 'fixtures' ? [] : testFiles(p);
+    if (e.isDirectory()) return e.name === 'fixtures' || e.name === 'node_modules' ? [] : testFiles(p);
     return e.name.endsWith('.ts') ? [p] : [];
   });
 }
