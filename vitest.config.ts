@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
@@ -6,5 +7,11 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 30_000,
     pool: 'forks',
+    // Vitest's default in a run is one worker fewer than the cores: one on a 2-core machine,
+    // so every file waited for the one before. Most files spend their time waiting on a
+    // server or a child process (a Vitest run, bin/flow.js, tsc) rather than on the CPU, and
+    // the main process is idle: at least four files at once overlap those waits (BENCHMARKS.md,
+    // "The test suite"); a larger machine keeps the default.
+    maxWorkers: Math.max(4, availableParallelism() - 1),
   },
 });

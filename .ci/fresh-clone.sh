@@ -17,7 +17,10 @@ test ! -e ../shared
 
 unset CI
 export npm_config_prefer_offline=true npm_config_audit=false npm_config_fund=false
-npm ci && npm run example
+npm ci 2>&1 | tee "$work/ci.log"
+# README's supported Node installs without engine warnings (issue 32: 75 EBADENGINE lines).
+if grep -q EBADENGINE "$work/ci.log"; then echo "fresh clone: npm ci warned EBADENGINE" >&2; exit 1; fi
+npm run example
 log="$work/test.log"
 npm test 2>&1 | tee "$log"
 # The skipped corpus tests must say why: a silent skip is how issue 21.1 went unseen.

@@ -20,6 +20,8 @@ export interface OnceResult {
   asserts: AssertRecord[];
   /** a failed assert: the operation fails, and what it extracted and asserted is still reported */
   error?: unknown;
+  /** `error` is the response check's (a contract) and nothing else failed: the values are recorded for the dependents */
+  handsOn?: boolean;
 }
 
 export async function executeOnce(ctx: RunContext, op: Operation, trace: Trace, binding?: Binding): Promise<OnceResult> {
@@ -29,19 +31,28 @@ export async function executeOnce(ctx: RunContext, op: Operation, trace: Trace, 
   const exchange = () => requestOnce(ctx, op, rc, trace, target);
   const res = op.pollUntil ? await pollUntil(ctx, op, rc, exchange) : await exchange();
   if (!op.pollUntil) checkStatus(res, op.expectStatus, ctx.redactor);
-  if (ctx.options.responseCheck) checkResponse(ctx, op, res, trace);
-
-  const { scalars, many } = extract(op.extract, res);
-  // post_response sees what was just extracted, in the instance it is about to go into
-  const extracted = op.postResponse
-    ? { ...scalars, ...(await postResponseHook(ctx, op, trace, res, { ...(target ?? ctx.state.into(op.resource, op.id))?.values, ...scalars })) }
-    : scalars;
-  ctx.state.record(op.resource, op.id, extracted, many, target);
-  for (const name in many) extracted[name] = many[name];
+  // A response that breaks the contract still goes through extract and assert: when nothing
+  // else fails, its values are recorded and its dependents run, so one run shows every drift.
+  const contract = ctx.options.responseCheck ? checkResponse(ctx, op, res, trace) : undefined;
+  let extracted: Record<string, unknown>;
+  try {
+    const { scalars, many } = extract(op.extract, res);
+    // post_response sees what was just extracted, in the instance it is about to go into
+    extracted = op.postResponse
+      ? { ...scalars, ...(await postResponseHook(ctx, op, trace, res, { ...(target ?? ctx.state.into(op.resource, op.id))?.values, ...scalars })) }
+      : scalars;
+    ctx.state.record(op.resource, op.id, extracted, many, target);
+    for (const name in many) extracted[name] = many[name];
+  } catch (err) {
+    // the contract's violation comes first, as it came first in the checks (and often explains the rest)
+    throw contract ? contract.error : err;
+  }
 
   const { records, error, failed } = checkAsserts(op.assert, res, rc, ctx.redactor);
   if (error && failed !== undefined) error.loc ??= assertLoc(ctx.project, op, failed);
-  return { extracted: ctx.redactor.value(extracted), asserts: records, error };
+  const asserted = { extracted: ctx.redactor.value(extracted), asserts: records };
+  if (contract) return { ...asserted, error: contract.error, handsOn: error === undefined };
+  return { ...asserted, error };
 }
 
 /** The line of the `index`-th assert (op.assert keeps only the strings of the written list). */

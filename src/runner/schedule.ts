@@ -103,7 +103,8 @@ export class Scheduler {
     const op = this.ctx.project.operations.get(opId);
     if (!op) return this.failure(opId, new FlowError('E_REF_UNDEFINED', `operation "${opId}" is not defined`), prerequisiteOf);
     const results = await Promise.all(this.depsOf(opId).map((d) => this.ensure(d, opId, ancestry)));
-    const blocked = results.find((r) => r.status !== 'passed');
+    // a prerequisite that failed only its contract handed on its values: its dependents run
+    const blocked = results.find((r) => r.status !== 'passed' && !r.valuesHandedOn);
     if (blocked) {
       // a cycle (only a project that skipped lint has one) is named as such, all the way up
       const cycle = blocked.error?.code === 'E_CYCLE' ? blocked.error.message : undefined;
@@ -132,10 +133,10 @@ export class Scheduler {
     const trace: Trace = { operation: op.id, exchanges: [] };
     this.ctx.emit({ type: 'operation:start', operation: op.id, prerequisiteOf });
     let once: OnceResult | undefined;
-    let failure: { error: unknown } | undefined;
+    let failure: { error: unknown; handsOn?: boolean } | undefined;
     try {
       once = op.forEach ? await forEach(this.ctx, op, trace) : await executeOnce(this.ctx, op, trace);
-      if (once.error !== undefined) failure = { error: once.error };
+      if (once.error !== undefined) failure = { error: once.error, handsOn: once.handsOn };
     } catch (err) {
       failure = { error: err };
     }
@@ -145,6 +146,7 @@ export class Scheduler {
       result.status = 'failed';
       result.error = errorRecord(this.explain(failure.error), this.ctx.redactor);
       result.error.loc ??= op.loc;
+      if (failure.handsOn) result.valuesHandedOn = true;
     }
     result.ms = Math.round(performance.now() - started);
     return this.ended(result);

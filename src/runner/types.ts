@@ -63,6 +63,8 @@ export interface OperationResult {
   error?: ErrorRecord;
   /** for a skip: why, e.g. `prerequisite order.create failed` */
   skippedBecause?: string;
+  /** failed only its response check (a contract, E_CONTRACT): what it extracted was recorded and its dependents ran */
+  valuesHandedOn?: boolean;
   /** for a skip: the operation whose failure blocked this one, through any chain of skips */
   blockedBy?: string;
   /** what the operation's hooks printed with console.*, in order (redacted) */

@@ -5,7 +5,7 @@ import type { ExtractSpec, Operation } from '../project/index.js';
 import { evaluateAssert, extractAll, parseAssert, render, type RenderContext } from '../runtime/index.js';
 import type { Redactor } from '../redact/index.js';
 import type { FlowResponse } from '../http/index.js';
-import type { AssertRecord } from './types.js';
+import type { AssertRecord, ResultWarning } from './types.js';
 import type { RunContext, Trace } from './context.js';
 import { redactedExcerpt } from './records.js';
 
@@ -20,10 +20,19 @@ export function checkStatus(res: FlowResponse, expected: number[] | undefined, r
   });
 }
 
-/** The run's responseCheck (a contract): it throws to fail the operation, or returns warnings for its result. */
-export function checkResponse(ctx: RunContext, op: Operation, res: FlowResponse, trace: Trace): void {
-  const warnings = ctx.options.responseCheck!({ operation: op.id, method: op.method, url: res.url, response: res, redact: (v) => ctx.redactor.value(v) });
+/**
+ * The run's responseCheck (a contract): what it throws is returned, to fail the operation
+ * once the rest of its checks have run; the warnings it returns go on its result.
+ */
+export function checkResponse(ctx: RunContext, op: Operation, res: FlowResponse, trace: Trace): { error: unknown } | undefined {
+  let warnings: ResultWarning[] | undefined;
+  try {
+    warnings = ctx.options.responseCheck!({ operation: op.id, method: op.method, url: res.url, response: res, redact: (v) => ctx.redactor.value(v) });
+  } catch (error) {
+    return { error };
+  }
   if (warnings?.length) (trace.warnings ??= []).push(...warnings.map((w) => ({ code: w.code, message: ctx.redactor.text(w.message) })));
+  return undefined;
 }
 
 export function extract(specs: ExtractSpec[], res: FlowResponse): { scalars: Record<string, unknown>; many: Record<string, unknown[]> } {

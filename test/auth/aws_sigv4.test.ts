@@ -7,6 +7,8 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { strategyFor } from '../../src/auth/index.js';
 import type { PreparedRequest } from '../../src/http/index.js';
+import { describeWhenAvailable } from '../helpers/needs.js';
+import { serverMissing, serverPath } from '../helpers/test-servers.js';
 import { closeRunners, envFile, load, ROOT } from '../runner/helpers.js';
 import { loadActor, makeAuthContext, rejection } from './context.js';
 
@@ -49,29 +51,6 @@ const S3_KEY = 'AKIDREQFLOWTEST';
 const S3_SECRET = 'reqflow-s3-secret-0123456789abcdef';
 let s3: { url: string; child: ChildProcess; dir: string } | undefined;
 
-beforeAll(async () => {
-  const dir = await mkdtemp(path.join(tmpdir(), 'reqflow-s3-'));
-  const child = spawn(process.execPath, [path.resolve(__dirname, '../fixtures/auth/s3-start.cjs'), dir, S3_KEY, S3_SECRET, 'test-bucket'], {
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  const url = await new Promise<string>((resolve, reject) => {
-    let out = '';
-    child.stdout.on('data', (c: Buffer) => {
-      out += c.toString();
-      const m = /LISTENING (http:\/\/\S+)/.exec(out);
-      if (m) resolve(m[1]);
-    });
-    child.once('exit', (code) => reject(new Error(`s3rver exited with ${code}: ${out}`)));
-  });
-  s3 = { url, child, dir };
-});
-
-afterAll(async () => {
-  await closeRunners();
-  s3?.child.kill();
-  if (s3) await rm(s3.dir, { recursive: true, force: true });
-});
-
 const OPS = [
   'name: object',
   'operations:',
@@ -104,7 +83,34 @@ function project(secret: string, extra = '') {
   );
 }
 
-describe('aws_sigv4 against @20minutes/s3rver (verifies SigV4)', () => {
+describeWhenAvailable('aws_sigv4 against @20minutes/s3rver (verifies SigV4)', serverMissing('@20minutes/s3rver'), () => {
+  beforeAll(async () => {
+    const dir = await mkdtemp(path.join(tmpdir(), 'reqflow-s3-'));
+    const child = spawn(
+      process.execPath,
+      [path.resolve(__dirname, '../fixtures/auth/s3-start.cjs'), serverPath('@20minutes/s3rver'), dir, S3_KEY, S3_SECRET, 'test-bucket'],
+      {
+        stdio: ['ignore', 'pipe', 'pipe'],
+      },
+    );
+    const url = await new Promise<string>((resolve, reject) => {
+      let out = '';
+      child.stdout.on('data', (c: Buffer) => {
+        out += c.toString();
+        const m = /LISTENING (http:\/\/\S+)/.exec(out);
+        if (m) resolve(m[1]);
+      });
+      child.once('exit', (code) => reject(new Error(`s3rver exited with ${code}: ${out}`)));
+    });
+    s3 = { url, child, dir };
+  });
+
+  afterAll(async () => {
+    await closeRunners();
+    s3?.child.kill();
+    if (s3) await rm(s3.dir, { recursive: true, force: true });
+  });
+
   test('PUT an object (a key with a space and non-ASCII), GET it back, list the bucket', async () => {
     const { runner, events } = await project(S3_SECRET);
     const r = await runner.runMany(['object.get', 'object.list']);

@@ -5,13 +5,13 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { TLSSocket } from 'node:tls';
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { afterAll, beforeAll, expect, test } from 'vitest';
 import { KEY_PASSWORD, makeCerts, OPENSSL_INSTALL, opensslMissing } from '../helpers/certs.js';
 import { json, startServer, type TestServer } from '../helpers/http-server.js';
+import { describeWhenAvailable } from '../helpers/needs.js';
 import { closeRunners, envFile, load, ROOT } from '../runner/helpers.js';
 
 const missing = opensslMissing();
-const inCI = process.env.CI === 'true' || process.env.CI === '1';
 
 let dir: string;
 let srv: TestServer;
@@ -53,13 +53,10 @@ async function run(actors: Record<string, Record<string, string>>, ops: string[]
   return { results: Object.fromEntries(summary.results.map((r) => [r.operation, r])), events };
 }
 
-const describeTls = missing ? (inCI ? describe : describe.skip) : describe;
-
-describeTls(
-  missing ? `mtls (needs openssl: ${missing}; install with: ${OPENSSL_INSTALL})` : 'mtls against a node:https server requiring client certificates',
+describeWhenAvailable(
+  'mtls against a node:https server requiring client certificates',
+  missing && `needs openssl: ${missing}; install with: ${OPENSSL_INSTALL}`,
   () => {
-    if (missing && inCI) test('openssl is installed', () => expect.fail(`openssl is required in CI: ${missing}`));
-
     test('PEM identity and a p12 bundle pass; in the same run an actor from another CA and a request without actor fail', async () => {
       const { results, events } = await run(
         {

@@ -6,14 +6,14 @@
 // field left out) gets exactly the proposals and open question the real answers prove.
 import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it } from 'vitest';
 import { main } from '../../src/cli/main.js';
-import { LOOPBACK_INSTALL, loopbackMissing, startLoopbackTodo, type LoopbackTodo } from '../helpers/loopback-todo.js';
+import { loopbackMissing, startLoopbackTodo, type LoopbackTodo } from '../helpers/loopback-todo.js';
+import { describeWhenAvailable } from '../helpers/needs.js';
 import { cleanProjects, writeProject } from '../helpers/project.js';
 import { recordedIO } from '../runtime/secrets/cli-io.js';
 
 const missing = loopbackMissing();
-const CI = process.env.CI === 'true' || process.env.CI === '1';
 
 async function flow(cwd: string, args: string[]) {
   const rec = recordedIO({ cwd });
@@ -31,60 +31,53 @@ async function importProject(server: LoopbackTodo, drift?: (doc: any) => void): 
   return path.join(dir, 'project');
 }
 
-if (missing && !CI) {
-  describe.skip(`flow calibrate on @loopback/example-todo (skipped: ${missing}; ${LOOPBACK_INSTALL})`, () => {
-    it('needs the server', () => {});
+describeWhenAvailable('flow calibrate on @loopback/example-todo', missing, () => {
+  let server: LoopbackTodo | undefined;
+  beforeAll(async () => {
+    server = await startLoopbackTodo();
+  }, 90_000);
+  afterAll(async () => {
+    await server?.close();
+    await cleanProjects();
   });
-} else {
-  describe('flow calibrate on @loopback/example-todo', () => {
-    let server: LoopbackTodo | undefined;
-    beforeAll(async () => {
-      if (missing) throw new Error(`@loopback/example-todo is required in CI but ${missing}: ${LOOPBACK_INSTALL}`);
-      server = await startLoopbackTodo();
-    }, 90_000);
-    afterAll(async () => {
-      await server?.close();
-      await cleanProjects();
+  const vars = () => ['--var', `baseUrl=${server!.url}`, '--var', 'todo_title=Buy milk'];
+
+  it('its own description: nothing to propose; --apply records live_capture; run --all passes', async () => {
+    const project = await importProject(server!);
+    const r = await flow(project, ['calibrate', '--writes', '--destructive', '--apply', ...vars()]);
+    expect(r.stdout).toContain('## Proposals\n\nNone: no answer contradicts an expectation.');
+    expect(r.stdout).toMatch(/8 operation\(s\) run \(1 round\(s\)\), 8 passed/);
+    expect(r.code).toBe(0);
+    const todos = await readFile(path.join(project, 'resources/todos.yaml'), 'utf8');
+    expect(todos.match(/verified_against: live_capture/g)).toHaveLength(8);
+    expect(todos).not.toContain('verified_against: synthetic');
+    expect(todos).toContain('observed: DELETE /todos/{{todo.id}} -> 204');
+    const run = await flow(project, ['run', '--all', ...vars()]);
+    expect(run.stdout).toMatch(/^8 passed, 0 failed/m);
+    expect(run.code).toBe(0);
+  }, 60_000);
+
+  it('a drifted copy of its description: the real answers prove the statuses; a left-out required field is an open question', async () => {
+    const project = await importProject(server!, (doc) => {
+      const post = doc.paths['/todos'].post;
+      post.responses = { 201: post.responses[200] };
+      const del = doc.paths['/todos/{id}'].delete;
+      del.responses = { 200: del.responses[204] };
+      // PUT's body loses its required field
+      doc.components.schemas.Todo.required = [];
     });
-    const vars = () => ['--var', `baseUrl=${server!.url}`, '--var', 'todo_title=Buy milk'];
-
-    it('its own description: nothing to propose; --apply records live_capture; run --all passes', async () => {
-      const project = await importProject(server!);
-      const r = await flow(project, ['calibrate', '--writes', '--destructive', '--apply', ...vars()]);
-      expect(r.stdout).toContain('## Proposals\n\nNone: no answer contradicts an expectation.');
-      expect(r.stdout).toMatch(/8 operation\(s\) run \(1 round\(s\)\), 8 passed/);
-      expect(r.code).toBe(0);
-      const todos = await readFile(path.join(project, 'resources/todos.yaml'), 'utf8');
-      expect(todos.match(/verified_against: live_capture/g)).toHaveLength(8);
-      expect(todos).not.toContain('verified_against: synthetic');
-      expect(todos).toContain('observed: DELETE /todos/{{todo.id}} -> 204');
-      const run = await flow(project, ['run', '--all', ...vars()]);
-      expect(run.stdout).toMatch(/^8 passed, 0 failed/m);
-      expect(run.code).toBe(0);
-    }, 60_000);
-
-    it('a drifted copy of its description: the real answers prove the statuses; a left-out required field is an open question', async () => {
-      const project = await importProject(server!, (doc) => {
-        const post = doc.paths['/todos'].post;
-        post.responses = { 201: post.responses[200] };
-        const del = doc.paths['/todos/{id}'].delete;
-        del.responses = { 200: del.responses[204] };
-        // PUT's body loses its required field
-        doc.components.schemas.Todo.required = [];
-      });
-      const r = await flow(project, ['calibrate', 'todo.create', 'todo.delete', 'todo.update', '--writes', '--destructive', '--apply', ...vars()]);
-      const proposals = [...r.stdout.matchAll(/^- Edit \(resources\/todos\.yaml:\d+\): (.+)$/gm)].map((m) => m[1]);
-      expect(proposals.sort()).toEqual(['`expect_status: 200` -> `expect_status: 204`', '`expect_status: 201` -> `expect_status: 200`']);
-      expect(r.stdout).toMatch(/\*\*todo\.update\*\*: the server answered 422 naming required body field\(s\) `title`/);
-      // the question answered by hand: the body the server asked for
-      const file = path.join(project, 'resources/todos.yaml');
-      const text = await readFile(file, 'utf8');
-      await writeFile(file, text.replace(/( {2}update:\n(?: {4}.*\n)*? {4}path: .*\n)/, '$1    body: { title: "{{env.todo_title}}" }\n'));
-      const run = await flow(project, ['run', '--all', ...vars()]);
-      expect(run.stdout).toMatch(/^8 passed, 0 failed/m);
-      const again = await flow(project, ['calibrate', '--writes', '--destructive', ...vars()]);
-      expect(again.stdout).toContain('## Proposals\n\nNone: no answer contradicts an expectation.');
-      expect(again.code).toBe(0);
-    }, 60_000);
-  });
-}
+    const r = await flow(project, ['calibrate', 'todo.create', 'todo.delete', 'todo.update', '--writes', '--destructive', '--apply', ...vars()]);
+    const proposals = [...r.stdout.matchAll(/^- Edit \(resources\/todos\.yaml:\d+\): (.+)$/gm)].map((m) => m[1]);
+    expect(proposals.sort()).toEqual(['`expect_status: 200` -> `expect_status: 204`', '`expect_status: 201` -> `expect_status: 200`']);
+    expect(r.stdout).toMatch(/\*\*todo\.update\*\*: the server answered 422 naming required body field\(s\) `title`/);
+    // the question answered by hand: the body the server asked for
+    const file = path.join(project, 'resources/todos.yaml');
+    const text = await readFile(file, 'utf8');
+    await writeFile(file, text.replace(/( {2}update:\n(?: {4}.*\n)*? {4}path: .*\n)/, '$1    body: { title: "{{env.todo_title}}" }\n'));
+    const run = await flow(project, ['run', '--all', ...vars()]);
+    expect(run.stdout).toMatch(/^8 passed, 0 failed/m);
+    const again = await flow(project, ['calibrate', '--writes', '--destructive', ...vars()]);
+    expect(again.stdout).toContain('## Proposals\n\nNone: no answer contradicts an expectation.');
+    expect(again.code).toBe(0);
+  }, 60_000);
+});

@@ -4,13 +4,14 @@ import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
+import { describeWhenAvailable, NOT_BUILT } from '../helpers/needs.js';
 
 const REPO = path.resolve(import.meta.dirname, '../..');
 const BUILT = existsSync(path.join(REPO, 'dist/cli/main.js'));
 
 // Under CI a missing build is a failure, not a skip: the build is part of `npm ci`.
-describe.skipIf(!BUILT && !process.env.CI)('bin/flow.js as a program', () => {
+describeWhenAvailable('bin/flow.js as a program', BUILT ? undefined : NOT_BUILT, () => {
   it('starts through its own first line and answers --version', async () => {
     const { version } = JSON.parse(await readFile(path.join(REPO, 'package.json'), 'utf8')) as { version: string };
     const r = await new Promise<{ code: number; stdout: string; stderr: string }>((resolve) => {

@@ -6,6 +6,7 @@ import path from 'node:path';
 import { Readable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
+import { describeWhenAvailable, NOT_BUILT } from '../helpers/needs.js';
 import { main } from '../../src/cli/main.js';
 import type { CliIO } from '../../src/cli/io.js';
 import { CODES } from '../../src/lint/codes.js';
@@ -130,7 +131,7 @@ function run(args: string[], cwd: string): Promise<{ code: number; stdout: strin
 }
 
 // Under CI a missing build is a failure, not a skip: the build is part of `npm ci`.
-describe.skipIf(!BUILT && !process.env.CI)('node bin/flow.js lint (child process)', () => {
+describeWhenAvailable('node bin/flow.js lint (child process)', BUILT ? undefined : NOT_BUILT, () => {
   it('exits 1 with the golden output on the broken fixture', async () => {
     const r = await run(['lint'], BROKEN);
     expect(r).toEqual({ code: 1, stdout: golden('expected.stylish.txt'), stderr: '' });

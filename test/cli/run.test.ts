@@ -6,6 +6,7 @@ import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
+import { describeWhenAvailable, NOT_BUILT } from '../helpers/needs.js';
 import { main } from '../../src/cli/main.js';
 import { cleanProjects, writeProject } from '../helpers/project.js';
 import { freshShopApi } from '../helpers/shop-api.js';
@@ -297,7 +298,7 @@ describe('flow run (in process)', () => {
 const BUILT = existsSync(path.join(REPO, 'dist/cli/commands/run.js'));
 
 // Under CI a missing build is a failure, not a skip: the build is part of `npm ci`.
-describe.skipIf(!BUILT && !process.env.CI)('node bin/flow.js run (child process)', () => {
+describeWhenAvailable('node bin/flow.js run (child process)', BUILT ? undefined : NOT_BUILT, () => {
   it('runs an operation with its prerequisites against the server; exit 0, and exit 2 on a usage error', async () => {
     const dir = await shopProject();
     const run = (args: string[]) =>

@@ -10,7 +10,8 @@
 // one at random; /bearer strips leading B/e/a/r characters from the token.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { afterAll, beforeAll, describe, test } from 'vitest';
+import { afterAll, beforeAll } from 'vitest';
+import { describeWhenAvailable } from './needs.js';
 
 const GUNICORN = '/usr/bin/gunicorn';
 const HTTPBIN_MODULE = '/usr/lib/python3/dist-packages/httpbin';
@@ -53,25 +54,11 @@ async function startHttpbin(timeoutMs = 10_000): Promise<Httpbin> {
 
 /**
  * A describe block with httpbin started before and stopped after. Without httpbin: a
- * failing test in CI, a skipped block (named with the reason) elsewhere.
+ * failing test in CI, a skipped block that says why elsewhere (needs.ts).
  */
 export function describeHttpbin(name: string, body: (hb: () => Httpbin) => void): void {
   const missing = httpbinMissing();
-  if (missing) {
-    if (process.env.CI === 'true' || process.env.CI === '1') {
-      describe(name, () => {
-        test('httpbin is installed', () => {
-          throw new Error(`httpbin is required in CI but ${missing}. Install it with: ${HTTPBIN_INSTALL}`);
-        });
-      });
-    } else {
-      describe.skip(`${name} (skipped: httpbin not installed — ${missing}; install with: ${HTTPBIN_INSTALL})`, () => {
-        test('needs httpbin', () => {});
-      });
-    }
-    return;
-  }
-  describe(name, () => {
+  describeWhenAvailable(name, missing && `httpbin is not installed (${missing}); install it with: ${HTTPBIN_INSTALL}`, () => {
     let hb: Httpbin | undefined;
     beforeAll(async () => {
       hb = await startHttpbin();

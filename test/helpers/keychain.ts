@@ -16,30 +16,17 @@ const ENV_KEYS = ['DBUS_SESSION_BUS_ADDRESS', 'XDG_DATA_HOME', 'XDG_RUNTIME_DIR'
 const TOOLS = ['dbus-daemon', 'gnome-keyring-daemon', 'dbus-send'];
 const INSTALL = 'apt-get install -y dbus gnome-keyring';
 
-interface KeychainAvailability {
+export interface KeychainAvailability {
   ok: boolean;
   /** why not, with how to install */
   reason?: string;
 }
 
-/** Synchronous, so that `describe.skipIf` can use it at collection time. */
-function keychainToolsInstalled(): KeychainAvailability {
+/** Synchronous, so that a describe block can be skipped at collection time (needs.ts). */
+export function keychainToolsInstalled(): KeychainAvailability {
   const missing = TOOLS.filter((t) => spawnSync('sh', ['-c', `command -v ${t}`], { stdio: 'ignore' }).status !== 0);
   if (missing.length === 0) return { ok: true };
   return { ok: false, reason: `${missing.join(', ')} ${missing.length > 1 ? 'are' : 'is'} not installed (${INSTALL})` };
-}
-
-/**
- * Whether the keychain tests run. Without the tools they are skipped with a message, except
- * under CI=true, where a missing keychain must not pass silently: `required` is then true
- * and the caller fails a test with `reason`.
- */
-export function keychainTestPlan(): { run: boolean; required: boolean; reason?: string } {
-  const tools = keychainToolsInstalled();
-  if (tools.ok) return { run: true, required: false };
-  const ci = process.env.CI === 'true' || process.env.CI === '1';
-  if (!ci) console.warn(`[keychain tests skipped] ${tools.reason}`);
-  return { run: false, required: ci, reason: `the real-keychain tests cannot run under CI=true: ${tools.reason}` };
 }
 
 export interface TestKeychain {

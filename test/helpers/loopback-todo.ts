@@ -1,17 +1,15 @@
-// @loopback/example-todo (npm devDependency, pinned 6.0.0): a real third-party API that serves
-// its own OpenAPI 3 description at /openapi.json. It runs on Node 20 despite its engines field.
-// Its memory store persists to ./data/db.json relative to its working directory, so each
-// server gets a fresh temp directory with a copy of the package's seed. Not installed: with
-// CI=true the test FAILS (package.json installs it), otherwise it is skipped with the reason.
+// @loopback/example-todo (pinned 6.0.0, one of the test servers: test-servers.ts): a real
+// third-party API that serves its own OpenAPI 3 description at /openapi.json. It runs on Node
+// 20 despite its engines field. Its memory store persists to ./data/db.json relative to its
+// working directory, so each server gets a fresh temp directory with a copy of the package's
+// seed. Not installed: with CI=true the test FAILS, otherwise it is skipped with the reason.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync } from 'node:fs';
 import { cp, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { serverMissing, serverPath } from './test-servers.js';
 
-const PACKAGE = fileURLToPath(new URL('../../node_modules/@loopback/example-todo', import.meta.url));
-export const LOOPBACK_INSTALL = 'npm install (it is a devDependency: @loopback/example-todo@6.0.0)';
+const PACKAGE = serverPath('@loopback/example-todo');
 
 export interface LoopbackTodo {
   url: string;
@@ -20,7 +18,7 @@ export interface LoopbackTodo {
 
 /** Why the server cannot run here, or undefined. */
 export function loopbackMissing(): string | undefined {
-  return existsSync(path.join(PACKAGE, 'dist', 'index.js')) ? undefined : `${PACKAGE} is not installed`;
+  return serverMissing('@loopback/example-todo', 'dist', 'index.js');
 }
 
 export async function startLoopbackTodo(timeoutMs = 60_000): Promise<LoopbackTodo> {

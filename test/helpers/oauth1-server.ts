@@ -4,8 +4,9 @@
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, test } from 'vitest';
+import { afterAll, beforeAll } from 'vitest';
 import { portFromLog, stop, waitUntilUp } from './httpbin.js';
+import { describeWhenAvailable } from './needs.js';
 
 const GUNICORN = '/usr/bin/gunicorn';
 const FIXTURES = path.resolve(__dirname, '../fixtures/auth');
@@ -53,19 +54,7 @@ async function start(rsaPublic: string): Promise<OAuth1Server> {
 /** A describe block with the verifier started before and stopped after (RSA-SHA1 checked with `rsaPublic`). */
 export function describeOAuth1(name: string, rsaPublic: string, body: (server: () => OAuth1Server) => void): void {
   const why = missing();
-  if (why) {
-    if (process.env.CI === 'true' || process.env.CI === '1') {
-      describe(name, () =>
-        test('the OAuth 1.0a verifier is installed', () => {
-          throw new Error(`required in CI but ${why}. Install with: ${OAUTH1_INSTALL}`);
-        }),
-      );
-    } else {
-      describe.skip(`${name} (skipped: ${why}; install with: ${OAUTH1_INSTALL})`, () => test('needs oauthlib', () => {}));
-    }
-    return;
-  }
-  describe(name, () => {
+  describeWhenAvailable(name, why && `${why}; install with: ${OAUTH1_INSTALL}`, () => {
     let srv: OAuth1Server | undefined;
     beforeAll(async () => {
       srv = await start(rsaPublic);

@@ -4,15 +4,13 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { describe, test } from 'vitest';
+import { describeWhenAvailable } from './needs.js';
 
 /** `../shared` beside the repository. */
 export const SHARED = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../shared');
 
-const inCI = (): boolean => process.env.CI === 'true' || process.env.CI === '1';
-
 /** The absolute path of `shared/<rel>`, or undefined when it is absent. */
-function sharedPath(rel: string): string | undefined {
+export function sharedPath(rel: string): string | undefined {
   const p = path.join(SHARED, rel);
   return existsSync(p) ? p : undefined;
 }
@@ -22,23 +20,10 @@ function sharedPath(rel: string): string | undefined {
  * is missing, or under CI one failing test that says so.
  */
 export function describeShared(name: string, rel: string, body: (dir: string) => void): void {
-  const found = sharedPath(rel);
-  if (found) {
-    describe(name, () => body(found));
-    return;
-  }
-  const missing = `${path.join(SHARED, rel)} is absent (the shared corpus beside the clone)`;
-  if (inCI()) {
-    describe(name, () => {
-      test(`needs ${rel}`, () => {
-        throw new Error(`${missing}: it is required under CI=true`);
-      });
-    });
-    return;
-  }
-  // Printed too: Vitest's default reporter does not name a skipped block.
-  console.warn(`[${name} skipped] ${missing}`);
-  describe.skip(`${name} (skipped: ${missing})`, () => {
-    test(`needs ${rel}`, () => {});
-  });
+  describeWhenAvailable(name, sharedMissing(rel), () => body(sharedPath(rel)!));
+}
+
+/** Why `shared/<rel>` cannot be read, or undefined. */
+export function sharedMissing(rel: string): string | undefined {
+  return sharedPath(rel) ? undefined : `${path.join(SHARED, rel)} is absent (the shared corpus beside the clone)`;
 }

@@ -10,14 +10,17 @@ import { createServer, request, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { cleanProjects, writeProject } from '../helpers/project.js';
-import { describeShared } from '../helpers/shared.js';
+import { sharedMissing, sharedPath } from '../helpers/shared.js';
+import { describeWhenAvailable } from '../helpers/needs.js';
+import { serverMissing, serverPath } from '../helpers/test-servers.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const FLOW = path.join(ROOT, 'bin', 'flow.js');
-const PRISM = path.join(ROOT, 'node_modules', '@stoplight', 'prism-cli', 'dist', 'index.js');
+const PRISM = serverPath('@stoplight/prism-cli', 'dist', 'index.js');
+const prismMissing = serverMissing('@stoplight/prism-cli', 'dist', 'index.js');
 const CONDUIT = 'corpus/openapi/realworld-conduit.oas31.yml';
 
 /** A second description written for the test: formats, a required header, a key, query defaults. */
@@ -154,18 +157,18 @@ function refusals(log: string): string[] {
   return log.split('\n').filter((l) => /VALIDATOR.*(error|✖)|Request terminated with error/i.test(l));
 }
 
-// The corpus lies beside the clone (../shared/corpus): where it is absent this block skips with
-// a message, and under CI=true it fails.
-describeShared('Prism round trip: Conduit', CONDUIT, (conduit) => {
+// The corpus lies beside the clone (../shared/corpus), Prism in test/servers: where either is
+// absent this block skips with a message, and under CI=true it fails.
+describeWhenAvailable('Prism round trip: Conduit', prismMissing ?? sharedMissing(CONDUIT), () => {
   it('Conduit (../shared/corpus, OpenAPI 3.1): no request refused as malformed', async () => {
-    const r = await roundTrip(conduit, '/api');
+    const r = await roundTrip(sharedPath(CONDUIT)!, '/api');
     expect(refusals(r.prism), r.out).toEqual([]);
     expect(r.out).toMatch(/19 passed, 0 failed/);
     expect(r.code, r.out).toBe(0);
   }, 120_000);
 });
 
-describe('imported projects run against Prism (no request refused as malformed)', () => {
+describeWhenAvailable('imported projects run against Prism (no request refused as malformed)', prismMissing, () => {
   it('a description with formats, enums, a required header and an API key', async () => {
     const dir = await writeProject({ 'notes.yaml': NOTES });
     const r = await roundTrip(path.join(dir, 'notes.yaml'), '/v2');

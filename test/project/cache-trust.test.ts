@@ -8,6 +8,7 @@ import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSyn
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { describeWhenAvailable } from '../helpers/needs.js';
 import { lint } from '../../src/lint/index.js';
 import { loadProject } from '../../src/project/index.js';
 import { ParseCache, seal } from '../../src/project/parse-cache.js';
@@ -82,12 +83,12 @@ function flowLint(
   });
 }
 
-describe('a cache folder that is not the user own', () => {
-  const user = otherUser();
-  // In CI (root, .ci/run) the second user is always made: there a missing one fails the test.
-  const skip = user || process.env.CI === 'true' ? false : 'needs root, to create a second user and run as it (runuser)';
+// In CI (root, .ci/run) the second user is always made: there a missing one fails the test.
+const user = otherUser();
+const noUser = user || process.env.CI === 'true' ? undefined : 'needs root, to create a second user and run as it (runuser)';
 
-  it.skipIf(skip)(
+describeWhenAvailable('a cache folder that is not the user own', noUser, () => {
+  it(
     "another user's node_modules/.cache in a shared parent (the old default) is not used: a planted entry cannot make lint pass",
     { timeout: 120_000 },
     async () => {
@@ -119,7 +120,7 @@ describe('a cache folder that is not the user own', () => {
     },
   );
 
-  it.skipIf(skip)("another user's planted entry cannot make flow run execute a pre_request hook that is in no file", { timeout: 120_000 }, async () => {
+  it("another user's planted entry cannot make flow run execute a pre_request hook that is in no file", { timeout: 120_000 }, async () => {
     await ensureBuilt();
     const srv = await startServer({ '*': (_req, res) => json(res, 200, { data: { id: 1 } }) });
     try {
@@ -149,7 +150,7 @@ describe('a cache folder that is not the user own', () => {
     }
   });
 
-  it.skipIf(skip)("--cache-dir naming another user's folder: W_CACHE_UNSAFE, and the load goes on without it", async () => {
+  it("--cache-dir naming another user's folder: W_CACHE_UNSAFE, and the load goes on without it", async () => {
     const plantDir = mkdtempSync(path.join(tmpdir(), 'reqflow-plant-'));
     await plant(plantDir, { ParseCache, seal } as CacheModule, (dir, cacheDir) => loadProject(dir, { cache: { dir: cacheDir } }));
     execFileSync('chmod', ['-R', 'a+rX', plantDir]);

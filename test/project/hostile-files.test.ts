@@ -6,6 +6,7 @@ import { mkdir, symlink } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
+import { describeWhenAvailable, NOT_BUILT } from '../helpers/needs.js';
 import { loadProject } from '../../src/project/index.js';
 import { readProjectFile, realProjectDir } from '../../src/project/read.js';
 import { cleanProjects, codes, writeProject } from '../helpers/project.js';
@@ -113,7 +114,7 @@ function flow(args: string[]): Promise<{ code: number | null; signal: string | n
   });
 }
 
-describe.skipIf(!BUILT && !process.env.CI)('a named pipe as a project file (real mkfifo, bin/flow.js)', () => {
+describeWhenAvailable('a named pipe as a project file (real mkfifo, bin/flow.js)', BUILT ? undefined : NOT_BUILT, () => {
   it.each([
     ['the pipe itself', 'resources/pipe.yaml'],
     ['a link to the pipe', 'resources/link.yaml'],

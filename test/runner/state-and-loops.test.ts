@@ -32,6 +32,10 @@ beforeAll(async () => {
       }
       if (req.path === '/things' && req.method === 'POST') return json(res, 201, { id: server.count('POST /things') });
       if (req.path === '/upload') return json(res, 200, { ok: true });
+      if (req.path === '/comments' && req.method === 'POST') return json(res, 201, { id: 2 });
+      if (req.path === '/comments') return json(res, 200, [{ id: 2 }, { id: 5 }]);
+      const comment = /^\/comments\/(\d+)$/.exec(req.path);
+      if (comment) return json(res, 200, { id: Number(comment[1]) });
       json(res, 404, {});
     },
   });
@@ -116,6 +120,40 @@ describe('for_each', () => {
       { id: 'b2', etag: 'e-b2' },
       { id: 'c3', etag: 'e-c3' },
     ]);
+  });
+
+  it('visits each identity once: a created comment that the list returns too is one instance', async () => {
+    const start = server.requests.length;
+    const { summary } = await run(
+      [
+        '  comment:',
+        '    operations:',
+        '      create: { method: POST, path: /comments, expect_status: 201, extract: { id: $.data.id } }',
+        '      list: { path: /comments, depends_on: [comment.create], extract: { id: "$.data[*].id" } }',
+        '      get: { path: "/comments/{{comment.id}}", for_each: comment, depends_on: [comment.list], assert: ["$.data.id == {{comment.id}}"] }',
+        '',
+      ].join('\n'),
+      ['comment.get'],
+    );
+    expect(summary.results[0]).toMatchObject({ status: 'passed', asserts: [{ pass: true }, { pass: true }] });
+    const got = server.requests.slice(start).map((r) => `${r.method} ${r.path}`);
+    expect(got).toEqual(['POST /comments', 'GET /comments', 'GET /comments/2', 'GET /comments/5']);
+  });
+
+  it('an operation that reads no field of the resource still runs once per instance', async () => {
+    const start = server.requests.length;
+    const { summary } = await run(
+      [
+        '  comment:',
+        '    operations:',
+        '      list: { path: /comments, extract: { id: "$.data[*].id" } }',
+        '      ping: { path: /upload, for_each: comment, depends_on: [comment.list] }',
+        '',
+      ].join('\n'),
+      ['comment.ping'],
+    );
+    expect(summary.results[0].status).toBe('passed');
+    expect(server.requests.slice(start).filter((r) => r.path === '/upload')).toHaveLength(2);
   });
 });
 

@@ -6,7 +6,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { isReady } from '../../src/server/ready.js';
 import { ensureBuilt, runVitest } from './helpers.js';
-import { freePort, petsRepo, SERVER } from './pets-repo.js';
+import { DRIFT, freePort, petsRepo, SERVER } from './pets-repo.js';
 
 const dirs: string[] = [];
 beforeAll(() => ensureBuilt(), 180_000);
@@ -14,9 +14,9 @@ afterAll(() => {
   for (const d of dirs) rmSync(d, { recursive: true, force: true });
 });
 
-async function repo(options: string): Promise<{ dir: string; port: number }> {
+async function repo(options: string, fixture?: string): Promise<{ dir: string; port: number }> {
   const port = await freePort();
-  const dir = petsRepo(options, port);
+  const dir = petsRepo(options, port, fixture);
   dirs.push(dir);
   return { dir, port };
 }
@@ -40,6 +40,17 @@ test('a response that breaks the description fails its test with the pointer, th
   expect(text).toContain('E_CONTRACT: the 200 response of GET /pets/{petId} breaks openapi.yaml (1 violation)');
   expect(text).toContain('✗ /name: expected a required property, got missing');
   expect(text).toContain('Tests  1 failed | 3 passed (4)');
+}, 120_000);
+
+test('a prerequisite that fails only its contract hands on its values: three drifts along a chain fail three tests in one run', async () => {
+  const { dir } = await repo(`{ server: ${SERVER}, openapi: 'openapi.yaml' }`, DRIFT);
+  const out = await runVitest(dir, ['run']);
+  const text = out.stdout + out.stderr;
+  expect(out.code).toBe(1);
+  expect(text).toContain('E_CONTRACT: the 201 response of POST /pets breaks openapi.yaml (1 violation)');
+  expect(text).toContain('E_CONTRACT: the 200 response of GET /pets/{petId} breaks openapi.yaml (1 violation)');
+  expect(text).toContain('E_CONTRACT: the 202 response of DELETE /pets/{petId} breaks openapi.yaml (1 violation)');
+  expect(text).toContain('Tests  3 failed (3)');
 }, 120_000);
 
 test("contract: 'warn' passes, with the violation as a warning in the output and in JUnit", async () => {

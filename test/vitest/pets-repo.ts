@@ -7,6 +7,7 @@ import path from 'node:path';
 import { REPO } from './helpers.js';
 
 const PETS = path.join(REPO, 'test/fixtures/contract/pets');
+export const DRIFT = path.join(REPO, 'test/fixtures/contract/drift');
 
 /** A port the OS says is free now: the server under test is told to listen there. */
 export function freePort(): Promise<number> {
@@ -18,11 +19,14 @@ export function freePort(): Promise<number> {
   });
 }
 
-/** @param options the source text of flow()'s options; `@PORT@` in it is replaced by the port */
-export function petsRepo(options: string, port: number): string {
+/**
+ * @param options the source text of flow()'s options; `@PORT@` in it is replaced by the port
+ * @param fixture the project and API to copy (default the pets API; `drift` breaks its description along a chain)
+ */
+export function petsRepo(options: string, port: number, fixture = PETS): string {
   const dir = mkdtempSync(path.join(tmpdir(), 'reqflow-pets-'));
   writeFileSync(path.join(dir, 'package.json'), '{ "type": "module", "private": true }\n');
-  cpSync(PETS, dir, { recursive: true });
+  cpSync(fixture, dir, { recursive: true });
   mkdirSync(path.join(dir, 'node_modules'));
   symlinkSync(REPO, path.join(dir, 'node_modules/reqflow'), 'dir');
   const config = `import { flow } from 'reqflow/vitest';\n\nexport default { plugins: [flow(${options.replaceAll('@PORT@', String(port))})] };\n`;
