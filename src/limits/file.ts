@@ -20,7 +20,9 @@ const CHUNK = 1 << 20;
 /** The bytes of `file`, a regular file of at most `maxBytes`; a FlowError with `bound.code` otherwise. */
 export async function readRegularFile(file: string, bound: FileBound): Promise<Buffer> {
   const shown = bound.shown ?? file;
-  const fail = (why: string, cause?: unknown) => new FlowError(bound.code, `${shown}: ${why}`, { details: { file: shown }, cause });
+  // `reason`, for a caller that words the error its own way: the errno (ENOENT), or what is wrong with the file
+  const fail = (why: string, cause?: unknown) =>
+    new FlowError(bound.code, `${shown}: ${why}`, { details: { file: shown, reason: (cause as NodeJS.ErrnoException | undefined)?.code ?? why }, cause });
   let handle;
   try {
     handle = await open(file, constants.O_RDONLY | constants.O_NONBLOCK);

@@ -9,9 +9,11 @@
 //   and the reader blocks the operations that reach it (an open question each).
 // Local pointers and relative files are resolved; circular schemas become shared objects, as
 // the library did, so a 4 MB description with shared schemas is resolved once per target.
-import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { load as loadYaml, JSON_SCHEMA } from 'js-yaml';
+import { FlowError } from '../../errors.js';
+import { readRegularText } from '../../limits/index.js';
+import { MAX_INPUT_BYTES } from './types.js';
 
 type Obj = Record<string, unknown>;
 type Segments = Array<string | number>;
@@ -103,11 +105,12 @@ async function loadReferencedFiles(
     const target = fileOf(ref, file);
     if (!target || docs.has(target) || unreadable.has(target)) continue;
     try {
-      const parsed = parseDescription(await readFile(target, 'utf8'));
+      const parsed = parseDescription(await readRegularText(target, { maxBytes: MAX_INPUT_BYTES, code: 'E_IMPORT_INPUT', shown: path.basename(target) }));
       docs.set(target, parsed);
       await loadReferencedFiles(target, parsed, isSwagger2, docs, unreadable);
     } catch (err) {
-      unreadable.set(target, (err as NodeJS.ErrnoException).code ?? (err as Error).message.split('\n')[0]);
+      const why = err instanceof FlowError ? String(err.details?.reason) : ((err as NodeJS.ErrnoException).code ?? (err as Error).message.split('\n')[0]);
+      unreadable.set(target, why);
     }
   }
 }
