@@ -1,7 +1,9 @@
 // Hostile inputs end fast with a coded error, whatever the reader: a document or a body nested
-// past MAX_DOCUMENT_DEPTH (100 levels, JSON held to the bound js-yaml puts on YAML), an input
-// or a `$ref` target that is a FIFO or a device, and an import is linear in its requests. Each
-// case ran for minutes, filled gigabytes, overflowed the stack (exit 70) or hung before.
+// past MAX_DOCUMENT_DEPTH (100 levels, JSON held to the bound js-yaml puts on YAML), a chain of
+// references, an input or a `$ref` target that is a FIFO or a device; and an import is linear
+// in its requests. Before, each ran for minutes, filled gigabytes, overflowed the stack (exit
+// 70) or hung, except the deep bodies, which were read whole and then cut without a word at 12
+// levels in the emitted body.
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -22,7 +24,7 @@ async function flowImport(name: string, text?: string) {
   const io = capturingIO({ cwd: dir });
   const t0 = performance.now();
   const code = await main(['import', name, '--out', path.join(dir, `out-${name}`)], io);
-  return { code, err: io.err, ms: performance.now() - t0 };
+  return { code, out: io.out, err: io.err, ms: performance.now() - t0 };
 }
 
 const deepJson = (levels: number, leaf = '1') => `${'{"a":'.repeat(levels)}${leaf}${'}'.repeat(levels)}`;
@@ -68,6 +70,29 @@ describe('nesting is bounded, with a coded error, never a stack overflow', () =>
       expect(r.err, name).toMatch(new RegExp(`E_IMPORT_PARSE.*${name.replace(/\./g, '\\.')}: JSON nested deeper than 100 levels`));
       expect(r.code, name).toBe(2);
     }
+  });
+
+  it('a chain of 10k references is cut at 200 levels into open questions, not a stack overflow', async () => {
+    const schemas: Record<string, object> = { S10000: { type: 'string' } };
+    for (let i = 0; i < 10_000; i++) schemas[`S${i}`] = { type: 'object', properties: { next: { $ref: `#/components/schemas/S${i + 1}` } } };
+    const doc = {
+      openapi: '3.0.3',
+      info: { title: 't', version: '1' },
+      servers: [{ url: 'https://api.example.test' }],
+      paths: {
+        '/things': {
+          post: {
+            requestBody: { content: { 'application/json': { schema: { $ref: '#/components/schemas/S0' } } } },
+            responses: { '201': { description: 'ok' } },
+          },
+        },
+      },
+      components: { schemas },
+    };
+    const r = await flowImport('chain.json', JSON.stringify(doc));
+    expect(r.out + r.err).toMatch(/nested deeper than 200 levels once its references are followed/);
+    expect(r.err).toMatch(/0 of 1 operations/);
+    expect(r.code).toBe(0);
   });
 });
 

@@ -28,6 +28,9 @@ export interface RefProblem {
   at: Segments;
 }
 
+/** Nesting of the resolved description, references followed (a real one stays under 100). */
+const MAX_RESOLVED_DEPTH = 200;
+
 /** Keys whose value is literal data: a `$ref` inside is a value, not a reference. */
 const LITERAL_KEYS = new Set(['example', 'default', 'const', 'enum']);
 
@@ -117,6 +120,8 @@ async function loadReferencedFiles(
 
 class Resolver {
   readonly problems: RefProblem[] = [];
+  /** how deep the walk is in the resolved document (references followed) */
+  private depth = 0;
   private readonly done = new Map<string, unknown>();
   private readonly inProgress = new Set<string>();
   private readonly markers = new WeakMap<object, RefProblem>();
@@ -130,13 +135,24 @@ class Resolver {
   ) {}
 
   walk(value: unknown, file: string, at: Segments, literal: boolean): unknown {
-    if (literal) return value;
-    if (Array.isArray(value)) return value.map((x, i) => this.walk(x, file, [...at, i], false));
-    if (!isObj(value)) return value;
-    if (typeof value.$ref === 'string') return this.reference(value, file, at);
-    const out: Obj = {};
-    for (const [k, x] of Object.entries(value)) out[k] = this.walk(x, file, [...at, k], isLiteral(k, x, at, this.isSwagger2));
-    return out;
+    if (literal || (!Array.isArray(value) && !isObj(value))) return value;
+    this.depth++;
+    try {
+      if (Array.isArray(value)) return value.map((x, i) => this.walk(x, file, [...at, i], false));
+      if (typeof value.$ref === 'string') {
+        // Each file nests at most MAX_DOCUMENT_DEPTH levels, but a chain of references (S0 ->
+        // S1 -> … S9999) nests without end once followed: this walk and every reader after it
+        // would overflow the stack.
+        if (this.depth > MAX_RESOLVED_DEPTH)
+          return this.marker({ ref: value.$ref, reason: `nested deeper than ${MAX_RESOLVED_DEPTH} levels once its references are followed`, file, at });
+        return this.reference(value, file, at);
+      }
+      const out: Obj = {};
+      for (const [k, x] of Object.entries(value)) out[k] = this.walk(x, file, [...at, k], isLiteral(k, x, at, this.isSwagger2));
+      return out;
+    } finally {
+      this.depth--;
+    }
   }
 
   /** A Reference Object: its target, with the siblings the object states (3.1) applied. */
