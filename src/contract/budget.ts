@@ -60,9 +60,12 @@ function limitError(what: string, where: string): FlowError {
 
 /**
  * Ajv's `code.process`: a budget tick at the start of each generated function and loop body.
- * The generated code calls `self` the Ajv instance, which carries the budget (see Schemas).
- * The insertion adds no quote, so a match inside a string literal cannot change the code.
+ * The generated code is the body of `new Function('self', 'scope', code)`, `self` the Ajv
+ * instance, which carries the budget (see Schemas); it is looked up once, when the validator
+ * is made, not on every tick. The insertion adds no quote, so a match inside a string literal
+ * cannot change the code.
  */
 export function instrument(code: string): string {
-  return code.replace(/(return function \w+\(.*?\}=\{\}\)\{)/, '$1self.budget.tick();').replace(/\bfor\(([^(){}]*)\)\{/g, 'for($1){self.budget.tick();');
+  const ticked = code.replace(/(return function \w+\(.*?\}=\{\}\)\{)/, '$1budget$.tick();').replace(/\bfor\(([^(){}]*)\)\{/g, 'for($1){budget$.tick();');
+  return `const budget$ = self.budget;${ticked}`;
 }
