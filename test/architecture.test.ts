@@ -10,6 +10,8 @@ const SRC = path.resolve(__dirname, '../src');
 /** stage -> the stages it may import from (besides itself) */
 const ALLOWED: Record<string, string[]> = {
   errors: ['project'], // type-only: Loc
+  // bounds on untrusted input (file kind and size, nesting, linear-time patterns), for every stage that reads it
+  limits: ['errors'],
   project: ['errors'],
   graph: ['project', 'errors'],
   lint: ['project', 'graph', 'errors'],
@@ -27,7 +29,7 @@ const ALLOWED: Record<string, string[]> = {
   // against (src/contract), the model an import asks (src/llm), and calibrate, which runs
   // operations to compare what an API answers with what the project says
   server: ['errors', 'redact'],
-  contract: ['project', 'errors', 'http', 'runtime', 'runner', 'redact'],
+  contract: ['project', 'errors', 'http', 'runtime', 'runner', 'redact', 'limits'],
   llm: ['errors', 'redact'],
   calibrate: ['project', 'graph', 'errors', 'http', 'runtime', 'runner', 'redact'],
   // reports are formatted from results afterwards (flow run's reporters, the Vitest failure text)
@@ -35,7 +37,7 @@ const ALLOWED: Record<string, string[]> = {
   // opening a project: load, graph, lint gate, environment check, runner (src/open)
   open: ['project', 'graph', 'lint', 'errors', 'http', 'runtime', 'auth', 'runner', 'redact'],
   vitest: ['project', 'graph', 'lint', 'errors', 'http', 'runtime', 'auth', 'runner', 'server', 'contract', 'report', 'open', 'redact'],
-  import: ['project', 'graph', 'lint', 'errors', 'redact'],
+  import: ['project', 'graph', 'lint', 'errors', 'redact', 'limits'],
   cli: [
     'project',
     'graph',

@@ -1,10 +1,14 @@
 // An OpenAPI 3.0/3.1 description read once per run: `$ref`s bundled by
 // @apidevtools/json-schema-ref-parser (other local files inlined, internal refs kept, so a
 // recursive schema stays a `$ref` Ajv follows), never fetched over the network. Each
-// operation becomes a path pattern under every base path its servers give.
-import $RefParser from '@apidevtools/json-schema-ref-parser';
+// operation becomes a path pattern under every base path its servers give. The file and every
+// file a `$ref` names are read bounded (src/limits): regular files only, never a FIFO or a
+// device, each at most MAX_DESCRIPTION_BYTES, and nested at most MAX_DOCUMENT_DEPTH levels.
+import { fileURLToPath } from 'node:url';
+import $RefParser, { ResolverError, type FileInfo } from '@apidevtools/json-schema-ref-parser';
 import { FlowError } from '../errors.js';
 import { scalarText } from '../project/index.js';
+import { MAX_DOCUMENT_DEPTH, measure, readRegularFile } from '../limits/index.js';
 
 export type Doc = Record<string, unknown>;
 
@@ -32,21 +36,64 @@ export interface Description {
 }
 
 const METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'];
+/** One description file (the largest public ones, GitHub's and Stripe's, are 10-15 MB of JSON). */
+const MAX_DESCRIPTION_BYTES = 64 * 1024 * 1024;
+
+/** The library's file reader and JSON parser, bounded. YAML is js-yaml's, already held to the same depth. */
+const BOUNDED = {
+  resolve: {
+    http: false as const,
+    file: {
+      async read(file: FileInfo): Promise<Buffer> {
+        try {
+          return await readRegularFile(fileSystemPath(file.url), { maxBytes: MAX_DESCRIPTION_BYTES, code: 'E_CONTRACT_LOAD' });
+        } catch (err) {
+          // the library passes its own errors on as they are, and words any other one vaguely
+          throw new ResolverError(err, file.url);
+        }
+      },
+    },
+  },
+  parse: {
+    json: {
+      parse(file: FileInfo): unknown {
+        const text = Buffer.isBuffer(file.data) ? file.data.toString('utf8') : String(file.data);
+        if (!text.trim()) return undefined;
+        const value: unknown = JSON.parse(text.charCodeAt(0) === 0xfeff ? text.slice(1) : text);
+        // the library walks what it parsed recursively: a 10k-deep file would overflow the stack
+        if (measure(value, { maxDepth: MAX_DOCUMENT_DEPTH }).over) throw new Error(`nested deeper than ${MAX_DOCUMENT_DEPTH} levels`);
+        return value;
+      },
+    },
+  },
+};
 
 /** Reads and bundles the description; E_CONTRACT_LOAD for a file that is missing, unparsable or not OpenAPI 3. */
 export async function readDescription(file: string): Promise<Description> {
   let doc: Doc;
   try {
-    doc = await $RefParser.bundle<Doc>(file, { resolve: { http: false } });
+    doc = await $RefParser.bundle<Doc>(file, BOUNDED);
   } catch (err) {
     // no cause: the parser's error adds only its own stack to what the message says
-    throw new FlowError('E_CONTRACT_LOAD', `${file}: cannot read the OpenAPI description: ${(err as Error).message}`);
+    // its first line: a YAML error goes on with an excerpt of the file, which may be megabytes on one line
+    const why = (err as Error).message.split('\n')[0].slice(0, 300);
+    throw new FlowError('E_CONTRACT_LOAD', `${file}: cannot read the OpenAPI description: ${why}`);
   }
   const version = typeof doc.openapi === 'string' ? doc.openapi : undefined;
   if (!version || !/^3\.[01]\./.test(version)) {
     throw new FlowError('E_CONTRACT_LOAD', `${file}: not an OpenAPI 3.0 or 3.1 description (openapi: ${JSON.stringify(doc.openapi ?? doc.swagger ?? null)})`);
   }
   return { file, version: version.startsWith('3.1') ? '3.1' : '3.0', doc, operations: indexOperations(doc) };
+}
+
+/** The library's file URL (`/a/b%20c.json`: encodeURI, then `?` and `#`; or `file:///…`) -> `/a/b c.json` */
+function fileSystemPath(url: string): string {
+  if (url.startsWith('file:')) return fileURLToPath(url);
+  try {
+    return decodeURIComponent(url);
+  } catch {
+    return url;
+  }
 }
 
 function indexOperations(doc: Doc): Map<string, DescribedOperation[]> {

@@ -4,7 +4,7 @@
 // request the description does not have is reported as undocumented, in both modes.
 import { stat } from 'node:fs/promises';
 import path from 'node:path';
-import { FlowError } from '../errors.js';
+import { FlowError, hasCode } from '../errors.js';
 import type { CheckedResponse, ResponseCheck, ResultWarning } from '../runner/index.js';
 import { checkResponse, type ResponseVerdict, type Violation } from './check.js';
 import { readDescription, type Description } from './description.js';
@@ -44,7 +44,14 @@ export async function loadContract(file: string, mode: ContractMode = 'fail', cw
   const { description, schemas } = await entry.work;
   const shown = displayName(abs, cwd);
   const check: ResponseCheck = (c: CheckedResponse) => {
-    const verdict = checkResponse(description, schemas, c.method, c.url, c.response, (value) => c.redact(value));
+    let verdict: ResponseVerdict;
+    try {
+      verdict = checkResponse(description, schemas, c.method, c.url, c.response, (value) => c.redact(value));
+    } catch (err) {
+      // past the check's budget: not a violation (nothing was found), so in warn mode not a failure either
+      if (mode === 'warn' && hasCode(err) && err.code === 'E_CONTRACT_LIMIT') return [{ code: 'W_CONTRACT_LIMIT', message: `${err.message} (${shown})` }];
+      throw err;
+    }
     return outcome(verdict, c, shown, mode);
   };
   return { description, check };

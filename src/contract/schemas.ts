@@ -1,14 +1,19 @@
 // Response schemas compiled by Ajv, each once: OpenAPI 3.0 on Ajv's default draft (with the
 // `nullable` and `discriminator` it supports), 3.1 on its JSON Schema 2020-12 build; `format`s
 // through ajv-formats. The whole bundled document is added once, so a schema's internal
-// `$ref`s (recursive ones too) resolve against it.
+// `$ref`s (recursive ones too) resolve against it. Validation is bounded (./budget.ts):
+// patterns on RE2, the body measured first, the generated code on a clock.
 import { createRequire } from 'node:module';
 import type { Ajv, ErrorObject, Options, ValidateFunction } from 'ajv';
 import { FlowError } from '../errors.js';
+import { linearRegExp } from '../limits/index.js';
+import { Budget, instrument } from './budget.js';
 import type { Doc } from './description.js';
 
 const require = createRequire(import.meta.url);
 const DOC_ID = 'reqflow:openapi';
+/** Ajv's `code.regExp`: `code` names it in standalone code, which is never generated here. */
+const regExp = Object.assign((pattern: string) => linearRegExp(pattern), { code: 'linearRegExp' });
 
 export interface SchemaValidator {
   (data: unknown): boolean;
@@ -19,23 +24,39 @@ export class Schemas {
   readonly #doc: Doc;
   readonly #version: '3.0' | '3.1';
   readonly #compiled = new Map<string, SchemaValidator>();
+  readonly #budget: Budget;
   #ajv?: Ajv;
   #plain?: Ajv;
 
-  constructor(doc: Doc, version: '3.0' | '3.1') {
+  /** `maxMs`: the time to check one response (budget.ts's MAX_CHECK_MS by default). */
+  constructor(doc: Doc, version: '3.0' | '3.1', options: { maxMs?: number } = {}) {
+    this.#budget = new Budget(options.maxMs);
     // 3.0's own keywords (boolean exclusiveMinimum, nullable without type) made JSON Schema once, on a copy.
     this.#doc = version === '3.0' ? fixOpenApi30(structuredClone(doc)) : doc;
     this.#version = version;
   }
 
-  /** The validator of the schema at `pointer` in the document, compiled on first use only. */
+  /**
+   * The validator of the schema at `pointer` in the document, compiled on first use only.
+   * It throws E_CONTRACT_LIMIT for a body past the budget (depth, values, time).
+   */
   validator(pointer: string): SchemaValidator {
     let v = this.#compiled.get(pointer);
-    if (!v) this.#compiled.set(pointer, (v = this.#compile(pointer)));
+    if (!v) this.#compiled.set(pointer, (v = this.#bounded(pointer, this.#compile(pointer))));
     return v;
   }
 
-  #compile(pointer: string): SchemaValidator {
+  #bounded(pointer: string, fn: ValidateFunction): SchemaValidator {
+    const budget = this.#budget;
+    const bounded: SchemaValidator = (data: unknown) => {
+      const ok = budget.run(pointer, data, (d) => fn(d));
+      bounded.errors = fn.errors;
+      return ok;
+    };
+    return bounded;
+  }
+
+  #compile(pointer: string): ValidateFunction {
     try {
       try {
         return compileAt((this.#ajv ??= this.#create({ discriminator: true })), pointer);
@@ -52,10 +73,12 @@ export class Schemas {
   }
 
   #create(extra: Options): Ajv {
-    const options: Options = { strict: false, allErrors: true, validateSchema: false, ...extra };
+    const options: Options = { strict: false, allErrors: true, validateSchema: false, code: { regExp, process: instrument }, ...extra };
     const AjvClass =
       this.#version === '3.1' ? (require('ajv/dist/2020.js') as typeof import('ajv/dist/2020.js')).Ajv2020 : (require('ajv') as typeof import('ajv')).Ajv;
     const ajv = new AjvClass(options);
+    // the generated code's `self`: its ticks reach the budget through it (budget.ts, instrument)
+    Object.assign(ajv, { budget: this.#budget });
     const addFormats = require('ajv-formats') as (ajv: Ajv, options: { mode: 'fast' | 'full' }) => Ajv;
     // Fast mode checks a format's shape by one regular expression (not the calendar: 02-30
     // passes); full mode's date-time cost 0.6 µs a value, 15 µs for a list of 25 pets.

@@ -1,4 +1,5 @@
 // Input format detection from the content (the file name is only a tie-breaker); `--from` overrides.
+import { parseJson as parseJsonText } from './json.js';
 import type { InputFormat } from './observed.js';
 import { scalarText } from '../project/index.js';
 
@@ -22,14 +23,11 @@ const JSON_SIGNS: Array<[InputFormat, (v: Obj) => boolean]> = [
 const CURL_RE = /(?:^|[\s$>`])curl\s+\S/gm;
 const ENDPOINT_RE = /\b(?:GET|POST|PUT|PATCH|DELETE|HEAD|OPTIONS)\s+(?:\/|[A-Z_]{2,}\/|https?:\/\/|\{\{)/g;
 
+/** An input's text as JSON when it is JSON (an object or a list); E_IMPORT_PARSE when it nests too deep. */
 export function parseJson(text: string): unknown {
   const t = text.trimStart();
   if (!t.startsWith('{') && !t.startsWith('[')) return undefined;
-  try {
-    return JSON.parse(text.charCodeAt(0) === 0xfeff ? text.slice(1) : text);
-  } catch {
-    return undefined;
-  }
+  return parseJsonText(text);
 }
 
 /** The format of one input, or undefined when nothing in it says. */

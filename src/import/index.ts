@@ -1,6 +1,7 @@
 // The importer's library API: inputs -> observed API -> draft -> plan + files, checked.
-import { readFile } from 'node:fs/promises';
 import path from 'node:path';
+import { FlowError } from '../errors.js';
+import { readRegularText } from '../limits/index.js';
 import { detectFormat, parseJson } from './detect.js';
 import { emitFiles, type EmittedFile } from './emit/files.js';
 import { renderPlan } from './emit/plan.js';
@@ -9,6 +10,7 @@ import { infer } from './infer/index.js';
 import type { Draft } from './infer/draft.js';
 import { mergeApis, type InputFormat, type ObservedApi } from './observed.js';
 import { READERS } from './readers/index.js';
+import { MAX_INPUT_BYTES } from './readers/types.js';
 import { valueFields } from './readers/openapi-schema.js';
 import { checkEmitted, type CheckFinding } from './check/index.js';
 import { scanRequests } from './check/coverage.js';
@@ -39,13 +41,8 @@ export interface ImportResult {
 export async function readInput(file: string, options: ImportOptions = {}): Promise<ObservedApi> {
   const cwd = options.cwd ?? process.cwd();
   const abs = path.resolve(cwd, file);
-  let text: string;
-  try {
-    text = await readFile(abs, 'utf8');
-  } catch (err) {
-    throw importError(IMPORT_CODES.input, `cannot read ${file}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`, file, err);
-  }
-  let json = parseJson(text);
+  const text = await readRegularText(abs, { maxBytes: MAX_INPUT_BYTES, code: IMPORT_CODES.input, shown: file });
+  let json = await inInput(file, () => parseJson(text));
   const format = options.from ?? detectFormat(text, json);
   if (!format) throw importError(IMPORT_CODES.format, `${file}: cannot tell its format (OpenAPI, Postman, HAR, curl log, Markdown); give --from`, file);
   if (format === 'openapi' && json === undefined) {
@@ -55,10 +52,20 @@ export async function readInput(file: string, options: ImportOptions = {}): Prom
       throw importError(IMPORT_CODES.parse, `${file}: not valid YAML or JSON: ${(err as Error).message.split('\n')[0]}`, file, err);
     }
   }
-  const api = await READERS[format]({ file: displayName(file, cwd), path: abs, text, json });
+  const api = await inInput(file, () => READERS[format]({ file: displayName(file, cwd), path: abs, text, json }));
   const scanned = scanRequests(format, text, json);
   for (const i of api.inputs) i.scanned = scanned;
   return api;
+}
+
+/** `work()`, with a parse error from deep inside a reader (a body nested too deep) naming the input. */
+async function inInput<T>(file: string, work: () => T | Promise<T>): Promise<T> {
+  try {
+    return await work();
+  } catch (err) {
+    if (err instanceof FlowError && err.code === IMPORT_CODES.parse && !err.details?.file) throw importError(err.code, `${file}: ${err.message}`, file);
+    throw err;
+  }
 }
 
 /**

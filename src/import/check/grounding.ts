@@ -3,16 +3,16 @@
 import { obj, type ObservedApi, type ObservedOperation } from '../observed.js';
 import { parsePath, shapeOf } from '../infer/paths.js';
 import { CHECK_CODES, type CheckFinding } from './finding.js';
+import { PathIndex } from './path-index.js';
 import type { ProjectView, ViewFile } from './view.js';
 import { scalarText } from '../../project/index.js';
 
 interface Vocabulary {
   fields: Set<string>;
   statuses: Set<number>;
-  ops: ObservedOperation[];
   byEvidence: Map<string, ObservedOperation>;
-  /** each input operation's path shape, worked out once (every emitted path is matched against every one) */
-  shapes: Map<ObservedOperation, string>;
+  /** the input operations by path */
+  paths: PathIndex;
 }
 
 function keysOf(v: unknown, into: Set<string>, depth = 0): void {
@@ -47,27 +47,11 @@ function vocabularyOf(api: ObservedApi): Vocabulary {
     if (s.paramName) fields.add(s.paramName);
     for (const k of s.tokenField ?? []) fields.add(String(k));
   }
-  return { fields, statuses, ops: api.operations, byEvidence, shapes: new Map(api.operations.map((o) => [o, shapeOf(parsePath(o.path))])) };
-}
-
-/** `{}` in the emitted shape matches any one segment of a path as sent; a documented path must match exactly. */
-function pathMatches(emitted: string, op: ObservedOperation, vocab: Vocabulary): boolean {
-  if (vocab.shapes.get(op) === emitted) return true;
-  if (!op.concrete) return false;
-  const a = emitted.split('/');
-  const b = op.path.split('?')[0].split('/');
-  return (
-    a.length === b.length &&
-    a.every((s, i) => s === b[i] || s === '{}' || (s.includes('{}') && new RegExp(`^${s.split('{}').map(escape).join('.+')}$`).test(b[i])))
-  );
+  return { fields, statuses, byEvidence, paths: new PathIndex(api.operations) };
 }
 
 function vars(s: string): string {
   return s.replace(/\{\{[^{}]+\}\}/g, '{}');
-}
-
-function escape(s: string): string {
-  return s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
 
 /** `$.data.user.token` -> ['user', 'token']; `$.data[*].id` -> ['id']; headers/cookies by name. */
@@ -121,7 +105,7 @@ export function checkGrounding(view: ProjectView, api: ObservedApi): CheckFindin
     const shape = shapeOf(parsePath(path));
     const evidence = scalarText(obj(obj(op.value._provenance).evidence).operation);
     const source = vocab.byEvidence.get(evidence.split(': "')[0]);
-    const matches = vocab.ops.filter((o) => o.method === method && pathMatches(shape, o, vocab));
+    const matches = vocab.paths.matching(shape, method);
     if (!matches.length) bad(op.file, w('path'), `${id}: ${method} ${path} matches no operation of the input`);
     for (const k of ['body', 'body_form']) checkNames(op.file, w(k), op.value[k], id);
     for (const k of Object.keys(obj(op.value.query_params)))
@@ -149,8 +133,7 @@ export function checkGrounding(view: ProjectView, api: ObservedApi): CheckFindin
     for (const k of ['body', 'body_form']) checkNames(a.file, `auth.${k}`, auth[k], `actor ${id}`);
     if (typeof auth.path === 'string') {
       const shape = shapeOf(parsePath(auth.path));
-      if (!vocab.ops.some((o) => pathMatches(shape, o, vocab)))
-        bad(a.file, 'auth.path', `actor ${id}: login path ${auth.path} matches no operation of the input`);
+      if (!vocab.paths.matching(shape).length) bad(a.file, 'auth.path', `actor ${id}: login path ${auth.path} matches no operation of the input`);
     }
     for (const [name, p] of Object.entries(obj(auth.extract))) {
       for (const f of extractFields(String(p)))

@@ -11,6 +11,7 @@ import { valueFields } from './openapi-schema.js';
 import { readCurl } from './curl.js';
 import type { ReaderInput } from './types.js';
 import { parseConcreteUrl } from './url.js';
+import { parseJson } from '../json.js';
 
 const ENDPOINT = /\b(GET|POST|PUT|PATCH|DELETE|HEAD|OPTIONS)\s+((?:https?:\/\/[^\s`/]+|[A-Z][A-Z_]+)?\/[^\s`]*)/g;
 const STATUS_REASON =
@@ -154,25 +155,6 @@ function sectionText(blocks: Block[], from: number): string {
     .join('\n');
 }
 
-function parseJson(text: string): unknown {
-  try {
-    return JSON.parse(text);
-  } catch {
-    // Documentation elides with `...`: drop those lines and trailing commas, then retry.
-    try {
-      return JSON.parse(
-        text
-          .split('\n')
-          .filter((l) => l.trim() !== '...' && l.trim() !== '…')
-          .join('\n')
-          .replace(/,(\s*[}\]])/g, '$1'),
-      );
-    } catch {
-      return undefined;
-    }
-  }
-}
-
 /** Example bodies, statuses, field names and query parameters stated in an endpoint's scope. */
 function readScope(op: ObservedOperation, scope: Block[], ev: (line: number, text: string) => Evidence): void {
   let context = '';
@@ -204,7 +186,7 @@ function readScope(op: ObservedOperation, scope: Block[], ev: (line: number, tex
       }
       continue;
     }
-    const json = /^\s*[[{]/.test(b.text) ? parseJson(b.text) : undefined;
+    const json = /^\s*[[{]/.test(b.text) ? parseExample(b.text) : undefined;
     if (json === undefined || typeof json !== 'object') continue;
     const isResponse =
       /respon|returns?|result/i.test(context) || (!/request|payload|body|send/i.test(context) && (op.method === 'GET' || op.requestBody !== undefined));
@@ -260,8 +242,19 @@ function anchorsOf(blocks: Block[], ev: (line: number, text: string) => Evidence
   blocks.forEach((b, i) => {
     if (b.kind !== 'heading') return;
     const code = blocks.slice(i + 1, sectionEnd(blocks, i)).find((x) => x.kind === 'code' && /^\s*[[{]/.test(x.text));
-    const json = code ? parseJson(code.text) : undefined;
+    const json = code ? parseExample(code.text) : undefined;
     if (code && json !== undefined) out[slug(b.text)] = { example: json, evidence: ev(code.line, `${b.text}: example JSON`) };
   });
   return out;
+}
+
+function parseExample(text: string): unknown {
+  // Documentation elides with `...`: without those lines and trailing commas, it may be JSON.
+  const elided = () =>
+    text
+      .split('\n')
+      .filter((l) => l.trim() !== '...' && l.trim() !== '…')
+      .join('\n')
+      .replace(/,(\s*[}\]])/g, '$1');
+  return parseJson(text) ?? parseJson(elided());
 }

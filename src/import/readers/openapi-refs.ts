@@ -9,9 +9,11 @@
 //   and the reader blocks the operations that reach it (an open question each).
 // Local pointers and relative files are resolved; circular schemas become shared objects, as
 // the library did, so a 4 MB description with shared schemas is resolved once per target.
-import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { load as loadYaml, JSON_SCHEMA } from 'js-yaml';
+import { FlowError } from '../../errors.js';
+import { readRegularText } from '../../limits/index.js';
+import { MAX_INPUT_BYTES } from './types.js';
 
 type Obj = Record<string, unknown>;
 type Segments = Array<string | number>;
@@ -25,6 +27,9 @@ export interface RefProblem {
   file: string;
   at: Segments;
 }
+
+/** Nesting of the resolved description, references followed (a real one stays under 100). */
+const MAX_RESOLVED_DEPTH = 200;
 
 /** Keys whose value is literal data: a `$ref` inside is a value, not a reference. */
 const LITERAL_KEYS = new Set(['example', 'default', 'const', 'enum']);
@@ -103,17 +108,20 @@ async function loadReferencedFiles(
     const target = fileOf(ref, file);
     if (!target || docs.has(target) || unreadable.has(target)) continue;
     try {
-      const parsed = parseDescription(await readFile(target, 'utf8'));
+      const parsed = parseDescription(await readRegularText(target, { maxBytes: MAX_INPUT_BYTES, code: 'E_IMPORT_INPUT', shown: path.basename(target) }));
       docs.set(target, parsed);
       await loadReferencedFiles(target, parsed, isSwagger2, docs, unreadable);
     } catch (err) {
-      unreadable.set(target, (err as NodeJS.ErrnoException).code ?? (err as Error).message.split('\n')[0]);
+      const why = err instanceof FlowError ? String(err.details?.reason) : ((err as NodeJS.ErrnoException).code ?? (err as Error).message.split('\n')[0]);
+      unreadable.set(target, why);
     }
   }
 }
 
 class Resolver {
   readonly problems: RefProblem[] = [];
+  /** how deep the walk is in the resolved document (references followed) */
+  private depth = 0;
   private readonly done = new Map<string, unknown>();
   private readonly inProgress = new Set<string>();
   private readonly markers = new WeakMap<object, RefProblem>();
@@ -127,13 +135,24 @@ class Resolver {
   ) {}
 
   walk(value: unknown, file: string, at: Segments, literal: boolean): unknown {
-    if (literal) return value;
-    if (Array.isArray(value)) return value.map((x, i) => this.walk(x, file, [...at, i], false));
-    if (!isObj(value)) return value;
-    if (typeof value.$ref === 'string') return this.reference(value, file, at);
-    const out: Obj = {};
-    for (const [k, x] of Object.entries(value)) out[k] = this.walk(x, file, [...at, k], isLiteral(k, x, at, this.isSwagger2));
-    return out;
+    if (literal || (!Array.isArray(value) && !isObj(value))) return value;
+    this.depth++;
+    try {
+      if (Array.isArray(value)) return value.map((x, i) => this.walk(x, file, [...at, i], false));
+      if (typeof value.$ref === 'string') {
+        // Each file nests at most MAX_DOCUMENT_DEPTH levels, but a chain of references (S0 ->
+        // S1 -> … S9999) nests without end once followed: this walk and every reader after it
+        // would overflow the stack.
+        if (this.depth > MAX_RESOLVED_DEPTH)
+          return this.marker({ ref: value.$ref, reason: `nested deeper than ${MAX_RESOLVED_DEPTH} levels once its references are followed`, file, at });
+        return this.reference(value, file, at);
+      }
+      const out: Obj = {};
+      for (const [k, x] of Object.entries(value)) out[k] = this.walk(x, file, [...at, k], isLiteral(k, x, at, this.isSwagger2));
+      return out;
+    } finally {
+      this.depth--;
+    }
   }
 
   /** A Reference Object: its target, with the siblings the object states (3.1) applied. */

@@ -9,7 +9,8 @@ import { valueFields } from './openapi-schema.js';
 import { evidenceOf, kv, schemesOfAuth, schemesOfHeaders, VAR_ONLY, type AuthContext, type TokenSetter } from './postman-auth.js';
 import { analyzeScript } from './postman-script.js';
 import type { ReaderInput } from './types.js';
-import { addOriginServers, authContext, parseJson } from './sent.js';
+import { addOriginServers, authContext } from './sent.js';
+import { parseJson } from '../json.js';
 import { parseConcreteUrl } from './url.js';
 
 interface Item {

@@ -7,6 +7,7 @@ import { quote, type Evidence, type ObservedApi, type ObservedBody, type Observe
 import { valueFields } from './openapi-schema.js';
 import { schemesOfHeaders, type AuthContext } from './postman-auth.js';
 import { parseConcreteUrl } from './url.js';
+import { parseJson } from '../json.js';
 
 export interface SentRequest {
   method: HttpMethod;
@@ -87,15 +88,6 @@ export function sentOperation(req: SentRequest, ctx: AuthContext): ObservedOpera
   };
   if (req.response) op.responses.push(responseOf(req.response, req.evidence));
   return op;
-}
-
-/** The text as JSON, or undefined (blank text included). */
-export function parseJson(text: string): unknown {
-  try {
-    return JSON.parse(text);
-  } catch {
-    return undefined;
-  }
 }
 
 function bodyOf(req: SentRequest, ctx: AuthContext): ObservedBody | undefined {

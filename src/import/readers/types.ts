@@ -13,3 +13,6 @@ export interface ReaderInput {
 
 type Reader = (input: ReaderInput) => Promise<ObservedApi> | ObservedApi;
 export type ReaderTable = Record<InputFormat, Reader>;
+
+/** One input file, or a file its `$ref`s name (a 100k-request Postman collection is ~25 MB): larger ones are refused unread. */
+export const MAX_INPUT_BYTES = 64 * 1024 * 1024;
