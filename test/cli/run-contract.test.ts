@@ -1,5 +1,7 @@
 // `flow run --server … --openapi …`: the pets API of test/fixtures/contract started for one
 // run, every response checked against its description, the server stopped after.
+import { cp, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { main } from '../../src/cli/main.js';
@@ -60,6 +62,23 @@ describe('flow run --server --openapi', () => {
     expect(rec.err()).toContain('E_SERVER_EXITED');
     expect(rec.err()).toContain('  | starting with key ***');
     expect(rec.err()).not.toContain(secret);
+  });
+
+  it('--server-url without a baseUrl in the environment: its origin is baseUrl (README, --server-url)', async () => {
+    const dir = await mkdtemp(path.join(tmpdir(), 'reqflow-server-url-'));
+    try {
+      await cp(PETS, dir, { recursive: true });
+      await writeFile(path.join(dir, 'environments/local.yaml'), 'name: local\n');
+      const port = await freePort();
+      const rec = recordedIO({ cwd: dir, env: { PORT: String(port) } });
+      const code = await main(['run', '--all', '--server', 'node api/main.js', '--server-url', `http://127.0.0.1:${port}/v1/health`], rec.io);
+      expect(rec.out()).not.toContain('E_VAR_UNRESOLVED');
+      expect(rec.out()).toContain(`POST   http://127.0.0.1:${port}/v1/pets  201`);
+      expect(rec.out()).toContain('4 passed, 0 failed');
+      expect(code).toBe(0);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
   });
 
   it('usage errors (exit 2): no URL to wait for, a description that cannot be read, an unknown --contract', async () => {
