@@ -7,7 +7,9 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
 import { FlowError } from '../errors.js';
+import { isCredentialName } from '../project/index.js';
 import { createRedactor, CUT_MARK, type Redactor } from '../redact/index.js';
+import { commandSecrets, shownCommand } from './command.js';
 import { isReady, originOf, probeUrl, type Probe } from './ready.js';
 
 export interface ServerOptions {
@@ -45,7 +47,10 @@ export interface ServerEvents {
   onExit?: (message: string) => void;
   /** each line it writes to stderr, as it comes (what Playwright shows by default) */
   onStderr?: (line: string) => void;
-  /** what every line shown goes through, at the time it is shown (default: nothing hidden) */
+  /**
+   * what every line shown goes through, at the time it is shown (default: nothing hidden). It
+   * learns the credentials of the command and of `env` (the server may print them too).
+   */
   redactor?: Redactor;
 }
 
@@ -66,16 +71,17 @@ const EXIT_SIGNALS: NodeJS.Signals[] = process.platform === 'win32' ? ['SIGINT',
 export async function startServer(options: ServerOptions, baseDir: string, events: ServerEvents = {}): Promise<ManagedServer> {
   const { onExit, onStderr } = events;
   const redactor = events.redactor ?? createRedactor();
+  for (const secret of commandSecrets(options.command)) redactor.add(secret);
+  for (const [name, value] of Object.entries(options.env ?? {})) if (isCredentialName(name) && value) redactor.add(value);
+  // the command as messages name it, its credentials hidden (then cut)
+  const server = () => `the server "${shownCommand(options.command, redactor)}"`;
   const withOutput = (message: string) => withLastLines(message, lines, redactor);
-  const probe = probeUrl(options);
+  const probe = probeUrl(options, redactor);
   const baseUrl = originOf(probe);
   const readyAt = probe.kind === 'http' ? probe.url : `port ${probe.port}`;
   if (await isReady(probe)) {
     if (options.reuseExisting) return { readyAt, baseUrl, reused: true, output: () => [], stop: async () => {} };
-    throw new FlowError(
-      'E_SERVER_IN_USE',
-      `${readyAt} already answers before "${options.command}" started; stop what runs there, or set reuseExisting: true to use it`,
-    );
+    throw new FlowError('E_SERVER_IN_USE', `${readyAt} already answers before ${server()} started; stop what runs there, or set reuseExisting: true to use it`);
   }
   const lines: string[] = [];
   const child = spawn(options.command, {
@@ -110,7 +116,7 @@ export async function startServer(options: ServerOptions, baseDir: string, event
   void exited.then((how) => {
     process.off('exit', killOnExit);
     forgetSignals();
-    if (!stopping && ready) onExit?.(withOutput(`the server "${options.command}" ${how} during the run`));
+    if (!stopping && ready) onExit?.(withOutput(`${server()} ${how} during the run`));
   });
   const timeoutMs = options.timeout ?? DEFAULT_SERVER_TIMEOUT_MS;
   const outcome = await Promise.race([
@@ -120,9 +126,8 @@ export async function startServer(options: ServerOptions, baseDir: string, event
   if (outcome !== true) {
     stopping = true;
     await stopTree(child, exited);
-    if (typeof outcome === 'object')
-      throw new FlowError('E_SERVER_EXITED', withOutput(`the server "${options.command}" ${outcome.exited} before ${readyAt} answered`));
-    throw new FlowError('E_SERVER_TIMEOUT', withOutput(`the server "${options.command}" did not answer at ${readyAt} within ${timeoutMs} ms`));
+    if (typeof outcome === 'object') throw new FlowError('E_SERVER_EXITED', withOutput(`${server()} ${outcome.exited} before ${readyAt} answered`));
+    throw new FlowError('E_SERVER_TIMEOUT', withOutput(`${server()} did not answer at ${readyAt} within ${timeoutMs} ms`));
   }
   ready = true;
   return {

@@ -4,6 +4,8 @@ import http from 'node:http';
 import https from 'node:https';
 import net from 'node:net';
 import { FlowError } from '../errors.js';
+import type { Redactor } from '../redact/index.js';
+import { shownCommand } from './command.js';
 
 export type Probe = { kind: 'http'; url: string } | { kind: 'port'; port: number };
 
@@ -14,7 +16,8 @@ export function originOf(probe: Probe): string {
   return probe.kind === 'http' ? new URL(probe.url).origin : `http://127.0.0.1:${probe.port}`;
 }
 
-export function probeUrl(options: { url?: string; port?: number; command: string }): Probe {
+/** `redactor`: hides the command's credentials when it is named (default: the command is not named) */
+export function probeUrl(options: { url?: string; port?: number; command: string }, redactor?: Redactor): Probe {
   if (options.url) {
     try {
       const url = new URL(options.url);
@@ -25,7 +28,8 @@ export function probeUrl(options: { url?: string; port?: number; command: string
     throw new FlowError('E_SERVER_OPTIONS', `server.url must be an http(s) URL, got ${JSON.stringify(options.url)}`);
   }
   if (options.port !== undefined) return { kind: 'port', port: options.port };
-  throw new FlowError('E_SERVER_OPTIONS', `server "${options.command}": give the url (or port) it answers at`);
+  const named = redactor ? ` "${shownCommand(options.command, redactor)}"` : '';
+  throw new FlowError('E_SERVER_OPTIONS', `server${named}: give the url (or port) it answers at`);
 }
 
 export function isReady(probe: Probe): Promise<boolean> {

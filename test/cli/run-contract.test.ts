@@ -64,6 +64,16 @@ describe('flow run --server --openapi', () => {
     expect(rec.err()).not.toContain(secret);
   });
 
+  it('a credential in the --server command is hidden in the E_SERVER_* message', async () => {
+    const secret = 'sk-live-0a1b2c3d4e5f';
+    const rec = recordedIO({ cwd: PETS, env: { PETS_BREAK: 'crash' } });
+    const port = await freePort();
+    const command = `PETS_API_KEY=${secret} node api/main.js`;
+    expect(await main(['run', '--all', '--server', command, '--server-url', `http://127.0.0.1:${port}/v1/health`], rec.io)).toBe(1);
+    expect(rec.err()).toContain('flow run: E_SERVER_EXITED: the server "PETS_API_KEY=*** node api/main.js" exited with code 3');
+    expect(rec.err() + rec.out()).not.toContain(secret);
+  });
+
   it('--server-url without a baseUrl in the environment: its origin is baseUrl (README, --server-url)', async () => {
     const dir = await mkdtemp(path.join(tmpdir(), 'reqflow-server-url-'));
     try {

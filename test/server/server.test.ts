@@ -120,3 +120,32 @@ test("the server's lines are shown through the redactor: in the exit message, li
   expect(server.output().join('\n')).toContain('issued ***');
   expect(server.output().join('\n')).not.toContain(token);
 });
+
+test('a credential in the command is hidden wherever the command is named, and in what the server prints', async () => {
+  const port = await freePort();
+  const secret = 'sk-live-4b3a2918f7e6';
+  const short = 'Zq9';
+  // prints its arguments (the key among them), then exits before it is ready
+  const command = `DB_PASSWORD=${short} node -e "console.log('args ' + process.argv.slice(1).join(' ')); process.exitCode = 3" -- --api-key=${secret}`;
+  const exited = await refused(startServer({ command, port }, PETS));
+  expect(exited.code).toBe('E_SERVER_EXITED');
+  expect(exited.message).toContain('the server "DB_PASSWORD=*** node -e ');
+  expect(exited.message).toContain('--api-key=***" exited with code 3');
+  expect(exited.message).toContain('  | args --api-key=***');
+  expect(exited.message).not.toContain(secret);
+  expect(exited.message).not.toContain(short);
+
+  const timedOut = await refused(startServer({ command: `sleep 30 || echo --token ${secret}`, port, timeout: 500 }, PETS));
+  expect(timedOut.code).toBe('E_SERVER_TIMEOUT');
+  expect(timedOut.message).toContain('the server "sleep 30 || echo --token ***" did not answer');
+
+  const api = await startPetsApi();
+  try {
+    const inUse = await refused(startServer({ command: `node api/main.js --token=${secret}`, url: `${api.url}/v1/health` }, PETS));
+    expect(inUse.code).toBe('E_SERVER_IN_USE');
+    expect(inUse.message).toContain('the server "node api/main.js --token=***"');
+    expect(inUse.message).not.toContain(secret);
+  } finally {
+    await api.close();
+  }
+});
