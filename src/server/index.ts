@@ -11,6 +11,7 @@ import { isCredentialName } from '../project/index.js';
 import { createRedactor, CUT_MARK, type Redactor } from '../redact/index.js';
 import { commandSecrets, shownCommand } from './command.js';
 import { isReady, originOf, probeUrl, type Probe } from './ready.js';
+import { watchGroup, type Watchdog } from './watchdog.js';
 
 export interface ServerOptions {
   /** the shell command that starts the server */
@@ -92,6 +93,8 @@ export async function startServer(options: ServerOptions, baseDir: string, event
     detached: process.platform !== 'win32',
     stdio: ['ignore', 'pipe', 'pipe'],
   });
+  // stops the group should this process be killed outright (SIGKILL: no handler below runs)
+  const watchdog = process.platform !== 'win32' && child.pid !== undefined ? watchGroup(child.pid, STOP_GRACE_MS) : undefined;
   keepLines(child, lines, onStderr && ((line) => onStderr(shown(line, redactor))));
   let stopping = false;
   let ready = false;
@@ -125,7 +128,7 @@ export async function startServer(options: ServerOptions, baseDir: string, event
   ]);
   if (outcome !== true) {
     stopping = true;
-    await stopTree(child, exited);
+    await stopTree(child, exited, watchdog);
     if (typeof outcome === 'object') throw new FlowError('E_SERVER_EXITED', withOutput(`${server()} ${outcome.exited} before ${readyAt} answered`));
     throw new FlowError('E_SERVER_TIMEOUT', withOutput(`${server()} did not answer at ${readyAt} within ${timeoutMs} ms`));
   }
@@ -137,7 +140,7 @@ export async function startServer(options: ServerOptions, baseDir: string, event
     output: () => lines.map((line) => shown(line, redactor)),
     stop: async () => {
       stopping = true;
-      await stopTree(child, exited);
+      await stopTree(child, exited, watchdog);
     },
   };
 }
@@ -185,7 +188,7 @@ function shown(line: string, redactor: Redactor): string {
 }
 
 /** SIGTERM to the process group, SIGKILL after a grace period; resolves when the process has exited. */
-async function stopTree(child: ChildProcess, exited: Promise<unknown>): Promise<void> {
+async function stopTree(child: ChildProcess, exited: Promise<unknown>, watchdog?: Watchdog): Promise<void> {
   if (child.exitCode === null && child.signalCode === null) {
     killTree(child, 'SIGTERM');
     const timer = setTimeout(() => killTree(child, 'SIGKILL'), STOP_GRACE_MS);
@@ -196,6 +199,7 @@ async function stopTree(child: ChildProcess, exited: Promise<unknown>): Promise<
   // gone (a grandchild still tearing down keeps its port open for a moment)
   killTree(child, 'SIGKILL');
   await groupGone(child, 1000); // bounded: an unreaped zombie (a container whose init does not reap) still counts
+  watchdog?.dismiss();
 }
 
 /** Resolves once no process of the child's group is left, or after `limitMs`. */
