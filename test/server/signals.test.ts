@@ -5,11 +5,11 @@
 import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { once } from 'node:events';
-import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { expect, test } from 'vitest';
 import { isReady } from '../../src/server/ready.js';
+import { killMarked, markedProcesses as marked } from '../helpers/processes.js';
 import { freePort } from '../vitest/pets-repo.js';
 
 const PETS = path.resolve(__dirname, '../fixtures/contract/pets');
@@ -38,21 +38,6 @@ function startDriver(env: Record<string, string>) {
     }
   };
   return { driver, ready };
-}
-
-/** Live processes (not zombies) whose environment holds MARK=<mark>: the server's tree (Linux /proc). */
-function marked(mark: string): number[] {
-  const pids: number[] = [];
-  for (const name of readdirSync('/proc')) {
-    if (!/^\d+$/.test(name)) continue;
-    try {
-      if (/\) Z /.test(readFileSync(`/proc/${name}/stat`, 'utf8'))) continue;
-      if (readFileSync(`/proc/${name}/environ`, 'latin1').split('\0').includes(`MARK=${mark}`)) pids.push(Number(name));
-    } catch {
-      // gone, or not ours
-    }
-  }
-  return pids;
 }
 
 test.each(['SIGINT', 'SIGTERM'] as const)('%s to the process that started the server stops the server, and still ends that process', async (signal) => {
@@ -106,7 +91,7 @@ test.skipIf(process.platform !== 'linux')(
       expect(await isReady({ kind: 'port', port })).toBe(false);
     } finally {
       driver.kill('SIGKILL');
-      for (const pid of marked(mark)) process.kill(pid, 'SIGKILL');
+      killMarked(mark);
     }
   },
   20_000,
