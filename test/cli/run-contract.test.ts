@@ -91,6 +91,28 @@ describe('flow run --server --openapi', () => {
     }
   });
 
+  it('without --server-url, the URL is baseUrl, where any answer means up: the pets API answers 404 at its root', async () => {
+    const port = await freePort();
+    const rec = recordedIO({ cwd: PETS, env: { PORT: String(port) } });
+    const code = await main(['run', '--all', '--server', 'node api/main.js', '--var', `baseUrl=http://127.0.0.1:${port}`], rec.io);
+    expect(rec.err()).toBe('');
+    expect(rec.out()).toContain('4 passed, 0 failed');
+    expect(code).toBe(0);
+  }, 20_000);
+
+  it('on a terminal, a progress line says what was tried and what came back while the server starts, and is cleared', async () => {
+    const port = await freePort();
+    const rec = recordedIO({ cwd: PETS, env: { PORT: String(port) } });
+    rec.io.isTTY = true;
+    const url = `http://127.0.0.1:${port}/v1/health`;
+    const code = await main(['run', '--all', '--server', 'sleep 1 && node api/main.js', '--server-url', url], rec.io);
+    expect(code).toBe(0);
+    const err = rec.err();
+    expect(err).toMatch(/\r\x1b\[Kwaiting for the server, \d+\.\d s: connection refused at http:\/\/127\.0\.0\.1:\d+\/v1/);
+    // cleared before the run's own lines
+    expect(err).toMatch(/waiting for the server[^\r]*\r\x1b\[K\r\x1b\[Kflow run {2}0\/4 done/);
+  });
+
   it('usage errors (exit 2): no URL to wait for, a description that cannot be read, an unknown --contract', async () => {
     const rec = recordedIO({ cwd: PETS });
     expect(await main(['run', '--all', '--server', 'node api/main.js'], rec.io)).toBe(2);
