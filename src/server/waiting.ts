@@ -10,11 +10,16 @@ export interface WaitState {
 }
 
 /**
- * `waiting for the server, 3.2 s: connection refused at <url>`, cut to `columns` (a wrapped line
- * cannot be redrawn in place): the URL last, where a cut takes the least.
+ * `waiting 3.2 s for http://127.0.0.1:4000/health: connection refused`, within `columns` (a
+ * wrapped line cannot be redrawn in place): the URL is shortened first, so that what came
+ * back and for how long stay in view.
  */
 export function waitingLine(state: WaitState, columns = 80): string {
-  const line = `waiting for the server, ${(state.ms / 1000).toFixed(1)} s: ${state.got} at ${state.tried}`;
   const max = Math.max(20, columns - 1);
+  const head = `waiting ${(state.ms / 1000).toFixed(1)} s for `;
+  const tail = `: ${state.got}`;
+  const room = Math.max(12, max - head.length - tail.length);
+  const url = state.tried.length > room ? `${state.tried.slice(0, room - 1)}…` : state.tried;
+  const line = head + url + tail;
   return line.length > max ? `${line.slice(0, max - 1)}…` : line;
 }

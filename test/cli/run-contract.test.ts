@@ -108,9 +108,9 @@ describe('flow run --server --openapi', () => {
     const code = await main(['run', '--all', '--server', 'sleep 1 && node api/main.js', '--server-url', url], rec.io);
     expect(code).toBe(0);
     const err = rec.err();
-    expect(err).toMatch(/\r\x1b\[Kwaiting for the server, \d+\.\d s: connection refused at http:\/\/127\.0\.0\.1:\d+\/v1/);
+    expect(err).toMatch(/\r\x1b\[Kwaiting \d+\.\d s for http:\/\/127\.0\.0\.1:\d+\/v1\/health: connection refused/);
     // cleared before the run's own lines
-    expect(err).toMatch(/waiting for the server[^\r]*\r\x1b\[K\r\x1b\[Kflow run {2}0\/4 done/);
+    expect(err).toMatch(/waiting [^\r]*\r\x1b\[K\r\x1b\[Kflow run {2}0\/4 done/);
   });
 
   it('usage errors (exit 2): no URL to wait for, a description that cannot be read, an unknown --contract', async () => {
