@@ -139,7 +139,8 @@ test('a credential in the command is hidden wherever the command is named, and i
   expect(timedOut.code).toBe('E_SERVER_TIMEOUT');
   expect(timedOut.message).toContain('the server "sleep 30 || echo --token ***" did not answer');
 
-  const api = await startPetsApi();
+  // the fixture is plain JavaScript: its type is said here
+  const api = (await startPetsApi()) as { url: string; close(): Promise<void> };
   try {
     const inUse = await refused(startServer({ command: `node api/main.js --token=${secret}`, url: `${api.url}/v1/health` }, PETS));
     expect(inUse.code).toBe('E_SERVER_IN_USE');
