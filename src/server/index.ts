@@ -93,7 +93,12 @@ export async function startServer(options: ServerOptions, baseDir: string, event
   const anyAnswer = options.anyAnswer === true;
   if (await isReady(probe, anyAnswer)) {
     if (options.reuseExisting) return { readyAt, baseUrl, reused: true, output: () => [], stop: async () => {} };
-    throw new FlowError('E_SERVER_IN_USE', `${readyAt} already answers before ${server()} started; stop what runs there, or set reuseExisting: true to use it`);
+    // the server of a run killed a moment ago may still be stopping (its watchdog gives it the grace period)
+    if (!(await goneWithin(probe, anyAnswer, STOP_GRACE_MS + 1000)))
+      throw new FlowError(
+        'E_SERVER_IN_USE',
+        `${readyAt} already answers before ${server()} started; stop what runs there, or set reuseExisting: true to use it`,
+      );
   }
   const lines: string[] = [];
   const child = spawn(options.command, {
@@ -177,6 +182,16 @@ async function waitReady(
     if (result.up) return true;
     tried(result, Date.now() - start);
     await new Promise((r) => setTimeout(r, Math.min(delay, Math.max(0, deadline - Date.now()))));
+  }
+  return false;
+}
+
+/** Resolves true once the probe no longer answers, false when it still does after `limitMs`. */
+async function goneWithin(probe: Probe, anyAnswer: boolean, limitMs: number): Promise<boolean> {
+  const until = Date.now() + limitMs;
+  while (Date.now() < until) {
+    await new Promise((r) => setTimeout(r, 200));
+    if (!(await isReady(probe, anyAnswer))) return true;
   }
   return false;
 }
