@@ -27,8 +27,9 @@ const ALLOWED: Record<string, string[]> = {
   runner: ['project', 'graph', 'errors', 'http', 'runtime', 'auth', 'redact'],
   // a run's neighbours: the server it starts (src/server), the description it checks responses
   // against (src/contract), the model an import asks (src/llm), and calibrate, which runs
-  // operations to compare what an API answers with what the project says
-  server: ['errors', 'redact'],
+  // operations to compare what an API answers with what the project says. The server reads
+  // the credential names of src/project to hide a credential in its command.
+  server: ['project', 'errors', 'redact'],
   contract: ['project', 'errors', 'http', 'runtime', 'runner', 'redact', 'limits'],
   llm: ['errors', 'redact'],
   calibrate: ['project', 'graph', 'errors', 'http', 'runtime', 'runner', 'redact'],

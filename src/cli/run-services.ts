@@ -4,7 +4,7 @@
 import type { Project } from '../project/index.js';
 import type { ContractMode } from '../contract/index.js';
 import type { Redactor } from '../redact/index.js';
-import type { ManagedServer } from '../server/index.js';
+import type { ManagedServer, WaitState } from '../server/index.js';
 import type { OperationResult, ResponseCheck } from '../runner/index.js';
 import type { OptionTable } from './options.js';
 
@@ -53,20 +53,48 @@ export function serverUrl(
   return base && /^https?:\/\//.test(base) ? base : undefined;
 }
 
+/** `flow run --server`: what to start, and where it answers. */
+export interface RunServer {
+  command: string;
+  url: string;
+  /** the url came from --server-url (else from baseUrl: any HTTP answer means up) */
+  named: boolean;
+  cwd: string;
+  processEnv: NodeJS.ProcessEnv;
+}
+
 /**
  * @param onExit told when the server exits during the run (its last output lines included)
  * @param redactor the run's: the server's lines are shown through it
+ * @param onWaitLine after each try while it starts: the terminal's progress line, cut to `columns`
  */
 export async function startRunServer(
-  command: string,
-  url: string,
-  cwd: string,
-  processEnv: NodeJS.ProcessEnv,
+  run: RunServer,
   onExit: (message: string) => void,
   redactor: Redactor,
+  onWaitLine?: (line: string) => void,
+  columns?: () => number | undefined,
 ): Promise<ManagedServer> {
-  const { startServer } = await import('../server/index.js');
-  return startServer({ command, url, env: processEnv as Record<string, string> }, cwd, { onExit, redactor });
+  // loaded only when --server is given (start-up time)
+  const { startServer, waitingLine } = await import('../server/index.js');
+  const options = { command: run.command, url: run.url, anyAnswer: !run.named, env: run.processEnv as Record<string, string> };
+  const onWait = onWaitLine && ((state: WaitState) => onWaitLine(waitingLine(state, columns?.())));
+  return startServer(options, run.cwd, { onExit, redactor, onWait });
+}
+
+/** The one line redrawn in place on a terminal while the server starts; `clear` removes it. */
+export function waitingProgress(write: (text: string) => void): { draw: (line: string) => void; clear: () => void } {
+  let drawn = false;
+  return {
+    draw: (line) => {
+      drawn = true;
+      write(`\r\x1b[K${line}`);
+    },
+    clear: () => {
+      if (drawn) write('\r\x1b[K');
+      drawn = false;
+    },
+  };
 }
 
 export async function runContract(file: string, mode: string, cwd: string): Promise<ResponseCheck> {

@@ -82,7 +82,8 @@ export class ResponseCollector implements Dispatcher.DispatchHandler {
 
   onResponseError(_controller: unknown, err: Error): void {
     if (this.#settled) return;
-    this.fail(toFlowError(err, this.o.state.origin, this.o.state.url));
+    const { origin, url, clientCert } = this.o.state;
+    this.fail(toFlowError(err, origin, url, { clientCert }));
   }
 
   /** Settle with an error and stop the exchange (also used for cancellation). */
@@ -90,7 +91,7 @@ export class ResponseCollector implements Dispatcher.DispatchHandler {
     if (this.#settled) return;
     this.#settled = true;
     this.#abort();
-    this.o.reject(toFlowError(err, this.o.state.origin));
+    this.o.reject(toFlowError(err, this.o.state.origin, undefined, { clientCert: this.o.state.clientCert }));
   }
 
   #push(chunk: Buffer): void {

@@ -56,15 +56,70 @@ const TLS_CODES = new Set([
   'EPROTO',
 ]);
 
+/** TLS alerts by which a server refuses a client certificate (or asks for one), by Node's code. */
+const CERT_ALERTS: Record<string, string> = {
+  ERR_SSL_TLSV1_ALERT_UNKNOWN_CA: 'unknown ca',
+  ERR_SSL_SSLV3_ALERT_BAD_CERTIFICATE: 'bad certificate',
+  ERR_SSL_SSLV3_ALERT_CERTIFICATE_UNKNOWN: 'certificate unknown',
+  ERR_SSL_SSLV3_ALERT_CERTIFICATE_EXPIRED: 'certificate expired',
+  ERR_SSL_SSLV3_ALERT_CERTIFICATE_REVOKED: 'certificate revoked',
+  ERR_SSL_SSLV3_ALERT_UNSUPPORTED_CERTIFICATE: 'unsupported certificate',
+  ERR_SSL_TLSV1_ALERT_ACCESS_DENIED: 'access denied',
+  ERR_SSL_TLSV13_ALERT_CERTIFICATE_REQUIRED: 'certificate required',
+};
+const CHECK_CLIENT_CERT =
+  "check that the actor's mtls cert_path was issued by a CA the server trusts (not another one), that it has not expired and allows client authentication (extendedKeyUsage clientAuth), and that key_path is its key";
+const GIVE_CLIENT_CERT = 'the server asks for a client certificate: give the actor mtls auth (cert_path and key_path)';
+/** how a connection that closed before any answer ends */
+const CLOSED = new Set(['UND_ERR_SOCKET', 'ECONNRESET', 'EPIPE']);
+
+/** What the request was sent with, for the errors whose meaning depends on it. */
+export interface SentWith {
+  /** a client certificate (mTLS) */
+  clientCert?: boolean;
+}
+
 /** Map any error of a send to a FlowError; ours pass through unchanged. */
-export function toFlowError(err: unknown, origin: string, url?: string): FlowError {
+export function toFlowError(err: unknown, origin: string, url?: string, sent: SentWith = {}): FlowError {
   if (err instanceof FlowError || (hasCode(err) && (err as unknown as Error).name === 'FlowError')) return err as FlowError;
   const e = err instanceof Error ? err : new Error(String(err));
   const code = codeOf(e);
+  const refusal = clientCertRefusal(origin, code, e, sent);
+  if (refusal) return refusal;
   const mapper = BY_CODE[code] ?? (TLS_CODES.has(code) || /^ERR_(TLS|SSL)_/.test(code) ? tls : undefined);
   if (mapper) return mapper(origin, code, e, url);
   if (e.name === 'AbortError') return aborted(origin, code || 'AbortError', e);
   return new FlowError('E_HTTP', `request to ${origin} failed: ${code || oneLine(e.message)}`, { details: { cause: code || e.name }, cause: e });
+}
+
+/**
+ * A refused client certificate is E_TLS with what to check. Under TLS 1.2 the refusal is an
+ * alert in the handshake. Under TLS 1.3 the client's handshake is over before the server has
+ * checked its certificate: the refusal comes with the first read, and mostly shows as a closed
+ * connection ("other side closed") on which nothing was ever received, even when the server
+ * sent an alert. Nothing received on a connection with a client certificate is taken as that.
+ */
+function clientCertRefusal(origin: string, code: string, err: Error, sent: SentWith): FlowError | undefined {
+  const alert = CERT_ALERTS[code];
+  if (alert) {
+    const hint = sent.clientCert ? CHECK_CLIENT_CERT : GIVE_CLIENT_CERT;
+    return new FlowError('E_TLS', `${origin} refused the TLS connection (alert "${alert}", ${code}): ${hint}`, { details: { cause: code }, cause: err });
+  }
+  if (!sent.clientCert || !CLOSED.has(code) || !nothingReceived(err)) return undefined;
+  return new FlowError(
+    'E_TLS',
+    `${origin} closed the connection right after the TLS handshake, before any answer (${code}): under TLS 1.3 this is how a server refuses a client certificate; ${CHECK_CLIENT_CERT}`,
+    { details: { cause: code, clientCertificate: true }, cause: err },
+  );
+}
+
+/** undici's socket errors say how many bytes the connection received: none, when it closed at once. */
+function nothingReceived(err: Error): boolean {
+  for (let e: unknown = err, depth = 0; e && depth < 3; e = (e as { cause?: unknown }).cause, depth++) {
+    const bytesRead = (e as { socket?: { bytesRead?: unknown } }).socket?.bytesRead;
+    if (typeof bytesRead === 'number') return bytesRead === 0;
+  }
+  return false;
 }
 
 /** The most specific code: a socket error wrapped by undici keeps Node's code in `cause`. */

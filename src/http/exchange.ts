@@ -21,6 +21,8 @@ export interface ExchangeState {
   setCookies: string[];
   /** per-attempt signer of the request (oauth1) */
   resign?: Resign;
+  /** the request carries a client certificate (mTLS): a connection closed at once is its refusal */
+  clientCert?: boolean;
 }
 
 /** The options key our interceptors read. */

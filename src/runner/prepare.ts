@@ -63,12 +63,14 @@ function checkOrigin(url: URL, pathTemplate: string, base: string): void {
 
 /**
  * env.baseUrl (docs/format.md#baseurl) without a trailing slash, rendered: `<SET_VIA_--var>`
- * and references inside it work.
+ * and references inside it work. A given value (--var, FLOW_VAR_baseUrl, the origin of a
+ * managed server) needs no declaration, as for any other variable.
  */
 function baseUrl(ctx: RunContext, rc: RenderContext): string {
-  if (!ctx.environment || !Object.hasOwn(ctx.environment.variables, 'baseUrl')) {
+  const declared = ctx.environment !== undefined && Object.hasOwn(ctx.environment.variables, 'baseUrl');
+  if (!declared && !Object.hasOwn(ctx.vars, 'baseUrl')) {
     const where = ctx.environment ? `environment "${ctx.environment.id}"` : 'the project (it has no environment)';
-    throw new FlowError('E_VAR_UNRESOLVED', `baseUrl is not defined in ${where}; requests need env.baseUrl`, {
+    throw new FlowError('E_VAR_UNRESOLVED', `baseUrl is not defined in ${where}; requests need env.baseUrl (or --var baseUrl=…)`, {
       details: { variable: 'env.baseUrl' },
     });
   }

@@ -7,8 +7,14 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
 import { FlowError } from '../errors.js';
+import { isCredentialName } from '../project/index.js';
 import { createRedactor, CUT_MARK, type Redactor } from '../redact/index.js';
-import { isReady, originOf, probeUrl, type Probe } from './ready.js';
+import { commandSecrets, shownCommand } from './command.js';
+import { isReady, originOf, probeUrl, tryProbe, type Probe, type ProbeResult } from './ready.js';
+import type { WaitState } from './waiting.js';
+import { watchGroup, type Watchdog } from './watchdog.js';
+
+export { waitingLine, type WaitState } from './waiting.js';
 
 export interface ServerOptions {
   /** the shell command that starts the server */
@@ -25,6 +31,11 @@ export interface ServerOptions {
   timeout?: number;
   /** use a server that already answers at `url` instead of starting one (default false: that is an error) */
   reuseExisting?: boolean;
+  /**
+   * `url` was not named by the user but defaulted from baseUrl (`flow run --server` without
+   * --server-url), where most APIs answer 404: any HTTP answer means up
+   */
+  anyAnswer?: boolean;
 }
 
 export interface ManagedServer {
@@ -45,7 +56,12 @@ export interface ServerEvents {
   onExit?: (message: string) => void;
   /** each line it writes to stderr, as it comes (what Playwright shows by default) */
   onStderr?: (line: string) => void;
-  /** what every line shown goes through, at the time it is shown (default: nothing hidden) */
+  /** after each try while it waits to be ready (for a progress line; see `waitingLine`) */
+  onWait?: (state: WaitState) => void;
+  /**
+   * what every line shown goes through, at the time it is shown (default: nothing hidden). It
+   * learns the credentials of the command and of `env` (the server may print them too).
+   */
   redactor?: Redactor;
 }
 
@@ -64,18 +80,25 @@ const EXIT_SIGNALS: NodeJS.Signals[] = process.platform === 'win32' ? ['SIGINT',
  * and `reuseExisting` is off; each message ends with the last lines it printed.
  */
 export async function startServer(options: ServerOptions, baseDir: string, events: ServerEvents = {}): Promise<ManagedServer> {
-  const { onExit, onStderr } = events;
+  const { onExit, onStderr, onWait } = events;
   const redactor = events.redactor ?? createRedactor();
+  for (const secret of commandSecrets(options.command)) redactor.add(secret);
+  for (const [name, value] of Object.entries(options.env ?? {})) if (isCredentialName(name) && value) redactor.add(value);
+  // the command as messages name it, its credentials hidden (then cut)
+  const server = () => `the server "${shownCommand(options.command, redactor)}"`;
   const withOutput = (message: string) => withLastLines(message, lines, redactor);
-  const probe = probeUrl(options);
+  const probe = probeUrl(options, redactor);
   const baseUrl = originOf(probe);
   const readyAt = probe.kind === 'http' ? probe.url : `port ${probe.port}`;
-  if (await isReady(probe)) {
+  const anyAnswer = options.anyAnswer === true;
+  if (await isReady(probe, anyAnswer)) {
     if (options.reuseExisting) return { readyAt, baseUrl, reused: true, output: () => [], stop: async () => {} };
-    throw new FlowError(
-      'E_SERVER_IN_USE',
-      `${readyAt} already answers before "${options.command}" started; stop what runs there, or set reuseExisting: true to use it`,
-    );
+    // the server of a run killed a moment ago may still be stopping (its watchdog gives it the grace period)
+    if (!(await goneWithin(probe, anyAnswer, STOP_GRACE_MS + 1000)))
+      throw new FlowError(
+        'E_SERVER_IN_USE',
+        `${readyAt} already answers before ${server()} started; stop what runs there, or set reuseExisting: true to use it`,
+      );
   }
   const lines: string[] = [];
   const child = spawn(options.command, {
@@ -86,6 +109,8 @@ export async function startServer(options: ServerOptions, baseDir: string, event
     detached: process.platform !== 'win32',
     stdio: ['ignore', 'pipe', 'pipe'],
   });
+  // stops the group should this process be killed outright (SIGKILL: no handler below runs)
+  const watchdog = process.platform !== 'win32' && child.pid !== undefined ? watchGroup(child.pid, STOP_GRACE_MS) : undefined;
   keepLines(child, lines, onStderr && ((line) => onStderr(shown(line, redactor))));
   let stopping = false;
   let ready = false;
@@ -110,19 +135,24 @@ export async function startServer(options: ServerOptions, baseDir: string, event
   void exited.then((how) => {
     process.off('exit', killOnExit);
     forgetSignals();
-    if (!stopping && ready) onExit?.(withOutput(`the server "${options.command}" ${how} during the run`));
+    if (!stopping && ready) onExit?.(withOutput(`${server()} ${how} during the run`));
   });
   const timeoutMs = options.timeout ?? DEFAULT_SERVER_TIMEOUT_MS;
+  const waited: WaitState = { tried: readyAt, got: 'nothing yet', ms: 0 };
+  const tried = (result: ProbeResult, ms: number) => {
+    waited.got = result.got;
+    waited.ms = ms;
+    onWait?.({ ...waited });
+  };
   const outcome = await Promise.race([
-    waitReady(probe, timeoutMs, () => child.exitCode !== null || child.signalCode !== null),
+    waitReady(probe, anyAnswer, timeoutMs, () => child.exitCode !== null || child.signalCode !== null, tried),
     exited.then((how) => ({ exited: how })),
   ]);
   if (outcome !== true) {
     stopping = true;
-    await stopTree(child, exited);
-    if (typeof outcome === 'object')
-      throw new FlowError('E_SERVER_EXITED', withOutput(`the server "${options.command}" ${outcome.exited} before ${readyAt} answered`));
-    throw new FlowError('E_SERVER_TIMEOUT', withOutput(`the server "${options.command}" did not answer at ${readyAt} within ${timeoutMs} ms`));
+    await stopTree(child, exited, watchdog);
+    if (typeof outcome === 'object') throw new FlowError('E_SERVER_EXITED', withOutput(`${server()} ${outcome.exited} before ${readyAt} answered`));
+    throw new FlowError('E_SERVER_TIMEOUT', withOutput(`${server()} ${notReady(readyAt, timeoutMs, waited.got)}`));
   }
   ready = true;
   return {
@@ -132,19 +162,44 @@ export async function startServer(options: ServerOptions, baseDir: string, event
     output: () => lines.map((line) => shown(line, redactor)),
     stop: async () => {
       stopping = true;
-      await stopTree(child, exited);
+      await stopTree(child, exited, watchdog);
     },
   };
 }
 
-/** Resolves true once ready, false on timeout or when `gone()` says the process ended. */
-async function waitReady(probe: Probe, timeoutMs: number, gone: () => boolean): Promise<boolean> {
-  const deadline = Date.now() + timeoutMs;
+/** Resolves true once ready, false on timeout or when `gone()` says the process ended; `tried` after each try. */
+async function waitReady(
+  probe: Probe,
+  anyAnswer: boolean,
+  timeoutMs: number,
+  gone: () => boolean,
+  tried: (result: ProbeResult, ms: number) => void,
+): Promise<boolean> {
+  const start = Date.now();
+  const deadline = start + timeoutMs;
   for (let delay = 50; Date.now() < deadline && !gone(); delay = Math.min(delay * 2, 500)) {
-    if (await isReady(probe)) return true;
+    const result = await tryProbe(probe, anyAnswer);
+    if (result.up) return true;
+    tried(result, Date.now() - start);
     await new Promise((r) => setTimeout(r, Math.min(delay, Math.max(0, deadline - Date.now()))));
   }
   return false;
+}
+
+/** Resolves true once the probe no longer answers, false when it still does after `limitMs`. */
+async function goneWithin(probe: Probe, anyAnswer: boolean, limitMs: number): Promise<boolean> {
+  const until = Date.now() + limitMs;
+  while (Date.now() < until) {
+    await new Promise((r) => setTimeout(r, 200));
+    if (!(await isReady(probe, anyAnswer))) return true;
+  }
+  return false;
+}
+
+/** What E_SERVER_TIMEOUT says: a refusal is no answer; a 404 at a URL the user named is an answer that does not count. */
+function notReady(readyAt: string, timeoutMs: number, got: string): string {
+  if (got.startsWith('HTTP ')) return `was not ready at ${readyAt} within ${timeoutMs} ms: the last try got ${got} (ready means 2xx, 3xx or 400-403)`;
+  return `did not answer at ${readyAt} within ${timeoutMs} ms: the last try got ${got}`;
 }
 
 function keepLines(child: ChildProcess, lines: string[], onStderr?: (line: string) => void): void {
@@ -180,7 +235,7 @@ function shown(line: string, redactor: Redactor): string {
 }
 
 /** SIGTERM to the process group, SIGKILL after a grace period; resolves when the process has exited. */
-async function stopTree(child: ChildProcess, exited: Promise<unknown>): Promise<void> {
+async function stopTree(child: ChildProcess, exited: Promise<unknown>, watchdog?: Watchdog): Promise<void> {
   if (child.exitCode === null && child.signalCode === null) {
     killTree(child, 'SIGTERM');
     const timer = setTimeout(() => killTree(child, 'SIGKILL'), STOP_GRACE_MS);
@@ -191,6 +246,7 @@ async function stopTree(child: ChildProcess, exited: Promise<unknown>): Promise<
   // gone (a grandchild still tearing down keeps its port open for a moment)
   killTree(child, 'SIGKILL');
   await groupGone(child, 1000); // bounded: an unreaped zombie (a container whose init does not reap) still counts
+  watchdog?.dismiss();
 }
 
 /** Resolves once no process of the child's group is left, or after `limitMs`. */

@@ -27,7 +27,8 @@ export interface FlowOptions {
 
 type ContractMode = 'fail' | 'warn';
 
-interface FlowServerOptions extends ServerOptions {
+/** `anyAnswer` is flow run's (a URL defaulted from baseUrl): here the user always names the url or port. */
+interface FlowServerOptions extends Omit<ServerOptions, 'anyAnswer'> {
   /** globs of the server's source (relative to the Vitest root): in watch mode, an edit restarts the server and re-runs the flow suites */
   watch?: string[];
 }

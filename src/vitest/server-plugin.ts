@@ -6,7 +6,7 @@
 import path from 'node:path';
 import picomatch from 'picomatch';
 import type { Plugin, WatcherTriggerPattern } from 'vitest/config';
-import type { ManagedServer } from '../server/index.js';
+import type { ManagedServer, WaitState } from '../server/index.js';
 import { slash } from './dependencies.js';
 import { suiteOptions, type FlowOptions, type SuitePlan } from './options.js';
 
@@ -37,19 +37,36 @@ export function serverPlugin(options: FlowOptions, plan: Omit<SuitePlan, 'root'>
   };
 
   async function start(): Promise<ManagedServer> {
-    const [{ startServer }, { createRedactor }, { envSecretValues }] = await Promise.all([
+    const [{ startServer, waitingLine }, { createRedactor }, { envSecretValues }, { wantsProgress }] = await Promise.all([
       import('../server/index.js'),
       import('../redact/index.js'),
       import('../runtime/index.js'),
+      import('../report/index.js'),
     ]);
+    // while it starts, a terminal shows what was tried and what came back, on one line
+    let drawn = false;
+    const onWait = wantsProgress(process.stderr.isTTY === true, process.env)
+      ? (state: WaitState) => {
+          drawn = true;
+          process.stderr.write(`\r\x1b[Kreqflow: ${waitingLine(state, (process.stderr.columns || 80) - 9)}`);
+        }
+      : undefined;
+    const clear = () => {
+      if (drawn) process.stderr.write('\r\x1b[K');
+      drawn = false;
+    };
     return startServer(options.server!, root, {
+      onWait,
       // The server inherits the FLOW_SECRET_* variables: its lines never show their values.
       // (The suite's runner is in a worker: what it learns is not known here.)
       redactor: createRedactor(envSecretValues(process.env)),
       onExit: (message) => console.error(`reqflow: E_SERVER_EXITED: ${message}`),
       // what it writes to stderr shows as it comes (an exception behind a 500, say), as Playwright does
-      onStderr: (line) => console.error(`[server] ${line}`),
-    });
+      onStderr: (line) => {
+        clear();
+        console.error(`[server] ${line}`);
+      },
+    }).finally(clear);
   }
 
   return {

@@ -1,5 +1,7 @@
 // `flow run --server … --openapi …`: the pets API of test/fixtures/contract started for one
 // run, every response checked against its description, the server stopped after.
+import { cp, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { main } from '../../src/cli/main.js';
@@ -60,6 +62,55 @@ describe('flow run --server --openapi', () => {
     expect(rec.err()).toContain('E_SERVER_EXITED');
     expect(rec.err()).toContain('  | starting with key ***');
     expect(rec.err()).not.toContain(secret);
+  });
+
+  it('a credential in the --server command is hidden in the E_SERVER_* message', async () => {
+    const secret = 'sk-live-0a1b2c3d4e5f';
+    const rec = recordedIO({ cwd: PETS, env: { PETS_BREAK: 'crash' } });
+    const port = await freePort();
+    const command = `PETS_API_KEY=${secret} node api/main.js`;
+    expect(await main(['run', '--all', '--server', command, '--server-url', `http://127.0.0.1:${port}/v1/health`], rec.io)).toBe(1);
+    expect(rec.err()).toContain('flow run: E_SERVER_EXITED: the server "PETS_API_KEY=*** node api/main.js" exited with code 3');
+    expect(rec.err() + rec.out()).not.toContain(secret);
+  });
+
+  it('--server-url without a baseUrl in the environment: its origin is baseUrl (README, --server-url)', async () => {
+    const dir = await mkdtemp(path.join(tmpdir(), 'reqflow-server-url-'));
+    try {
+      await cp(PETS, dir, { recursive: true });
+      await writeFile(path.join(dir, 'environments/local.yaml'), 'name: local\n');
+      const port = await freePort();
+      const rec = recordedIO({ cwd: dir, env: { PORT: String(port) } });
+      const code = await main(['run', '--all', '--server', 'node api/main.js', '--server-url', `http://127.0.0.1:${port}/v1/health`], rec.io);
+      expect(rec.out()).not.toContain('E_VAR_UNRESOLVED');
+      expect(rec.out()).toContain(`POST   http://127.0.0.1:${port}/v1/pets  201`);
+      expect(rec.out()).toContain('4 passed, 0 failed');
+      expect(code).toBe(0);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('without --server-url, the URL is baseUrl, where any answer means up: the pets API answers 404 at its root', async () => {
+    const port = await freePort();
+    const rec = recordedIO({ cwd: PETS, env: { PORT: String(port) } });
+    const code = await main(['run', '--all', '--server', 'node api/main.js', '--var', `baseUrl=http://127.0.0.1:${port}`], rec.io);
+    expect(rec.err()).toBe('');
+    expect(rec.out()).toContain('4 passed, 0 failed');
+    expect(code).toBe(0);
+  }, 20_000);
+
+  it('on a terminal, a progress line says what was tried and what came back while the server starts, and is cleared', async () => {
+    const port = await freePort();
+    const rec = recordedIO({ cwd: PETS, env: { PORT: String(port) } });
+    rec.io.isTTY = true;
+    const url = `http://127.0.0.1:${port}/v1/health`;
+    const code = await main(['run', '--all', '--server', 'sleep 1 && node api/main.js', '--server-url', url], rec.io);
+    expect(code).toBe(0);
+    const err = rec.err();
+    expect(err).toMatch(/\r\x1b\[Kwaiting \d+\.\d s for http:\/\/127\.0\.0\.1:\d+\/v1\/health: connection refused/);
+    // cleared before the run's own lines
+    expect(err).toMatch(/waiting [^\r]*\r\x1b\[K\r\x1b\[Kflow run {2}0\/4 done/);
   });
 
   it('usage errors (exit 2): no URL to wait for, a description that cannot be read, an unknown --contract', async () => {

@@ -1,7 +1,7 @@
 // Test certificates made by openssl in a temporary directory (shared/targets.md section 7):
 // a CA, a server certificate for 127.0.0.1, a client certificate (PEM, an encrypted PEM key,
 // and a PKCS#12 bundle), and a client certificate from an unrelated CA.
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import { existsSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 
@@ -55,4 +55,48 @@ export function makeCerts(dir: string): void {
   ca('rogue-ca', 'Rogue CA');
   req('rogue.key', 'rogue.csr', '/CN=rogue');
   sign('rogue.csr', 'rogue-ca', 'client.ext', 'rogue.crt');
+}
+
+export interface OpensslServer {
+  url: string;
+  close(): void;
+}
+
+/**
+ * `openssl s_server` with the server certificate of `makeCerts(dir)`, requiring a client
+ * certificate from its CA: a TLS server that is not Node's (it refuses a certificate with an
+ * alert, where Node's closes the connection). `args`: `-tls1_2` or `-tls1_3`.
+ */
+export async function startOpensslServer(dir: string, args: string[] = []): Promise<OpensslServer> {
+  const child = spawn(
+    OPENSSL,
+    [
+      's_server',
+      '-accept',
+      '127.0.0.1:0',
+      '-cert',
+      'server.crt',
+      '-key',
+      'server.key',
+      '-CAfile',
+      'ca.crt',
+      '-Verify',
+      '1',
+      '-verify_return_error',
+      '-www',
+      ...args,
+    ],
+    { cwd: dir, stdio: ['ignore', 'pipe', 'ignore'] },
+  );
+  let out = '';
+  child.stdout.setEncoding('utf8');
+  child.stdout.on('data', (c: string) => (out += c));
+  for (let i = 0; i < 200; i++) {
+    const port = /ACCEPT .*:(\d+)/.exec(out)?.[1];
+    if (port) return { url: `https://127.0.0.1:${port}`, close: () => child.kill() };
+    if (child.exitCode !== null) break;
+    await new Promise((r) => setTimeout(r, 25));
+  }
+  child.kill();
+  throw new Error(`openssl s_server did not start: ${out}`);
 }

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { createHttpClient, type TlsOptions } from '../../src/http/index.js';
-import { makeCerts } from '../helpers/certs.js';
+import { makeCerts, startOpensslServer } from '../helpers/certs.js';
 import { json, startProxy, startServer, type TestProxy, type TestServer } from '../helpers/http-server.js';
 
 describe('proxy from the environment', () => {
@@ -127,6 +127,40 @@ describe('TLS', () => {
   test('mTLS: a client certificate is presented', async () => {
     const res = await send(mtls.url, { ca: pem('ca.crt'), cert: pem('client.crt'), key: pem('client.key') });
     expect(res.status).toBe(200);
+  });
+
+  // what to check, in every refusal of a client certificate
+  const CHECK =
+    /check that the actor's mtls cert_path was issued by a CA the server trusts \(not another one\), that it has not expired .*and that key_path is its key/;
+  const rogue = () => ({ ca: pem('ca.crt'), cert: pem('rogue.crt'), key: pem('rogue.key') });
+  const failure = (url: string, tls: TlsOptions) =>
+    send(url, tls).then(
+      () => undefined,
+      (e: { code: string; message: string; details?: { cause?: string } }) => e,
+    );
+
+  test("mTLS: a client certificate from another CA is E_TLS with what to check (Node's server, TLS 1.3: the connection closes after the handshake)", async () => {
+    const err = await failure(mtls.url, rogue());
+    expect(err?.code).toBe('E_TLS');
+    expect(err?.message).toContain('closed the connection right after the TLS handshake, before any answer');
+    expect(err?.message).toMatch(CHECK);
+  });
+
+  test.each([
+    ['-tls1_3', /closed the connection right after the TLS handshake/],
+    ['-tls1_2', /refused the TLS connection \(alert "unknown ca", ERR_SSL_TLSV1_ALERT_UNKNOWN_CA\)/],
+  ])('mTLS: a client certificate from another CA against openssl s_server %s: E_TLS with what to check', async (version, how) => {
+    const server = await startOpensslServer(dir, [version]);
+    try {
+      const err = await failure(server.url, rogue());
+      expect(err?.code).toBe('E_TLS');
+      expect(err?.message).toMatch(how);
+      expect(err?.message).toMatch(CHECK);
+      // the right certificate passes on the same server: the refusal was the certificate's
+      expect((await send(server.url, { ca: pem('ca.crt'), cert: pem('client.crt'), key: pem('client.key') })).status).toBe(200);
+    } finally {
+      server.close();
+    }
   });
 
   test('mTLS without a client certificate fails with a coded error', async () => {

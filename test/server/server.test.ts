@@ -3,7 +3,7 @@
 // with its last output lines. The server is the pets API of test/fixtures/contract.
 import path from 'node:path';
 import { afterEach, expect, test } from 'vitest';
-import { startServer, type ManagedServer } from '../../src/server/index.js';
+import { startServer, waitingLine, type ManagedServer, type WaitState } from '../../src/server/index.js';
 import { isReady } from '../../src/server/ready.js';
 import type { FlowError } from '../../src/errors.js';
 import { createRedactor } from '../../src/redact/index.js';
@@ -63,7 +63,7 @@ test('a server that never answers is E_SERVER_TIMEOUT, and is stopped', async ()
   // the shell prints at once (a node script may not have started within the timeout on a busy machine)
   const err = await refused(startServer({ command: 'echo warming up; sleep 30', port, timeout: 1000 }, PETS));
   expect(err.code).toBe('E_SERVER_TIMEOUT');
-  expect(err.message).toMatch(/did not answer at port \d+ within 1000 ms; its last output:\n {2}\| warming up/);
+  expect(err.message).toMatch(/did not answer at port \d+ within 1000 ms: the last try got connection refused; its last output:\n {2}\| warming up/);
 });
 
 test('a URL that already answers: E_SERVER_IN_USE, or that server with reuseExisting', async () => {
@@ -119,4 +119,74 @@ test("the server's lines are shown through the redactor: in the exit message, li
   redactor.add(token, 'token');
   expect(server.output().join('\n')).toContain('issued ***');
   expect(server.output().join('\n')).not.toContain(token);
+});
+
+test('a credential in the command is hidden wherever the command is named, and in what the server prints', async () => {
+  const port = await freePort();
+  const secret = 'sk-live-4b3a2918f7e6';
+  const short = 'Zq9';
+  // prints its arguments (the key among them), then exits before it is ready
+  const command = `DB_PASSWORD=${short} node -e "console.log('args ' + process.argv.slice(1).join(' ')); process.exitCode = 3" -- --api-key=${secret}`;
+  const exited = await refused(startServer({ command, port }, PETS));
+  expect(exited.code).toBe('E_SERVER_EXITED');
+  expect(exited.message).toContain('the server "DB_PASSWORD=*** node -e ');
+  expect(exited.message).toContain('--api-key=***" exited with code 3');
+  expect(exited.message).toContain('  | args --api-key=***');
+  expect(exited.message).not.toContain(secret);
+  expect(exited.message).not.toContain(short);
+
+  const timedOut = await refused(startServer({ command: `sleep 30 || echo --token ${secret}`, port, timeout: 500 }, PETS));
+  expect(timedOut.code).toBe('E_SERVER_TIMEOUT');
+  expect(timedOut.message).toContain('the server "sleep 30 || echo --token ***" did not answer');
+
+  // the fixture is plain JavaScript: its type is said here
+  const api = (await startPetsApi()) as { url: string; close(): Promise<void> };
+  try {
+    const inUse = await refused(startServer({ command: `node api/main.js --token=${secret}`, url: `${api.url}/v1/health` }, PETS));
+    expect(inUse.code).toBe('E_SERVER_IN_USE');
+    expect(inUse.message).toContain('the server "node api/main.js --token=***"');
+    expect(inUse.message).not.toContain(secret);
+  } finally {
+    await api.close();
+  }
+});
+
+// A one-line server: 404 at every path but /health (the shape of most APIs at their root).
+const ANSWERS_404 = `node -e "require('http').createServer((q, s) => { s.statusCode = q.url === '/health' ? 200 : 404; s.end(); }).listen(process.env.PORT, '127.0.0.1')"`;
+
+test('a URL defaulted from baseUrl (anyAnswer): a 404 at the root means up', async () => {
+  const port = await freePort();
+  const waits: WaitState[] = [];
+  const server = await startServer({ command: ANSWERS_404, env: { PORT: String(port) }, url: `http://127.0.0.1:${port}/`, anyAnswer: true }, PETS, {
+    onWait: (s) => waits.push(s),
+  });
+  started.push(server);
+  expect(server.baseUrl).toBe(`http://127.0.0.1:${port}`);
+  // the tries before it listened were refused, and said so
+  for (const w of waits) expect(w).toMatchObject({ tried: `http://127.0.0.1:${port}/`, got: 'connection refused' });
+});
+
+test('E_SERVER_TIMEOUT says what the last try got: a 404 at a URL the user named, a TLS error', async () => {
+  const port = await freePort();
+  const waits: WaitState[] = [];
+  const named = await refused(
+    startServer({ command: ANSWERS_404, env: { PORT: String(port) }, url: `http://127.0.0.1:${port}/ready`, timeout: 2500 }, PETS, {
+      onWait: (s) => waits.push(s),
+    }),
+  );
+  expect(named.code).toBe('E_SERVER_TIMEOUT');
+  expect(named.message).toContain(
+    `was not ready at http://127.0.0.1:${port}/ready within 2500 ms: the last try got HTTP 404 (ready means 2xx, 3xx or 400-403)`,
+  );
+  // the progress: what was tried, what came back, for how long
+  const last = waits.at(-1)!;
+  expect(last).toMatchObject({ tried: `http://127.0.0.1:${port}/ready`, got: 'HTTP 404' });
+  expect(last.ms).toBeGreaterThan(0);
+  expect(waitingLine(last, 200)).toMatch(new RegExp(`^waiting \\d+\\.\\d s for http://127\\.0\\.0\\.1:${port}/ready: HTTP 404$`));
+  // a narrow terminal: the URL is shortened, what came back and for how long stay
+  expect(waitingLine(last, 50)).toMatch(/^waiting \d+\.\d s for http:\/\/127\.[^ ]*…: HTTP 404$/);
+
+  const tls = await refused(startServer({ command: ANSWERS_404, env: { PORT: String(port) }, url: `https://127.0.0.1:${port}/health`, timeout: 2500 }, PETS));
+  expect(tls.code).toBe('E_SERVER_TIMEOUT');
+  expect(tls.message).toContain(`did not answer at https://127.0.0.1:${port}/health within 2500 ms: the last try got a TLS error (`);
 });

@@ -87,6 +87,16 @@ test('a server that crashes at start fails the run with its exit and its last ou
   expect(out.stdout + out.stderr).not.toContain(secret);
 }, 120_000);
 
+test('a credential in the server command is hidden in the E_SERVER_* message', async () => {
+  const secret = 'sk-live-9e8d7c6b5a4f';
+  const command = `node api/main.js --api-key=${secret}`;
+  const { dir } = await repo(`{ server: { command: '${command}', env: { PETS_BREAK: 'crash' }, url: 'http://127.0.0.1:@PORT@/v1/health' } }`);
+  const out = await runVitest(dir, ['run']);
+  expect(out.code).toBe(1);
+  expect(out.stderr).toContain('E_SERVER_EXITED: the server "node api/main.js --api-key=***" exited with code 3 before http://127.0.0.1:');
+  expect(out.stdout + out.stderr).not.toContain(secret);
+}, 120_000);
+
 test('a description that cannot be read fails the suite with E_CONTRACT_LOAD, before any request', async () => {
   const { dir } = await repo(`{ server: ${SERVER}, openapi: 'missing.yaml' }`);
   const out = await runVitest(dir, ['run']);

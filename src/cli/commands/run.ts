@@ -12,7 +12,7 @@ import { formatEvent, formatLoc, formatResult, formatSummary, type RunFormatOpti
 import { argumentError, unknownOperations } from '../args.js';
 import { CACHE_OPTIONS, cacheOptions, optionHelp, type OptionTable } from '../options.js';
 import { describeUnset, unsetVariables } from '../unset-vars.js';
-import { formatWarnings, runContract, SERVICE_OPTIONS, serverUrl, serviceUsage, startRunServer } from '../run-services.js';
+import { formatWarnings, runContract, SERVICE_OPTIONS, serverUrl, serviceUsage, startRunServer, waitingProgress } from '../run-services.js';
 import { bufferedWriter, EXIT, type CliIO, type Command } from '../io.js';
 import { chooseReporters, writeReports } from '../reporters.js';
 import { createProgress, wantsProgress } from '../../report/index.js';
@@ -158,14 +158,19 @@ export default (async function run(argv: string[], io: CliIO): Promise<number> {
   // One redactor for the run and the server's lines: it knows the FLOW_SECRET_* values the
   // server inherits from the start, and what the run learns (a token the server logs).
   const redactor = createRedactor(envSecretValues(io.env));
+  // while the server starts, a terminal shows what was tried and what came back
+  const waiting = o.server !== undefined && wantsProgress(io.isTTY, io.env) ? waitingProgress(io.stderr) : undefined;
   try {
     if (o.server !== undefined) {
       const onExit = (m: string) => io.stderr(`flow run: E_SERVER_EXITED: ${m}\n`);
-      server = await startRunServer(o.server, readyUrl!, io.cwd, io.env, onExit, redactor);
+      const run = { command: o.server, url: readyUrl!, named: o['server-url'] !== undefined, cwd: io.cwd, processEnv: io.env };
+      server = await startRunServer(run, onExit, redactor, waiting?.draw, () => process.stderr.columns);
     }
   } catch (err) {
     io.stderr(`flow run: ${coded(err)}\nnothing was sent\n`);
     return EXIT.failed;
+  } finally {
+    waiting?.clear();
   }
 
   // The live line on a terminal (stderr); stdout's lines clear it and draw it again.
