@@ -1,12 +1,18 @@
 // One failed (or empty-handed) operation -> the edits its response proves, or open questions.
-// An edit that changes what is sent (actor, header form) is kept only when a try with it,
-// on a fresh runner, gets a 2xx: the server accepted the request.
-import { isFanOutPath } from '../graph/index.js';
+// A status is proposed only in the class that was expected (2xx for 2xx, 4xx for 4xx): a
+// failure where success is expected is a diagnosis (the login, the input, the id), never a
+// new expectation. An edit that changes what is sent (actor, header form, body field) is kept
+// only when a try with it, on a fresh runner, gets the request accepted.
 import type { FlowResponse } from '../http/index.js';
+import { isFanOutPath } from '../graph/index.js';
 import { type Project, scalarText } from '../project/index.js';
 import type { OperationResult } from '../runner/index.js';
-import { otherHeaderForm, withEdits } from './model.js';
-import { fieldName, onePlace, requiredFields, SECRET_PLACE } from './search.js';
+import { namedFields } from './error-fields.js';
+import { idDiagnosis } from './links.js';
+import { loginQuestion } from './login.js';
+import { otherHeaderForm, targetOf, withEdits } from './model.js';
+import { accepted, ownHeaders, searchAccepted, statusOf, type SearchContext } from './repair.js';
+import { fieldName, onePlace, SECRET_PLACE } from './search.js';
 import type { Edit, Observed, OpenQuestion, Proposal } from './types.js';
 
 export interface Findings {
@@ -14,18 +20,11 @@ export interface Findings {
   questions: OpenQuestion[];
 }
 
-export interface DiagnoseContext {
-  project: Project;
+export interface DiagnoseContext extends SearchContext {
   /** the operation's full response, when its status passed (for the field search) */
   response?: FlowResponse;
-  /** run one operation (and its prerequisites) on a fresh runner over `project` */
-  tryRun(project: Project, operation: string): Promise<OperationResult>;
-  /** targets already edited (an actor's header form applies to all its operations) */
-  edited: Set<string>;
   /** the targets edited in the model this round ran (edited, less this round's proposals) */
   applied: ReadonlySet<string>;
-  /** whether a text is (or holds) a secret or a value learned at login: never written into an edit */
-  isSecret?: (text: string) => boolean;
 }
 
 /** What the operation's own last exchange shows (not its login's). */
@@ -35,17 +34,8 @@ export function observedOf(project: Project, result: OperationResult): Observed 
   return { method: op.method, path: op.path, url: own?.request.url, status: own?.response?.status, excerpt: own?.response?.body };
 }
 
-function targetOf(e: Edit): string {
-  return e.kind === 'header_form' ? `actor ${e.actor}` : e.kind === 'extract' ? `${e.operation} extract ${e.name}` : `${e.operation} ${e.kind}`;
-}
-
-const statusOf = (r: OperationResult) => r.exchanges.filter((x) => x.purpose === r.operation && x.response).at(-1)?.response?.status;
-
-/** The server accepted the request: it passed (a refusal the description expects included), or answered 2xx. */
-const accepted = (r: OperationResult) => {
-  const status = statusOf(r);
-  return r.status === 'passed' || (status !== undefined && status >= 200 && status < 300);
-};
+/** The status class: 2 for 2xx …; no expect_status means any 2xx. */
+const classOf = (s: number) => Math.floor(s / 100);
 
 export async function diagnose(result: OperationResult, ctx: DiagnoseContext): Promise<Findings> {
   const out: Findings = { proposals: [], questions: [] };
@@ -54,6 +44,7 @@ export async function diagnose(result: OperationResult, ctx: DiagnoseContext): P
   const propose = (edit: Edit, why: string) => {
     if (ctx.edited.has(targetOf(edit))) return;
     ctx.edited.add(targetOf(edit));
+    ctx.pending.push(edit);
     out.proposals.push({ edit, operation: op.id, observed, why });
   };
   const ask = (question: string) => out.questions.push({ operation: op.id, observed, question });
@@ -73,7 +64,6 @@ export async function diagnose(result: OperationResult, ctx: DiagnoseContext): P
     ask(`failed without an error to read (${result.asserts.filter((a) => !a.pass).length} failed assert(s)): no response proves an edit`);
     return out;
   }
-
   if (error.code === 'E_EXTRACT_FAILED') {
     const name = scalarText(error.details?.variable);
     const spec = op.extract.find((x) => x.name === name);
@@ -86,20 +76,66 @@ export async function diagnose(result: OperationResult, ctx: DiagnoseContext): P
     return out;
   }
   const actual = Number(error.details?.actual);
+  const expected = op.expectStatus?.length ? op.expectStatus : [200];
+  const sameClass = expected.every((s) => classOf(s) === classOf(actual));
   if (actual >= 500) {
     ask(`the server failed (${actual}); a 5xx proves nothing about the description`);
-  } else if ((actual === 401 || actual === 403) && !op.actor) {
-    await tryActors(actual);
-  } else if (actual === 401 || actual === 403) {
+  } else if ((actual === 401 || actual === 403) && op.actor) {
+    await refusedAsActor(actual);
+  } else if (sameClass) {
+    propose({ kind: 'expect_status', operation: op.id, from: op.expectStatus, to: [actual] }, `answered ${actual}, a status of the class expected`);
+  } else if (classOf(actual) === 4 && expected.every((s) => classOf(s) === 2)) {
+    await repair(actual);
+  } else {
+    ask(`answered ${actual} where ${expected.join(', ')} is expected: a status of another class is never written in as the expectation`);
+  }
+  return out;
+
+  /** A 4xx where a 2xx is expected: the search (repair.ts), then its edits, else the last answer as the diagnosis. */
+  async function repair(status: number) {
+    const found = await searchAccepted(ctx, op.id, [], [], result);
+    if (found.ok) {
+      const why = `${found.said.join('; ')}; then ${statusOf(found.last!) ?? 'passed'}`;
+      for (const e of found.steps) propose(e, why);
+      return;
+    }
+    const last = found.last ?? result;
+    const lastStatus = statusOf(last) ?? status;
+    const tried = found.said.length ? ` (tried: ${found.said.join('; ')}; last answer ${lastStatus})` : '';
+    if (lastStatus === 401 || lastStatus === 403) {
+      const login = loginQuestion(ctx.project, lastStatus, ownHeaders(last));
+      if (login.edit) propose(login.edit, login.why);
+      ask(`${login.question}${tried}`);
+    } else if (lastStatus === 400 || lastStatus === 422) {
+      const named = namedFields(observedOf(ctx.project, last).excerpt ?? '');
+      ask(
+        named.length
+          ? `the server answered ${lastStatus} naming body field(s) ${named.map((f) => `\`${f}\``).join(', ')}, and no value tried was accepted: give them a value in \`body\`${tried}`
+          : `the server answered ${lastStatus} without naming a missing field: the request needs a change no response proves${tried}`,
+      );
+    } else if (lastStatus === 404) {
+      ask(`${idDiagnosis(ctx.project, op.id, observedOf(ctx.project, last).excerpt)}${tried}`);
+    } else ask(`answered ${lastStatus} where ${expected.join(', ')} is expected: a failure is never written in as the expectation${tried}`);
+  }
+
+  /** A 401/403 as the operation's actor: the other form of its header, else the expected refusal or a question. */
+  async function refusedAsActor(actual: number) {
     const form = otherHeaderForm(ctx.project.actors.get(op.actor!)!);
     const formSettled = !form || ctx.edited.has(targetOf(form));
     // its actor's form was proposed this round (by another operation): the next round tells
-    if (form && formSettled && !model(form)) return out;
-    const other = formSettled ? undefined : await tryHeaderForm(form, actual);
-    if (other === 'accepted') return out;
+    if (form && formSettled && !ctx.applied.has(targetOf(form))) return;
+    let other: number | undefined;
+    if (!formSettled) {
+      const tried = await ctx.tryRun(withEdits(ctx.project, [...ctx.pending, form]), op.id, `try ${op.id} with ${form.header}: ${form.to}`);
+      if (accepted(tried)) {
+        propose(form, `answered ${actual} with ${form.header}: ${form.from}, and ${statusOf(tried)} with ${form.to}`);
+        return;
+      }
+      other = statusOf(tried);
+    }
     // A refusal proves a status only where the description expects a refusal (a 404 that is a
     // 403), and only when the header's form is not what decides it.
-    if (op.expectStatus?.some((s) => s >= 400 && s < 500) && (other === undefined || other === actual)) {
+    if (op.expectStatus?.every((s) => classOf(s) === 4) && (other === undefined || other === actual)) {
       propose(
         { kind: 'expect_status', operation: op.id, from: op.expectStatus, to: [actual] },
         `answered ${actual} as ${op.actor}, where a client error was expected`,
@@ -108,18 +144,7 @@ export async function diagnose(result: OperationResult, ctx: DiagnoseContext): P
       ask(
         `answered ${actual} as ${op.actor}${other === undefined ? '' : `, and ${other} with the other standard form of its credential`}: the actor's credentials or permissions need a look`,
       );
-  } else if (actual === 400 || actual === 422) {
-    const sent = sentFields(op.body);
-    const named = requiredFields(observed.excerpt ?? '').filter((f) => !sent.has(f));
-    if (named.length)
-      ask(
-        `the server answered ${actual} naming required body field(s) ${named.map((f) => `\`${f}\``).join(', ')}: give them a value in \`body\` (no response proves one)`,
-      );
-    else ask(`the server answered ${actual} without naming a missing field: the request needs a change no response proves`);
-  } else {
-    propose({ kind: 'expect_status', operation: op.id, from: op.expectStatus, to: [actual] }, `answered ${actual}`);
   }
-  return out;
 
   function fieldSearch(name: string, path: string) {
     let json: unknown;
@@ -141,33 +166,4 @@ export async function diagnose(result: OperationResult, ctx: DiagnoseContext): P
         `\`${name}\` (${path}) found nothing, and the answer has ${json === undefined ? 'no JSON body' : `\`${field}\` in ${place ? 'that place' : 'no single place'}`}: say where it is`,
       );
   }
-
-  async function tryActors(status: number) {
-    for (const actor of ctx.project.actors.keys()) {
-      const edit: Edit = { kind: 'actor', operation: op.id, to: actor };
-      if (accepted(await ctx.tryRun(withEdits(ctx.project, [edit]), op.id))) {
-        propose(edit, `answered ${status} without an actor, and a 2xx as ${actor}`);
-        return;
-      }
-    }
-    ask(`answered ${status} without an actor, and no actor of the project was accepted`);
-  }
-
-  /** The header in its other form, tried once: 'accepted' (proposed), else the status it got. */
-  async function tryHeaderForm(edit: Extract<Edit, { kind: 'header_form' }>, status: number): Promise<'accepted' | number | undefined> {
-    const tried = await ctx.tryRun(withEdits(ctx.project, [edit]), op.id);
-    if (!accepted(tried)) return statusOf(tried);
-    propose(edit, `answered ${status} with ${edit.header}: ${edit.from}, and ${statusOf(tried)} with ${edit.to}`);
-    return 'accepted';
-  }
-
-  /** Whether the model this round ran already has the actor's header in that form. */
-  function model(form: Extract<Edit, { kind: 'header_form' }>): boolean {
-    return ctx.applied.has(targetOf(form));
-  }
-}
-
-/** The top-level keys of a body map (the fields already sent). */
-function sentFields(body: unknown): Set<string> {
-  return new Set(body && typeof body === 'object' && !Array.isArray(body) ? Object.keys(body) : []);
 }

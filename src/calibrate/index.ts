@@ -10,7 +10,9 @@ import { createRedactor, type Redactor } from '../redact/index.js';
 import { diagnose, observedOf } from './diagnose.js';
 import { withEdits } from './model.js';
 import { planCalibration } from './safety.js';
-import type { Calibration, CalibrationPlan, OpenQuestion, Proposal, SafetyFlags } from './types.js';
+import { proveLinks } from './prove-links.js';
+import type { SearchContext } from './repair.js';
+import type { Calibration, CalibrationPlan, Edit, OpenQuestion, Probe, Proposal, SafetyFlags } from './types.js';
 
 export { planCalibration } from './safety.js';
 export { applyCalibration } from './apply.js';
@@ -20,15 +22,18 @@ export interface CalibrateOptions extends SafetyFlags, Pick<RunnerOptions, 'env'
   graph?: ProjectGraph;
   /** shared by every run of the calibration (made when absent) */
   redactor?: Redactor;
+  /** the schema the description gives a body field, for the value proposed for it */
+  fieldSchema?: SearchContext['fieldSchema'];
 }
 
-/** Rounds are bounded: each proof removes one failure, and a chain of them is short. */
-const MAX_ROUNDS = 6;
+/** Rounds are bounded: each proof removes one failure (a login, a field, a link), and a chain of them is short. */
+const MAX_ROUNDS = 10;
 
 export async function calibrate(project: Project, asked: readonly string[], options: CalibrateOptions): Promise<Calibration> {
-  const plan: CalibrationPlan = planCalibration(project, options.graph ?? buildGraph(project), asked, options);
+  let plan: CalibrationPlan = planCalibration(project, options.graph ?? buildGraph(project), asked, options);
   const proposals: Proposal[] = [];
   const edited = new Set<string>();
+  const probes: Probe[] = [];
   let model = project;
   let questions: OpenQuestion[] = [];
   let results: OperationResult[] = [];
@@ -38,53 +43,79 @@ export async function calibrate(project: Project, asked: readonly string[], opti
   options = { ...options, redactor: options.redactor ?? createRedactor() };
   const redactor = options.redactor!;
   const isSecret = (text: string): boolean => redactor.text(text) !== text;
-  while (plan.run.length && rounds < MAX_ROUNDS) {
+  const tryRun = (p: Project, id: string, purpose: string) => runOne(p, id, options, record(probes, purpose));
+  const fieldSchema = options.fieldSchema;
+  while (rounds < MAX_ROUNDS) {
     rounds++;
-    const round = await runPlan(model, plan, options);
+    const graph = buildGraph(model);
+    plan = planCalibration(model, graph, asked, options);
+    const round = plan.run.length
+      ? await runPlan(model, graph, plan, options, record(probes, `round ${rounds}`))
+      : { results: [], responses: new Map<string, FlowResponse>() };
     results = round.results;
     const found = { proposals: [] as Proposal[], questions: [] as OpenQuestion[] };
     const applied = new Set(edited);
+    const pending: Edit[] = [];
     for (const r of results) {
-      const f = await diagnose(r, {
-        project: model,
-        response: round.responses.get(r.operation),
-        edited,
-        applied,
-        isSecret,
-        tryRun: (p, id) => tryRun(p, id, options),
-      });
+      const f = await diagnose(r, { project: model, response: round.responses.get(r.operation), edited, applied, pending, tryRun, fieldSchema, isSecret });
       found.proposals.push(...f.proposals);
       found.questions.push(...f.questions);
     }
-    questions = found.questions;
-    if (!found.proposals.length) break;
+    // ids given from outside: linked to their producer where this round's answers prove it
+    const linked = await proveLinks(model, plan, results, round.responses, { project: model, edited, pending, tryRun, fieldSchema, isSecret });
+    found.proposals.push(...linked.proposals);
+    // a 404 whose link is proven is answered
+    questions = [...found.questions.filter((q) => !linked.proven.has(q.operation)), ...linked.questions];
+    const fresh = found.proposals.filter((p) => p.edit.kind !== 'login');
     proposals.push(...found.proposals);
+    if (!fresh.length) break;
     model = withEdits(
       model,
-      found.proposals.map((p) => p.edit),
+      fresh.map((p) => p.edit),
     );
   }
   const observed = new Map<string, string>();
   for (const r of results) {
-    const o = observedOf(project, r);
+    const o = observedOf(model, r);
     if (r.status === 'passed' && o.status !== undefined) observed.set(r.operation, `${o.method} ${o.path} -> ${o.status}`);
   }
-  return { plan, proposals, questions, results, observed, rounds };
+  return { plan, proposals, questions, results, observed, rounds, probes };
 }
 
-function runnerOptions(project: Project, options: CalibrateOptions, responseCheck?: RunnerOptions['responseCheck']): RunnerOptions {
-  return { graph: buildGraph(project), env: options.env, vars: options.vars, processEnv: options.processEnv, redactor: options.redactor, responseCheck };
+/** An onEvent that lists every request sent under `purpose`. */
+function record(probes: Probe[], purpose: string): RunnerOptions['onEvent'] {
+  return (e) => {
+    if (e.type !== 'request' || probes.length >= MAX_PROBES) return;
+    probes.push({ purpose, method: e.request.method, url: e.request.url, status: e.response?.status });
+  };
+}
+
+/** The report lists every request; past this many a run is not a calibration any more. */
+const MAX_PROBES = 2000;
+
+function runnerOptions(project: Project, options: CalibrateOptions, onEvent: RunnerOptions['onEvent'], graph = buildGraph(project)): RunnerOptions {
+  return {
+    graph,
+    env: options.env,
+    vars: options.vars,
+    processEnv: options.processEnv,
+    redactor: options.redactor,
+    onEvent: (e) => {
+      onEvent?.(e);
+      options.onEvent?.(e);
+    },
+  };
 }
 
 /** One round: the plan in order; every operation's result and its full response (kept for the field search only, never shown). */
-async function runPlan(project: Project, plan: CalibrationPlan, options: CalibrateOptions) {
+async function runPlan(project: Project, graph: ProjectGraph, plan: CalibrationPlan, options: CalibrateOptions, onEvent: RunnerOptions['onEvent']) {
   const responses = new Map<string, FlowResponse>();
   const runner = createRunner(project, {
-    ...runnerOptions(project, options, ({ operation, response }) => {
+    ...runnerOptions(project, options, onEvent, graph),
+    responseCheck: ({ operation, response }) => {
       responses.set(operation, response);
       return undefined;
-    }),
-    onEvent: options.onEvent,
+    },
   });
   try {
     await runner.runMany(plan.run);
@@ -95,8 +126,8 @@ async function runPlan(project: Project, plan: CalibrationPlan, options: Calibra
   }
 }
 
-async function tryRun(project: Project, operation: string, options: CalibrateOptions): Promise<OperationResult> {
-  const runner = createRunner(project, runnerOptions(project, options));
+async function runOne(project: Project, operation: string, options: CalibrateOptions, onEvent: RunnerOptions['onEvent']): Promise<OperationResult> {
+  const runner = createRunner(project, runnerOptions(project, options, onEvent));
   try {
     return await runner.run(operation);
   } finally {

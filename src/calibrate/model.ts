@@ -1,6 +1,6 @@
 // A copy of the project model with edits made, for the next round (or a single try) on a
 // fresh runner: the loaded project itself is never changed.
-import type { Actor, Project, TemplateValue } from '../project/index.js';
+import { isSecretRef, type Actor, type ExtractSpec, type Operation, type Project, type TemplateValue } from '../project/index.js';
 import type { Edit } from './types.js';
 
 export function withEdits(project: Project, edits: readonly Edit[]): Project {
@@ -12,12 +12,38 @@ export function withEdits(project: Project, edits: readonly Edit[]): Project {
       actors.set(e.actor, withHeaderForm(a, e.place, e.header, e.to));
       continue;
     }
+    // a login proposal has no credentials yet: nothing to try until the user gives them
+    if (e.kind === 'login') continue;
     const op = operations.get(e.operation)!;
     if (e.kind === 'expect_status') operations.set(op.id, { ...op, expectStatus: e.to });
-    else if (e.kind === 'extract') operations.set(op.id, { ...op, extract: op.extract.map((x) => (x.name === e.name ? { ...x, path: e.to } : x)) });
+    else if (e.kind === 'extract') operations.set(op.id, { ...op, extract: withExtract(op, e.name, e.to) });
+    else if (e.kind === 'body_field') operations.set(op.id, { ...op, body: withField(op.body, e.field.split('.'), e.value) });
+    else if (e.kind === 'path_ref') operations.set(op.id, { ...op, path: op.path.split(e.from).join(e.to) });
     else operations.set(op.id, { ...op, actor: e.to });
   }
   return { ...project, operations, actors };
+}
+
+function withExtract(op: Operation, name: string, path: string): ExtractSpec[] {
+  if (op.extract.some((x) => x.name === name)) return op.extract.map((x) => (x.name === name ? { ...x, path } : x));
+  // a new extraction: located where --apply writes it
+  return [...op.extract, { name, path, source: 'jsonpath', file: op.file, yamlPath: [...op.yamlPath, 'extract', name], loc: op.loc }];
+}
+
+/** `body` with the value at the path of keys (maps made on the way); a body that is not a map stays as it is. */
+export function withField(body: TemplateValue | undefined, keys: string[], value: TemplateValue): TemplateValue | undefined {
+  const isMap = (v: unknown): v is Record<string, TemplateValue> => !!v && typeof v === 'object' && !Array.isArray(v) && !isSecretRef(v);
+  if (body !== undefined && !isMap(body)) return body;
+  const [key, ...rest] = keys;
+  const map = body ?? {};
+  return { ...map, [key]: rest.length ? (withField(isMap(map[key]) ? map[key] : undefined, rest, value) ?? value) : value };
+}
+
+/** The value at a dotted path of a body map; undefined when absent. */
+export function fieldOf(body: TemplateValue | undefined, keys: string[]): TemplateValue | undefined {
+  let at: unknown = body;
+  for (const k of keys) at = at && typeof at === 'object' && !Array.isArray(at) ? (at as Record<string, unknown>)[k] : undefined;
+  return at as TemplateValue | undefined;
 }
 
 function withHeaderForm(a: Actor, place: 'inject' | 'api_key', header: string, value: string): Actor {
@@ -47,4 +73,22 @@ export function otherHeaderForm(a: Actor): Extract<Edit, { kind: 'header_form' }
     if (to) return { kind: 'header_form', actor: a.id, place: 'api_key', header: name, from: o.key as string, to };
   }
   return undefined;
+}
+
+/** What an edit changes, as a key: one edit per target. */
+export function targetOf(e: Edit): string {
+  switch (e.kind) {
+    case 'header_form':
+      return `actor ${e.actor}`;
+    case 'login':
+      return `login ${e.actor}`;
+    case 'extract':
+      return `${e.operation} extract ${e.name}`;
+    case 'body_field':
+      return `${e.operation} body ${e.field}`;
+    case 'path_ref':
+      return `${e.operation} path ${e.from}`;
+    default:
+      return `${e.operation} ${e.kind}`;
+  }
 }

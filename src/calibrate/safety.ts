@@ -1,7 +1,8 @@
 // What calibrate may send: reads always; writes with --writes; DELETEs and bulk changes
-// (a DELETE or PATCH with no {{…}} id in its path) with --destructive as well. An operation
-// whose prerequisite may not run does not run either. Actors' logins are always allowed:
-// they authenticate, they change no data of the API.
+// (a PUT or PATCH with no {{…}} id in its path) with --destructive as well. An operation
+// whose prerequisite may not run does not run either, nor one that needs a <SET_VIA_--var>
+// nobody gave (the others still run). Actors' logins are always allowed: they authenticate,
+// they change no data of the API.
 import { scheduleOrder, type ProjectGraph } from '../graph/index.js';
 import type { Operation, Project } from '../project/index.js';
 import type { CalibrationPlan, NotRun, SafetyFlags } from './types.js';
@@ -11,10 +12,10 @@ const READS = new Set(['GET', 'HEAD', 'OPTIONS']);
 /** Why `op` may not be sent under `flags`; undefined when it may. */
 function refusal(op: Operation, flags: SafetyFlags): string | undefined {
   if (READS.has(op.method)) return undefined;
-  const bulk = op.method === 'PATCH' && !op.path.includes('{{');
+  const bulk = (op.method === 'PATCH' || op.method === 'PUT') && !op.path.includes('{{');
   if (op.method === 'DELETE' || bulk) {
     if (flags.writes && flags.destructive) return undefined;
-    const what = op.method === 'DELETE' ? 'DELETE deletes' : 'PATCH without an id in its path changes many items';
+    const what = op.method === 'DELETE' ? 'DELETE deletes' : `${op.method} without an id in its path changes many items`;
     return `${what}: needs --writes and --destructive`;
   }
   return flags.writes ? undefined : `${op.method} writes: needs --writes`;
@@ -35,7 +36,13 @@ export function planCalibration(project: Project, graph: ProjectGraph, asked: re
       continue;
     }
     const blocked = scheduleOrder(graph, [id]).find((p) => p !== id && refusalOf(p));
-    if (blocked) notRun.push({ operation: id, why: `its prerequisite ${blocked} may not run (${refusalOf(blocked)})` });
+    if (blocked) {
+      notRun.push({ operation: id, why: `its prerequisite ${blocked} may not run (${refusalOf(blocked)})` });
+      continue;
+    }
+    const unset = flags.unsetVariables?.(project, scheduleOrder(graph, [id])) ?? [];
+    if (unset.length)
+      notRun.push({ operation: id, why: `needs ${unset.map((v) => `--var ${v}=…`).join(', ')} (<SET_VIA_--var>, not given)`, variables: unset });
     else run.push(id);
   }
   return { run, order: run.length ? scheduleOrder(graph, run) : [], notRun };

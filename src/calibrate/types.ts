@@ -1,14 +1,21 @@
 // The shapes calibrate hands to the CLI: proposals (each proven by a response), open
 // questions, and the operations not run. Request and response facts come from the runner's
 // records, which it has already redacted.
-import type { HttpMethod } from '../project/index.js';
+import type { HttpMethod, TemplateValue } from '../project/index.js';
 import type { OperationResult } from '../runner/index.js';
 
 /** One edit to the project, as small as the response proves. */
 export type Edit =
   | { kind: 'expect_status'; operation: string; from?: number[]; to: number[] }
-  | { kind: 'extract'; operation: string; name: string; from: string; to: string }
+  /** `from` absent: a new extraction */
+  | { kind: 'extract'; operation: string; name: string; from?: string; to: string }
   | { kind: 'actor'; operation: string; to: string }
+  /** a body field (dotted: nested keys) a 400/422 named, with a value */
+  | { kind: 'body_field'; operation: string; field: string; value: TemplateValue }
+  /** an id of the path given from outside (`{{env.bucket_id}}`) replaced by its producer's (`{{bucket.id}}`) */
+  | { kind: 'path_ref'; operation: string; from: string; to: string }
+  /** a new actor file for the login a 401's WWW-Authenticate asks for, and the pattern that loads it */
+  | { kind: 'login'; actor: string; scheme: 'basic' | 'bearer'; variable?: string; secret: string; pattern?: string }
   /** the actor's credential header in the other standard form (`Bearer <token>` / the raw token) */
   | { kind: 'header_form'; actor: string; place: 'inject' | 'api_key'; header: string; from: string; to: string };
 
@@ -40,11 +47,24 @@ export interface OpenQuestion {
 export interface NotRun {
   operation: string;
   why: string;
+  /** the <SET_VIA_--var> variables it needs and nobody gave */
+  variables?: string[];
+}
+
+/** One request calibrate sent (a round's or a try's), as the runner recorded it (redacted). */
+export interface Probe {
+  /** `round 2`, or what a try tested (`try item.create as admin`) */
+  purpose: string;
+  method: HttpMethod;
+  url: string;
+  status?: number;
 }
 
 export interface SafetyFlags {
   writes: boolean;
   destructive: boolean;
+  /** the <SET_VIA_--var> variables the operations in `order` need and nobody gave */
+  unsetVariables?: (project: import('../project/index.js').Project, order: string[]) => string[];
 }
 
 export interface CalibrationPlan {
@@ -65,4 +85,6 @@ export interface Calibration {
   observed: Map<string, string>;
   /** how many times the operations were run (a round per set of proposals) */
   rounds: number;
+  /** every request sent, rounds and tries, in order */
+  probes: Probe[];
 }

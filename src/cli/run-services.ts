@@ -16,7 +16,7 @@ export const SERVICE_OPTIONS = {
     help: ['start the API under test for this run (a shell command), wait', 'until it answers, stop it (and all it started) after'],
   },
   'server-url': { type: 'string', arg: '<url>', help: ['what must answer before the run (default: baseUrl); its origin', 'becomes baseUrl'] },
-  openapi: { type: 'string', arg: '<file>', help: 'check every response against this OpenAPI 3.0/3.1 description' },
+  openapi: { type: 'string', arg: '<file>', help: 'check every response against this OpenAPI 3.0/3.1 (or Swagger 2.0) description' },
   contract: { type: 'string', default: 'fail', arg: '<mode>', help: 'fail (default) or warn: what a response that breaks it does' },
 } satisfies OptionTable;
 

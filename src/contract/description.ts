@@ -1,4 +1,4 @@
-// An OpenAPI 3.0/3.1 description read once per run: `$ref`s bundled by
+// An OpenAPI 3.0/3.1 (or Swagger 2.0, converted) description read once per run: `$ref`s bundled by
 // @apidevtools/json-schema-ref-parser (other local files inlined, internal refs kept, so a
 // recursive schema stays a `$ref` Ajv follows), never fetched over the network. Each
 // operation becomes a path pattern under every base path its servers give. The file and every
@@ -79,9 +79,19 @@ export async function readDescription(file: string): Promise<Description> {
     const why = (err as Error).message.split('\n')[0].slice(0, 300);
     throw new FlowError('E_CONTRACT_LOAD', `${file}: cannot read the OpenAPI description: ${why}`);
   }
+  // Swagger 2.0, as the importer reads it: converted in memory; paths and methods keep their
+  // names, so a violation is still told as the original file's `METHOD /path`
+  if (doc.swagger === '2.0' && doc.openapi === undefined) doc = await fromSwagger2(file, doc);
   const version = typeof doc.openapi === 'string' ? doc.openapi : undefined;
   if (!version || !/^3\.[01]\./.test(version)) {
-    throw new FlowError('E_CONTRACT_LOAD', `${file}: not an OpenAPI 3.0 or 3.1 description (openapi: ${JSON.stringify(doc.openapi ?? doc.swagger ?? null)})`);
+    // the key the file really has
+    const key =
+      doc.openapi !== undefined
+        ? `openapi: ${JSON.stringify(doc.openapi)}`
+        : doc.swagger !== undefined
+          ? `swagger: ${JSON.stringify(doc.swagger)}`
+          : 'no openapi or swagger key';
+    throw new FlowError('E_CONTRACT_LOAD', `${file}: not an OpenAPI 3.0 or 3.1 description, nor Swagger 2.0 (${key})`);
   }
   return { file, version: version.startsWith('3.1') ? '3.1' : '3.0', doc, operations: indexOperations(doc) };
 }
@@ -93,6 +103,16 @@ function fileSystemPath(url: string): string {
     return decodeURIComponent(url);
   } catch {
     return url;
+  }
+}
+
+async function fromSwagger2(file: string, doc: Doc): Promise<Doc> {
+  const converter = (await import('swagger2openapi')).default;
+  try {
+    // patch: fix the small errors real files have, as the importer tolerates them; no resolve: nothing fetched
+    return await converter.convertObj(doc, { patch: true, warnOnly: true, direct: true, resolve: false });
+  } catch (err) {
+    throw new FlowError('E_CONTRACT_LOAD', `${file}: cannot convert the Swagger 2.0 description: ${(err as Error).message}`);
   }
 }
 

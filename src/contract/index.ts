@@ -11,7 +11,7 @@ import { readDescription, type Description } from './description.js';
 import { Schemas } from './schemas.js';
 
 export { checkResponse, type Violation } from './check.js';
-export { readDescription } from './description.js';
+export { matchOperation, readDescription, record, type Description } from './description.js';
 export { Schemas } from './schemas.js';
 
 export type ContractMode = 'fail' | 'warn';

@@ -19,7 +19,7 @@ export interface FlowOptions {
   include?: string[];
   /** the API under test, started before the suites and stopped after (Playwright's `webServer`); its url's origin becomes `baseUrl` */
   server?: FlowServerOptions;
-  /** an OpenAPI 3.0/3.1 description (relative to the Vitest root): every response is checked against it */
+  /** an OpenAPI 3.0/3.1 (or Swagger 2.0) description (relative to the Vitest root): every response is checked against it */
   openapi?: string;
   /** what a contract violation does: `fail` the operation's test (default) or `warn` */
   contract?: ContractMode;

@@ -1,7 +1,7 @@
 // What calibrate reads in an answer: the one place a field is (exactly one, or nothing is
-// proposed), and the required fields a 400/422 body names, in the forms real servers use.
+// proposed). The fields a 400/422 names: error-fields.test.ts.
 import { describe, expect, test } from 'vitest';
-import { fieldName, onePlace, requiredFields } from '../../src/calibrate/search.js';
+import { fieldName, onePlace } from '../../src/calibrate/search.js';
 
 describe('onePlace', () => {
   test('an object where a list was described: the one field', () => {
@@ -22,32 +22,5 @@ describe('onePlace', () => {
   test('the field a path asks for', () => {
     expect(fieldName('$.data.data[*].id')).toBe('id');
     expect(fieldName("$.data['item-id']")).toBe('item-id');
-  });
-});
-
-describe('requiredFields', () => {
-  test('JSON Schema (Ajv, LoopBack 4) missingProperty', () => {
-    const body = {
-      error: { statusCode: 422, details: [{ path: '', code: 'required', message: "must have required property 'title'", info: { missingProperty: 'title' } }] },
-    };
-    expect(requiredFields(JSON.stringify(body))).toEqual(['title']);
-  });
-  test("LoopBack juggler presence codes and \"'x' can't be blank\"", () => {
-    const body = {
-      error: {
-        statusCode: 422,
-        message: "The 'Todo' instance is not valid. Details: 'title' can't be blank (value: undefined).",
-        details: { codes: { title: ['presence'], desc: ['length'] } },
-      },
-    };
-    expect(requiredFields(JSON.stringify(body))).toEqual(['title']);
-  });
-  test('FastAPI loc, field lists, and plain messages', () => {
-    expect(requiredFields(JSON.stringify({ detail: [{ loc: ['body', 'email'], msg: 'field required', type: 'value_error.missing' }] }))).toEqual(['email']);
-    expect(requiredFields(JSON.stringify({ errors: [{ field: 'sku', message: 'is required' }] }))).toEqual(['sku']);
-    expect(requiredFields('name is required')).toEqual(['name']);
-  });
-  test('a 422 that names no missing field names nothing', () => {
-    expect(requiredFields(JSON.stringify({ errors: [{ field: 'qty', message: 'must be positive' }] }))).toEqual([]);
   });
 });

@@ -49,6 +49,7 @@ describe('flow calibrate', () => {
         'item.delete: expect_status',
         'item.get: actor',
         'item.missing: expect_status',
+        'note.create: body title',
       ].sort(),
     );
     expect(report).toContain('`expect_status: 404` -> `expect_status: 403`');
@@ -57,15 +58,19 @@ describe('flow calibrate', () => {
     expect(report).toContain('add `actor: admin`');
     expect(report).toContain('`expect_status: 200` -> `expect_status: 204`');
     expect(report).toContain('- Request: `DELETE /items/{{item.id}}`');
-    // the 422 names a field: an open question, never a guessed value
-    expect(report).toMatch(/\*\*note\.create\*\*: the server answered 422 naming required body field\(s\) `title`/);
-    expect(r.code).toBe(1);
+    // the 422 names a field: a value for it, proven by the 201 a try with it got
+    expect(report).toContain('add `body.title: "{{$.faker.word}}"`');
+    expect(report).toMatch(/- Why: answered 422 naming `title`; then 201\n/);
+    expect(report).toContain('## Open questions\n\nNone.');
+    // every request is listed, the tries with what they tried
+    expect(report).toMatch(/- try note\.create with title: `POST http:\/\/127\.0\.0\.1:\d+\/notes` -> 201/);
+    expect(r.code).toBe(0);
     expectNoSecret(report);
     // nothing written without --apply
     expect(await read(dir, 'resources/items.yaml')).toBe(DRIFT_FILES['resources/items.yaml']);
 
     const applied = await flow('calibrate', dir, ['--writes', '--destructive', '--apply', '--report', 'calibration.md']);
-    expect(applied.stdout).toMatch(/5 proposal\(s\), 1 open question\(s\); 2 file\(s\) edited/);
+    expect(applied.stdout).toMatch(/6 proposal\(s\), 0 open question\(s\); 3 file\(s\) edited/);
     const items = await read(dir, 'resources/items.yaml');
     // R7: comments and order kept, only the proven values changed
     expect(items).toContain('# items, as the description has them');
@@ -81,20 +86,17 @@ describe('flow calibrate', () => {
     const reportFile = await read(dir, 'calibration.md');
     for (const text of [items, admin, reportFile, await read(dir, 'resources/notes.yaml')]) expectNoSecret(text);
 
-    // the open question answered by hand, as a user would
-    const notes = path.join(dir, 'resources/notes.yaml');
-    const { writeFile } = await import('node:fs/promises');
-    await writeFile(notes, (await readFile(notes, 'utf8')).replace('body: { text: hello }', 'body: { text: hello, title: Hi }'));
+    expect(await read(dir, 'resources/notes.yaml')).toContain('body: { text: hello, title: "{{$.faker.word}}" }');
     const run = await flow('run', dir, ['--all']);
     expect(run.stdout).toMatch(/^6 passed, 0 failed/m);
     expect(run.code).toBe(0);
 
-    const before = await Promise.all(['resources/items.yaml', 'actors/admin.yaml'].map((f) => read(dir, f)));
+    const before = await Promise.all(['resources/items.yaml', 'actors/admin.yaml', 'resources/notes.yaml'].map((f) => read(dir, f)));
     const again = await flow('calibrate', dir, ['--writes', '--destructive', '--apply']);
     expect(again.stdout).toContain('## Proposals\n\nNone: no answer contradicts an expectation.');
     expect(again.stdout).toContain('## Open questions\n\nNone.');
     expect(again.code).toBe(0);
-    expect(await Promise.all(['resources/items.yaml', 'actors/admin.yaml'].map((f) => read(dir, f)))).toEqual(before);
+    expect(await Promise.all(['resources/items.yaml', 'actors/admin.yaml', 'resources/notes.yaml'].map((f) => read(dir, f)))).toEqual(before);
   });
 
   it('by default only reads run; the report says which were not run and why, and the server saw no write', async () => {
@@ -163,6 +165,38 @@ describe('flow calibrate', () => {
       expect(file).toContain('  key: "Bearer {{secret.API_KEY}}" # as described');
       for (const text of [rec.out(), file, await read(dir, 'resources/me.yaml')]) expect(text).not.toContain(KEY);
       expect(await read(dir, 'resources/me.yaml')).toContain('observed: GET /me -> 200');
+    } finally {
+      await srv.close();
+    }
+  });
+
+  it('a 401 asking for a Bearer token proposes the actor; once the secret is given, calibrate proves it and puts actor: on the operations', async () => {
+    const TOKEN = 'tok-7d1e-bearer-secret';
+    const srv = await startServer({
+      'GET /me': (req, res) =>
+        req.headers.authorization === `Bearer ${TOKEN}`
+          ? json(res, 200, { id: 1 })
+          : json(res, 401, { error: 'no token' }, { 'www-authenticate': 'Bearer realm="api"' }),
+    });
+    try {
+      const dir = await writeProject({
+        'flow.yaml': 'version: 1\nname: tokens\nimports: [environments/*.yaml, resources/*.yaml]\n',
+        'environments/local.yaml': `name: local\nvariables:\n  baseUrl: ${srv.url}\n`,
+        'resources/me.yaml': 'name: me\noperations:\n  get:\n    path: /me\n',
+      });
+      const first = recordedIO({ cwd: dir });
+      expect(await main(['calibrate', '--apply'], first.io)).toBe(1);
+      expect(first.out()).toContain('login (new actor user)');
+      expect(first.out()).toMatch(/answered 401 asking for a Bearer token \(WWW-Authenticate\), and the project has no actor: the actor `user` is proposed/);
+      expect(await read(dir, 'actors/user.yaml')).toContain('  strategy: bearer\n  token: "{{secret.USER_TOKEN}}"\n');
+      expect(await read(dir, 'flow.yaml')).toMatch(/^imports: \[ ?environments\/\*\.yaml, resources\/\*\.yaml, actors\/\*\.yaml ?\]$/m);
+      // the project lints and runs; the actor is proven only with the secret
+      const second = recordedIO({ cwd: dir, env: { FLOW_SECRET_USER_TOKEN: TOKEN } });
+      expect(await main(['calibrate', '--apply'], second.io)).toBe(0);
+      expect(second.out()).toContain('add `actor: user`');
+      expect(await read(dir, 'resources/me.yaml')).toContain('    actor: user\n');
+      for (const text of [first.out(), second.out(), await read(dir, 'actors/user.yaml'), await read(dir, 'resources/me.yaml')])
+        expect(text).not.toContain(TOKEN);
     } finally {
       await srv.close();
     }

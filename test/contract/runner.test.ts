@@ -19,10 +19,10 @@ afterEach(async () => {
   cleanup = [];
 });
 
-async function run(breakWith: string, mode: 'fail' | 'warn' = 'fail') {
+async function run(breakWith: string, mode: 'fail' | 'warn' = 'fail', description = 'openapi.yaml') {
   const api = await startPetsApi({ breakWith });
   cleanup.push(api.close);
-  const contract = await loadContract(path.join(PETS, 'openapi.yaml'), mode);
+  const contract = await loadContract(path.join(PETS, description), mode);
   const runner: Runner = createRunner(await loadProject(PETS), { vars: { baseUrl: api.url }, responseCheck: contract.check });
   cleanup.push(() => runner.close());
   const summary = await runner.runMany(OPS);
@@ -84,6 +84,24 @@ test('a value shown in a violation is redacted', async () => {
   const get = (await runner.runMany(['pet.get'])).results.find((r) => r.operation === 'pet.get')!;
   expect(get.error?.message).toContain('/id: expected type integer, got "***"');
   expect(JSON.stringify(get)).not.toContain('hush-4711');
+});
+
+test('Swagger 2.0 is read converted in memory: the same verdicts, told against the Swagger file', async () => {
+  const ok = await run('', 'fail', 'swagger.yaml');
+  for (const id of OPS.filter((o) => o !== 'stats.get')) expect(ok.get(id)?.status, id).toBe('passed');
+  const broken = (await run('missing-field', 'fail', 'swagger.yaml')).get('pet.get')!;
+  expect(broken.error?.code).toBe('E_CONTRACT');
+  expect(broken.error?.message).toMatch(/^the 200 response of GET \/pets\/\{petId\} breaks .*swagger\.yaml \(1 violation\)/);
+  expect(broken.error?.message).toMatch(/✗ \/name: expected a required property, got missing/);
+});
+
+test('a load error names the key the file really has', async () => {
+  const dir = mkdtempSync(path.join(tmpdir(), 'reqflow-contract-'));
+  cleanup.push(async () => rmSync(dir, { recursive: true, force: true }));
+  writeFileSync(path.join(dir, 'old.json'), JSON.stringify({ swagger: '1.2', paths: {} }));
+  await expect(loadContract(path.join(dir, 'old.json'))).rejects.toMatchObject({ message: expect.stringMatching(/\(swagger: "1\.2"\)$/) });
+  writeFileSync(path.join(dir, 'none.json'), JSON.stringify({ info: {} }));
+  await expect(loadContract(path.join(dir, 'none.json'))).rejects.toMatchObject({ message: expect.stringMatching(/\(no openapi or swagger key\)$/) });
 });
 
 test('a description that cannot be read is E_CONTRACT_LOAD, naming the file', async () => {

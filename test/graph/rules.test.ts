@@ -209,6 +209,18 @@ resources:
 });
 
 describe('E_REF_UNDEFINED: depends_on, actor, for_each', () => {
+  it('an actor whose file exists but no import pattern loads: says so, and which pattern would', async () => {
+    const project = await loadFiles({
+      'flow.yaml': 'version: 1\nname: p\nimports: [resources/*.yaml]\n',
+      'actors/admin.yaml': 'name: admin\nauth: { strategy: bearer, token: "{{secret.T}}" }\n',
+      'resources/items.yaml': 'name: item\noperations:\n  list: { path: /items, actor: admin }\n  get: { path: /items/1, actor: adm }\n',
+    });
+    expect(runRule(targets, buildGraph(project)).map((f) => f.message)).toEqual([
+      'actor "admin" is not an actor of this project: actors/admin.yaml exists, but no pattern of flow.yaml\'s `imports` loads it (add "actors/*.yaml")',
+      'actor "adm" is not an actor of this project',
+    ]);
+  });
+
   it('names the missing target with a suggestion, at the entry', async () => {
     const project = await loadProject(path.join(FIXTURES, 'broken'));
     const found = runRule(targets, buildGraph(project)).map((f) => `${f.rel}:${f.line} ${f.code} ${f.message}`);

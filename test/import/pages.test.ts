@@ -3,6 +3,7 @@
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { main } from '../../src/cli/main.js';
+import { isPlaceholder } from '../../src/import/check/leaks.js';
 import { importApi } from '../../src/import/index.js';
 import { cleanProjects, writeProject } from '../helpers/project.js';
 import { operation, tempDir, texts } from './helpers.js';
@@ -75,6 +76,32 @@ describe('documentation pages and curl logs', () => {
     const r = await importApi(['session.sh'], { cwd: dir });
     expect(r.draft.projectName).not.toContain('root');
     expect(Object.keys((r.files.find((f) => f.kind === 'resource')!.doc.toJS() as { operations: object }).operations)).toEqual(['get', 'delete']);
+  });
+
+  it("the self-check tells the input's own placeholders from credentials: {{password}} named in the plan is no leak", async () => {
+    const dir = await writeProject({
+      'api.md': [
+        '# Tokens',
+        '',
+        '```',
+        'curl -X POST https://api.example.test/v1/login -H "Content-Type: application/json" -d \'{"username": "{{user}}", "password": "{{password}}"}\'',
+        'curl -X POST https://api.example.test/v1/token -d "client_id={{client_id}}&client_secret={{client_secret}}&grant_type=client_credentials"',
+        'curl https://api.example.test/v1/me -H "Cookie: session=s3ss-9f2c41d0"',
+        '```',
+        '',
+      ].join('\n'),
+    });
+    const r = await importApi(['api.md'], { cwd: dir });
+    expect(r.findings.map((f) => `${f.code} ${f.message}`)).toEqual([]);
+    expect(r.plan).toContain('{{password}}');
+    // a real credential of the same input is still one: it is nowhere in the output
+    expect(Object.values(texts(r)).join('\n') + r.plan).not.toContain('s3ss-9f2c41d0');
+  });
+
+  it('isPlaceholder: the forms a page writes for a value to fill in, and only those', () => {
+    for (const p of ['{{client_secret}}', '$TOKEN', '${API_KEY}', '<access_token>', 'your_api_key_here', 'Bearer {{token}}', '{{user}}:{{password}}'])
+      expect(isPlaceholder(p), p).toBe(true);
+    for (const c of ['s3ss-9f2c41d0', 'Bearer abc123def', 'password', 'x{{a}}y']) expect(isPlaceholder(c), c).toBe(false);
   });
 
   it('a silent zero fails the self-check and the exit code', async () => {

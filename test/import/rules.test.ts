@@ -4,6 +4,7 @@ import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { checkEmitted } from '../../src/import/check/index.js';
+import { importApi } from '../../src/import/index.js';
 import { importInto } from '../../src/import/emit/into.js';
 import { writeProject } from '../../src/import/emit/write.js';
 import { loadProject } from '../../src/project/index.js';
@@ -52,6 +53,34 @@ describe('R2 and R6: ungrounded means an open question, and what it blocks is sk
     expect(r.draft.questions[0].blocks).toEqual(['order.list']);
     expect(r.files.some((f) => f.path === 'resources/orders.yaml')).toBe(false);
     expect(r.plan).toMatch(/1\. Security scheme "code".*Blocks \(skipped until answered\): order\.list/);
+  });
+  it('a bulk change (DELETE, PUT or PATCH on a collection path) is a question, never an operation', async () => {
+    const { dir, cleanup } = await tempDir();
+    cleanups.push(cleanup);
+    const ok = { responses: { 200: { description: 'ok' } } };
+    const doc = {
+      openapi: '3.0.3',
+      info: { title: 'accounts', version: '1' },
+      servers: [{ url: 'https://api.example.test' }],
+      paths: {
+        '/accounts': { get: ok, delete: ok, patch: ok },
+        '/settings': { put: ok },
+        '/accounts/{id}': { parameters: [{ name: 'id', in: 'path', required: true, schema: { type: 'string' } }], get: ok, delete: ok },
+        // items are created under /sessions: DELETE empties it; /profile is one thing: PATCH changes it
+        '/accounts/{id}/sessions': { parameters: [{ name: 'id', in: 'path', required: true, schema: { type: 'string' } }], post: ok, delete: ok },
+        '/accounts/{id}/profile': { parameters: [{ name: 'id', in: 'path', required: true, schema: { type: 'string' } }], patch: ok },
+      },
+    };
+    await writeFile(path.join(dir, 'accounts.json'), JSON.stringify(doc));
+    const r = await importApi(['accounts.json'], { cwd: dir });
+    const ops = Object.keys((parse(texts(r)['resources/accounts.yaml']) as { operations: object }).operations);
+    expect(ops.sort()).toEqual(['delete', 'get', 'list', 'patch_profile']);
+    expect(r.files.some((f) => f.path === 'resources/settings.yaml')).toBe(false);
+    const bulk = r.draft.questions.filter((q) => /has no id of an item at its end/.test(q.text));
+    expect(bulk.map((q) => q.text.split(' has')[0]).sort()).toEqual(['DELETE /accounts', 'DELETE /accounts/{id}/sessions', 'PATCH /accounts', 'PUT /settings']);
+    expect(r.plan).toMatch(/DELETE \/accounts has no id of an item at its end: .*Blocks \(skipped until answered\): account\./);
+    expect(r.plan).toMatch(/\| PATCH \| `\/accounts\/\{\{[\w.]+\}\}\/profile` \|/);
+    expect(r.findings).toEqual([]);
   });
   it('a placeholder grounded by the path itself is allowed: /pets/{petId} needs a pet', async () => {
     const r = await importFixture(['petstore-links.oas30.yaml']);

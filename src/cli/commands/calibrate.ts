@@ -5,8 +5,12 @@ import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { applyCalibration, calibrate, planCalibration } from '../../calibrate/index.js';
+import { buildGraph } from '../../graph/index.js';
+import type { Project } from '../../project/index.js';
+import { FlowError } from '../../errors.js';
 import { reportingWriteErrors } from '../write-failure.js';
 import { argumentError } from '../args.js';
+import { fieldSchemas, type FieldSchema } from '../field-schemas.js';
 import { formatCalibration, formatCalibrationPlan } from '../format/calibration.js';
 import { EXIT, type CliIO, type Command } from '../io.js';
 import { openLiveProject } from '../open-live-project.js';
@@ -28,7 +32,7 @@ const OPTIONS = {
     default: false,
     help: ['also run operations that write (POST, PUT, PATCH); by default only', "GET, HEAD and OPTIONS run (actors' logins always do)"],
   },
-  destructive: { type: 'boolean', default: false, help: ['with --writes, also run DELETEs and bulk changes (a PATCH with no', '{{…}} in its path)'] },
+  destructive: { type: 'boolean', default: false, help: ['with --writes, also run DELETEs and bulk changes (a PUT or PATCH', 'with no {{…}} in its path)'] },
   'dry-run': { type: 'boolean', default: false, help: 'print what would be sent and what would not, and send nothing' },
   apply: {
     type: 'boolean',
@@ -40,6 +44,11 @@ const OPTIONS = {
     ],
   },
   report: { type: 'string', arg: '<file>', help: 'write the Calibration report there instead of stdout' },
+  openapi: {
+    type: 'string',
+    arg: '<file>',
+    help: ['the OpenAPI 3.0/3.1 (or Swagger 2.0) description: a body field a', "400/422 names gets its value from the field's schema there"],
+  },
   ...CACHE_OPTIONS,
   help: { type: 'boolean', short: 'h', default: false, help: 'this help' },
 } satisfies OptionTable;
@@ -48,10 +57,13 @@ const HELP = `Usage: flow calibrate [resource.operation...] [options]
 
 Runs the operations (every one when none is named), each with its prerequisites, against
 the live API, and for every expectation a real answer contradicts, proposes the smallest
-edit that answer proves: the status returned (expect_status), the one place where an
-extracted field is, an actor for an operation refused (401/403) without one, the other
-standard form of an actor's Authorization header (Bearer <token> / the raw token). What no
-answer proves stays an open question (e.g. a required field a 400/422 names).
+edit that answer proves: the status returned (in the class expected only: a failure where
+success is expected is diagnosed, never written in), the one place where an extracted field
+is, an actor for an operation refused (401/403) without one, the other standard form of an
+actor's Authorization header, a value for each body field a 400/422 names, an id given by
+--var linked to the create that returns it, a login from a 401's WWW-Authenticate. Each edit
+is tried in memory on a fresh runner until the request is accepted. What no answer proves
+stays an open question.
 
 Options:
 ${optionHelp(OPTIONS)}
@@ -82,17 +94,28 @@ export default (async function calibrateCommand(argv: string[], io: CliIO): Prom
   if (typeof opened === 'number') return opened;
   const { project, graph, vars } = opened;
   const asked = positionals.length ? positionals : [...project.operations.keys()];
-  const flags = { writes: o.writes, destructive: o.destructive };
-  const plan = planCalibration(project, graph, asked, flags);
+  // an operation a missing --var blocks is "Not run" (with the variable); the others run
+  const flags = {
+    writes: o.writes,
+    destructive: o.destructive,
+    unsetVariables: (p: Project, order: string[]) => unsetVariables(p, buildGraph(p), order, o.env, vars, io.env).map((v) => v.name),
+  };
+  const plan = planCalibration(project, graph, asked, { writes: o.writes, destructive: o.destructive });
   const unset = unsetVariables(project, graph, plan.order, o.env, vars, io.env);
   if (o['dry-run']) {
     io.stdout(formatCalibrationPlan(project, plan));
     if (unset.length) io.stdout(`\nBefore it can run:\n${describeUnset(unset).replace(/^/gm, '  ')}\n`);
     return EXIT.ok;
   }
-  if (unset.length) return usage(`${describeUnset(unset)}\nnothing was sent`);
+  if (unset.length && !planCalibration(project, graph, asked, flags).run.length) return usage(`${describeUnset(unset)}\nnothing was sent`);
 
-  const result = await calibrate(project, asked, { ...flags, graph, env: o.env, vars, processEnv: io.env });
+  let fieldSchema: FieldSchema | undefined;
+  try {
+    if (o.openapi !== undefined) fieldSchema = await fieldSchemas(path.resolve(io.cwd, o.openapi));
+  } catch (err) {
+    return usage(`--openapi: ${err instanceof FlowError ? `${err.code}: ${err.message}` : String(err)}`);
+  }
+  const result = await calibrate(project, asked, { ...flags, graph, env: o.env, vars, processEnv: io.env, fieldSchema });
   const applied = o.apply
     ? await reportingWriteErrors('calibrate', io, () => applyCalibration(project, result.proposals, result.results, result.observed))
     : undefined;

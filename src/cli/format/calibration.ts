@@ -21,6 +21,10 @@ export function formatCalibration(project: Project, c: Calibration, cwd: string,
     out.push(`### ${i + 1}. ${p.operation}: ${title(p.edit)}`, '');
     out.push(...request(p.observed), `- Why: ${p.why}`, `- Edit (${where(project, p.edit, cwd)}): ${describe(p.edit)}`, '');
   });
+  out.push(
+    'A status is proposed only in the class expected (200, 201, 204 among themselves; a 4xx for a 4xx): a failure where success is expected is diagnosed (the login, the input, the id), never written in as the expectation.',
+    '',
+  );
   if (applied) out.push(`Applied: ${applied.files.length} file(s) edited (${applied.files.map((f) => rel(f, cwd)).join(', ') || 'none'}).`, '');
   out.push('## Open questions', '');
   if (!c.questions.length) out.push('None.', '');
@@ -31,6 +35,9 @@ export function formatCalibration(project: Project, c: Calibration, cwd: string,
   out.push('## Passed', '');
   if (!c.observed.size) out.push('None.');
   for (const [id, seen] of c.observed) out.push(`- ${id}: \`${seen}\``);
+  out.push('', '## Requests sent', '');
+  if (!c.probes.length) out.push('None.');
+  for (const p of c.probes) out.push(`- ${p.purpose}: \`${p.method} ${p.url}\` -> ${p.status ?? 'no answer'}`);
   return `${out.join('\n')}\n`;
 }
 
@@ -60,12 +67,20 @@ function request(o: Observed): string[] {
 }
 
 function title(e: Edit): string {
-  return {
-    expect_status: 'expect_status',
-    extract: `extract ${e.kind === 'extract' ? e.name : ''}`,
-    actor: 'actor',
-    header_form: `actor ${e.kind === 'header_form' ? e.actor : ''}: header form`,
-  }[e.kind];
+  switch (e.kind) {
+    case 'extract':
+      return `extract ${e.name}`;
+    case 'header_form':
+      return `actor ${e.actor}: header form`;
+    case 'body_field':
+      return `body ${e.field}`;
+    case 'path_ref':
+      return `path ${e.from}`;
+    case 'login':
+      return `login (new actor ${e.actor})`;
+    default:
+      return e.kind;
+  }
 }
 
 function describe(e: Edit): string {
@@ -73,7 +88,17 @@ function describe(e: Edit): string {
     case 'expect_status':
       return `\`expect_status: ${e.from ? e.from.join(', ') : '(any 2xx)'}\` -> \`expect_status: ${e.to.join(', ')}\``;
     case 'extract':
-      return `\`${e.name}: ${e.from}\` -> \`${e.name}: ${e.to}\``;
+      return e.from === undefined ? `add \`extract: { ${e.name}: ${e.to} }\`` : `\`${e.name}: ${e.from}\` -> \`${e.name}: ${e.to}\``;
+    case 'body_field':
+      return `add \`body.${e.field}: ${JSON.stringify(e.value)}\``;
+    case 'path_ref':
+      return `\`${e.from}\` -> \`${e.to}\` in \`path\``;
+    case 'login':
+      return [
+        `new \`actors/${e.actor}.yaml\` (\`strategy: ${e.scheme}\`${e.scheme === 'basic' ? `, \`username: "{{env.${e.variable}}}"\` with \`${e.variable}: <SET_VIA_--var>\` in the environment, \`password: !secret ${e.secret}\`` : `, \`token: "{{secret.${e.secret}}}"\``})`,
+        e.pattern ? `; \`${e.pattern}\` added to \`imports\` in flow.yaml` : '',
+        '; not yet proven: give the variable and the secret, then calibrate again',
+      ].join('');
     case 'actor':
       return `add \`actor: ${e.to}\``;
     case 'header_form':
@@ -82,6 +107,7 @@ function describe(e: Edit): string {
 }
 
 function where(project: Project, e: Edit, cwd: string): string {
+  if (e.kind === 'login') return rel(project.rootFile, cwd);
   const loc = e.kind === 'header_form' ? project.actors.get(e.actor)!.loc : project.operations.get(e.operation)!.loc;
   return `${rel(loc.file, cwd)}:${loc.line}`;
 }

@@ -1,5 +1,6 @@
 // The leak check: a real token, password, key or cookie seen in a HAR, a curl log or a
 // collection must never appear in any output (files or plan).
+import { placeholders } from '../readers/curl.js';
 import { CHECK_CODES, type CheckFinding } from './finding.js';
 import type { ViewFile } from './view.js';
 import { allStrings } from './walk.js';
@@ -11,8 +12,21 @@ function isWordLike(c: string): boolean {
   return /^[A-Za-z]+$/.test(c) && c.length < 12;
 }
 
+/**
+ * The input's own placeholder, not a credential: `{{client_secret}}`, `$TOKEN`, `<api_key>`,
+ * `Bearer {{token}}`. The output names it on purpose (the plan says what it became).
+ */
+export function isPlaceholder(c: string): boolean {
+  return /^(?:Bearer|Basic|Token|Digest)?$/i.test(
+    placeholders(c)
+      .replace(REF_RE, '')
+      .replace(/[\s:;=&"',]/g, ' ')
+      .trim(),
+  );
+}
+
 export function checkLeaks(files: ViewFile[], plan: string | undefined, credentials: Iterable<string>): CheckFinding[] {
-  const creds = [...new Set(credentials)].filter((c) => c.length >= 4);
+  const creds = [...new Set(credentials)].filter((c) => c.length >= 4 && !isPlaceholder(c));
   if (!creds.length) return [];
   const out: CheckFinding[] = [];
   for (const s of allStrings(files)) {

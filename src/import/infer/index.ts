@@ -12,6 +12,8 @@ import type { Draft, DraftOperation, DraftResource, VariableFlow } from './draft
 import { buildEndpoints, endpointId, type Endpoint } from './endpoints.js';
 import { Extractions } from './extractions.js';
 import { buildOperation } from './operation.js';
+import { shapeOf, type Segment } from './paths.js';
+import { isIdLike } from './traffic.js';
 import { unfillableFields } from './values.js';
 
 export interface InferOptions {
@@ -38,6 +40,7 @@ export function infer(api: ObservedApi, options: InferOptions = {}): Draft {
   const taken = new Set(endpoints.map((e) => e.resource));
   const actors = inferActors(endpoints, ctx, resolver, taken);
   blockUnfillableBodies(endpoints, ctx);
+  blockBulkChanges(endpoints, ctx);
 
   // Shorter paths first, so that longer ones inherit their placeholders' bindings.
   const live = endpoints.filter((e) => !e.blocked);
@@ -119,6 +122,32 @@ function blockUnfillableBodies(endpoints: Endpoint[], ctx: InferContext): void {
       missing[0].evidence,
     );
     e.blocked = { reason: `required body fields without example: ${names}`, question: q };
+  }
+}
+
+/**
+ * R6: a DELETE, PUT or PATCH on a collection path changes every item of the collection, data
+ * the test did not create (a bulk DELETE /accounts removes the admin mid-run). It is an open
+ * question, not an operation, until the user says it may run. A collection path: one with no
+ * id in it, or one ending in a name under which items are created (a POST on it, or a path
+ * below it ending in an id): `DELETE /buckets/{id}/collections` empties a bucket.
+ */
+function blockBulkChanges(endpoints: Endpoint[], ctx: InferContext): void {
+  const shapes = new Set(endpoints.map((e) => `${e.method} ${shapeOf(e.segments)}`));
+  const isId = (seg: Segment) => seg.some((part) => part.kind === 'var' || /^\d+$/.test(part.text) || isIdLike(part.text));
+  for (const e of endpoints) {
+    if (e.blocked || !['DELETE', 'PUT', 'PATCH'].includes(e.method) || !e.segments.length) continue;
+    const shape = shapeOf(e.segments);
+    const holdsItems = shapes.has(`POST ${shape}`) || [...shapes].some((s) => s.endsWith(` ${shape}/{}`));
+    // a placeholder, or a literal id (`/notes/42` in a curl log), names one item
+    const named = e.segments.some(isId);
+    if (named && (isId(e.segments[e.segments.length - 1]) || !holdsItems)) continue;
+    const q = ctx.ask(
+      `${e.method} ${e.ops[0].path} has no id of an item at its end: it changes or deletes every item of the collection, data a test did not create. Should a test run it (then add it by hand, against data the test creates)?`,
+      [endpointId(e)],
+      e.ops[0].evidence,
+    );
+    e.blocked = { reason: `${e.method} on a collection path (a bulk change)`, question: q };
   }
 }
 

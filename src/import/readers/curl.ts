@@ -53,7 +53,7 @@ function findCommands(lines: string[]): Command[] {
  * `{{client_id}}`, `{{API_KEY}}`, which the importer treats as it treats a collection's
  * variables: a secret when the name is a credential's, else a variable supplied on each run.
  */
-function placeholders(word: string): string {
+export function placeholders(word: string): string {
   return word
     .replace(/\$\{([A-Za-z_][A-Za-z0-9_]*)\}|\$([A-Z][A-Z0-9_]*)\b/g, (_m, a: string | undefined, b: string | undefined) => `{{${a ?? b}}}`)
     .replace(/<([A-Za-z][A-Za-z0-9_ -]*[A-Za-z0-9])>/g, (m, name: string) => (word.includes('</') ? m : `{{${name.trim().replace(/[\s-]+/g, '_')}}}`)) // XML/HTML bodies keep their tags

@@ -1,5 +1,7 @@
 // E_REF_UNDEFINED for names an operation gives (docs/format.md#operations, #error-codes): a depends_on target that is
 // not an operation, an actor that is not an actor, a for_each that names no resource.
+import { existsSync } from 'node:fs';
+import path from 'node:path';
 import { dependsOnEntries, didYouMean } from '../../graph/index.js';
 import type { Operation, Project } from '../../project/index.js';
 import type { Finding, LintContext, Rule } from '../rule.js';
@@ -11,7 +13,11 @@ const targetsRule: Rule = {
     for (const op of project.operations.values()) {
       yield* dependsOn(op, project);
       if (op.actor !== undefined && !project.actors.has(op.actor)) {
-        yield undefinedAt(op, ['actor'], `actor "${op.actor}" is not an actor of this project${didYouMean(op.actor, project.actors.keys())}`);
+        yield undefinedAt(
+          op,
+          ['actor'],
+          `actor "${op.actor}" is not an actor of this project${unloaded(project, op.actor) ?? didYouMean(op.actor, project.actors.keys())}`,
+        );
       }
       if (op.forEach !== undefined && !project.resources.has(op.forEach)) {
         yield undefinedAt(op, ['for_each'], `for_each "${op.forEach}" names no resource${didYouMean(op.forEach, project.resources.keys())}`);
@@ -26,6 +32,14 @@ function* dependsOn(op: Operation, project: Project): Iterable<Finding> {
     const message = `depends_on "${target}" is not an operation${didYouMean(target, project.operations.keys())}`;
     yield { code: 'E_REF_UNDEFINED', severity: 'error', message, file: op.file, yamlPath };
   }
+}
+
+/** An actor file by that name that no pattern of the root's `imports` loads: the likelier cause. */
+function unloaded(project: Project, actor: string): string | undefined {
+  if (!/^[\w.-]+$/.test(actor)) return undefined;
+  const file = ['yaml', 'yml'].map((ext) => `actors/${actor}.${ext}`).find((f) => existsSync(path.join(project.dir, f)));
+  if (!file || project.files.some((f) => path.resolve(f.path) === path.join(project.dir, file))) return undefined;
+  return `: ${file} exists, but no pattern of ${path.basename(project.rootFile)}'s \`imports\` loads it (add "actors/*.yaml")`;
 }
 
 function undefinedAt(op: Operation, key: string[], message: string): Finding {

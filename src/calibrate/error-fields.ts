@@ -1,0 +1,130 @@
+// The body fields a 400/422 answer names, read from the error shapes real frameworks send.
+// One row per shape: each reads only its own keys, so a shape is added (or fixed) alone.
+// Names come back dotted (`data.id`): a nested field is a path of keys.
+type Json = unknown;
+type Obj = Record<string, Json>;
+
+interface Shape {
+  /** what sends it, for the tests and the reader */
+  name: string;
+  fields(body: Obj): string[];
+}
+
+const isObj = (v: Json): v is Obj => !!v && typeof v === 'object' && !Array.isArray(v);
+const list = (v: Json): Obj[] => (Array.isArray(v) ? v.filter(isObj) : []);
+const str = (v: Json): string | undefined => (typeof v === 'string' && v.trim() ? v.trim() : undefined);
+
+/** `#/data/id`, `/data/attributes/title` -> `data.id`, `data.attributes.title` (JSON pointer, RFC 6901). */
+function fromPointer(p: string): string | undefined {
+  const parts = p
+    .replace(/^#?\/?/, '')
+    .split('/')
+    .filter(Boolean)
+    .map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~'));
+  return parts.length ? parts.join('.') : undefined;
+}
+
+export const SHAPES: readonly Shape[] = [
+  {
+    // GraphQL-style errors over REST (Directus): errors[].extensions.field
+    name: 'errors[].extensions.field',
+    fields: (b) => list(b.errors).flatMap((e) => (isObj(e.extensions) ? (str(e.extensions.field) ?? []) : [])),
+  },
+  {
+    // Cornice / colander (Kinto): details[].name, in the body
+    name: 'Cornice details[].name',
+    fields: (b) => list(b.details).flatMap((d) => (str(d.name) && (d.location === undefined || d.location === 'body') ? [str(d.name)!] : [])),
+  },
+  {
+    // RFC 9457 problem details: invalid-params[].name, and the `errors[]` extension with a pointer
+    name: 'RFC 9457 invalid-params[].name / errors[].pointer',
+    fields: (b) => [
+      ...list(b['invalid-params']).flatMap((p) => str(p.name) ?? []),
+      ...list(b.errors).flatMap((e) => (str(e.pointer) ? (fromPointer(str(e.pointer)!) ?? []) : [])),
+    ],
+  },
+  {
+    // FastAPI / Pydantic: detail[].loc, ['body', 'data', 'id'] -> data.id
+    name: 'FastAPI detail[].loc',
+    fields: (b) =>
+      list(b.detail).flatMap((d) => {
+        if (!Array.isArray(d.loc) || d.loc[0] !== 'body') return [];
+        const rest = d.loc.slice(1).filter((s): s is string => typeof s === 'string');
+        return rest.length ? [rest.join('.')] : [];
+      }),
+  },
+  {
+    // Rails and Laravel: errors: { title: ["can't be blank"] }
+    name: 'Rails/Laravel errors: {field: [...]}',
+    fields: (b) => (isObj(b.errors) ? Object.entries(b.errors).flatMap(([k, v]) => (Array.isArray(v) || typeof v === 'string' ? [k] : [])) : []),
+  },
+  {
+    // Spring: errors[].field (BindingResult's FieldError)
+    name: 'Spring errors[].field',
+    fields: (b) => list(b.errors).flatMap((e) => str(e.field) ?? []),
+  },
+  {
+    // JSON:API: errors[].source.pointer, /data/attributes/title
+    name: 'JSON:API errors[].source.pointer',
+    fields: (b) => list(b.errors).flatMap((e) => (isObj(e.source) && str(e.source.pointer) ? (fromPointer(str(e.source.pointer)!) ?? []) : [])),
+  },
+  {
+    // express-validator: errors[].path (v7) or errors[].param (v6), in the body
+    name: 'express-validator errors[].path',
+    fields: (b) =>
+      list(b.errors).flatMap((e) => {
+        const name = str(e.path) ?? str(e.param);
+        return name && (e.location === undefined || e.location === 'body') ? [name] : [];
+      }),
+  },
+  {
+    // Ajv behind a framework (LoopBack 4): error.details[].info.missingProperty, under its path
+    name: 'Ajv missingProperty',
+    fields: (b) =>
+      list(b.details).flatMap((d) => {
+        const missing = isObj(d.info) ? str(d.info.missingProperty) : undefined;
+        if (!missing) return [];
+        const at = typeof d.path === 'string' ? fromPointer(d.path) : undefined;
+        return [at ? `${at}.${missing}` : missing];
+      }),
+  },
+  {
+    // LoopBack 3 / juggler: details.codes: { title: ['presence'] }
+    name: 'LoopBack juggler details.codes',
+    fields: (b) =>
+      isObj(b.details) && isObj(b.details.codes)
+        ? Object.entries(b.details.codes).flatMap(([k, v]) => (Array.isArray(v) && v.includes('presence') ? [k] : []))
+        : [],
+  },
+];
+
+// Messages that name a required field, for servers that send only text.
+const MESSAGES = [
+  /required property ['"]([^'"]+)['"]/gi,
+  /['"`]?([A-Za-z_][\w.-]*)['"`]? (?:is|are) (?:required|missing)/gi,
+  /missing (?:required )?(?:field|property|parameter)s?:? ['"`]?([A-Za-z_][\w.-]*)/gi,
+  /['"`]([A-Za-z_][\w.-]*)['"`] (?:can't|cannot|must not|may not) be (?:blank|empty|null)/gi,
+];
+
+/** A field name is a dotted path of plain keys; anything else (a sentence, markup) is not one. */
+const FIELD = /^[A-Za-z_$][\w$-]*(?:\.[A-Za-z_$][\w$-]*){0,7}$/;
+
+/**
+ * The body fields a 400/422 answer names, in order, each once. `body` is the answer's text
+ * (a bounded excerpt); a JSON body is read through every shape above, at its top level and
+ * under `error` (some frameworks wrap it), then messages are read as text.
+ */
+export function namedFields(body: string): string[] {
+  const names = new Set<string>();
+  let json: Json;
+  try {
+    json = JSON.parse(body);
+  } catch {
+    json = undefined;
+  }
+  for (const root of isObj(json) ? [json, ...(isObj(json.error) ? [json.error] : [])] : []) {
+    for (const shape of SHAPES) for (const f of shape.fields(root)) if (FIELD.test(f)) names.add(f);
+  }
+  if (!names.size) for (const re of MESSAGES) for (const m of body.matchAll(re)) if (FIELD.test(m[1])) names.add(m[1]);
+  return [...names];
+}

@@ -1,0 +1,115 @@
+// Ids in a path that come from elsewhere: a `{{env.X}}` given from outside (often
+// <SET_VIA_--var>), or another resource's extraction. A 404 names the id and its producer;
+// and when the producer (the POST on the path before the id) answered this round with an
+// object carrying the value, the link is proposed: `extract` where the value really is,
+// `{{resource.field}}` in the consumer's path, proven by the consumer's 2xx.
+import type { FlowResponse } from '../http/index.js';
+import type { Operation, Project } from '../project/index.js';
+import type { Edit } from './types.js';
+import { onePlace, SECRET_PLACE } from './search.js';
+
+const TEMPLATE = /\{\{\s*([^{}]+?)\s*\}\}/g;
+const shape = (p: string) => p.replace(TEMPLATE, '{}').replace(/\/+$/, '');
+
+interface PathId {
+  /** as written: `{{env.bucket_id}}` */
+  template: string;
+  /** `env.bucket_id` */
+  expr: string;
+  /** the POST on the path before the id, when the project has one */
+  producer?: Operation;
+}
+
+/** The ids of an operation's path and the operation that creates each. */
+function pathIds(project: Project, op: Operation): PathId[] {
+  const out: PathId[] = [];
+  for (const m of op.path.matchAll(TEMPLATE)) {
+    const prefix = shape(op.path.slice(0, m.index));
+    const producer = [...project.operations.values()].find((p) => p.id !== op.id && p.method === 'POST' && shape(p.path) === prefix);
+    out.push({ template: m[0], expr: m[1], producer });
+  }
+  return out;
+}
+
+/** What a 404 body says is missing: `details: { id, resource_name }` (Cornice), else its message. */
+function missingOf(excerpt: string): string | undefined {
+  let body: unknown;
+  try {
+    body = JSON.parse(excerpt);
+  } catch {
+    return undefined;
+  }
+  if (!body || typeof body !== 'object') return undefined;
+  const b = body as Record<string, unknown>;
+  const d = b.details && typeof b.details === 'object' ? (b.details as Record<string, unknown>) : {};
+  if (typeof d.resource_name === 'string' && (typeof d.id === 'string' || typeof d.id === 'number'))
+    return `the server says ${d.resource_name} \`${String(d.id).slice(0, 100)}\` is missing`;
+  return typeof b.message === 'string' ? `the server says "${b.message.slice(0, 200)}"` : undefined;
+}
+
+/** The 404 diagnosis: which id of the path comes from where, and what would produce it. */
+export function idDiagnosis(project: Project, operation: string, excerpt = ''): string {
+  const op = project.operations.get(operation)!;
+  const ids = pathIds(project, op);
+  const said = missingOf(excerpt);
+  if (!ids.length) return `answered 404 where success is expected, and its path has no id${said ? ` (${said})` : ''}: the path or the base URL needs a look`;
+  const parts = ids.map((id) => {
+    const from = id.expr.startsWith('env.') ? `is given from outside (env.${id.expr.slice(4)})` : `comes from ${id.expr}`;
+    const by = id.producer ? `; ${id.producer.id} (${id.producer.method} ${id.producer.path}) creates it` : '; no operation of the project creates it';
+    return `\`${id.template}\` ${from}${by}`;
+  });
+  return `answered 404 where success is expected: a resource of its path is missing${said ? ` (${said})` : ''}. ${parts.join('. ')}`;
+}
+
+/** The field that holds a variable's value in its producer's answer: `bucket_id`, `bucketId` -> `id`. */
+const fieldFor = (variable: string) => (/(^|_|[a-z])(id|Id|ID)$/.test(variable) ? 'id' : variable);
+
+/**
+ * The edits linking each `{{env.X}}` of the operation's path to its producer, read from the
+ * producer's answer this round; empty when no producer answered with the value in one place,
+ * or when a variable in `unset` (given by nobody) stays unlinked: the try could not run.
+ */
+export function linkEdits(
+  project: Project,
+  operation: string,
+  responses: ReadonlyMap<string, FlowResponse>,
+  unset: readonly string[] = [],
+  isSecret?: (text: string) => boolean,
+): { edits: Edit[]; why: string[] } {
+  const op = project.operations.get(operation)!;
+  const edits: Edit[] = [];
+  const why: string[] = [];
+  const none = { edits: [], why: [] };
+  const ids = pathIds(project, op);
+  // a variable the path does not hold (an actor's, a header's) is not the link's to give
+  if (unset.some((v) => !ids.some((id) => id.expr === `env.${v}`))) return none;
+  for (const id of ids) {
+    if (!id.expr.startsWith('env.')) continue;
+    const must = unset.includes(id.expr.slice(4));
+    if (!id.producer) {
+      if (must) return none;
+      continue;
+    }
+    const response = responses.get(id.producer.id);
+    let json: unknown;
+    try {
+      json = response?.json();
+    } catch {
+      json = undefined;
+    }
+    const field = fieldFor(id.expr.slice(4));
+    const found = json && typeof json === 'object' && !Array.isArray(json) ? onePlace(json, field, false, isSecret) : undefined;
+    // a place under a secret key is never written into an edit
+    const place = found === SECRET_PLACE ? undefined : found;
+    if (!place) {
+      if (must) return none;
+      continue;
+    }
+    const producer = id.producer;
+    const existing = producer.extract.find((x) => x.name === field);
+    if (existing?.path !== place) edits.push({ kind: 'extract', operation: producer.id, name: field, from: existing?.path, to: place });
+    edits.push({ kind: 'path_ref', operation: op.id, from: id.template, to: `{{${producer.resource}.${field}}}` });
+    why.push(`${producer.id} answered ${response!.status} with \`${field}\` at ${place}`);
+  }
+  return { edits, why };
+}

@@ -1,0 +1,102 @@
+// The search behind a 4xx where a 2xx is expected: each answer says what to add next (an actor
+// for a 401/403, the fields a 400/422 names); the edit is made in memory and the operation
+// tried again on a fresh runner, a few times. The edits are kept only once a try is accepted.
+import type { Operation, Project } from '../project/index.js';
+import type { OperationResult } from '../runner/index.js';
+import { namedFields } from './error-fields.js';
+import { fieldOf, otherHeaderForm, targetOf, withEdits } from './model.js';
+import type { Edit } from './types.js';
+import { valueFor } from './values.js';
+
+export interface SearchContext {
+  project: Project;
+  /** run one operation (and its prerequisites) on a fresh runner over `project`; `purpose` names the try in the report */
+  tryRun(project: Project, operation: string, purpose: string): Promise<OperationResult>;
+  /** targets already edited (an actor's header form applies to all its operations) */
+  edited: Set<string>;
+  /** the edits proposed earlier this round: a try includes them */
+  pending: Edit[];
+  /** whether a text is (or holds) a secret or a value learned at login: never written into an edit */
+  isSecret?: (text: string) => boolean;
+  /** the schema the description gives a body field (--openapi), for the value proposed */
+  fieldSchema?: (op: Operation, field: string) => Record<string, unknown> | undefined;
+}
+
+/** Tries per operation in one round: each adds what the last answer asked for (a login, a field). */
+const MAX_TRIES = 4;
+/** Actors tried for one refusal (each with its header in both forms at most). */
+const MAX_ACTORS = 8;
+
+const ownExchange = (r: OperationResult) => r.exchanges.filter((x) => x.purpose === r.operation && x.response).at(-1);
+export const statusOf = (r: OperationResult) => ownExchange(r)?.response?.status;
+export const ownHeaders = (r: OperationResult) => ownExchange(r)?.response?.headers ?? {};
+const is2xx = (s: number | undefined) => s !== undefined && s >= 200 && s < 300;
+
+/** The server accepted the request: it passed (a refusal the description expects included), or answered 2xx. */
+export const accepted = (r: OperationResult) => r.status === 'passed' || is2xx(statusOf(r));
+
+export interface Search {
+  ok: boolean;
+  /** the edits added, in order (with `start`) */
+  steps: Edit[];
+  /** one clause per step: what the answer said */
+  said: string[];
+  /** the last try (or `first`) */
+  last?: OperationResult;
+}
+
+/**
+ * From `start` (edits already chosen, e.g. a link) and `first` (the answer without them, when
+ * there is one), add what each answer asks for until a try is accepted or nothing more is asked.
+ */
+export async function searchAccepted(ctx: SearchContext, operation: string, start: Edit[], said: string[], first?: OperationResult): Promise<Search> {
+  const steps = [...start];
+  const clauses = [...said];
+  const tryWith = (what: string) => ctx.tryRun(withEdits(ctx.project, [...ctx.pending, ...steps]), operation, `try ${operation} ${what}`);
+  let last = first ?? (await tryWith(clauses.join(', ') || 'again'));
+  for (let i = 0; i < MAX_TRIES; i++) {
+    if (accepted(last)) return { ok: true, steps, said: clauses, last };
+    const model = withEdits(ctx.project, [...ctx.pending, ...steps]);
+    const next = await nextStep(ctx, model, operation, last);
+    if (!next) break;
+    steps.push(...next.edits);
+    clauses.push(next.why);
+    last = next.tried ?? (await tryWith(next.what));
+  }
+  return { ok: accepted(last), steps, said: clauses, last };
+}
+
+/** What the answer asks for next: the edits (and the try that proved an actor), or nothing. */
+async function nextStep(
+  ctx: SearchContext,
+  model: Project,
+  operation: string,
+  last: OperationResult,
+): Promise<{ edits: Edit[]; why: string; what: string; tried?: OperationResult } | undefined> {
+  const op = model.operations.get(operation)!;
+  const status = statusOf(last);
+  if ((status === 401 || status === 403) && !op.actor) {
+    for (const actor of [...model.actors.values()].slice(0, MAX_ACTORS)) {
+      const as: Edit = { kind: 'actor', operation, to: actor.id };
+      const form = otherHeaderForm(actor);
+      for (const edits of form && !ctx.edited.has(targetOf(form)) ? [[as], [as, form]] : [[as]]) {
+        const what = `as ${actor.id}${edits.length > 1 ? ` with ${form!.header}: ${form!.to}` : ''}`;
+        const tried = await ctx.tryRun(withEdits(model, edits), operation, `try ${operation} ${what}`);
+        const got = statusOf(tried);
+        // a 400/422 (any answer but a refusal) as the actor: the login was accepted
+        if (got !== undefined && got !== 401 && got !== 403 && got < 500)
+          return { edits, why: `answered ${status} without an actor, and ${got} ${what} (the login was accepted)`, what, tried };
+      }
+    }
+    return undefined;
+  }
+  if (status === 400 || status === 422) {
+    if (op.body !== undefined && (!op.body || typeof op.body !== 'object' || Array.isArray(op.body))) return undefined;
+    const excerpt = ownExchange(last)?.response?.body ?? '';
+    const named = namedFields(excerpt).filter((f) => fieldOf(op.body, f.split('.')) === undefined);
+    if (!named.length) return undefined;
+    const edits: Edit[] = named.map((f) => ({ kind: 'body_field', operation, field: f, value: valueFor(f, ctx.fieldSchema?.(op, f)) }));
+    return { edits, why: `answered ${status} naming ${named.map((f) => `\`${f}\``).join(', ')}`, what: `with ${named.join(', ')}` };
+  }
+  return undefined;
+}
