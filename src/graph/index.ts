@@ -17,6 +17,7 @@ export {
 } from './extract-syntax.js';
 export { FAKER_NAMES, fakerKey, fakerName, type FakerName } from './faker.js';
 export { prerequisites, scheduleOrder } from './order.js';
+export { MAX_PARTS, MIN_PART_OPERATIONS, resourceOfId, shardParts, splitProject, touchedResources, type SplitPart } from './split.js';
 export { classify, operationFormOf, resolveScope, RESOLUTION_ORDER, type RefClass, type ResolutionStep, type ScopeNames } from './scopes.js';
 export { loginFields } from './session.js';
 export { collectSites, type OwnerKind, type RefOwner, type RefSection, type RefSite } from './sites.js';
