@@ -8,7 +8,6 @@ import { fileURLToPath } from 'node:url';
 import { defaultInclude, type Plugin, type WatcherTriggerPattern } from 'vitest/config';
 import { DependencyIndex, slash } from './dependencies.js';
 import { DEFAULT_INCLUDE, OPTIONS_KEY, suiteOptions, type FlowOptions } from './options.js';
-import { splitProjects, junitClassname } from './split-config.js';
 import { fileOfId, isFlowSuite, SUITE_MODULE } from './transform-plugin.js';
 
 /** Any path: the index decides whether it belongs to a suite. */
@@ -45,13 +44,8 @@ export function configPlugin(
       return { test: { include, watchTriggerPatterns: [trigger], ...(own && { server: { deps: { external: [own] } } }) } };
     },
     // Vitest >= 3.1 (4 and 5 alike): the resolved config says whether anything will be watched.
-    // Vitest awaits this hook (Promise.all over every plugin's), though its type says void.
-    // eslint-disable-next-line @typescript-eslint/no-misused-promises
-    async configureVitest({ vitest, project, experimental_defineCacheKeyGenerator: cacheKey }) {
+    configureVitest({ vitest, project, experimental_defineCacheKeyGenerator: cacheKey }) {
       onWatchMode(vitest.config.watch);
-      junitClassname(vitest.config);
-      // Watch mode keeps a project in one file: an edit would otherwise add and remove test files under Vitest.
-      if (options.split !== false && !vitest.config.watch && !vitest.config.mergeReports) await splitProjects(project.config, options);
       // Vitest's file cache (experimental.fsModuleCache, 4.1+) would skip our transform on a
       // cached flow.yaml, and with it the watch registration of the project's files; the
       // generated module is three lines, so it is never worth caching.

@@ -1,13 +1,28 @@
-// What the split changes in Vitest's resolved config, in configureVitest (before Vitest globs
-// the test files and makes the reporters, as its plugin API allows): a split project's
-// flow.yaml is excluded and its parts' files included; the JUnit classname of a part's tests
-// stays the project's flow.yaml. Main process only.
+// `reqflow:split`: what the split changes in Vitest's resolved config, in configureVitest
+// (before Vitest globs the test files and makes the reporters, as its plugin API allows): a
+// split project's flow.yaml is excluded and its parts' files included; the JUnit classname of
+// a part's tests stays the project's flow.yaml. Main process only.
 import path from 'node:path';
 import { glob } from 'tinyglobby';
+import type { Plugin } from 'vitest/config';
 import type { ResolvedConfig } from 'vitest/node';
 import { slash } from './dependencies.js';
 import { DEFAULT_INCLUDE, ROOT_FILE_NAME, type FlowOptions } from './options.js';
 import { partOf, writeSplitFiles } from './split-files.js';
+
+export function splitPlugin(options: FlowOptions): Plugin {
+  return {
+    name: 'reqflow:split',
+    // Vitest awaits this hook (Promise.all over every plugin's), though its type says void.
+    // eslint-disable-next-line @typescript-eslint/no-misused-promises
+    async configureVitest({ vitest, project }) {
+      // also for --merge-reports, whose reporters read the parts' paths from the blobs
+      junitClassname(vitest.config);
+      // Watch mode keeps a project in one file: an edit would otherwise add and remove test files under Vitest.
+      if (options.split !== false && !vitest.config.watch && !vitest.config.mergeReports) await splitProjects(project.config, options);
+    },
+  };
+}
 
 type ProjectConfig = Pick<ResolvedConfig, 'root' | 'dir' | 'include' | 'exclude'>;
 
