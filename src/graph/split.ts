@@ -15,10 +15,14 @@ export interface SplitPart {
   operations: string[];
 }
 
-/** Below this many operations a project, or a part, is not worth a file of its own. */
-export const MIN_PART_OPERATIONS = 10;
-/** At most this many parts: each costs a worker start-up and a project load. */
-export const MAX_PARTS = 64;
+/**
+ * Below this many operations a part is not worth a file of its own: under Vitest each file is a
+ * fresh worker that loads the runtime and the project again, about 0.45 s of CPU (400 operations
+ * in 40 files cost 20 s of CPU against 1.6 s in one file, BENCHMARKS.md).
+ */
+export const MIN_PART_OPERATIONS = 25;
+/** At most this many parts, for the same reason. */
+export const MAX_PARTS = 32;
 
 /** The resources an operation reads or writes: its own and its prerequisites'. */
 export function touchedResources(resource: string, prerequisites: Iterable<string>, resourceOf: (id: string) => string): Set<string> {

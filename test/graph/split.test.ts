@@ -1,5 +1,5 @@
 import { afterAll, describe, expect, test } from 'vitest';
-import { buildGraph, MAX_PARTS, shardParts, splitProject } from '../../src/graph/index.js';
+import { buildGraph, MAX_PARTS, MIN_PART_OPERATIONS, shardParts, splitProject } from '../../src/graph/index.js';
 import { loadProject } from '../../src/project/index.js';
 import { cleanProjects, writeProject } from '../helpers/project.js';
 import { wideProjectYaml } from '../helpers/wide-project.js';
@@ -17,13 +17,26 @@ const allOf = (parts: Array<{ operations: string[] }>) => parts.flatMap((p) => p
 
 describe('splitProject', () => {
   test('independent resources become one part each, every operation in exactly one part, in schedule order', async () => {
-    const graph = await wide(40, 10);
+    const graph = await wide(20, 25);
     const parts = splitProject(graph);
-    expect(parts).toHaveLength(40);
+    expect(parts).toHaveLength(20);
     expect(allOf(parts).sort()).toEqual([...graph.opIds].sort());
     const r7 = parts.find((p) => p.id === 'r007')!;
     expect(r7.operations[0]).toBe('r007.create');
-    expect(r7.operations).toHaveLength(10);
+    expect(r7.operations).toEqual(graph.opIds.filter((id) => id.startsWith('r007.')));
+  });
+
+  test('small groups are packed, whole, into parts of at least MIN_PART_OPERATIONS', async () => {
+    const graph = await wide(40, 10);
+    const parts = splitProject(graph);
+    expect(parts).toHaveLength(400 / MIN_PART_OPERATIONS);
+    expect(parts.map((p) => p.id)).toEqual(Array.from({ length: 16 }, (_, r) => `r${String(r).padStart(3, '0')}`));
+    expect(parts.map((p) => p.operations.length).sort()).toEqual([...Array(8).fill(20), ...Array(8).fill(30)]);
+    for (const part of parts)
+      for (const id of part.operations.filter((x) => x.endsWith('.create'))) {
+        const r = id.slice(0, -'.create'.length);
+        expect(part.operations.filter((x) => x.startsWith(`${r}.`))).toHaveLength(10);
+      }
   });
 
   test('the same project gives the same parts every time', async () => {
@@ -33,7 +46,7 @@ describe('splitProject', () => {
   });
 
   test('operations that share state stay together; a small project is one part', async () => {
-    const many = (prefix: string, make: (k: number) => string) => Array.from({ length: 9 }, (_, k) => `      ${prefix}${k}: ${make(k)}`).join('\n');
+    const many = (prefix: string, make: (k: number) => string) => Array.from({ length: 20 }, (_, k) => `      ${prefix}${k}: ${make(k)}`).join('\n');
     const body = `
 resources:
   order:
@@ -49,11 +62,11 @@ ${many('check', () => '{ path: /health }')}
 `;
     const parts = splitProject(await graphOf(body));
     expect(parts.map((p) => [p.id, p.operations.length])).toEqual([
-      ['item', 19],
-      ['health', 9],
+      ['item', 41],
+      ['health', 20],
     ]);
     expect(parts[0].operations[0]).toBe('order.create');
-    const small = splitProject(await graphOf(body.replace(/^ {6}(get|add|check)[1-8]:.*\n/gm, '')));
+    const small = splitProject(await graphOf(body.replace(/^ {6}(get|add|check)1?[1-9]:.*\n/gm, '')));
     expect(small).toHaveLength(1);
   });
 
@@ -61,7 +74,7 @@ ${many('check', () => '{ path: /health }')}
     const graph = await wide(30, 5, { shared: true });
     const parts = splitProject(graph);
     // 151 operations in one group (every resource needs the account): cut by resource, packed
-    expect(parts.length).toBe(15);
+    expect(parts.length).toBe(6);
     expect(allOf(parts).sort()).toEqual([...graph.opIds].sort());
     for (const part of parts) {
       const resources = new Set(part.operations.map((id) => id.slice(0, id.lastIndexOf('.'))));
