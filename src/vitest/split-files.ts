@@ -52,7 +52,7 @@ export interface SplitResult {
  * errors stays one file: one failing `lint` test, not one per part).
  */
 export async function writeSplitFiles(dir: string, roots: string[], env: string | undefined): Promise<SplitResult> {
-  const [{ openProject }, { splitProject }] = await Promise.all([import('../open/index.js'), import('../graph/split.js')]);
+  const [{ openProject }, { splitProject }] = await Promise.all([import('../open/index.js'), import('../graph/index.js')]);
   const out: SplitResult = { split: [], parts: [] };
   for (const root of roots) {
     const { graph, problem } = await openProject(root, { env });
