@@ -31,7 +31,7 @@ describe('splitProject', () => {
     const parts = splitProject(graph);
     expect(parts).toHaveLength(400 / MIN_PART_OPERATIONS);
     expect(parts.map((p) => p.id)).toEqual(Array.from({ length: 16 }, (_, r) => `r${String(r).padStart(3, '0')}`));
-    expect(parts.map((p) => p.operations.length).sort()).toEqual([...Array(8).fill(20), ...Array(8).fill(30)]);
+    expect(parts.map((p) => p.operations.length).sort()).toEqual([...new Array<number>(8).fill(20), ...new Array<number>(8).fill(30)]);
     for (const part of parts)
       for (const id of part.operations.filter((x) => x.endsWith('.create'))) {
         const r = id.slice(0, -'.create'.length);
