@@ -1,4 +1,4 @@
-// `npm run bench [lint|runner|process|vitest|contract|import]...`: every benchmark, or the ones named. Figures go to
+// `npm run bench [lint|runner|process|vitest|split|contract|import]...`: every benchmark, or the ones named. Figures go to
 // stdout as Markdown tables (copy them into BENCHMARKS.md with the machine and date).
 import { benchLint } from './lint.js';
 
@@ -7,6 +7,7 @@ const SECTIONS = {
   runner: async () => (await import('./runner.js')).benchRunner(),
   process: async () => (await import('./process.js')).benchProcess(),
   vitest: async () => (await import('./vitest.js')).benchVitest(),
+  split: async () => (await import('./split.js')).benchSplit(),
   contract: async () => (await import('./contract.js')).benchContract(),
   import: async () => (await import('./import.js')).benchImport(),
 };

@@ -24,3 +24,11 @@ export function unknownOperations(ids: readonly string[], project: Project, cwd:
   const empty = unmatchedImports(project).map(({ pattern, loc }) => `\n  import "${pattern}" (${formatLoc(loc, cwd)}) matches no file`);
   return `unknown operation ${hints.join(', ')}; operations are named resource.operation${empty.join('')}`;
 }
+
+/** `--shard k/n`: { index: k, count: n } with 1 <= k <= n, or the usage message. */
+export function parseShard(value: string): { index: number; count: number } | string {
+  const m = /^(\d{1,4})\/(\d{1,4})$/.exec(value);
+  const [index, count] = m ? [Number(m[1]), Number(m[2])] : [0, 0];
+  if (!m || index < 1 || count < 1 || index > count) return `--shard takes k/n with 1 <= k <= n (as 2/4); got "${value}"`;
+  return { index, count };
+}

@@ -7,6 +7,7 @@ export { findCycles } from './cycles.js';
 export { checkExtract, checkPath, compileRegex, compileXPath, isFanOutPath, parsePath, type PathRef } from './extract-syntax.js';
 export { FAKER_NAMES, type FakerName } from './faker.js';
 export { prerequisites, scheduleOrder } from './order.js';
+export { MAX_PARTS, MIN_PART_OPERATIONS, resourceOfId, shardParts, splitProject, touchedResources } from './split.js';
 export { operationFormOf } from './scopes.js';
 export { loginFields } from './session.js';
 export { type RefSite } from './sites.js';

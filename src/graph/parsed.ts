@@ -13,8 +13,10 @@ export function parseCached(text: string): TemplatePart[] {
   let parts = cache.get(text);
   if (parts === undefined) {
     parts = parseTemplate(text);
-    // Evict the oldest insertion: simple, and hot strings are re-added at once.
-    if (cache.size >= MAX_ENTRIES) cache.delete(cache.keys().next().value as string);
+    // Full: start again (hot strings come back at once). Evicting the oldest entry one at a
+    // time made every insertion past the bound walk the deleted slots at the head of the Map
+    // (V8 compacts them only when it grows): 0.26 s of a 10,000-operation lint.
+    if (cache.size >= MAX_ENTRIES) cache.clear();
     cache.set(text, parts);
   }
   return parts;

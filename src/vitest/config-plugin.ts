@@ -8,7 +8,7 @@ import { fileURLToPath } from 'node:url';
 import { defaultInclude, type Plugin, type WatcherTriggerPattern } from 'vitest/config';
 import { DependencyIndex, slash } from './dependencies.js';
 import { DEFAULT_INCLUDE, OPTIONS_KEY, suiteOptions, type FlowOptions } from './options.js';
-import { fileOfId, isFlowRoot, SUITE_MODULE } from './transform-plugin.js';
+import { fileOfId, isFlowSuite, SUITE_MODULE } from './transform-plugin.js';
 
 /** Any path: the index decides whether it belongs to a suite. */
 const ANY_FILE = /.*/;
@@ -49,7 +49,7 @@ export function configPlugin(
       // Vitest's file cache (experimental.fsModuleCache, 4.1+) would skip our transform on a
       // cached flow.yaml, and with it the watch registration of the project's files; the
       // generated module is three lines, so it is never worth caching.
-      cacheKey?.(({ id }) => (isFlowRoot(fileOfId(id)) ? false : undefined));
+      cacheKey?.(({ id }) => (isFlowSuite(fileOfId(id)) ? false : undefined));
       // A flow.yaml suite gets its options in the generated module; a `flowTest` file is the
       // user's own code, so its fixture reads them with `inject` (Vitest >= 3, 4 and 5 alike).
       // Per project: another project may call flow() with other options.

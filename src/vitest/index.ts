@@ -9,6 +9,7 @@ import { DependencyIndex, projectDependencies, slash } from './dependencies.js';
 import { suiteOptions, validateOptions, type FlowOptions } from './options.js';
 import { flowTestProjects } from './project-files.js';
 import { serverPlugin } from './server-plugin.js';
+import { splitPlugin } from './split-config.js';
 import { transformPlugin } from './transform-plugin.js';
 
 export type { FlowOptions, SuiteOptions, SuitePlan } from './options.js';
@@ -76,6 +77,7 @@ export function flow(options: FlowOptions = {}): Plugin[] {
       async (file, code) => (watching ? module(file, code) : []),
     ),
     serverPlugin(options, plan, () => index.testsOf(index.projects())),
+    splitPlugin(options),
   ];
 }
 

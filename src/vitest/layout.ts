@@ -3,6 +3,7 @@
 // could observe each other: an operation joins the previous block of its resource only when
 // every operation it would overtake is independent of it. Otherwise a new block for the same
 // resource starts (the schedule wins over tidiness; e.g. DELETEs stay last).
+import { resourceOfId, touchedResources } from '../graph/index.js';
 import type { HttpMethod } from '../project/index.js';
 
 export interface LayoutOperation {
@@ -46,13 +47,5 @@ function independent(a: LayoutOperation, b: LayoutOperation, byId: Map<string, L
 
 /** The resources whose state an operation (or one of its prerequisites) reads or writes. */
 function resourcesOf(op: LayoutOperation, byId: Map<string, LayoutOperation>): Set<string> {
-  const out = new Set([op.resource]);
-  for (const id of op.prerequisites) out.add(byId.get(id)?.resource ?? resourceOfId(id));
-  return out;
-}
-
-/** `<resource>.<operation>`: the resource is everything before the last dot. */
-function resourceOfId(id: string): string {
-  const dot = id.lastIndexOf('.');
-  return dot < 0 ? id : id.slice(0, dot);
+  return touchedResources(op.resource, op.prerequisites, (id) => byId.get(id)?.resource ?? resourceOfId(id));
 }

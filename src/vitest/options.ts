@@ -23,6 +23,8 @@ export interface FlowOptions {
   openapi?: string;
   /** what a contract violation does: `fail` the operation's test (default) or `warn` */
   contract?: ContractMode;
+  /** cut each project into test files of operations that share no state, for Vitest's workers and `--shard` (default true; false keeps a project in one file) */
+  split?: boolean;
 }
 
 type ContractMode = 'fail' | 'warn';
@@ -48,6 +50,8 @@ export interface SuitePlan {
   /** absolute path of the `flow.yaml` */
   root: string;
   options: SuiteOptions;
+  /** the file name of one part of the project (src/vitest/split-files.ts): run only its operations */
+  part?: string;
 }
 
 /** The key under which the config plugin provides the `flow()` options to the workers (`inject`), for `flowTest`. */
@@ -61,7 +65,7 @@ declare module 'vitest' {
 
 export const DEFAULT_INCLUDE = ['**/flow.yaml'];
 export const ROOT_FILE_NAME = 'flow.yaml';
-const FLOW_OPTION_NAMES = ['env', 'vars', 'concurrency', 'include', 'server', 'openapi', 'contract'];
+const FLOW_OPTION_NAMES = ['env', 'vars', 'concurrency', 'include', 'server', 'openapi', 'contract', 'split'];
 const SERVER_OPTION_NAMES = ['command', 'cwd', 'env', 'url', 'port', 'timeout', 'reuseExisting', 'watch'];
 const SUITE_OPTION_NAMES = ['env', 'vars', 'concurrency'];
 
@@ -94,6 +98,9 @@ export function validateOptions(options: unknown, where = 'flow()', names: strin
   }
   if (names.includes('contract') && options.contract !== undefined && options.contract !== 'fail' && options.contract !== 'warn') {
     problems.push(`contract must be 'fail' or 'warn', got ${describe(options.contract)}`);
+  }
+  if (names.includes('split') && options.split !== undefined && typeof options.split !== 'boolean') {
+    problems.push(`split must be true or false, got ${describe(options.split)}`);
   }
   if (problems.length) throw new Error(`${where}: ${problems.join('; ')}`);
 }

@@ -1,16 +1,17 @@
 // `reqflow/vitest/suite`: what a transformed `flow.yaml` runs in the test worker. It loads the
 // project at collection time and declares one test per operation on one shared runner.
 import { afterAll, beforeAll, describe, test } from 'vitest';
-import { prerequisites, scheduleOrder, type ProjectGraph } from '../graph/index.js';
+import { prerequisites, scheduleOrder, splitProject, type ProjectGraph } from '../graph/index.js';
 import { openProject } from '../open/index.js';
 import type { Project } from '../project/index.js';
 import type { Runner } from '../runner/index.js';
 import { testBudgetMs } from './budget.js';
 import { contractOptions } from './contract.js';
-import { problemError } from './failure.js';
+import { FlowTestError, problemError } from './failure.js';
 import { suiteLayout, type LayoutOperation } from './layout.js';
 import { runnerOptions, type SuitePlan } from './options.js';
 import { settle, type Reported } from './outcome.js';
+import { partFileName } from './split-files.js';
 
 export { createFlowTest, flowTest, type FlowHandle, type FlowFixtures } from './fixture.js';
 export { FlowTestError } from './failure.js';
@@ -19,6 +20,8 @@ export type { SuitePlan, SuiteOptions } from './options.js';
 
 /** The name of the one test a project with lint errors becomes. */
 export const LINT_TEST = 'lint';
+/** The name of the one test a part that no longer matches its project becomes. */
+export const SPLIT_TEST = 'split';
 /** The name of the one test a project without the environment asked for becomes. */
 export const ENVIRONMENT_TEST = 'environment';
 /** The order is the schedule: never concurrent, never shuffled (`concurrent: false` is what Vitest 4 and 5 both read). */
@@ -41,7 +44,7 @@ export async function defineFlowSuite(plan: SuitePlan): Promise<void> {
   }
   let layout: LayoutOperation[];
   try {
-    layout = layoutOf(project, graph!);
+    layout = layoutOf(project, graph!, plan.part);
   } catch (err) {
     // Lint passed, so this is our bug; still a failing test, never a crash of collection.
     test(LINT_TEST, () => {
@@ -50,6 +53,13 @@ export async function defineFlowSuite(plan: SuitePlan): Promise<void> {
     return;
   }
 
+  if (plan.part && layout.length === 0) {
+    // the project changed after Vitest listed its files: say so rather than pass on nothing
+    test(SPLIT_TEST, () => {
+      throw new FlowTestError('E_SPLIT_STALE', `E_SPLIT_STALE: ${plan.part} is no longer a part of this project (it changed during the run); run Vitest again`);
+    });
+    return;
+  }
   if (layout.length === 0) {
     // Vitest fails a file without tests; a project without operations is not an error.
     test.skip('no operations in this project', () => {});
@@ -77,8 +87,14 @@ export async function defineFlowSuite(plan: SuitePlan): Promise<void> {
   }
 }
 
-function layoutOf(project: Project, graph: ProjectGraph): LayoutOperation[] {
-  return scheduleOrder(graph).map((id) => {
+/** The operations the suite reports: the project's, or one part's (each file runs its own prerequisites). */
+function layoutOf(project: Project, graph: ProjectGraph, part: string | undefined): LayoutOperation[] {
+  let order = scheduleOrder(graph);
+  if (part !== undefined) {
+    const mine = new Set(splitProject(graph).find((p) => partFileName(p.id) === part)?.operations);
+    order = order.filter((id) => mine.has(id));
+  }
+  return order.map((id) => {
     const op = project.operations.get(id)!;
     return { id, resource: op.resource, method: op.method, prerequisites: new Set(prerequisites(graph, id)) };
   });

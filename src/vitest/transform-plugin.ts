@@ -3,6 +3,7 @@
 import path from 'node:path';
 import type { Plugin } from 'vitest/config';
 import { ROOT_FILE_NAME, type SuitePlan } from './options.js';
+import { partOf } from './split-files.js';
 
 export const SUITE_MODULE = 'reqflow/vitest/suite';
 
@@ -22,8 +23,13 @@ export function fileOfId(id: string): string {
   return q < 0 ? id : id.slice(0, q);
 }
 
-export function isFlowRoot(file: string): boolean {
+function isFlowRoot(file: string): boolean {
   return path.basename(file) === ROOT_FILE_NAME;
+}
+
+/** A flow.yaml, or the file of one of its parts: a module the transform makes a suite of. */
+export function isFlowSuite(file: string): boolean {
+  return isFlowRoot(file) || partOf(file) !== undefined;
 }
 
 /**
@@ -43,14 +49,15 @@ export function transformPlugin(
     enforce: 'pre',
     async transform(code, id) {
       const file = fileOfId(id);
-      if (!isFlowRoot(file)) {
+      const part = partOf(file);
+      if (!part && !isFlowRoot(file)) {
         for (const dep of await onModule(path.resolve(file), code)) this.addWatchFile(dep);
         return undefined;
       }
-      const root = path.resolve(file);
+      const root = path.resolve(part?.root ?? file);
       // Vite ignores files inside the root here (its watcher sees them already).
       for (const dep of await onSuite(root)) this.addWatchFile(dep);
-      return { code: generateSuiteModule({ root, options: plan.options }), map: null };
+      return { code: generateSuiteModule({ root, options: plan.options, ...(part && { part: part.fileName }) }), map: null };
     },
   };
 }

@@ -1,7 +1,7 @@
 // `flow run <resource.operation>...`: run operations with every prerequisite first.
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { scheduleOrder, type ProjectGraph } from '../../graph/index.js';
+import { scheduleOrder, shardParts, splitProject, type ProjectGraph } from '../../graph/index.js';
 import { openProject } from '../../open/index.js';
 import type { Project } from '../../project/index.js';
 import { createRedactor } from '../../redact/index.js';
@@ -9,7 +9,7 @@ import { type OperationResult, recordVerified } from '../../runner/index.js';
 import { envSecretValues, parseVarAssignment } from '../../runtime/index.js';
 import { reportingWriteErrors } from '../write-failure.js';
 import { formatEvent, formatLoc, formatResult, formatSummary, type RunFormatOptions } from '../format/run-output.js';
-import { argumentError, unknownOperations } from '../args.js';
+import { argumentError, parseShard, unknownOperations } from '../args.js';
 import { CACHE_OPTIONS, cacheOptions, optionHelp, type OptionTable } from '../options.js';
 import { describeUnset, unsetVariables } from '../unset-vars.js';
 import { formatWarnings, runContract, SERVICE_OPTIONS, serverUrl, serviceUsage, startRunServer, waitingProgress } from '../run-services.js';
@@ -29,6 +29,11 @@ const OPTIONS = {
     help: ['value for a <SET_VIA_--var> placeholder, or for any environment', 'variable (it wins over the file); repeatable; also FLOW_VAR_<name>'],
   },
   all: { type: 'boolean', default: false, help: 'run every operation, in schedule order' },
+  shard: {
+    type: 'string',
+    arg: '<k/n>',
+    help: ['run the k-th of n shards of every operation: the parts Vitest', 'splits a project into, dealt to n shards of about one size'],
+  },
   concurrency: { type: 'string', default: '1', arg: '<n>', help: 'independent operations run at once (default 1)' },
   'dry-run': { type: 'boolean', default: false, help: 'print the plan (order, method, path, why) and send nothing' },
   record: {
@@ -63,6 +68,7 @@ const OPTIONS = {
 
 const HELP = `Usage: flow run <resource.operation>... [options]
        flow run --all [options]
+       flow run --shard <k/n> [options]
 
 Runs each operation asked for; every prerequisite (implicit from {{resource.field}}
 references, explicit from depends_on) runs first, once, and is reused.
@@ -105,8 +111,15 @@ export default (async function run(argv: string[], io: CliIO): Promise<number> {
   }
   const serviceProblem = serviceUsage(o);
   if (serviceProblem) return usage(serviceProblem);
-  if (!o.all && positionals.length === 0) return usage('name at least one operation (resource.operation), or --all');
-  if (o.all && positionals.length) return usage(`--all runs every operation: name operations (${positionals.join(', ')}) or give --all, not both`);
+  const shard = o.shard === undefined ? undefined : parseShard(o.shard);
+  if (typeof shard === 'string') return usage(shard);
+  const whole = o.all || shard !== undefined;
+  if (!whole && positionals.length === 0) return usage('name at least one operation (resource.operation), or --all');
+  if (whole && positionals.length) {
+    return usage(
+      `${o.all ? '--all' : '--shard'} runs every operation: name operations (${positionals.join(', ')}) or give ${o.all ? '--all' : '--shard'}, not both`,
+    );
+  }
   const reporters = chooseReporters(o.reporter, o['output-file'], io.cwd);
   if (typeof reporters === 'string') return usage(reporters);
   const lines = reporters.some((r) => r.name === 'default');
@@ -125,7 +138,16 @@ export default (async function run(argv: string[], io: CliIO): Promise<number> {
   const graph = opened.graph!;
   const unknown = unknownOperations(positionals, project, io.cwd);
   if (unknown) return usage(unknown);
-  const asked = o.all ? [...project.operations.keys()] : positionals;
+  // a shard: the parts of the project (the Vitest plugin's test files) dealt to this shard
+  const asked = shard
+    ? shardParts(splitProject(graph), shard.index, shard.count).flatMap((p) => p.operations)
+    : o.all
+      ? [...project.operations.keys()]
+      : positionals;
+  if (shard && asked.length === 0) {
+    io.stdout(`shard ${shard.index}/${shard.count}: no operations (the project has fewer parts than shards)\n`);
+    return EXIT.ok;
+  }
   if (!o.env && !project.defaultEnvironment && project.environments.size > 1) {
     // Not chosen anywhere: say which one, rather than run silently against the first.
     const first = project.environments.keys().next().value as string;
@@ -230,7 +252,10 @@ export default (async function run(argv: string[], io: CliIO): Promise<number> {
       ),
     );
   const environment = o.env ?? project.defaultEnvironment ?? project.environments.keys().next().value;
-  const report = { project, graph, environment, asked, results: [...ran.values()], summary: { ...ends, ms: summaryResult.ms }, startedAt, cwd: io.cwd };
+  // A shard reports its own operations; a prerequisite from another part is reported by the shard that owns it.
+  const owned = shard ? new Set(asked) : undefined;
+  const results = [...ran.values()].filter((r) => !owned || owned.has(r.operation));
+  const report = { project, graph, environment, asked, results, summary: { ...ends, ms: summaryResult.ms }, startedAt, cwd: io.cwd };
   const unwritten = await writeReports(report, reporters, io);
   for (const problem of unwritten) io.stderr(`flow run: ${problem}\n`);
   if (o.record) {

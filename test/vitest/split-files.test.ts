@@ -1,0 +1,50 @@
+// Where a part's file lives and what it maps back to; the JUnit classname of a part's tests.
+import { describe, expect, test } from 'vitest';
+import { flow } from '../../src/vitest/index.js';
+import { junitClassname } from '../../src/vitest/split-config.js';
+import { partFile, partFileName, partOf } from '../../src/vitest/split-files.js';
+
+describe('part files', () => {
+  test('hold the project path, and map back to the project and the part', () => {
+    const file = partFile('/repo', '/repo/apis/shop/flow.yaml', 'order')!;
+    expect(file).toBe('/repo/.reqflow/split/apis/shop/flow.yaml/order.yaml');
+    expect(partOf(file)).toEqual({ root: '/repo/apis/shop/flow.yaml', fileName: 'order.yaml' });
+    const atRoot = partFile('/repo', '/repo/flow.yaml', 'order')!;
+    expect(atRoot).toBe('/repo/.reqflow/split/flow.yaml/order.yaml');
+    expect(partOf(atRoot)).toEqual({ root: '/repo/flow.yaml', fileName: 'order.yaml' });
+  });
+
+  test('a project outside the Vitest dir is not split; other files are not parts', () => {
+    expect(partFile('/repo/web', '/repo/api/flow.yaml', 'order')).toBeUndefined();
+    expect(partOf('/repo/apis/shop/flow.yaml')).toBeUndefined();
+    expect(partOf('/repo/.reqflow/split/apis/shop/order.yaml')).toBeUndefined();
+  });
+
+  test('a resource id that is no plain file name becomes a stable hash', () => {
+    expect(partFileName('order_item-2.v1')).toBe('order_item-2.v1.yaml');
+    const odd = partFileName('../etc/passwd');
+    expect(odd).toMatch(/^part-[0-9a-f]{8}\.yaml$/);
+    expect(partFileName('../etc/passwd')).toBe(odd);
+    expect(partFileName('.hidden')).not.toBe('.hidden.yaml');
+  });
+});
+
+describe('junitClassname', () => {
+  test('gives a part the project as its classname, unless the config names one', () => {
+    const reporters: unknown[] = [
+      ['junit', {}],
+      ['junit', { classname: 'mine' }],
+      ['default', {}],
+    ];
+    junitClassname({ root: '/repo', reporters } as never);
+    const [[, set], [, kept]] = reporters as Array<[string, { classnameTemplate?: (v: { filepath: string }) => string; classname?: string }]>;
+    expect(set.classnameTemplate!({ filepath: '/repo/.reqflow/split/apis/shop/flow.yaml/order.yaml' })).toBe('apis/shop/flow.yaml');
+    expect(set.classnameTemplate!({ filepath: '/repo/test/a.test.ts' })).toBe('test/a.test.ts');
+    expect(kept).toEqual({ classname: 'mine' });
+  });
+});
+
+test('flow({ split }) takes true or false', () => {
+  expect(() => flow({ split: 'yes' } as never)).toThrow('flow(): split must be true or false, got "yes"');
+  expect(() => flow({ split: false })).not.toThrow();
+});
