@@ -1,0 +1,69 @@
+// The project model explore runs: a copy (the loaded project is never changed) in which every
+// operation a step sends accepts any status and asserts nothing (explore's checks judge the
+// answer, not the happy path's expectations), is not retried (a 5xx is a finding, not a
+// hiccup), and has a timeout within the budget. Each step's body is set on that copy just
+// before the step runs. An operation sent with an invalid body has a twin, `<id>~invalid`,
+// that extracts nothing: a refused request must not stand in the memo of the real
+// operation, which later steps read as their prerequisite.
+import { isSecretRef, type Operation, type Project, type Resource, type TemplateValue } from '../project/types.js';
+
+/** Every status: the step's answer reaches explore's checks whatever it is. */
+const ANY_STATUS = Array.from({ length: 500 }, (_, i) => i + 100);
+
+export const INVALID_SUFFIX = '~invalid';
+
+export interface ExploreModel {
+  project: Project;
+  /** the operation a step runs, whose body explore sets */
+  step(id: string, invalid?: boolean): Operation;
+}
+
+export function exploreModel(project: Project, stepIds: Iterable<string>, invalidIds: Iterable<string>, timeoutMs: number): ExploreModel {
+  const operations = new Map(project.operations);
+  const resources = new Map(project.resources);
+  const stepOf = (op: Operation, id = op.id, name = op.name): Operation => ({
+    ...op,
+    id,
+    name,
+    expectStatus: ANY_STATUS,
+    assert: [],
+    retry: undefined,
+    timeoutMs: Math.min(op.timeoutMs ?? timeoutMs, timeoutMs),
+  });
+  for (const id of stepIds) operations.set(id, stepOf(project.operations.get(id)!));
+  for (const id of invalidIds) {
+    const op = project.operations.get(id)!;
+    const twin = { ...stepOf(op, `${id}${INVALID_SUFFIX}`, `${op.name}${INVALID_SUFFIX}`), extract: [], postResponse: undefined };
+    operations.set(twin.id, twin);
+    const r = resources.get(op.resource)!;
+    resources.set(r.id, { ...r, operations: [...r.operations, twin.id] } satisfies Resource);
+  }
+  const model = { ...project, operations, resources };
+  return {
+    project: model,
+    step: (id, invalid) => operations.get(invalid ? `${id}${INVALID_SUFFIX}` : id)!,
+  };
+}
+
+/**
+ * The generated body with the project's own references kept: a top-level field the project
+ * writes with a `{{…}}` (a parent's id, a `{{$.uuid}}` that must be unique) stays as written,
+ * so that it comes from its real producer.
+ */
+export function withWrittenRefs(generated: unknown, written: TemplateValue | undefined): unknown {
+  if (!isObject(generated) || !isObject(written)) return generated;
+  const out: Record<string, unknown> = { ...generated };
+  for (const [k, v] of Object.entries(written)) if (holdsTemplate(v, 0)) out[k] = v;
+  return out;
+}
+
+function holdsTemplate(v: unknown, depth: number): boolean {
+  if (typeof v === 'string') return v.includes('{{');
+  if (!v || typeof v !== 'object' || depth > 16) return false;
+  if (isSecretRef(v)) return true;
+  return Object.values(v).some((x) => holdsTemplate(x, depth + 1));
+}
+
+export function isObject(v: unknown): v is Record<string, unknown> {
+  return !!v && typeof v === 'object' && !Array.isArray(v);
+}

@@ -1,0 +1,113 @@
+// Sequences from the graph, as fast-check commands over one resource: create, update and
+// delete (each followed by a read), and bodies that break the schema, each allowed only when
+// the instance it needs exists. fast-check
+// draws the sequence and its bodies and, on a finding, shrinks both: fewer steps, smaller values.
+import fc from 'fast-check';
+import type { Operation } from '../project/types.js';
+import { invalidArbitrary, validArbitrary } from './arbitrary.js';
+import { withWrittenRefs } from './model.js';
+import type { RequestSchema } from './request-schema.js';
+import type { Session } from './session.js';
+import type { ResourceTargets } from './targets.js';
+
+interface State {
+  /** an instance the sequence created exists */
+  live: boolean;
+  /** it was deleted */
+  deleted: boolean;
+}
+
+type Step = fc.AsyncCommand<State, Session>;
+
+const MAX_STEPS = 8;
+
+// Every write and every delete is followed by a read of the instance when the resource has
+// one: "a read right after" is what E_NOT_PERSISTED and E_USE_AFTER_DELETE are about.
+class Create implements Step {
+  constructor(
+    readonly op: Operation,
+    readonly read: Operation | undefined,
+    readonly body: unknown,
+  ) {}
+  check = (m: Readonly<State>) => !m.live;
+  async run(m: State, s: Session) {
+    if (!(await s.write(this.op, 'create', this.body))) return;
+    Object.assign(m, { live: true, deleted: false });
+    if (this.read) await s.read(this.read);
+  }
+  toString = () => `${this.op.id}(${JSON.stringify(this.body)})`;
+}
+
+class Update implements Step {
+  constructor(
+    readonly op: Operation,
+    readonly read: Operation | undefined,
+    readonly body: unknown,
+  ) {}
+  check = (m: Readonly<State>) => m.live;
+  async run(_m: State, s: Session) {
+    if ((await s.write(this.op, 'update', this.body)) && this.read) await s.read(this.read);
+  }
+  toString = () => `${this.op.id}(${JSON.stringify(this.body)})`;
+}
+
+class Delete implements Step {
+  constructor(
+    readonly op: Operation,
+    readonly read: Operation | undefined,
+  ) {}
+  check = (m: Readonly<State>) => m.live;
+  async run(m: State, s: Session) {
+    if (!(await s.delete(this.op))) return;
+    Object.assign(m, { live: false, deleted: true });
+    if (this.read) await s.read(this.read);
+  }
+  toString = () => this.op.id;
+}
+
+class Invalid implements Step {
+  constructor(
+    readonly op: Operation,
+    readonly body: unknown,
+    readonly onInstance: boolean,
+  ) {}
+  check = (m: Readonly<State>) => !this.onInstance || m.live;
+  run = async (_m: State, s: Session) => s.invalid(this.op, this.body);
+  toString = () => `${this.op.id}~invalid(${JSON.stringify(this.body)})`;
+}
+
+/** The bodies of one operation: valid and invalid ones from its request schema, or what the project wrote. */
+export interface Bodies {
+  valid?: fc.Arbitrary<unknown>;
+  invalid?: fc.Arbitrary<unknown>;
+}
+
+export function bodiesOf(op: Operation, described: RequestSchema | undefined): Bodies {
+  if (op.bodyForm !== undefined) return {};
+  const written = op.body;
+  if (!described?.body || !described.validate) return written === undefined ? {} : { valid: fc.constant(written) };
+  const validate = described.validate;
+  const refKeys = written && typeof written === 'object' && !Array.isArray(written) ? Object.keys(withWrittenRefs({}, written) as object) : [];
+  const valid = validArbitrary(described.body)
+    .filter((b) => validate(b))
+    .map((b) => withWrittenRefs(b, written));
+  // the fields the project writes with a reference are sent as written, so a mutation there would be undone
+  const invalid = invalidArbitrary(described.body, new Set(refKeys))
+    ?.filter((b) => b !== undefined && !validate(b))
+    .map((b) => withWrittenRefs(b, written));
+  return { valid, invalid };
+}
+
+export function sequenceArbitrary(t: ResourceTargets, bodies: (op: Operation) => Bodies): fc.Arbitrary<Iterable<Step>> {
+  const steps: fc.Arbitrary<Step>[] = [];
+  const add = (op: Operation, onInstance: boolean, make: (body: unknown) => Step) => {
+    const b = bodies(op);
+    steps.push((b.valid ?? fc.constant(undefined)).map(make));
+    if (b.invalid) steps.push(b.invalid.map((body) => new Invalid(op, body, onInstance)));
+  };
+  if (t.create) add(t.create, false, (body) => new Create(t.create!, t.read, body));
+  for (const w of t.writes) add(w, true, (body) => new Update(w, t.read, body));
+  if (t.delete) steps.push(fc.constant(new Delete(t.delete, t.read)));
+  for (const b of t.bulk) add(b, false, (body) => new Update(b, undefined, body));
+  return fc.commands(steps, { maxCommands: MAX_STEPS });
+}

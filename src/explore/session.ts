@@ -1,0 +1,155 @@
+// One sequence on its own runner: a fresh state, so that each path id comes from a create this
+// sequence made (through the graph: parents and logins first, as `flow run` does). Each step
+// sets its body on the explore model, runs the operation, and the answer is checked; the
+// first problem not found before ends the sequence as a FindingError, which fast-check then
+// shrinks. At the end, what the sequence created and did not delete is deleted: only that.
+import { createRunner, type Runner } from '../runner/index.js';
+import type { FlowResponse } from '../http/response.js';
+import type { Operation } from '../project/types.js';
+import type { Redactor } from '../redact/index.js';
+import type { RunnerOptions } from '../runner/index.js';
+import type { FindingStep } from '../report/types.js';
+import { answerProblem, notPersisted, useAfterDelete, writtenFields, type ContractSchemas, type Problem, type Written } from './checks.js';
+import type { ExploreModel } from './model.js';
+import type { ResourceTargets } from './targets.js';
+
+/** Thrown by a step whose answer shows a problem: fast-check shrinks the sequence that led to it. */
+export class FindingError extends Error {
+  readonly code = 'E_FINDING';
+  constructor(
+    readonly problem: Problem,
+    /** the operation at fault */
+    readonly operation: string,
+    readonly steps: StepRecord[],
+  ) {
+    super(`${problem.code} ${operation}`);
+  }
+}
+
+export interface StepRecord extends FindingStep {
+  /** the status observed, absent when no answer came */
+  status?: number;
+  invalid: boolean;
+}
+
+export interface SessionContext {
+  model: ExploreModel;
+  contract: ContractSchemas;
+  redactor: Redactor;
+  runnerOptions: Pick<RunnerOptions, 'env' | 'vars' | 'processEnv'>;
+  /** `<code> <operation>` of the findings already made: seen again, they do not stop a sequence */
+  known: Set<string>;
+  deadline: number;
+  /** the create operations explore knows, and each resource's delete: the clean-up deletes what they made */
+  creates: Set<string>;
+  deletes: Map<string, Operation>;
+  counters: { steps: number; requests: number };
+  onStep?: () => void;
+}
+
+export class Session {
+  readonly steps: StepRecord[] = [];
+  /** what the last create or update of the instance wrote, and which operation wrote it */
+  written: { fields: Written; by: string } | undefined;
+  deletedBy: string | undefined;
+  private readonly runner: Runner;
+  private readonly answers = new Map<string, FlowResponse>();
+  /** the resources a create of this sequence made an instance of, oldest first */
+  private readonly created: string[] = [];
+
+  constructor(private readonly ctx: SessionContext) {
+    this.runner = createRunner(ctx.model.project, {
+      ...ctx.runnerOptions,
+      redactor: ctx.redactor,
+      responseCheck: ({ operation, response }) => {
+        this.answers.set(operation, response);
+        return undefined;
+      },
+      onEvent: (event) => {
+        if (event.type === 'request') ctx.counters.requests++;
+        else if (event.type === 'operation:end' && event.result.status === 'passed') this.noteCreated(event.result.operation);
+      },
+    });
+  }
+
+  get expired(): boolean {
+    return Date.now() >= this.ctx.deadline;
+  }
+
+  /** Run one step; its answer, or undefined when none came or the budget is spent. */
+  async step(op: Operation, role: StepRecord['role'], body?: unknown): Promise<FlowResponse | undefined> {
+    if (this.expired) return undefined;
+    const invalid = role === 'invalid';
+    const sent = this.ctx.model.step(op.id, invalid);
+    if (body !== undefined) sent.body = body as Operation['body'];
+    this.answers.delete(sent.id);
+    const result = await this.runner.run(sent.id);
+    this.ctx.counters.steps++;
+    this.ctx.onStep?.();
+    const res = this.answers.get(sent.id);
+    const exchange = [...result.exchanges].reverse().find((e) => e.purpose === sent.id);
+    this.steps.push({ operation: op.id, role, body, request: exchange?.request, response: exchange?.response, status: res?.status, invalid });
+    if (!res) return undefined;
+    const problem = answerProblem(op, res, invalid, this.ctx.contract, (v) => this.ctx.redactor.value(v));
+    if (problem) this.found(problem, op.id);
+    return res;
+  }
+
+  create(t: ResourceTargets, body: unknown) {
+    return this.write(t.create!, 'create', body);
+  }
+
+  async write(op: Operation, role: 'create' | 'update', body: unknown): Promise<boolean> {
+    const res = await this.step(op, role, body);
+    if (!res || res.status < 200 || res.status >= 300) return false;
+    const fields = writtenFields(body, res);
+    // PATCH changes what it names; PUT and a create replace; a POST action's effect is unknown
+    const merged = op.method === 'PATCH' && this.written ? new Map([...this.written.fields, ...fields]) : fields;
+    this.written = op.method === 'POST' && role === 'update' ? undefined : { fields: merged, by: op.id };
+    this.deletedBy = undefined;
+    return true;
+  }
+
+  async read(op: Operation): Promise<void> {
+    const res = await this.step(op, 'read');
+    if (!res) return;
+    const problem = this.deletedBy ? useAfterDelete(op, res, this.deletedBy) : this.written && notPersisted(this.written.fields, this.written.by, op, res);
+    if (problem) this.found(problem, this.deletedBy ? op.id : this.written!.by);
+  }
+
+  async delete(op: Operation): Promise<boolean> {
+    const res = await this.step(op, 'delete');
+    if (!res || res.status < 200 || res.status >= 300) return false;
+    this.deletedBy = op.id;
+    this.written = undefined;
+    const at = this.created.lastIndexOf(op.resource);
+    if (at >= 0) this.created.splice(at, 1);
+    return true;
+  }
+
+  async invalid(op: Operation, body: unknown): Promise<void> {
+    await this.step(op, 'invalid', body);
+  }
+
+  /** Delete what this sequence created and did not delete, newest first; then close the runner. */
+  async close(): Promise<void> {
+    try {
+      for (const resource of [...this.created].reverse()) {
+        const del = this.ctx.deletes.get(resource);
+        if (del && Date.now() < this.ctx.deadline + 5000) await this.runner.run(this.ctx.model.step(del.id).id);
+      }
+    } finally {
+      await this.runner.close();
+    }
+  }
+
+  private noteCreated(operation: string): void {
+    const resource = this.ctx.creates.has(operation) && this.ctx.model.project.operations.get(operation)?.resource;
+    if (resource && this.ctx.deletes.has(resource)) this.created.push(resource);
+  }
+
+  private found(problem: Problem, operation: string): void {
+    if (this.ctx.known.has(`${problem.code} ${operation}`)) return;
+    throw new FindingError(problem, operation, [...this.steps]);
+  }
+}

@@ -1,0 +1,99 @@
+// `flow explore` against an in-repo items API with one planted bug of each kind, and the
+// same API fixed: each kind is found with a fixed seed within a small budget, the fixed API
+// gives no finding, each finding's replay fails on the buggy API and passes on the fixed one
+// under `flow run`, and the token never shows in any output or file.
+import { readdir, readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { main } from '../../src/cli/main.js';
+import { capturingIO } from '../helpers/capturing-io.js';
+import { EXPLORE_PROJECT, EXPLORE_TOKEN, startExploreApi, type ExploreApi } from '../helpers/explore-api.js';
+import { cleanProjects, writeProject } from '../helpers/project.js';
+
+const CODES = ['E_SERVER_ERROR', 'E_CONTRACT', 'E_ACCEPTS_INVALID', 'E_USE_AFTER_DELETE', 'E_NOT_PERSISTED'];
+const env = { FLOW_SECRET_API_TOKEN: EXPLORE_TOKEN };
+
+let buggy: ExploreApi;
+let fixed: ExploreApi;
+let dir: string;
+
+beforeAll(async () => {
+  [buggy, fixed] = await Promise.all([startExploreApi({ fixed: false }), startExploreApi({ fixed: true })]);
+  dir = await writeProject(EXPLORE_PROJECT);
+});
+afterAll(async () => {
+  await Promise.all([buggy.close(), fixed.close()]);
+  await cleanProjects();
+});
+
+async function flow(args: string[], api: ExploreApi) {
+  const io = capturingIO({ cwd: dir, env });
+  const code = await main([...args, '--var', `baseUrl=${api.url}`], io);
+  return { code, out: io.out, err: io.err };
+}
+
+const found = (out: string) => [...out.matchAll(/^FINDING (\S+) (\S+)$/gm)].map((m) => `${m[1]} ${m[2]}`);
+
+describe('flow explore', () => {
+  let buggyRun: Awaited<ReturnType<typeof flow>>;
+  beforeAll(async () => {
+    buggyRun = await flow(
+      [
+        'explore',
+        '--openapi',
+        'openapi.yaml',
+        '--budget',
+        '8',
+        '--seed',
+        '7',
+        '--out',
+        'found',
+        '--reporter',
+        'default',
+        '--reporter',
+        'json',
+        '--output-file',
+        'json=report.json',
+      ],
+      buggy,
+    );
+  }, 60_000);
+
+  it('finds each planted bug, shrunk, and exits 1', () => {
+    const { code, out, err } = buggyRun;
+    expect(err).toBe('');
+    const codes = found(out).map((f) => f.split(' ')[0]);
+    for (const c of CODES) expect(codes, out).toContain(c);
+    expect(found(out)).toContain('E_USE_AFTER_DELETE item.get');
+    expect(found(out)).toContain('E_NOT_PERSISTED item.update');
+    expect(code).toBe(1);
+  });
+
+  it('hides the token everywhere: terminal, reports, replay files', async () => {
+    const files = await readdir(path.join(dir, 'found', 'resources'));
+    const texts = [buggyRun.out, buggyRun.err, await readFile(path.join(dir, 'report.json'), 'utf8')];
+    for (const f of files) texts.push(await readFile(path.join(dir, 'found', 'resources', f), 'utf8'));
+    // the 500 answer echoes the Authorization header: shown, but as ***
+    expect(buggyRun.out).toContain('auth=Bearer ***');
+    for (const t of texts) expect(t).not.toContain(EXPLORE_TOKEN);
+  });
+
+  it('finds nothing on the fixed API and exits 0', async () => {
+    const { code, out } = await flow(['explore', '--openapi', 'openapi.yaml', '--budget', '4', '--seed', '7'], fixed);
+    expect(found(out), out).toEqual([]);
+    expect(out).toMatch(/explore: 0 finding\(s\)/);
+    expect(code).toBe(0);
+  }, 60_000);
+
+  it('writes a replay per finding that fails on the buggy API and passes on the fixed one', async () => {
+    const files = (await readdir(path.join(dir, 'found', 'resources'))).filter((f) => f.startsWith('finding_'));
+    expect(files.length).toBe(found(buggyRun.out).length);
+    for (const file of files) {
+      const name = file.replace(/\.yaml$/, '');
+      const onBuggy = await flow(['run', '-p', 'found', `${name}.check`], buggy);
+      expect(onBuggy.code, `${file} on the buggy API:\n${onBuggy.out}${onBuggy.err}`).toBe(1);
+      const onFixed = await flow(['run', '-p', 'found', `${name}.check`], fixed);
+      expect(onFixed.code, `${file} on the fixed API:\n${onFixed.out}${onFixed.err}`).toBe(0);
+    }
+  }, 60_000);
+});
