@@ -7,6 +7,7 @@ import { junitReport } from './junit.js';
 import { markdownReport } from './markdown.js';
 import type { Finding, FindingStep, RunReport } from './types.js';
 
+export { findingText } from './findings.js';
 export { createProgress, progressLine, wantsProgress } from './progress.js';
 export { mermaidGraph } from './mermaid.js';
 export { githubAnnotations, markdownReport };

@@ -4,6 +4,8 @@
 // under `flow run`, and the token never shows in any output or file.
 import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { Ajv } from 'ajv';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { main } from '../../src/cli/main.js';
 import { capturingIO } from '../helpers/capturing-io.js';
@@ -12,6 +14,7 @@ import { cleanProjects, writeProject } from '../helpers/project.js';
 
 const CODES = ['E_SERVER_ERROR', 'E_CONTRACT', 'E_ACCEPTS_INVALID', 'E_USE_AFTER_DELETE', 'E_NOT_PERSISTED'];
 const env = { FLOW_SECRET_API_TOKEN: EXPLORE_TOKEN };
+const SCHEMA = fileURLToPath(new URL('../../schemas/run-report.schema.json', import.meta.url));
 
 let buggy: ExploreApi;
 let fixed: ExploreApi;
@@ -37,26 +40,9 @@ const found = (out: string) => [...out.matchAll(/^FINDING (\S+) (\S+)$/gm)].map(
 describe('flow explore', () => {
   let buggyRun: Awaited<ReturnType<typeof flow>>;
   beforeAll(async () => {
-    buggyRun = await flow(
-      [
-        'explore',
-        '--openapi',
-        'openapi.yaml',
-        '--budget',
-        '8',
-        '--seed',
-        '7',
-        '--out',
-        'found',
-        '--reporter',
-        'default',
-        '--reporter',
-        'json',
-        '--output-file',
-        'json=report.json',
-      ],
-      buggy,
-    );
+    const reports = ['json=report.json', 'junit=report.xml', 'markdown=report.md'];
+    const reporterArgs = ['--reporter', 'default', ...reports.flatMap((r) => ['--reporter', r.split('=')[0], '--output-file', r])];
+    buggyRun = await flow(['explore', '--openapi', 'openapi.yaml', '--budget', '8', '--seed', '7', '--out', 'found', ...reporterArgs], buggy);
   }, 60_000);
 
   it('finds each planted bug, shrunk, and exits 1', () => {
@@ -69,9 +55,26 @@ describe('flow explore', () => {
     expect(code).toBe(1);
   });
 
+  it("flow run's JSON, JUnit and Markdown reporters show each finding as a failure", async () => {
+    const findings = found(buggyRun.out);
+    const doc = JSON.parse(await readFile(path.join(dir, 'report.json'), 'utf8'));
+    const ajv = new Ajv({ strict: true, allErrors: true, allowUnionTypes: true, formats: { 'date-time': true } });
+    const validate = ajv.compile(JSON.parse(await readFile(SCHEMA, 'utf8')));
+    expect(validate(doc), JSON.stringify(validate.errors)).toBe(true);
+    expect(doc.summary.failed).toBe(findings.length);
+    expect(doc.findings.map((f: { code: string; operation: string }) => `${f.code} ${f.operation}`)).toEqual(findings);
+    expect(doc.findings[0].file).toMatch(/^found\/resources\/finding_.*\.yaml$/);
+    const xml = await readFile(path.join(dir, 'report.xml'), 'utf8');
+    expect(xml).toContain(`failures="${findings.length}"`);
+    for (const f of findings) expect(xml).toContain(`name="explore &gt; ${f}"`);
+    const md = await readFile(path.join(dir, 'report.md'), 'utf8');
+    for (const f of findings) expect(md).toContain(`<summary>${f}</summary>`);
+  });
+
   it('hides the token everywhere: terminal, reports, replay files', async () => {
     const files = await readdir(path.join(dir, 'found', 'resources'));
-    const texts = [buggyRun.out, buggyRun.err, await readFile(path.join(dir, 'report.json'), 'utf8')];
+    const texts = [buggyRun.out, buggyRun.err];
+    for (const f of ['report.json', 'report.xml', 'report.md']) texts.push(await readFile(path.join(dir, f), 'utf8'));
     for (const f of files) texts.push(await readFile(path.join(dir, 'found', 'resources', f), 'utf8'));
     // the 500 answer echoes the Authorization header: shown, but as ***
     expect(buggyRun.out).toContain('auth=Bearer ***');

@@ -6,10 +6,9 @@ import { parseArgs } from 'node:util';
 import { loadContract } from '../../contract/index.js';
 import { explore, requestSchema, writeReplays, type ExploreProgress } from '../../explore/index.js';
 import { createRedactor } from '../../redact/index.js';
-import { wantsProgress } from '../../report/index.js';
+import { findingText, wantsProgress } from '../../report/index.js';
 import { envSecretValues } from '../../runtime/secrets/index.js';
 import { argumentError } from '../args.js';
-import { formatFinding } from '../format/finding.js';
 import { EXIT, type CliIO, type Command } from '../io.js';
 import { openLiveProject } from '../open-live-project.js';
 import { CACHE_OPTIONS, cacheOptions, optionHelp, type OptionTable } from '../options.js';
@@ -116,7 +115,7 @@ export default (async function exploreCommand(argv: string[], io: CliIO): Promis
   progress?.stop();
   const described = (op: Parameters<typeof requestSchema>[2]) => requestSchema(contract.description, contract.schemas, op);
   if (o.out !== undefined) await writeReplays(project, result.findings, path.resolve(io.cwd, o.out), described);
-  for (const f of result.findings) say(formatFinding(f, io.cwd));
+  for (const f of result.findings) say(findingText(f, io.cwd));
   for (const s of result.skipped) say(`  not explored: ${s.operation}: ${s.why}\n`);
   const seconds = result.ms / 1000;
   say(

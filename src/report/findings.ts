@@ -1,10 +1,11 @@
-// A finding of `flow explore` on the terminal: `FINDING <CODE> <operation>`, what the answer
-// shows, then the shrunk sequence, each step's request and answer as the runner recorded
-// them (redacted, bodies cut to an excerpt), and the replay file when one was written.
-import path from 'node:path';
-import type { Finding } from '../../report/index.js';
+// A finding of `flow explore` as text: `FINDING <CODE> <operation>`, what the answer shows,
+// then the shrunk sequence, each step's request and answer as the runner recorded them
+// (redacted, bodies cut to an excerpt), and the replay file when one was written. The
+// terminal, the JUnit failure and the Markdown details all show this.
+import { displayPath } from './failure-text.js';
+import type { Finding } from './types.js';
 
-export function formatFinding(f: Finding, cwd: string): string {
+export function findingText(f: Finding, cwd: string): string {
   const out = [`FINDING ${f.code} ${f.operation}`, ...f.message.split('\n').map((l) => `  ${l}`)];
   out.push(`  sequence (${f.steps.length} step${f.steps.length === 1 ? '' : 's'}, seed ${f.seed}):`);
   f.steps.forEach((s, i) => {
@@ -13,7 +14,7 @@ export function formatFinding(f: Finding, cwd: string): string {
     if (req?.body) out.push(`       ${oneLine(req.body)}`);
     out.push(`       -> ${s.response ? `${s.response.status}${s.response.body ? ` ${oneLine(s.response.body)}` : ''}` : 'no answer'}`);
   });
-  if (f.file) out.push(`  replay: ${path.relative(cwd, f.file) || f.file}`);
+  if (f.file) out.push(`  replay: ${displayPath(f.file, cwd)}`);
   return `${out.join('\n')}\n`;
 }
 
