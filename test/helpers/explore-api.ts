@@ -25,6 +25,8 @@ export interface ExploreApi {
   url: string;
   /** requests answered, by `METHOD /path-pattern` */
   count: Map<string, number>;
+  /** every request, `METHOD /path body`, in order */
+  log: string[];
   items: Map<string, Item>;
   close(): Promise<void>;
 }
@@ -65,12 +67,14 @@ function shown(item: Item): Omit<Item, 'deleted'> {
 export async function startExploreApi({ fixed }: { fixed: boolean }): Promise<ExploreApi> {
   const items = new Map<string, Item>();
   const count = new Map<string, number>();
+  const log: string[] = [];
   let next = 1;
   const handle = (req: IncomingMessage, res: ServerResponse, text: string) => {
     const url = new URL(req.url ?? '/', 'http://x');
     const m = /^\/items(?:\/([^/]+))?\/?$/.exec(url.pathname);
     const key = `${req.method} ${m?.[1] ? '/items/{id}' : url.pathname}`;
     count.set(key, (count.get(key) ?? 0) + 1);
+    log.push(`${req.method} ${url.pathname} ${text}`);
     if (!m) return send(res, 404, { error: 'no such path' });
     if (req.headers.authorization !== `Bearer ${EXPLORE_TOKEN}`) return send(res, 401, { error: 'unauthorized' });
     let body: unknown;
@@ -133,6 +137,7 @@ export async function startExploreApi({ fixed }: { fixed: boolean }): Promise<Ex
   return {
     url: `http://127.0.0.1:${port}`,
     count,
+    log,
     items,
     close: () =>
       new Promise<void>((resolve) => {
