@@ -184,12 +184,12 @@ function objectArbitrary(s: JsonSchema, depth: number): Arb {
   const properties = record(s.properties);
   const required = new Set(Array.isArray(s.required) ? (s.required as string[]) : []);
   const arbs: Record<string, Arb> = {};
+  const readOnly = (name: string) => record(properties[name]).readOnly === true;
   for (const [name, ps] of Object.entries(properties)) {
-    // a request does not send what only the server writes
-    if (record(ps).readOnly === true && !required.has(name)) continue;
-    arbs[name] = validArbitrary(record(ps), depth + 1);
+    // a request does not send what only the server writes (OpenAPI's readOnly)
+    if (!readOnly(name)) arbs[name] = validArbitrary(record(ps), depth + 1);
   }
-  for (const name of required) arbs[name] ??= stringArbitrary({});
+  for (const name of required) if (!readOnly(name)) arbs[name] ??= stringArbitrary({});
   return fc.record(arbs, { requiredKeys: [...required].filter((n) => n in arbs) });
 }
 
@@ -240,8 +240,11 @@ function mutationsOf(s: JsonSchema, path: string[], depth: number, keep: Readonl
   }
   if (type === 'object' && depth < 2) {
     const required = Array.isArray(s.required) ? (s.required as string[]) : [];
-    for (const name of required) if (!keep.has(name)) out.push(fc.constant({ path: [...path, name], remove: true as const }));
-    for (const [name, ps] of Object.entries(record(s.properties))) if (!keep.has(name)) out.push(...mutationsOf(record(ps), [...path, name], depth + 1));
+    const properties = record(s.properties);
+    // what only the server writes is not the request's to break
+    const mine = (name: string) => !keep.has(name) && record(properties[name]).readOnly !== true;
+    for (const name of required) if (mine(name)) out.push(fc.constant({ path: [...path, name], remove: true as const }));
+    for (const [name, ps] of Object.entries(properties)) if (mine(name)) out.push(...mutationsOf(record(ps), [...path, name], depth + 1));
   }
   return out;
 }

@@ -74,6 +74,7 @@ export function replayYaml(project: Project, f: ExploreFinding, name: string, de
     for (const [k, v] of Object.entries(op.raw)) if (!REWRITTEN.has(k)) written[k] = own(v);
     if (previous) written.depends_on = [`${name}.${previous}`];
     if (step.body !== undefined) written.body = own(step.body);
+    if (step.query) written.query_params = { ...(own(op.raw.query_params) as Record<string, unknown> | undefined), ...step.query };
     const expected = last ? expectation(f, step, op, described(op)) : { status: step.status === undefined ? undefined : [step.status] };
     if (expected.status?.length) written.expect_status = expected.status.length === 1 ? expected.status[0] : expected.status;
     if (expected.asserts?.length) written.assert = expected.asserts;

@@ -17,6 +17,15 @@ export interface RequestSchema {
   validate?: SchemaValidator;
   /** the statuses the description documents (`200`, `4XX`, `default`) */
   statuses: string[];
+  /** the query parameters it documents whose values are scalars */
+  query: QueryParameter[];
+}
+
+export interface QueryParameter {
+  name: string;
+  required: boolean;
+  schema: JsonSchema;
+  validate: SchemaValidator;
 }
 
 const MAX_DEPTH = 8;
@@ -31,6 +40,7 @@ export function requestSchema(desc: Description, schemas: Schemas, op: Operation
     described: `${operation.method} ${operation.template}`,
     pointer: operation.pointer,
     statuses: Object.keys(operation.responses),
+    query: queryParameters(desc, schemas, operation.pointer),
   };
   let bodyPointer = `${operation.pointer}/requestBody`;
   for (let hops = 0; hops < 10; hops++) {
@@ -43,8 +53,63 @@ export function requestSchema(desc: Description, schemas: Schemas, op: Operation
   if (!key || !('schema' in record(content[key]))) return found;
   const pointer = `${bodyPointer}/content/${escapePointer(key)}/schema`;
   found.body = resolved(desc.doc, record(at(desc.doc, pointer)), 0);
-  found.validate = schemas.validator(pointer);
+  found.validate = requestValidator(schemas.validator(pointer), readOnlyNames(found.body));
   return found;
+}
+
+/**
+ * The schema's validator as a request sees it: a readOnly property is not sent (OpenAPI), so
+ * its `required` does not apply. Without this, a schema shared by request and answer (with a
+ * required readOnly `id`) would make every body the server rightly accepts look invalid.
+ */
+function requestValidator(validate: SchemaValidator, readOnly: ReadonlySet<string>): SchemaValidator {
+  if (!readOnly.size) return validate;
+  const check: SchemaValidator = (data: unknown) => {
+    if (validate(data)) return true;
+    const left = (validate.errors ?? []).filter(
+      (e) => !(e.keyword === 'required' && readOnly.has(String((e.params as { missingProperty?: unknown }).missingProperty))),
+    );
+    check.errors = left;
+    return left.length === 0;
+  };
+  return check;
+}
+
+/** The names of the properties marked readOnly anywhere in `schema`. */
+function readOnlyNames(schema: JsonSchema, into = new Set<string>(), depth = 0): Set<string> {
+  if (depth > MAX_DEPTH) return into;
+  for (const [name, ps] of Object.entries(record(schema.properties))) {
+    if (record(ps).readOnly === true) into.add(name);
+    readOnlyNames(record(ps), into, depth + 1);
+  }
+  for (const k of ['items', 'additionalProperties']) if (schema[k] && typeof schema[k] === 'object') readOnlyNames(record(schema[k]), into, depth + 1);
+  for (const k of ['allOf', 'oneOf', 'anyOf']) if (Array.isArray(schema[k])) for (const s of schema[k] as unknown[]) readOnlyNames(record(s), into, depth + 1);
+  return into;
+}
+
+const SCALARS = new Set(['string', 'integer', 'number', 'boolean']);
+
+/** The path item's parameters, then the operation's (which win by name), each `$ref` followed. */
+function queryParameters(desc: Description, schemas: Schemas, opPointer: string): QueryParameter[] {
+  const byName = new Map<string, QueryParameter>();
+  const pathPointer = opPointer.slice(0, opPointer.lastIndexOf('/'));
+  for (const listPointer of [`${pathPointer}/parameters`, `${opPointer}/parameters`]) {
+    const list = at(desc.doc, listPointer);
+    if (!Array.isArray(list)) continue;
+    list.forEach((_, i) => {
+      let pointer = `${listPointer}/${i}`;
+      for (let hops = 0; hops < 10; hops++) {
+        const ref = record(at(desc.doc, pointer)).$ref;
+        if (typeof ref !== 'string' || !ref.startsWith('#/')) break;
+        pointer = ref.slice(1);
+      }
+      const p = record(at(desc.doc, pointer));
+      const schema = resolved(desc.doc, record(p.schema), 0);
+      if (p.in !== 'query' || typeof p.name !== 'string' || !SCALARS.has(String(schema.type))) return;
+      byName.set(p.name, { name: p.name, required: p.required === true, schema, validate: schemas.validator(`${pointer}/schema`) });
+    });
+  }
+  return [...byName.values()];
 }
 
 /** A copy of `schema` with local `$ref`s replaced by what they point at, to MAX_DEPTH (deeper: `{}`). */
@@ -71,6 +136,9 @@ function resolved(doc: unknown, schema: JsonSchema, depth: number): JsonSchema {
 
 function at(doc: unknown, pointer: string): unknown {
   let n = doc;
-  for (const part of pointer.split('/').slice(1)) n = record(n)[part.replace(/~1/g, '/').replace(/~0/g, '~')];
+  for (const part of pointer.split('/').slice(1)) {
+    const key = part.replace(/~1/g, '/').replace(/~0/g, '~');
+    n = Array.isArray(n) ? n[Number(key)] : record(n)[key];
+  }
   return n;
 }

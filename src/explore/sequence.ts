@@ -1,5 +1,6 @@
 // Sequences from the graph, as fast-check commands over one resource: create, update and
-// delete (each followed by a read), and bodies that break the schema, each allowed only when
+// delete (each followed by a read), reads of the collection, and bodies that break the
+// schema, each allowed only when
 // the instance it needs exists. fast-check
 // draws the sequence and its bodies and, on a finding, shrinks both: fewer steps, smaller values.
 import fc from 'fast-check';
@@ -65,6 +66,17 @@ class Delete implements Step {
   toString = () => this.op.id;
 }
 
+/** A read of the collection with query values drawn from its parameters, checked for what any answer is checked for (a 5xx, the contract). */
+class List implements Step {
+  constructor(
+    readonly op: Operation,
+    readonly query: Record<string, unknown> | undefined,
+  ) {}
+  check = () => true;
+  run = async (_m: State, s: Session) => void (await s.step(this.op, 'read', undefined, this.query));
+  toString = () => `${this.op.id}(${JSON.stringify(this.query)})`;
+}
+
 class Invalid implements Step {
   constructor(
     readonly op: Operation,
@@ -80,9 +92,23 @@ class Invalid implements Step {
 export interface Bodies {
   valid?: fc.Arbitrary<unknown>;
   invalid?: fc.Arbitrary<unknown>;
+  /** query values for the documented query parameters the project does not write with a `{{…}}` */
+  query?: fc.Arbitrary<Record<string, unknown>>;
 }
 
 export function bodiesOf(op: Operation, described: RequestSchema | undefined): Bodies {
+  const query = queryArbitrary(op, described);
+  return { ...bodyArbitraries(op, described), ...(query ? { query } : {}) };
+}
+
+function queryArbitrary(op: Operation, described: RequestSchema | undefined): fc.Arbitrary<Record<string, unknown>> | undefined {
+  const params = (described?.query ?? []).filter((p) => !(typeof op.queryParams[p.name] === 'string' && String(op.queryParams[p.name]).includes('{{')));
+  if (!params.length) return undefined;
+  const arbs = Object.fromEntries(params.map((p) => [p.name, validArbitrary(p.schema).filter((v) => p.validate(v))]));
+  return fc.record(arbs, { requiredKeys: params.filter((p) => p.required).map((p) => p.name) });
+}
+
+function bodyArbitraries(op: Operation, described: RequestSchema | undefined): Bodies {
   if (op.bodyForm !== undefined) return {};
   const written = op.body;
   if (!described?.body || !described.validate) return written === undefined ? {} : { valid: fc.constant(written) };
@@ -108,6 +134,7 @@ export function sequenceArbitrary(t: ResourceTargets, bodies: (op: Operation) =>
   if (t.create) add(t.create, false, (body) => new Create(t.create!, t.read, body));
   for (const w of t.writes) add(w, true, (body) => new Update(w, t.read, body));
   if (t.delete) steps.push(fc.constant(new Delete(t.delete, t.read)));
+  for (const l of t.lists) steps.push((bodies(l).query ?? fc.constant(undefined)).map((q) => new List(l, q)));
   for (const b of t.bulk) add(b, false, (body) => new Update(b, undefined, body));
   return fc.commands(steps, { maxCommands: MAX_STEPS });
 }

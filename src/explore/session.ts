@@ -77,18 +77,20 @@ export class Session {
   }
 
   /** Run one step; its answer, or undefined when none came or the budget is spent. */
-  async step(op: Operation, role: StepRecord['role'], body?: unknown): Promise<FlowResponse | undefined> {
+  async step(op: Operation, role: StepRecord['role'], body?: unknown, query?: Record<string, unknown>): Promise<FlowResponse | undefined> {
     if (this.expired) return undefined;
     const invalid = role === 'invalid';
     const sent = this.ctx.model.step(op.id, invalid);
     if (body !== undefined) sent.body = body as Operation['body'];
+    // the project's own values, then the drawn ones (which leave out what it writes with a {{…}})
+    sent.queryParams = query ? { ...op.queryParams, ...(query as Operation['queryParams']) } : op.queryParams;
     this.answers.delete(sent.id);
     const result = await this.runner.run(sent.id);
     this.ctx.counters.steps++;
     this.ctx.onStep?.();
     const res = this.answers.get(sent.id);
     const exchange = [...result.exchanges].reverse().find((e) => e.purpose === sent.id);
-    this.steps.push({ operation: op.id, role, body, request: exchange?.request, response: exchange?.response, status: res?.status, invalid });
+    this.steps.push({ operation: op.id, role, body, query, request: exchange?.request, response: exchange?.response, status: res?.status, invalid });
     if (!res) return undefined;
     const problem = answerProblem(op, res, invalid, this.ctx.contract, (v) => this.ctx.redactor.value(v));
     if (problem) this.found(problem, op.id);

@@ -13,6 +13,8 @@ export interface ResourceTargets {
   /** PUT and PATCH on one instance, and POST actions on it (`/orders/{{order.id}}/publish`) */
   writes: Operation[];
   delete?: Operation;
+  /** GETs of the collection (`/items`, `/lists/{{list.id}}/items`): what a write may break too */
+  lists: Operation[];
   /** bulk operations, with --destructive only */
   bulk: Operation[];
 }
@@ -49,17 +51,18 @@ export function resourceTargets(project: Project, graph: ProjectGraph, destructi
     const own = `{{${resource.id}.`;
     const ownIndexed = `{{${resource.id}[`;
     const onInstance = (op: Operation) => op.path.includes(own) || op.path.includes(ownIndexed);
-    const t: ResourceTargets = { resource: resource.id, writes: [], bulk: [] };
+    const t: ResourceTargets = { resource: resource.id, writes: [], lists: [], bulk: [] };
     for (const id of resource.operations) {
       const op = project.operations.get(id)!;
       if (!usable(op)) continue;
       if (isBulk(op)) t.bulk.push(op);
       else if (op.method === 'POST' && !onInstance(op) && op.extract.length) t.create ??= op;
       else if (op.method === 'GET' && onInstance(op)) t.read ??= op;
+      else if (op.method === 'GET') t.lists.push(op);
       else if (op.method === 'DELETE' && onInstance(op)) t.delete ??= op;
       else if ((op.method === 'PUT' || op.method === 'PATCH' || op.method === 'POST') && onInstance(op)) t.writes.push(op);
     }
-    if (t.create || t.bulk.length) targets.push(t);
+    if (t.create || t.lists.length || t.bulk.length) targets.push(t);
   }
   return { targets, skipped };
 }

@@ -47,6 +47,8 @@ export interface FindingStep {
   role: 'create' | 'read' | 'update' | 'delete' | 'invalid';
   /** the body as sent, before rendering: generated values, and the project's own `{{…}}` where it wrote them */
   body?: unknown;
+  /** query values drawn for the step, added to the operation's own */
+  query?: Record<string, unknown>;
   request?: RequestRecord;
   response?: ResponseRecord;
 }

@@ -52,6 +52,8 @@ describe('flow explore', () => {
     for (const c of CODES) expect(codes, out).toContain(c);
     expect(found(out)).toContain('E_USE_AFTER_DELETE item.get');
     expect(found(out)).toContain('E_NOT_PERSISTED item.update');
+    // a query value on the boundary (limit=50), drawn from the parameter's schema
+    expect(found(out)).toContain('E_SERVER_ERROR item.list');
     expect(code).toBe(1);
   });
 

@@ -7,6 +7,7 @@
 //   E_USE_AFTER_DELETE  a deleted item still reads 200
 //   E_CONTRACT          PATCH answers without `title`, which Item requires
 //   E_NOT_PERSISTED     PATCH answers the new price but does not store it
+//   E_SERVER_ERROR      GET /items?limit=50 answers 500 (the schema allows 1 to 50): a query value
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 
@@ -74,7 +75,7 @@ export async function startExploreApi({ fixed }: { fixed: boolean }): Promise<Ex
     const m = /^\/items(?:\/([^/]+))?\/?$/.exec(url.pathname);
     const key = `${req.method} ${m?.[1] ? '/items/{id}' : url.pathname}`;
     count.set(key, (count.get(key) ?? 0) + 1);
-    log.push(`${req.method} ${url.pathname} ${text}`);
+    log.push(`${req.method} ${url.pathname}${url.search} ${text}`);
     if (!m) return send(res, 404, { error: 'no such path' });
     if (req.headers.authorization !== `Bearer ${EXPLORE_TOKEN}`) return send(res, 401, { error: 'unauthorized' });
     let body: unknown;
@@ -86,6 +87,18 @@ export async function startExploreApi({ fixed }: { fixed: boolean }): Promise<Ex
       }
     }
     const id = m[1];
+    if (!id && req.method === 'GET') {
+      const raw = url.searchParams.get('limit');
+      const limit = raw === null ? 10 : Number(raw);
+      if (!Number.isInteger(limit) || limit < 1 || limit > 50) return send(res, 400, { error: 'limit: a whole number from 1 to 50' });
+      if (!fixed && limit === 50) return send(res, 500, { error: 'page too large' });
+      return send(res, 200, {
+        items: [...items.values()]
+          .filter((i) => !i.deleted)
+          .slice(0, limit)
+          .map(shown),
+      });
+    }
     if (!id) {
       if (req.method !== 'POST') return send(res, 405, { error: 'method not allowed' });
       const why = invalid(body, false, fixed);
@@ -159,6 +172,12 @@ export const EXPLORE_OPENAPI = `openapi: 3.0.3
 info: { title: items, version: '1' }
 paths:
   /items:
+    get:
+      parameters: [{ name: limit, in: query, schema: { type: integer, minimum: 1, maximum: 50 } }]
+      responses:
+        '200': { description: a page, content: ${json('Page')} }
+        '400': { description: invalid, content: ${json('Error')} }
+        '401': { description: no token, content: ${json('Error')} }
     post:
       requestBody: { required: true, content: ${json('ItemInput')} }
       responses:
@@ -202,6 +221,11 @@ components:
         price: { type: number }
         note: { type: string }
         tags: { type: array, items: { type: string } }
+    Page:
+      type: object
+      required: [items]
+      properties:
+        items: { type: array, items: { $ref: '#/components/schemas/Item' } }
     Error:
       type: object
       required: [error]
@@ -226,6 +250,11 @@ operations:
   get:
     path: /items/{{item.id}}
     actor: user
+    expect_status: 200
+  list:
+    path: /items
+    actor: user
+    query_params: { limit: 5 }
     expect_status: 200
   update:
     method: PATCH
