@@ -29,8 +29,8 @@ afterAll(async () => {
   await cleanProjects();
 });
 
-async function flow(args: string[], api: ExploreApi) {
-  const io = capturingIO({ cwd: dir, env });
+async function flow(args: string[], api: ExploreApi, isTTY = false) {
+  const io = capturingIO({ cwd: dir, env, isTTY });
   const code = await main([...args, '--var', `baseUrl=${api.url}`], io);
   return { code, out: io.out, err: io.err };
 }
@@ -84,8 +84,11 @@ describe('flow explore', () => {
   });
 
   it('finds nothing on the fixed API and exits 0', async () => {
-    const { code, out } = await flow(['explore', '--openapi', 'openapi.yaml', '--budget', '4', '--seed', '7'], fixed);
+    const { code, out, err } = await flow(['explore', '--openapi', 'openapi.yaml', '--budget', '4', '--seed', '7'], fixed, true);
     expect(found(out), out).toEqual([]);
+    // on a terminal, the live line on stderr: operations, requests, findings; cleared at the end
+    expect(err).toMatch(/\r\u001b\[Kexplore {2}\d+ operations {2}\d+ requests {2}0 finding\(s\)/);
+    expect(err.endsWith('\r\u001b[K')).toBe(true);
     expect(out).toMatch(/explore: 0 finding\(s\)/);
     expect(code).toBe(0);
   }, 60_000);
