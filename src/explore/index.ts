@@ -47,6 +47,8 @@ export interface ExploreProgress {
 
 export interface ExploreResult extends Omit<ExploreProgress, 'findings'> {
   findings: ExploreFinding[];
+  /** steps that got an answer: none means nothing was explored (a login or a prerequisite failed) */
+  answered: number;
   /** the resources explored */
   resources: string[];
   skipped: SkippedOperation[];
@@ -78,7 +80,7 @@ export async function explore(project: Project, options: ExploreOptions): Promis
   );
   const findings: ExploreFinding[] = [];
   const progress = { operations: 0, requests: 0, findings: 0, sequences: 0, ms: 0 };
-  const counters = { steps: 0, requests: 0 };
+  const counters = { steps: 0, answered: 0, requests: 0 };
   const report = () => {
     Object.assign(progress, { operations: counters.steps, requests: counters.requests, findings: findings.length, ms: Date.now() - started });
     options.onProgress?.({ ...progress });
@@ -136,5 +138,5 @@ export async function explore(project: Project, options: ExploreOptions): Promis
     }
   }
   report();
-  return { ...progress, findings, resources: targets.map((t) => t.resource), skipped };
+  return { ...progress, findings, answered: counters.answered, resources: targets.map((t) => t.resource), skipped };
 }

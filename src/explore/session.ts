@@ -11,7 +11,6 @@ import type { RunnerOptions } from '../runner/index.js';
 import type { FindingStep } from '../report/types.js';
 import { answerProblem, notPersisted, useAfterDelete, writtenFields, type ContractSchemas, type Problem, type Written } from './checks.js';
 import type { ExploreModel } from './model.js';
-import type { ResourceTargets } from './targets.js';
 
 /** Thrown by a step whose answer shows a problem: fast-check shrinks the sequence that led to it. */
 export class FindingError extends Error {
@@ -43,7 +42,8 @@ export interface SessionContext {
   /** the create operations explore knows, and each resource's delete: the clean-up deletes what they made */
   creates: Set<string>;
   deletes: Map<string, Operation>;
-  counters: { steps: number; requests: number };
+  /** steps sent, steps that got an answer, requests (logins and prerequisites included) */
+  counters: { steps: number; answered: number; requests: number };
   onStep?: () => void;
 }
 
@@ -89,16 +89,13 @@ export class Session {
     this.ctx.counters.steps++;
     this.ctx.onStep?.();
     const res = this.answers.get(sent.id);
+    if (res) this.ctx.counters.answered++;
     const exchange = [...result.exchanges].reverse().find((e) => e.purpose === sent.id);
     this.steps.push({ operation: op.id, role, body, query, request: exchange?.request, response: exchange?.response, status: res?.status, invalid });
     if (!res) return undefined;
     const problem = answerProblem(op, res, invalid, this.ctx.contract, (v) => this.ctx.redactor.value(v));
     if (problem) this.found(problem, op.id);
     return res;
-  }
-
-  create(t: ResourceTargets, body: unknown) {
-    return this.write(t.create!, 'create', body);
   }
 
   async write(op: Operation, role: 'create' | 'update', body: unknown): Promise<boolean> {

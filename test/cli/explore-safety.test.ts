@@ -62,6 +62,13 @@ describe('flow explore: safety and reproducibility', () => {
     expect(destructive.count.get('DELETE /items')).toBeGreaterThan(0);
   }, 30_000);
 
+  it('an API that never answers is not a pass: exit 1, and why', async () => {
+    const { code, out, err } = await explore(['--openapi', 'openapi.yaml', '--budget', '1', '--seed', '1', '--var', 'baseUrl=http://127.0.0.1:9']);
+    expect(out).toMatch(/explore: 0 finding\(s\)/);
+    expect(err).toContain('no step got an answer (a login or a prerequisite failed?)');
+    expect(code).toBe(1);
+  });
+
   it.each([
     [['--openapi', 'openapi.yaml', '--budget', '0'], '--budget is a number of seconds'],
     [['--openapi', 'openapi.yaml', '--seed', 'x'], '--seed is a whole number'],

@@ -55,7 +55,8 @@ Only what the run created is deleted.
 
 Options:
 ${optionHelp(OPTIONS)}
-Exit codes: 0 no finding, 1 a finding (or lint errors), 2 usage error.
+Exit codes: 0 no finding, 1 a finding (or lint errors, or no step got an answer),
+2 usage error.
 `;
 
 export default (async function exploreCommand(argv: string[], io: CliIO): Promise<number> {
@@ -136,7 +137,13 @@ export default (async function exploreCommand(argv: string[], io: CliIO): Promis
   };
   const unwritten = await writeReports(report, reporters, io);
   for (const problem of unwritten) io.stderr(`flow explore: ${problem}\n`);
-  return result.findings.length || unwritten.length ? EXIT.failed : EXIT.ok;
+  // nothing explored is not a pass: a login or a prerequisite failed, or nothing may be sent
+  const nothing = result.answered === 0;
+  if (nothing)
+    io.stderr(
+      `flow explore: no step got an answer${result.resources.length ? ' (a login or a prerequisite failed?): `flow run --all` shows why' : ': no resource has a create, a collection read or (with --destructive) a bulk operation'}\n`,
+    );
+  return result.findings.length || unwritten.length || nothing ? EXIT.failed : EXIT.ok;
 } satisfies Command);
 
 /** The live line on a terminal: operations, requests, findings, time; redrawn at most 10 times a second. */
