@@ -72,10 +72,12 @@ export async function explore(project: Project, options: ExploreOptions): Promis
   const stepOps = targets.flatMap((t) => [t.create, t.read, ...t.writes, t.delete, ...t.lists, ...t.bulk].filter((op): op is Operation => !!op));
   const invalidOps = stepOps.filter((op) => bodiesFor(op).invalid);
   const timeoutMs = Math.max(1000, Math.round(options.budgetMs * TIMEOUT_SHARE));
+  const deleteOps = targets.flatMap((t) => (t.delete ? [t.delete.id] : []));
   const model = exploreModel(
     project,
     stepOps.map((op) => op.id),
     invalidOps.map((op) => op.id),
+    deleteOps,
     timeoutMs,
   );
   const findings: ExploreFinding[] = [];

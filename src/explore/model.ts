@@ -11,14 +11,28 @@ import { isSecretRef, type Operation, type Project, type Resource, type Template
 const ANY_STATUS = Array.from({ length: 500 }, (_, i) => i + 100);
 
 export const INVALID_SUFFIX = '~invalid';
+const CLEANUP_SUFFIX = '~cleanup';
 
 export interface ExploreModel {
   project: Project;
   /** the operation a step runs, whose body explore sets */
   step(id: string, invalid?: boolean): Operation;
+  /** the clean-up twin of a delete: no prerequisites of its own resource, its path set to name one instance */
+  cleanup(id: string): Operation;
 }
 
-export function exploreModel(project: Project, stepIds: Iterable<string>, invalidIds: Iterable<string>, timeoutMs: number): ExploreModel {
+/**
+ * `deleteIds`: each gets a clean-up twin, `<id>~cleanup`, whose path names the instance by its
+ * values: it needs no create of its own resource first (a create that failed last in the
+ * sequence would block it) and none of the delete's depends_on.
+ */
+export function exploreModel(
+  project: Project,
+  stepIds: Iterable<string>,
+  invalidIds: Iterable<string>,
+  deleteIds: Iterable<string>,
+  timeoutMs: number,
+): ExploreModel {
   const operations = new Map(project.operations);
   const resources = new Map(project.resources);
   const stepOf = (op: Operation, id = op.id, name = op.name): Operation => ({
@@ -38,10 +52,21 @@ export function exploreModel(project: Project, stepIds: Iterable<string>, invali
     const r = resources.get(op.resource)!;
     resources.set(r.id, { ...r, operations: [...r.operations, twin.id] } satisfies Resource);
   }
+  for (const id of deleteIds) {
+    const op = project.operations.get(id)!;
+    const { depends_on: _d, ...raw } = op.raw;
+    // the own references are out of the graph's sight until the clean-up writes the values in
+    const path = op.path.replace(new RegExp(`\\{\\{\\s*${op.resource}[.[][^}]*\\}\\}`, 'g'), 'x');
+    const twin = { ...stepOf(op, `${id}${CLEANUP_SUFFIX}`, `${op.name}${CLEANUP_SUFFIX}`), path, dependsOn: [], raw, extract: [] };
+    operations.set(twin.id, twin);
+    const r = resources.get(op.resource)!;
+    resources.set(r.id, { ...r, operations: [...r.operations, twin.id] } satisfies Resource);
+  }
   const model = { ...project, operations, resources };
   return {
     project: model,
     step: (id, invalid) => operations.get(invalid ? `${id}${INVALID_SUFFIX}` : id)!,
+    cleanup: (id) => operations.get(`${id}${CLEANUP_SUFFIX}`)!,
   };
 }
 

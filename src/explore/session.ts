@@ -5,6 +5,7 @@
 // shrinks. At the end, what the sequence created and did not delete is deleted: only that.
 import { createRunner, type Runner } from '../runner/index.js';
 import type { FlowResponse } from '../http/response.js';
+import { extractAll } from '../runtime/extract/index.js';
 import type { Operation } from '../project/types.js';
 import type { Redactor } from '../redact/index.js';
 import type { RunnerOptions } from '../runner/index.js';
@@ -54,8 +55,11 @@ export class Session {
   deletedBy: string | undefined;
   private readonly runner: Runner;
   private readonly answers = new Map<string, FlowResponse>();
-  /** the resources a create of this sequence made an instance of, oldest first */
-  private readonly created: string[] = [];
+  /** the instances the creates of this sequence made, oldest first: the resource, and the instance's place in the runner's state (from 1) */
+  private readonly created: Array<{ resource: string; index: number }> = [];
+  private readonly made = new Map<string, number>();
+  /** what an invalid create made (accepted when it should not have been): not in the runner's state, its values read from the answer */
+  private readonly strays: Array<{ resource: string; values: Record<string, unknown> }> = [];
 
   constructor(private readonly ctx: SessionContext) {
     this.runner = createRunner(ctx.model.project, {
@@ -121,30 +125,60 @@ export class Session {
     if (!res || res.status < 200 || res.status >= 300) return false;
     this.deletedBy = op.id;
     this.written = undefined;
-    const at = this.created.lastIndexOf(op.resource);
+    // the delete acted on the newest instance
+    const at = this.created.map((c) => c.resource).lastIndexOf(op.resource);
     if (at >= 0) this.created.splice(at, 1);
     return true;
   }
 
   async invalid(op: Operation, body: unknown): Promise<void> {
-    await this.step(op, 'invalid', body);
+    try {
+      await this.step(op, 'invalid', body);
+    } finally {
+      // an accepted invalid create made something: note it for the clean-up, finding or not
+      const res = this.answers.get(this.ctx.model.step(op.id, true).id);
+      if (res && res.status >= 200 && res.status < 300 && this.ctx.creates.has(op.id)) {
+        this.strays.push({ resource: op.resource, values: extractAll(op.extract, res).values });
+      }
+    }
   }
 
-  /** Delete what this sequence created and did not delete, newest first; then close the runner. */
+  /**
+   * Delete what this sequence created and did not delete, newest first, each by its place in
+   * the runner's state (`{{item[2].id}}`: a sequence may create two); then close the runner.
+   */
   async close(): Promise<void> {
+    // the instance's own values written into the path; one the path needs and they lack: not deleted
+    const named = (resource: string, values: Record<string, unknown> | undefined) => (path: string) =>
+      path.replace(new RegExp(`\\{\\{\\s*${resource}\\.([\\w$-]+)\\s*\\}\\}`, 'g'), (ref, field: string) =>
+        values?.[field] === undefined || typeof values[field] === 'object' ? ref : encodeURIComponent(String(values[field])),
+      );
     try {
-      for (const resource of [...this.created].reverse()) {
-        const del = this.ctx.deletes.get(resource);
-        if (del && Date.now() < this.ctx.deadline + 5000) await this.runner.run(this.ctx.model.step(del.id).id);
-      }
+      for (const { resource, values } of this.strays) await this.cleanUp(resource, named(resource, values));
+      for (const { resource, index } of [...this.created].reverse()) await this.cleanUp(resource, named(resource, this.runner.values(resource, index)));
     } finally {
       await this.runner.close();
     }
   }
 
+  /** Run the resource's delete (its clean-up twin) with its path naming one instance. */
+  private async cleanUp(resource: string, name: (path: string) => string): Promise<void> {
+    const del = this.ctx.deletes.get(resource);
+    if (!del || Date.now() >= this.ctx.deadline + 5000) return;
+    const path = name(del.path);
+    if (path.includes(`{{${resource}.`)) return;
+    const twin = this.ctx.model.cleanup(del.id);
+    twin.path = path;
+    await this.runner.run(twin.id);
+  }
+
   private noteCreated(operation: string): void {
     const resource = this.ctx.creates.has(operation) && this.ctx.model.project.operations.get(operation)?.resource;
-    if (resource && this.ctx.deletes.has(resource)) this.created.push(resource);
+    if (!resource) return;
+    // each create that passed started a new instance in the runner's state (DESIGN, "State")
+    const index = (this.made.get(resource) ?? 0) + 1;
+    this.made.set(resource, index);
+    if (this.ctx.deletes.has(resource)) this.created.push({ resource, index });
   }
 
   private found(problem: Problem, operation: string): void {

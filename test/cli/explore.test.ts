@@ -54,7 +54,11 @@ describe('flow explore', () => {
     expect(found(out)).toContain('E_NOT_PERSISTED item.update');
     // a query value on the boundary (limit=50), drawn from the parameter's schema
     expect(found(out)).toContain('E_SERVER_ERROR item.list');
+    // two creates with the same title: a sequence
+    expect(found(out)).toContain('E_SERVER_ERROR item.create');
     expect(code).toBe(1);
+    // what the run created was deleted, the items an invalid create made that the API accepted too
+    expect([...buggy.items.values()].filter((i) => !i.deleted)).toEqual([]);
   });
 
   it("flow run's JSON, JUnit and Markdown reporters show each finding as a failure", async () => {

@@ -8,6 +8,8 @@
 //   E_CONTRACT          PATCH answers without `title`, which Item requires
 //   E_NOT_PERSISTED     PATCH answers the new price but does not store it
 //   E_SERVER_ERROR      GET /items?limit=50 answers 500 (the schema allows 1 to 50): a query value
+//   E_SERVER_ERROR      a second item with the title of another answers 500 (a unique index
+//                       the description does not state): reachable only by a sequence
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 
@@ -104,6 +106,8 @@ export async function startExploreApi({ fixed }: { fixed: boolean }): Promise<Ex
       const why = invalid(body, false, fixed);
       if (why) return send(res, 400, { error: why });
       const b = body as Record<string, unknown>;
+      if (!fixed && [...items.values()].some((i) => !i.deleted && i.title === b.title))
+        return send(res, 500, { error: 'duplicate key value violates unique constraint' });
       const item: Item = { id: `it${next++}`, title: b.title as string, price: b.price as number };
       if ('note' in b) item.note = b.note as string;
       if ('tags' in b) item.tags = b.tags as string[];
