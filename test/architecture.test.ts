@@ -40,7 +40,7 @@ const ALLOWED: Record<string, string[]> = {
   explore: ['project', 'graph', 'errors', 'http', 'runtime', 'runner', 'contract', 'redact', 'report'],
   // opening a project: load, graph, lint gate, environment check, runner (src/open)
   open: ['project', 'graph', 'lint', 'errors', 'http', 'runtime', 'auth', 'runner', 'redact'],
-  vitest: ['project', 'graph', 'lint', 'errors', 'http', 'runtime', 'auth', 'runner', 'server', 'contract', 'report', 'open', 'redact'],
+  vitest: ['project', 'graph', 'lint', 'errors', 'http', 'runtime', 'auth', 'runner', 'server', 'contract', 'report', 'explore', 'open', 'redact'],
   import: ['project', 'graph', 'lint', 'errors', 'redact', 'limits'],
   cli: [
     'project',

@@ -23,6 +23,15 @@ export interface FlowOptions {
   openapi?: string;
   /** what a contract violation does: `fail` the operation's test (default) or `warn` */
   contract?: ContractMode;
+  /** opt-in, with `openapi`: one more test per project, `explore`, that runs `flow explore` and fails with its findings */
+  explore?: ExploreOptions;
+}
+
+export interface ExploreOptions {
+  /** seconds (default 10) */
+  budget?: number;
+  /** the seed of the draws (default 1: a test is reproducible) */
+  seed?: number;
 }
 
 type ContractMode = 'fail' | 'warn';
@@ -41,6 +50,7 @@ export interface SuiteOptions {
   /** absolute path of the OpenAPI description */
   openapi?: string;
   contract?: ContractMode;
+  explore?: ExploreOptions;
 }
 
 /** What the transform hands to `defineFlowSuite`. */
@@ -61,7 +71,7 @@ declare module 'vitest' {
 
 export const DEFAULT_INCLUDE = ['**/flow.yaml'];
 export const ROOT_FILE_NAME = 'flow.yaml';
-const FLOW_OPTION_NAMES = ['env', 'vars', 'concurrency', 'include', 'server', 'openapi', 'contract'];
+const FLOW_OPTION_NAMES = ['env', 'vars', 'concurrency', 'include', 'server', 'openapi', 'contract', 'explore'];
 const SERVER_OPTION_NAMES = ['command', 'cwd', 'env', 'url', 'port', 'timeout', 'reuseExisting', 'watch'];
 const SUITE_OPTION_NAMES = ['env', 'vars', 'concurrency'];
 
@@ -95,7 +105,21 @@ export function validateOptions(options: unknown, where = 'flow()', names: strin
   if (names.includes('contract') && options.contract !== undefined && options.contract !== 'fail' && options.contract !== 'warn') {
     problems.push(`contract must be 'fail' or 'warn', got ${describe(options.contract)}`);
   }
+  if (names.includes('explore')) problems.push(...exploreProblems(options.explore, options.openapi));
   if (problems.length) throw new Error(`${where}: ${problems.join('; ')}`);
+}
+
+function exploreProblems(explore: unknown, openapi: unknown): string[] {
+  if (explore === undefined) return [];
+  if (!isRecord(explore)) return [`explore must be an object ({ budget, seed }), got ${describe(explore)}`];
+  const out: string[] = [];
+  if (openapi === undefined) out.push('explore needs openapi: its request schemas are what is drawn from');
+  for (const key of Object.keys(explore))
+    if (key !== 'budget' && key !== 'seed') out.push(`unknown option "explore.${key}"; the explore options are budget, seed`);
+  if (explore.budget !== undefined && !(typeof explore.budget === 'number' && explore.budget > 0))
+    out.push(`explore.budget must be a number of seconds > 0, got ${describe(explore.budget)}`);
+  if (explore.seed !== undefined && !Number.isSafeInteger(explore.seed)) out.push(`explore.seed must be a whole number, got ${describe(explore.seed)}`);
+  return out;
 }
 
 function serverProblems(server: unknown): string[] {
@@ -157,6 +181,7 @@ export function suiteOptions(options: FlowOptions = {}, root?: string): SuiteOpt
   if (options.concurrency !== undefined) out.concurrency = options.concurrency;
   if (options.openapi !== undefined) out.openapi = root === undefined ? options.openapi : path.resolve(root, options.openapi);
   if (options.contract !== undefined) out.contract = options.contract;
+  if (options.explore !== undefined) out.explore = { ...options.explore };
   return out;
 }
 
