@@ -42,7 +42,7 @@ describe('flow explore', () => {
   beforeAll(async () => {
     const reports = ['json=report.json', 'junit=report.xml', 'markdown=report.md'];
     const reporterArgs = ['--reporter', 'default', ...reports.flatMap((r) => ['--reporter', r.split('=')[0], '--output-file', r])];
-    buggyRun = await flow(['explore', '--openapi', 'openapi.yaml', '--budget', '8', '--seed', '7', '--out', 'found', ...reporterArgs], buggy);
+    buggyRun = await flow(['explore', '--openapi', 'openapi.yaml', '--budget', '12', '--seed', '7', '--out', 'found', ...reporterArgs], buggy);
   }, 60_000);
 
   it('finds each planted bug, shrunk, and exits 1', () => {
