@@ -3,8 +3,8 @@
 // the request schema (Ajv said so before it was sent), a deleted instance still answered, a
 // read that does not show what was just written.
 import { checkResponse, violationLine, type Description, type Schemas } from '../contract/index.js';
-import type { Operation } from '../project/types.js';
-import type { FlowResponse } from '../http/response.js';
+import type { Operation } from '../project/index.js';
+import type { FlowResponse } from '../http/index.js';
 import { isObject } from './model.js';
 
 export const FINDING_CODES = {

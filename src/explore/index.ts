@@ -7,7 +7,7 @@
 // (same code, same operation) does not stop later sequences.
 import fc from 'fast-check';
 import { buildGraph, type ProjectGraph } from '../graph/index.js';
-import type { Operation, Project } from '../project/types.js';
+import type { Operation, Project } from '../project/index.js';
 import { createRedactor, type Redactor } from '../redact/index.js';
 import type { RunnerOptions } from '../runner/index.js';
 import type { ContractSchemas } from './checks.js';

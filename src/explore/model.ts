@@ -5,7 +5,7 @@
 // before the step runs. An operation sent with an invalid body has a twin, `<id>~invalid`,
 // that extracts nothing: a refused request must not stand in the memo of the real
 // operation, which later steps read as their prerequisite.
-import { isSecretRef, type Operation, type Project, type Resource, type TemplateValue } from '../project/types.js';
+import { isSecretRef, type Operation, type Project, type Resource, type TemplateValue } from '../project/index.js';
 
 /** Every status: the step's answer reaches explore's checks whatever it is. */
 const ANY_STATUS = Array.from({ length: 500 }, (_, i) => i + 100);

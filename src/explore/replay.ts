@@ -6,15 +6,14 @@
 // it is fixed. A user can move the file into the project's resources/ as a regression test.
 // Bodies are written as they were sent before rendering: generated values and the project's
 // own `{{…}}` (a `!secret` stays a reference), never a rendered secret.
-import { randomBytes } from 'node:crypto';
-import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { mkdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { stringify } from 'yaml';
-import { isSecretRef, type Operation, type Project } from '../project/types.js';
+import { isSecretRef, writeProjectFile, type Operation, type Project } from '../project/index.js';
 import type { Problem } from './checks.js';
 import type { RequestSchema } from './request-schema.js';
 import type { StepRecord } from './session.js';
-import type { Finding } from '../report/types.js';
+import type { Finding } from '../report/index.js';
 
 export interface ExploreFinding extends Finding {
   problem: Problem;
@@ -30,8 +29,8 @@ export function replayName(f: Finding): string {
 }
 
 /**
- * Writes the project's files and one replay per finding into `outDir` (each file atomically),
- * and sets each finding's `file`. `described` gives the statuses an operation documents.
+ * Writes the project's files and one replay per finding into `outDir` (each file atomically,
+ * the project's one writer: E_WRITE_* when it cannot), and sets each finding's `file`. `described` gives the statuses an operation documents.
  */
 export async function writeReplays(
   project: Project,
@@ -39,23 +38,26 @@ export async function writeReplays(
   outDir: string,
   described: (op: Operation) => RequestSchema | undefined,
 ): Promise<void> {
+  // the folder asked for is made; inside it, the project's writer makes the rest
+  await mkdir(outDir, { recursive: true });
   for (const file of project.files) {
     if (file.kind === 'discarded') continue;
     const rel = path.relative(project.dir, file.path);
     if (rel.startsWith('..') || path.isAbsolute(rel)) continue;
-    await writeAtomic(path.join(outDir, rel), await readFile(file.path, 'utf8'));
+    writeProjectFile(outDir, path.join(outDir, rel), await readFile(file.path, 'utf8'));
   }
   const root = project.files.find((f) => f.kind === 'root');
   const inline = root && !Array.isArray((root.value as Record<string, unknown> | undefined)?.imports);
   for (const f of findings) {
     const name = replayName(f);
     const file = path.join(outDir, 'resources', `${name}.yaml`);
-    await writeAtomic(file, replayYaml(project, f, name, described));
+    writeProjectFile(outDir, file, replayYaml(project, f, name, described));
     f.file = file;
   }
   if (inline && findings.length) {
     // an inline project imports nothing: the replays would not be read
-    await writeAtomic(
+    writeProjectFile(
+      outDir,
       path.join(outDir, 'README.txt'),
       'The project is inline (no imports): add `imports: [resources/*.yaml]` to flow.yaml to run the replays.\n',
     );
@@ -149,16 +151,4 @@ function ownRefs(v: unknown, resource: string, name: string, depth = 0): unknown
   if (!v || typeof v !== 'object' || depth > 32) return v;
   if (Array.isArray(v)) return v.map((x) => ownRefs(x, resource, name, depth + 1));
   return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, ownRefs(x, resource, name, depth + 1)]));
-}
-
-async function writeAtomic(file: string, text: string): Promise<void> {
-  await mkdir(path.dirname(file), { recursive: true });
-  const temp = `${file}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`;
-  try {
-    await writeFile(temp, text);
-    await rename(temp, file);
-  } catch (err) {
-    await rm(temp, { force: true });
-    throw err;
-  }
 }

@@ -3,7 +3,7 @@
 // (bounded: a recursive schema stops at MAX_DEPTH), and Ajv's validator of that schema, which
 // has the last word on whether a generated body is valid.
 import { escapePointer, matchOperation, record, type Description, type Schemas, type SchemaValidator } from '../contract/index.js';
-import type { Operation } from '../project/types.js';
+import type { Operation } from '../project/index.js';
 
 export type JsonSchema = Record<string, unknown>;
 

@@ -4,7 +4,7 @@
 // the instance it needs exists. fast-check
 // draws the sequence and its bodies and, on a finding, shrinks both: fewer steps, smaller values.
 import fc from 'fast-check';
-import type { Operation } from '../project/types.js';
+import type { Operation } from '../project/index.js';
 import { invalidArbitrary, validArbitrary } from './arbitrary.js';
 import { withWrittenRefs } from './model.js';
 import type { RequestSchema } from './request-schema.js';

@@ -4,12 +4,12 @@
 // first problem not found before ends the sequence as a FindingError, which fast-check then
 // shrinks. At the end, what the sequence created and did not delete is deleted: only that.
 import { createRunner, type Runner } from '../runner/index.js';
-import type { FlowResponse } from '../http/response.js';
-import { extractAll } from '../runtime/extract/index.js';
-import type { Operation } from '../project/types.js';
+import type { FlowResponse } from '../http/index.js';
+import { extractAll } from '../runtime/index.js';
+import type { Operation } from '../project/index.js';
 import type { Redactor } from '../redact/index.js';
 import type { RunnerOptions } from '../runner/index.js';
-import type { FindingStep } from '../report/types.js';
+import type { FindingStep } from '../report/index.js';
 import { answerProblem, notPersisted, useAfterDelete, writtenFields, type ContractSchemas, type Problem, type Written } from './checks.js';
 import type { ExploreModel } from './model.js';
 

@@ -4,7 +4,7 @@
 // Bulk operations (a DELETE, PUT or PATCH on a path with no `{{…}}`: a whole collection) only
 // with --destructive; an operation whose prerequisites include one it may not send is left out.
 import { scheduleOrder, type ProjectGraph } from '../graph/index.js';
-import type { Operation, Project } from '../project/types.js';
+import type { Operation, Project } from '../project/index.js';
 
 export interface ResourceTargets {
   resource: string;

@@ -2,8 +2,8 @@
 // explore` on the project, in the worker, after its operations' tests; it fails with every
 // finding's text (redacted by the run's redactor). Loaded only when a suite has one.
 import type { ProjectGraph } from '../graph/index.js';
-import type { Project } from '../project/types.js';
-import type { RunnerOptions } from '../runner/types.js';
+import type { Project } from '../project/index.js';
+import type { RunnerOptions } from '../runner/index.js';
 import { FlowTestError } from './failure.js';
 import type { SuiteOptions } from './options.js';
 
@@ -21,7 +21,7 @@ export async function runExploreTest(project: Project, graph: ProjectGraph, opti
     import('../contract/index.js'),
     import('../report/index.js'),
     import('../redact/index.js'),
-    import('../runtime/secrets/index.js'),
+    import('../runtime/index.js'),
   ]);
   const contract = await loadContract(options.openapi!);
   const result = await explore(project, {

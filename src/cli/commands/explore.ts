@@ -7,7 +7,7 @@ import { loadContract } from '../../contract/index.js';
 import { explore, requestSchema, writeReplays, type ExploreProgress } from '../../explore/index.js';
 import { createRedactor } from '../../redact/index.js';
 import { findingText, wantsProgress } from '../../report/index.js';
-import { envSecretValues } from '../../runtime/secrets/index.js';
+import { envSecretValues } from '../../runtime/index.js';
 import { argumentError } from '../args.js';
 import { EXIT, type CliIO, type Command } from '../io.js';
 import { openLiveProject } from '../open-live-project.js';
@@ -115,7 +115,13 @@ export default (async function exploreCommand(argv: string[], io: CliIO): Promis
   });
   progress?.stop();
   const described = (op: Parameters<typeof requestSchema>[2]) => requestSchema(contract.description, contract.schemas, op);
-  if (o.out !== undefined) await writeReplays(project, result.findings, path.resolve(io.cwd, o.out), described);
+  let unwrittenReplays = false;
+  try {
+    if (o.out !== undefined) await writeReplays(project, result.findings, path.resolve(io.cwd, o.out), described);
+  } catch (err) {
+    unwrittenReplays = true;
+    io.stderr(`flow explore: ${(err as { code?: string }).code ?? 'E_WRITE_FAILED'}: ${(err as Error).message}\n`);
+  }
   for (const f of result.findings) say(findingText(f, io.cwd));
   for (const s of result.skipped) say(`  not explored: ${s.operation}: ${s.why}\n`);
   const seconds = result.ms / 1000;
@@ -143,7 +149,7 @@ export default (async function exploreCommand(argv: string[], io: CliIO): Promis
     io.stderr(
       `flow explore: no step got an answer${result.resources.length ? ' (a login or a prerequisite failed?): `flow run --all` shows why' : ': no resource has a create, a collection read or (with --destructive) a bulk operation'}\n`,
     );
-  return result.findings.length || unwritten.length || nothing ? EXIT.failed : EXIT.ok;
+  return result.findings.length || unwritten.length || unwrittenReplays || nothing ? EXIT.failed : EXIT.ok;
 } satisfies Command);
 
 /** The live line on a terminal: operations, requests, findings, time; redrawn at most 10 times a second. */
