@@ -91,7 +91,7 @@ export async function explore(project: Project, options: ExploreOptions): Promis
     model,
     contract: options.contract,
     redactor: options.redactor ?? createRedactor(),
-    runnerOptions: { env: options.env, vars: options.vars, processEnv: options.processEnv },
+    runnerOptions: { env: options.env, vars: options.vars, processEnv: options.processEnv, graph: buildGraph(model.project) },
     known: new Set(),
     deadline,
     creates: new Set(targets.flatMap((t) => (t.create ? [t.create.id] : []))),

@@ -36,7 +36,8 @@ export interface SessionContext {
   model: ExploreModel;
   contract: ContractSchemas;
   redactor: Redactor;
-  runnerOptions: Pick<RunnerOptions, 'env' | 'vars' | 'processEnv'>;
+  /** the model's graph (built once: a step changes bodies and queries, never which references there are) */
+  runnerOptions: Pick<RunnerOptions, 'env' | 'vars' | 'processEnv' | 'graph'>;
   /** `<code> <operation>` of the findings already made: seen again, they do not stop a sequence */
   known: Set<string>;
   deadline: number;
