@@ -7,15 +7,12 @@ import type { Operation } from '../project/index.js';
 import type { FlowResponse } from '../http/index.js';
 import { isObject } from './model.js';
 
-export const FINDING_CODES = {
-  E_SERVER_ERROR: 'the server answered 5xx',
-  E_CONTRACT: 'the status is not documented, or the body breaks its schema',
-  E_ACCEPTS_INVALID: 'a body that breaks the request schema got a 2xx',
-  E_USE_AFTER_DELETE: 'a read after a successful delete did not answer 404 or 410',
-  E_NOT_PERSISTED: 'a read right after a create or update does not show what was written',
-} as const;
-
-export type FindingCode = keyof typeof FINDING_CODES;
+/**
+ * What explore finds (README, `flow explore`): a 5xx; an undocumented status or a body that
+ * breaks its schema; a 2xx to a body that breaks the request schema; a read after a delete
+ * that did not answer 404 or 410; a read right after a write that does not show it.
+ */
+type FindingCode = 'E_SERVER_ERROR' | 'E_CONTRACT' | 'E_ACCEPTS_INVALID' | 'E_USE_AFTER_DELETE' | 'E_NOT_PERSISTED';
 
 export interface Problem {
   code: FindingCode;
@@ -28,7 +25,7 @@ export interface Problem {
   differences?: Difference[];
 }
 
-export interface Difference {
+interface Difference {
   /** the field's path in the read's body, `$.data.price` */
   path: string;
   expected: unknown;

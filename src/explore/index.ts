@@ -18,8 +18,7 @@ import type { ExploreFinding } from './replay.js';
 import { Session, type FindingError, type SessionContext } from './session.js';
 import { resourceTargets, type SkippedOperation } from './targets.js';
 
-export { FINDING_CODES, type FindingCode } from './checks.js';
-export { replayName, writeReplays, type ExploreFinding } from './replay.js';
+export { writeReplays } from './replay.js';
 export { requestSchema } from './request-schema.js';
 
 export interface ExploreOptions extends Pick<RunnerOptions, 'env' | 'vars' | 'processEnv'> {

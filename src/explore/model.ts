@@ -10,7 +10,7 @@ import { isSecretRef, type Operation, type Project, type Resource, type Template
 /** Every status: the step's answer reaches explore's checks whatever it is. */
 const ANY_STATUS = Array.from({ length: 500 }, (_, i) => i + 100);
 
-export const INVALID_SUFFIX = '~invalid';
+const INVALID_SUFFIX = '~invalid';
 const CLEANUP_SUFFIX = '~cleanup';
 
 export interface ExploreModel {

@@ -24,7 +24,7 @@ export interface ExploreFinding extends Finding {
 const REWRITTEN = new Set(['body', 'expect_status', 'assert', 'depends_on', 'extract', 'retry', 'for_each', 'poll_until', 'force', '_provenance']);
 
 /** The resource name of a finding's replay: `finding_not_persisted_item_update`. */
-export function replayName(f: Finding): string {
+function replayName(f: Finding): string {
   return `finding_${f.code.replace(/^E_/, '')}_${f.operation}`.toLowerCase().replace(/[^a-z0-9_]+/g, '_');
 }
 
@@ -64,7 +64,7 @@ export async function writeReplays(
   }
 }
 
-export function replayYaml(project: Project, f: ExploreFinding, name: string, described: (op: Operation) => RequestSchema | undefined): string {
+function replayYaml(project: Project, f: ExploreFinding, name: string, described: (op: Operation) => RequestSchema | undefined): string {
   const operations: Record<string, unknown> = {};
   let previous: string | undefined;
   f.steps.forEach((step, i) => {

@@ -21,7 +21,7 @@ export interface RequestSchema {
   query: QueryParameter[];
 }
 
-export interface QueryParameter {
+interface QueryParameter {
   name: string;
   required: boolean;
   schema: JsonSchema;

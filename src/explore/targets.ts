@@ -26,7 +26,7 @@ export interface SkippedOperation {
 
 const BULK = new Set(['DELETE', 'PUT', 'PATCH']);
 
-export function isBulk(op: Operation): boolean {
+function isBulk(op: Operation): boolean {
   return BULK.has(op.method) && !op.path.includes('{{');
 }
 

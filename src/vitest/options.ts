@@ -24,14 +24,12 @@ export interface FlowOptions {
   /** what a contract violation does: `fail` the operation's test (default) or `warn` */
   contract?: ContractMode;
   /** opt-in, with `openapi`: one more test per project, `explore`, that runs `flow explore` and fails with its findings */
-  explore?: ExploreOptions;
-}
-
-export interface ExploreOptions {
-  /** seconds (default 10) */
-  budget?: number;
-  /** the seed of the draws (default 1: a test is reproducible) */
-  seed?: number;
+  explore?: {
+    /** seconds (default 10) */
+    budget?: number;
+    /** the seed of the draws (default 1: a test is reproducible) */
+    seed?: number;
+  };
 }
 
 type ContractMode = 'fail' | 'warn';
@@ -50,7 +48,7 @@ export interface SuiteOptions {
   /** absolute path of the OpenAPI description */
   openapi?: string;
   contract?: ContractMode;
-  explore?: ExploreOptions;
+  explore?: FlowOptions['explore'];
 }
 
 /** What the transform hands to `defineFlowSuite`. */

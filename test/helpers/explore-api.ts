@@ -172,7 +172,7 @@ const ITEM_FIELDS = `
 
 const json = (schema: string) => `{ application/json: { schema: { $ref: '#/components/schemas/${schema}' } } }`;
 
-export const EXPLORE_OPENAPI = `openapi: 3.0.3
+const EXPLORE_OPENAPI = `openapi: 3.0.3
 info: { title: items, version: '1' }
 paths:
   /items:
