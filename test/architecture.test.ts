@@ -35,9 +35,12 @@ const ALLOWED: Record<string, string[]> = {
   calibrate: ['project', 'graph', 'errors', 'http', 'runtime', 'runner', 'redact'],
   // reports are formatted from results afterwards (flow run's reporters, the Vitest failure text)
   report: ['project', 'graph', 'lint', 'errors', 'http', 'runtime', 'runner', 'redact'],
+  // flow explore: sequences drawn from the graph and the description, run through the runner,
+  // checked against the contract; its findings have the reports' shape
+  explore: ['project', 'graph', 'errors', 'http', 'runtime', 'runner', 'contract', 'redact', 'report'],
   // opening a project: load, graph, lint gate, environment check, runner (src/open)
   open: ['project', 'graph', 'lint', 'errors', 'http', 'runtime', 'auth', 'runner', 'redact'],
-  vitest: ['project', 'graph', 'lint', 'errors', 'http', 'runtime', 'auth', 'runner', 'server', 'contract', 'report', 'open', 'redact'],
+  vitest: ['project', 'graph', 'lint', 'errors', 'http', 'runtime', 'auth', 'runner', 'server', 'contract', 'report', 'explore', 'open', 'redact'],
   import: ['project', 'graph', 'lint', 'errors', 'redact', 'limits'],
   cli: [
     'project',
@@ -53,6 +56,7 @@ const ALLOWED: Record<string, string[]> = {
     'llm',
     'calibrate',
     'report',
+    'explore',
     'open',
     'vitest',
     'import',

@@ -11,6 +11,7 @@ const COMMANDS: Record<string, Loader> = {
   import: () => import('./commands/import.js'),
   secret: () => import('./commands/secret.js'),
   calibrate: () => import('./commands/calibrate.js'),
+  explore: () => import('./commands/explore.js'),
 };
 
 // One line per command for `flow --help`, here so that the help loads no command module.
@@ -21,6 +22,7 @@ const SUMMARIES: Record<string, string> = {
   import: 'turn an OpenAPI / Postman / HAR / curl / Markdown description into a project',
   secret: 'set, get, delete or list secrets in the OS keychain',
   calibrate: "propose the edits the live API's answers prove (--apply writes them)",
+  explore: 'property-based testing from the graph: findings as replayable tests',
 };
 
 export function usage(): string {

@@ -11,13 +11,15 @@ import { readDescription, type Description } from './description.js';
 import { Schemas } from './schemas.js';
 
 export { checkResponse, type Violation } from './check.js';
-export { matchOperation, readDescription, record, type Description } from './description.js';
-export { Schemas } from './schemas.js';
+export { escapePointer, matchOperation, readDescription, record, type Description } from './description.js';
+export { Schemas, type SchemaValidator } from './schemas.js';
 
 export type ContractMode = 'fail' | 'warn';
 
 export interface Contract {
   description: Description;
+  /** the description's schemas, compiled on first use */
+  schemas: Schemas;
   /** the check to hand the runner */
   check: ResponseCheck;
 }
@@ -54,7 +56,7 @@ export async function loadContract(file: string, mode: ContractMode = 'fail', cw
     }
     return outcome(verdict, c, shown, mode);
   };
-  return { description, check };
+  return { description, schemas, check };
 }
 
 function outcome(verdict: ResponseVerdict, c: CheckedResponse, file: string, mode: ContractMode): ResultWarning[] | undefined {

@@ -5,12 +5,13 @@ import { githubAnnotations } from './github.js';
 import { jsonReport } from './json.js';
 import { junitReport } from './junit.js';
 import { markdownReport } from './markdown.js';
-import type { RunReport } from './types.js';
+import type { Finding, FindingStep, RunReport } from './types.js';
 
+export { findingText } from './findings.js';
 export { createProgress, progressLine, wantsProgress } from './progress.js';
 export { mermaidGraph } from './mermaid.js';
 export { githubAnnotations, markdownReport };
-export type { RunReport };
+export type { Finding, FindingStep, RunReport };
 
 export const REPORTER_NAMES = ['default', 'json', 'junit', 'markdown', 'github'] as const;
 export type ReporterName = (typeof REPORTER_NAMES)[number];

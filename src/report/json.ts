@@ -1,9 +1,9 @@
 // The JSON report: one document a script can read. Its shape is versioned (`version`) and
 // described by schemas/run-report.schema.json; a field is only ever added within a version.
 import type { Loc } from '../project/index.js';
-import type { AssertRecord, ErrorRecord, OperationResult } from '../runner/index.js';
+import type { AssertRecord, ErrorRecord, OperationResult, RequestRecord, ResponseRecord } from '../runner/index.js';
 import { displayPath } from './failure-text.js';
-import type { RunReport } from './types.js';
+import type { Finding, RunReport } from './types.js';
 
 /** Bumped when a field changes meaning or goes away; new optional fields keep it. */
 const RUN_REPORT_VERSION = 1;
@@ -20,6 +20,8 @@ export function jsonReport(report: RunReport): string {
     summary: { passed: report.summary.passed, failed: report.summary.failed, skipped: report.summary.skipped },
     asked: report.asked,
     operations: report.results.map((r) => operation(r, report, asked.has(r.operation))),
+    // flow explore's report: each finding with its shrunk sequence
+    ...(report.findings ? { findings: report.findings.map((f) => finding(f, cwd)) } : {}),
   };
   return `${JSON.stringify(doc, null, 2)}\n`;
 }
@@ -41,14 +43,28 @@ function operation(r: OperationResult, report: RunReport, asked: boolean) {
     ...(r.error ? { error: error(r.error, report.cwd) } : {}),
     asserts: r.asserts.map(assertion),
     extracted: { ...r.extracted },
-    exchanges: r.exchanges.map(({ purpose, request, response }) => ({
-      purpose,
-      // Read field by field: records compute their redacted values on access.
-      request: { method: request.method, url: request.url, headers: { ...request.headers }, body: request.body ?? null },
-      response: response ? { status: response.status, headers: { ...response.headers }, body: response.body, ms: response.ms } : null,
-    })),
+    exchanges: r.exchanges.map((e) => ({ purpose: e.purpose, ...exchange(e) })),
     hookLogs: (r.hookLogs ?? []).map((l) => ({ hook: l.hook, lines: [...l.lines] })),
     warnings: (r.warnings ?? []).map((w) => ({ code: w.code, message: w.message })),
+  };
+}
+
+function finding(f: Finding, cwd: string) {
+  return {
+    code: f.code,
+    operation: f.operation,
+    message: f.message,
+    seed: f.seed,
+    file: f.file ? displayPath(f.file, cwd) : null,
+    steps: f.steps.map((s) => ({ operation: s.operation, role: s.role, ...exchange(s) })),
+  };
+}
+
+/** Read field by field: records compute their redacted values on access. */
+function exchange({ request, response }: { request?: RequestRecord; response?: ResponseRecord }) {
+  return {
+    request: request ? { method: request.method, url: request.url, headers: { ...request.headers }, body: request.body ?? null } : null,
+    response: response ? { status: response.status, headers: { ...response.headers }, body: response.body, ms: response.ms } : null,
   };
 }
 

@@ -6,20 +6,22 @@
 import { hostname } from 'node:os';
 import type { OperationResult } from '../runner/index.js';
 import { displayPath, failureMessage } from './failure-text.js';
-import type { RunReport } from './types.js';
+import { findingText } from './findings.js';
+import type { Finding, RunReport } from './types.js';
 
 export function junitReport(report: RunReport, host: string = hostname()): string {
   const suite = displayPath(report.project.rootFile, report.cwd);
   const results = report.results;
-  const failures = results.filter((r) => r.status === 'failed').length;
+  const findings = report.findings ?? [];
+  const failures = results.filter((r) => r.status === 'failed').length + findings.length;
   const skipped = results.filter((r) => r.status === 'skipped').length;
+  const tests = results.length + findings.length;
   const time = seconds(report.summary.ms);
   const out = ['<?xml version="1.0" encoding="UTF-8" ?>'];
-  out.push(`<testsuites${attrs({ name: 'reqflow', tests: results.length, failures, errors: 0, time })}>`);
-  out.push(
-    `    <testsuite${attrs({ name: suite, timestamp: report.startedAt.toISOString(), hostname: host, tests: results.length, failures, errors: 0, skipped, time })}>`,
-  );
+  out.push(`<testsuites${attrs({ name: 'reqflow', tests, failures, errors: 0, time })}>`);
+  out.push(`    <testsuite${attrs({ name: suite, timestamp: report.startedAt.toISOString(), hostname: host, tests, failures, errors: 0, skipped, time })}>`);
   for (const r of results) out.push(...testcase(r, report, suite));
+  for (const f of findings) out.push(...findingCase(f, report, suite));
   out.push('    </testsuite>', '</testsuites>');
   return `${out.join('\n')}\n`;
 }
@@ -41,6 +43,19 @@ function testcase(r: OperationResult, report: RunReport, suite: string): string[
   }
   lines.push(`${i2}</testcase>`);
   return lines;
+}
+
+/** A finding of flow explore: a failed testcase `explore > <CODE> <operation>`, the finding's text as the failure. */
+function findingCase(f: Finding, report: RunReport, suite: string): string[] {
+  const [i2, i3] = ['        ', '            '];
+  const message = `${f.code} ${f.operation}: ${f.message.split('\n')[0]}`;
+  return [
+    `${i2}<testcase${attrs({ classname: suite, name: `explore > ${f.code} ${f.operation}`, time: 0 })}>`,
+    `${i3}<failure${attrs({ message, type: f.code })}>`,
+    escapeXml(findingText(f, report.cwd)),
+    `${i3}</failure>`,
+    `${i2}</testcase>`,
+  ];
 }
 
 function attrs(values: Record<string, string | number>): string {

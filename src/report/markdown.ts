@@ -3,6 +3,7 @@
 import type { OperationResult } from '../runner/index.js';
 import { displayPath, failureMessage, where } from './failure-text.js';
 import { mermaidGraph } from './mermaid.js';
+import { findingText } from './findings.js';
 import type { RunReport } from './types.js';
 
 const MARK = { passed: '✔', failed: '✖', skipped: '↷' } as const;
@@ -17,7 +18,7 @@ export function markdownReport(report: RunReport): string {
   const counts = [`${summary.passed} passed`, `${summary.failed} failed`, ...(summary.skipped ? [`${summary.skipped} skipped`] : [])].join(', ');
   const env = report.environment ? `, environment ${code(report.environment)}` : '';
   const out = [
-    `## reqflow run: ${text(project.name)}`,
+    `## reqflow ${report.findings ? 'explore' : 'run'}: ${text(project.name)}`,
     '',
     `**${counts}** in ${summary.ms} ms (${code(displayPath(project.rootFile, cwd))}${env})`,
     '',
@@ -48,6 +49,11 @@ export function markdownReport(report: RunReport): string {
         '',
         '</details>',
       );
+  }
+  if (report.findings?.length) {
+    out.push('', '### Findings (flow explore)');
+    for (const f of report.findings)
+      out.push('', `<details><summary>${html(f.code)} ${html(f.operation)}</summary>`, '', fenced(findingText(f, cwd).trimEnd()), '', '</details>');
   }
   return `${out.join('\n')}\n`;
 }

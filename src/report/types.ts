@@ -2,7 +2,7 @@
 // the runner) and the project and graph they came from. Built once, after the run ends.
 import type { ProjectGraph } from '../graph/index.js';
 import type { Project } from '../project/index.js';
-import type { OperationResult } from '../runner/index.js';
+import type { OperationResult, RequestRecord, ResponseRecord } from '../runner/index.js';
 
 export interface RunReport {
   project: Project;
@@ -18,4 +18,37 @@ export interface RunReport {
   startedAt: Date;
   /** file paths in reports are relative to it */
   cwd: string;
+  /** `flow explore`'s findings, each reported as a failure */
+  findings?: Finding[];
+}
+
+/**
+ * A problem `flow explore` found (src/explore), as the reporters show it: a code, the
+ * operation, one sentence, and the shrunk sequence of exchanges that shows it (redacted by
+ * the runner). `flow run`'s reporters take findings next to results, so CI shows them as failures.
+ */
+export interface Finding {
+  /** E_SERVER_ERROR, E_CONTRACT, E_ACCEPTS_INVALID, E_USE_AFTER_DELETE, E_NOT_PERSISTED */
+  code: string;
+  /** the project operation at fault, `<resource>.<operation>` */
+  operation: string;
+  message: string;
+  /** the shortest sequence found, in order; the last step shows the problem */
+  steps: FindingStep[];
+  /** the fast-check seed of the run that found it */
+  seed: number;
+  /** the replay file written for it (--out), absolute */
+  file?: string;
+}
+
+export interface FindingStep {
+  operation: string;
+  /** what the step does to the resource: create, read, update, delete, or invalid (a body that breaks the schema) */
+  role: 'create' | 'read' | 'update' | 'delete' | 'invalid';
+  /** the body as sent, before rendering: generated values, and the project's own `{{…}}` where it wrote them */
+  body?: unknown;
+  /** query values drawn for the step, added to the operation's own */
+  query?: Record<string, unknown>;
+  request?: RequestRecord;
+  response?: ResponseRecord;
 }

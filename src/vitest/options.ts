@@ -25,6 +25,13 @@ export interface FlowOptions {
   contract?: ContractMode;
   /** cut each project into test files of operations that share no state, for Vitest's workers and `--shard` (default true; false keeps a project in one file) */
   split?: boolean;
+  /** opt-in, with `openapi`: one more test per project, `explore`, that runs `flow explore` and fails with its findings */
+  explore?: {
+    /** seconds (default 10) */
+    budget?: number;
+    /** the seed of the draws (default 1: a test is reproducible) */
+    seed?: number;
+  };
 }
 
 type ContractMode = 'fail' | 'warn';
@@ -43,6 +50,7 @@ export interface SuiteOptions {
   /** absolute path of the OpenAPI description */
   openapi?: string;
   contract?: ContractMode;
+  explore?: FlowOptions['explore'];
 }
 
 /** What the transform hands to `defineFlowSuite`. */
@@ -65,7 +73,7 @@ declare module 'vitest' {
 
 export const DEFAULT_INCLUDE = ['**/flow.yaml'];
 export const ROOT_FILE_NAME = 'flow.yaml';
-const FLOW_OPTION_NAMES = ['env', 'vars', 'concurrency', 'include', 'server', 'openapi', 'contract', 'split'];
+const FLOW_OPTION_NAMES = ['env', 'vars', 'concurrency', 'include', 'server', 'openapi', 'contract', 'split', 'explore'];
 const SERVER_OPTION_NAMES = ['command', 'cwd', 'env', 'url', 'port', 'timeout', 'reuseExisting', 'watch'];
 const SUITE_OPTION_NAMES = ['env', 'vars', 'concurrency'];
 
@@ -102,7 +110,21 @@ export function validateOptions(options: unknown, where = 'flow()', names: strin
   if (names.includes('split') && options.split !== undefined && typeof options.split !== 'boolean') {
     problems.push(`split must be true or false, got ${describe(options.split)}`);
   }
+  if (names.includes('explore')) problems.push(...exploreProblems(options.explore, options.openapi));
   if (problems.length) throw new Error(`${where}: ${problems.join('; ')}`);
+}
+
+function exploreProblems(explore: unknown, openapi: unknown): string[] {
+  if (explore === undefined) return [];
+  if (!isRecord(explore)) return [`explore must be an object ({ budget, seed }), got ${describe(explore)}`];
+  const out: string[] = [];
+  if (openapi === undefined) out.push('explore needs openapi: its request schemas are what is drawn from');
+  for (const key of Object.keys(explore))
+    if (key !== 'budget' && key !== 'seed') out.push(`unknown option "explore.${key}"; the explore options are budget, seed`);
+  if (explore.budget !== undefined && !(typeof explore.budget === 'number' && explore.budget > 0))
+    out.push(`explore.budget must be a number of seconds > 0, got ${describe(explore.budget)}`);
+  if (explore.seed !== undefined && !Number.isSafeInteger(explore.seed)) out.push(`explore.seed must be a whole number, got ${describe(explore.seed)}`);
+  return out;
 }
 
 function serverProblems(server: unknown): string[] {
@@ -164,6 +186,7 @@ export function suiteOptions(options: FlowOptions = {}, root?: string): SuiteOpt
   if (options.concurrency !== undefined) out.concurrency = options.concurrency;
   if (options.openapi !== undefined) out.openapi = root === undefined ? options.openapi : path.resolve(root, options.openapi);
   if (options.contract !== undefined) out.contract = options.contract;
+  if (options.explore !== undefined) out.explore = { ...options.explore };
   return out;
 }
 

@@ -7,6 +7,7 @@ import type { Project } from '../project/index.js';
 import type { Runner } from '../runner/index.js';
 import { testBudgetMs } from './budget.js';
 import { contractOptions } from './contract.js';
+import { EXPLORE_TEST, exploreTimeoutMs, runExploreTest } from './explore.js';
 import { FlowTestError, problemError } from './failure.js';
 import { suiteLayout, type LayoutOperation } from './layout.js';
 import { runnerOptions, type SuitePlan } from './options.js';
@@ -84,6 +85,12 @@ export async function defineFlowSuite(plan: SuitePlan): Promise<void> {
         test(id, async (ctx) => settle(await runner!.run(id), ctx, reported), budgets.get(id));
       }
     });
+  }
+  // A split project explores once, in its first part.
+  const firstPart = plan.part === undefined || plan.part === partFileName(splitProject(graph!)[0]?.id ?? '');
+  if (plan.options.explore && plan.options.openapi && firstPart) {
+    // opt-in, after the operations: property-based testing from the same graph (src/explore)
+    test(EXPLORE_TEST, async () => runExploreTest(project, graph!, plan.options, options), exploreTimeoutMs(plan.options));
   }
 }
 

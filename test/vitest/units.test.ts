@@ -95,11 +95,20 @@ describe('validateOptions', () => {
     expect(() => validateOptions({ retries: 2 })).toThrow(/unknown option "retries"; the options are/);
   });
 
+  test('explore: with openapi, a budget in seconds and a whole seed; each problem named', () => {
+    expect(() => validateOptions({ openapi: 'openapi.yaml', explore: { budget: 5, seed: 3 } })).not.toThrow();
+    expect(() => validateOptions({ explore: {} })).toThrow('explore needs openapi');
+    expect(() => validateOptions({ openapi: 'o.yaml', explore: { budget: 0, seed: 1.5, runs: 3 } })).toThrow(
+      'flow(): unknown option "explore.runs"; the explore options are budget, seed; explore.budget must be a number of seconds > 0, got 0; explore.seed must be a whole number, got 1.5',
+    );
+    expect(suiteOptions({ openapi: 'o.yaml', explore: { budget: 2 } }, '/repo')).toEqual({ openapi: '/repo/o.yaml', explore: { budget: 2 } });
+  });
+
   test('concurrency must be a whole number >= 1; every problem is named at once', () => {
     for (const bad of [0, -1, 1.5, Number.NaN, '2'])
       expect(() => validateOptions({ concurrency: bad }), String(bad)).toThrow(/^flow\(\): concurrency must be a whole number >= 1, got /);
     expect(() => validateOptions({ concurrency: 0, enviroment: 'x' })).toThrow(
-      'flow(): unknown option "enviroment" (did you mean env?); the options are env, vars, concurrency, include, server, openapi, contract, split; concurrency must be a whole number >= 1, got 0',
+      'flow(): unknown option "enviroment" (did you mean env?); the options are env, vars, concurrency, include, server, openapi, contract, split, explore; concurrency must be a whole number >= 1, got 0',
     );
   });
 

@@ -1,0 +1,167 @@
+// `flow explore -p <project> --openapi <spec>`: stateful property-based testing from the graph
+// (src/explore). Wiring and output only: each finding as `FINDING <CODE> <operation>` with the
+// shrunk sequence (redacted by the runner), the replays written with --out, the reports.
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import { loadContract } from '../../contract/index.js';
+import { explore, requestSchema, writeReplays, type ExploreProgress } from '../../explore/index.js';
+import { createRedactor } from '../../redact/index.js';
+import { findingText, wantsProgress } from '../../report/index.js';
+import { envSecretValues } from '../../runtime/index.js';
+import { argumentError } from '../args.js';
+import { EXIT, type CliIO, type Command } from '../io.js';
+import { openLiveProject } from '../open-live-project.js';
+import { CACHE_OPTIONS, cacheOptions, optionHelp, type OptionTable } from '../options.js';
+import { chooseReporters, writeReports } from '../reporters.js';
+import { describeUnset, unsetVariables } from '../unset-vars.js';
+
+const OPTIONS = {
+  project: { type: 'string', short: 'p', default: '.', arg: '<dir>', help: 'project directory holding flow.yaml (default: .)' },
+  openapi: { type: 'string', arg: '<file>', help: 'the OpenAPI 3.0/3.1 description: request schemas to draw from, responses to check (required)' },
+  budget: { type: 'string', default: '60', arg: '<seconds>', help: 'wall time to explore for (default 60)' },
+  seed: { type: 'string', arg: '<n>', help: 'seed of the draws: the same seed sends the same requests (default: random, printed)' },
+  out: { type: 'string', arg: '<dir>', help: ["write a replayable project there: the project's files and one", 'resources/finding_*.yaml per finding'] },
+  destructive: { type: 'boolean', default: false, help: 'also send bulk operations (DELETE, PUT, PATCH on a path with no {{…}})' },
+  env: { type: 'string', arg: '<name>', help: 'environment to use' },
+  var: {
+    type: 'string',
+    multiple: true,
+    default: [] as string[],
+    arg: '<name=value>',
+    help: ['value for a <SET_VIA_--var> placeholder or any environment variable', '(repeatable; also FLOW_VAR_<name>)'],
+  },
+  reporter: { type: 'string', multiple: true, default: [] as string[], arg: '<name>', help: 'default, json, junit, markdown (repeatable), as for flow run' },
+  'output-file': { type: 'string', multiple: true, default: [] as string[], arg: '<name=path>', help: "write that reporter's report to a file (repeatable)" },
+  ...CACHE_OPTIONS,
+  help: { type: 'boolean', short: 'h', default: false, help: 'this help' },
+} satisfies OptionTable;
+
+const HELP = `Usage: flow explore -p <project> --openapi <file> [options]
+
+Draws sequences of each resource's operations (create, read, update, delete,
+read-after-delete, bodies that break the request schema) with bodies drawn from the
+description's request schemas (valid, boundary and invalid values); ids come from real
+creates run through the graph. Every answer is checked; a problem is shrunk to the shortest
+sequence and the smallest bodies that still show it, and printed as
+FINDING <CODE> <operation> with the request and the answer (secrets as ***).
+
+Codes: E_SERVER_ERROR (a 5xx), E_CONTRACT (an undocumented status, or a body that breaks
+its schema), E_ACCEPTS_INVALID (a body that breaks the request schema got a 2xx),
+E_USE_AFTER_DELETE (a read after a delete did not answer 404 or 410), E_NOT_PERSISTED
+(a read right after a create or update does not show what was written).
+
+Writes are sent (this command exists to write); bulk operations only with --destructive.
+Only what the run created is deleted.
+
+Options:
+${optionHelp(OPTIONS)}
+Exit codes: 0 no finding, 1 a finding (or lint errors, or no step got an answer),
+2 usage error.
+`;
+
+export default (async function exploreCommand(argv: string[], io: CliIO): Promise<number> {
+  let args;
+  try {
+    args = parseArgs({ args: argv, allowPositionals: false, options: OPTIONS });
+  } catch (err) {
+    io.stderr(`flow explore: ${argumentError(err, OPTIONS)}\n\n${HELP}`);
+    return EXIT.usage;
+  }
+  const { values: o } = args;
+  if (o.help) {
+    io.stdout(HELP);
+    return EXIT.ok;
+  }
+  const usage = (message: string) => {
+    io.stderr(`flow explore: ${message}\n(flow explore --help lists the options)\n`);
+    return EXIT.usage;
+  };
+  const budget = Number(o.budget);
+  if (!(budget > 0) || budget > 86_400) return usage(`--budget is a number of seconds from 0 to 86400; got "${o.budget}"`);
+  const seed = o.seed === undefined ? Math.floor(Math.random() * 2 ** 31) : Number(o.seed);
+  if (!Number.isSafeInteger(seed)) return usage(`--seed is a whole number; got "${o.seed}"`);
+  if (o.openapi === undefined) return usage('--openapi <file> is required: its request schemas are what is drawn from');
+  const reporters = chooseReporters(o.reporter, o['output-file'], io.cwd);
+  if (typeof reporters === 'string') return usage(reporters);
+  const opened = await openLiveProject('explore', o, [], io, cacheOptions(o, io.env, io.cwd));
+  if (typeof opened === 'number') return opened;
+  const { project, graph, vars } = opened;
+  const unset = unsetVariables(project, graph, [...project.operations.keys()], o.env, vars, io.env);
+  if (unset.length) return usage(`${describeUnset(unset)}\nnothing was sent`);
+  let contract;
+  try {
+    contract = await loadContract(o.openapi, 'fail', io.cwd);
+  } catch (err) {
+    return usage(`--openapi: ${(err as { code?: string }).code ?? 'E_CONTRACT_LOAD'}: ${(err as Error).message}`);
+  }
+
+  const lines = reporters.some((r) => r.name === 'default');
+  const say = lines ? io.stdout : io.stderr;
+  say(`flow explore: budget ${budget} s, seed ${seed}\n`);
+  const redactor = createRedactor(envSecretValues(io.env));
+  const progress = wantsProgress(io.isTTY, io.env) ? progressWriter(io.stderr) : undefined;
+  const startedAt = new Date();
+  const result = await explore(project, {
+    contract,
+    graph,
+    budgetMs: budget * 1000,
+    seed,
+    destructive: o.destructive,
+    env: o.env,
+    vars,
+    processEnv: io.env,
+    redactor,
+    onProgress: progress?.update,
+  });
+  progress?.stop();
+  const described = (op: Parameters<typeof requestSchema>[2]) => requestSchema(contract.description, contract.schemas, op);
+  let unwrittenReplays = false;
+  try {
+    if (o.out !== undefined) await writeReplays(project, result.findings, path.resolve(io.cwd, o.out), described);
+  } catch (err) {
+    unwrittenReplays = true;
+    io.stderr(`flow explore: ${(err as { code?: string }).code ?? 'E_WRITE_FAILED'}: ${(err as Error).message}\n`);
+  }
+  for (const f of result.findings) say(findingText(f, io.cwd));
+  for (const s of result.skipped) say(`  not explored: ${s.operation}: ${s.why}\n`);
+  const seconds = result.ms / 1000;
+  say(
+    `explore: ${result.findings.length} finding(s) in ${result.resources.length} resource(s) (${result.resources.join(', ') || 'none'}); ` +
+      `${result.sequences} sequences, ${result.operations} operations, ${result.requests} requests in ${seconds.toFixed(1)} s ` +
+      `(${Math.round(result.requests / Math.max(seconds, 0.001))} requests/s)\n`,
+  );
+  const report = {
+    project,
+    graph,
+    environment: o.env ?? project.defaultEnvironment ?? project.environments.keys().next().value,
+    asked: [],
+    results: [],
+    summary: { passed: 0, failed: result.findings.length, skipped: 0, ms: result.ms },
+    startedAt,
+    cwd: io.cwd,
+    findings: result.findings,
+  };
+  const unwritten = await writeReports(report, reporters, io);
+  for (const problem of unwritten) io.stderr(`flow explore: ${problem}\n`);
+  // nothing explored is not a pass: a login or a prerequisite failed, or nothing may be sent
+  const nothing = result.answered === 0;
+  if (nothing)
+    io.stderr(
+      `flow explore: no step got an answer${result.resources.length ? ' (a login or a prerequisite failed?): `flow run --all` shows why' : ': no resource has a create, a collection read or (with --destructive) a bulk operation'}\n`,
+    );
+  return result.findings.length || unwritten.length || unwrittenReplays || nothing ? EXIT.failed : EXIT.ok;
+} satisfies Command);
+
+/** The live line on a terminal: operations, requests, findings, time; redrawn at most 10 times a second. */
+function progressWriter(write: (text: string) => void) {
+  let last = 0;
+  return {
+    update: (p: ExploreProgress) => {
+      const now = Date.now();
+      if (now - last < 100) return;
+      last = now;
+      write(`\r\u001b[Kexplore  ${p.operations} operations  ${p.requests} requests  ${p.findings} finding(s)  ${(p.ms / 1000).toFixed(1)} s`);
+    },
+    stop: () => write('\r\u001b[K'),
+  };
+}
