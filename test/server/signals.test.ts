@@ -12,6 +12,7 @@ import { startServer } from '../../src/server/index.js';
 import { isReady } from '../../src/server/ready.js';
 import { killMarked, markedProcesses as marked } from '../helpers/processes.js';
 import { freePort } from '../vitest/pets-repo.js';
+import { describeWhenAvailable } from '../helpers/needs.js';
 
 const PETS = path.resolve(__dirname, '../fixtures/contract/pets');
 const BUILT = pathToFileURL(path.resolve(__dirname, '../../dist/server/index.js')).href;
@@ -66,9 +67,8 @@ test.each(['SIGINT', 'SIGTERM'] as const)('%s to the process that started the se
 });
 
 // kill -9 runs no handler: the watchdog the run started sees its pipe close and stops the group.
-test.skipIf(process.platform !== 'linux')(
-  'SIGKILL to the process that started the server: the shell, the server and the child it spawned are stopped, and the port is free',
-  async () => {
+describeWhenAvailable('kill -9 of a run', process.platform === 'linux' ? undefined : 'process groups and kill -9 are tested on Linux only', () => {
+  test('SIGKILL to the process that started the server: the shell, the server and the child it spawned are stopped, and the port is free', async () => {
     const port = await freePort();
     const url = `http://127.0.0.1:${port}/v1/health`;
     const mark = randomUUID();
@@ -98,6 +98,5 @@ test.skipIf(process.platform !== 'linux')(
       driver.kill('SIGKILL');
       killMarked(mark);
     }
-  },
-  20_000,
-);
+  }, 20_000);
+});

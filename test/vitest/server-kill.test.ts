@@ -12,6 +12,7 @@ import { isReady } from '../../src/server/ready.js';
 import { killMarked, markedProcesses } from '../helpers/processes.js';
 import { childEnv, ensureBuilt, REPO } from './helpers.js';
 import { freePort, petsRepo } from './pets-repo.js';
+import { describeWhenAvailable } from '../helpers/needs.js';
 
 let dir: string | undefined;
 beforeAll(() => ensureBuilt(), 180_000);
@@ -19,9 +20,8 @@ afterAll(() => {
   if (dir) rmSync(dir, { recursive: true, force: true });
 });
 
-test.skipIf(process.platform !== 'linux')(
-  "kill -9 of Vitest stops the plugin's server: its port is free again",
-  async () => {
+describeWhenAvailable('kill -9 of Vitest', process.platform === 'linux' ? undefined : 'process groups and kill -9 are tested on Linux only', () => {
+  test("kill -9 of Vitest stops the plugin's server: its port is free again", async () => {
     const port = await freePort();
     const mark = randomUUID();
     dir = petsRepo(
@@ -49,6 +49,5 @@ test.skipIf(process.platform !== 'linux')(
       vitest.kill('SIGKILL');
       killMarked(mark);
     }
-  },
-  120_000,
-);
+  }, 120_000);
+});

@@ -12,7 +12,8 @@ import type { Draft, DraftOperation, DraftResource, VariableFlow } from './draft
 import { buildEndpoints, endpointId, type Endpoint } from './endpoints.js';
 import { Extractions } from './extractions.js';
 import { buildOperation } from './operation.js';
-import { shapeOf, type Segment } from './paths.js';
+import { isPluralWord } from './names.js';
+import { segmentText, shapeOf, type Segment } from './paths.js';
 import { isIdLike } from './traffic.js';
 import { unfillableFields } from './values.js';
 
@@ -128,9 +129,12 @@ function blockUnfillableBodies(endpoints: Endpoint[], ctx: InferContext): void {
 /**
  * R6: a DELETE, PUT or PATCH on a collection path changes every item of the collection, data
  * the test did not create (a bulk DELETE /accounts removes the admin mid-run). It is an open
- * question, not an operation, until the user says it may run. A collection path: one with no
- * id in it, or one ending in a name under which items are created (a POST on it, or a path
- * below it ending in an id): `DELETE /buckets/{id}/collections` empties a bucket.
+ * question, not an operation, until the user says it may run. A collection path: one with
+ * items below it (a path below it ending in an id), or one named in the plural that items are
+ * created on (a POST on it): `DELETE /buckets/{id}/collections` empties a bucket. On a path with
+ * no id at all, a DELETE always, and a PUT or PATCH when the name is plural (`PUT /settings`).
+ * A singular name changes one thing: `PUT /user` (the current user), `DELETE
+ * /articles/{slug}/favorite` (undoing the POST on it).
  */
 function blockBulkChanges(endpoints: Endpoint[], ctx: InferContext): void {
   const shapes = new Set(endpoints.map((e) => `${e.method} ${shapeOf(e.segments)}`));
@@ -138,10 +142,13 @@ function blockBulkChanges(endpoints: Endpoint[], ctx: InferContext): void {
   for (const e of endpoints) {
     if (e.blocked || !['DELETE', 'PUT', 'PATCH'].includes(e.method) || !e.segments.length) continue;
     const shape = shapeOf(e.segments);
-    const holdsItems = shapes.has(`POST ${shape}`) || [...shapes].some((s) => s.endsWith(` ${shape}/{}`));
+    const last = segmentText(e.segments[e.segments.length - 1]) ?? '';
+    const pluralName = isPluralWord(last);
+    const holdsItems = [...shapes].some((s) => s.endsWith(` ${shape}/{}`)) || (pluralName && shapes.has(`POST ${shape}`));
     // a placeholder, or a literal id (`/notes/42` in a curl log), names one item
     const named = e.segments.some(isId);
     if (named && (isId(e.segments[e.segments.length - 1]) || !holdsItems)) continue;
+    if (!named && !holdsItems && !pluralName && e.method !== 'DELETE') continue;
     const q = ctx.ask(
       `${e.method} ${e.ops[0].path} has no id of an item at its end: it changes or deletes every item of the collection, data a test did not create. Should a test run it (then add it by hand, against data the test creates)?`,
       [endpointId(e)],
