@@ -3,7 +3,7 @@
 // (on demand) make the runner. Each caller reports a problem its own way (an exit code, a
 // failing test); what counts as which kind of problem is decided here, once.
 import { buildGraph, type ProjectGraph } from '../graph/index.js';
-import { lint, type LintResult } from '../lint/index.js';
+import { lint, type FollowOn, type LintResult } from '../lint/index.js';
 import { loadProject, type CacheOptions, type Diagnostic, type Project } from '../project/index.js';
 import type { Runner, RunnerOptions } from '../runner/index.js';
 
@@ -22,6 +22,8 @@ export interface ProjectProblem {
   message: string;
   /** the errors behind it (for `lint`, every lint error; else the one loader diagnostic, or none) */
   errors: Diagnostic[];
+  /** for `lint`: what is not in `errors` because it only follows from a file that did not parse */
+  followOns?: FollowOn[];
 }
 
 export interface OpenOptions {
@@ -82,7 +84,7 @@ function problemOf(project: Project, linted: LintResult, env: string | undefined
   const missing = project.diagnostics.find((d) => NOT_A_PROJECT.has(d.code));
   if (missing) return { kind: 'not-a-project', message: missing.message, errors: [missing] };
   const errors = linted.diagnostics.filter((d) => d.severity === 'error');
-  if (errors.length) return { kind: 'lint', message: `the project has ${errors.length} lint error(s)`, errors };
+  if (errors.length) return { kind: 'lint', message: `the project has ${errors.length} lint error(s)`, errors, followOns: linted.followOns };
   if (env !== undefined && !project.environments.has(env)) {
     const known = [...project.environments.keys()].join(', ') || 'none';
     return { kind: 'environment', message: `environment "${env}" is not defined (defined: ${known})`, errors: [] };
@@ -112,5 +114,5 @@ function internalError(project: Project, message: string, found: Diagnostic[] = 
   const internal: Diagnostic = { code: 'E_INTERNAL', severity: 'error', message, file: project.rootFile, line: 1, col: 1 };
   const diagnostics = [...found, internal];
   const errors = diagnostics.filter((d) => d.severity === 'error').length;
-  return { diagnostics, errors, warnings: diagnostics.length - errors, ok: false };
+  return { diagnostics, followOns: [], errors, warnings: diagnostics.length - errors, ok: false };
 }

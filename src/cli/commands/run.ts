@@ -2,6 +2,7 @@
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { scheduleOrder, shardParts, splitProject, type ProjectGraph } from '../../graph/index.js';
+import { followOnLine } from '../../lint/index.js';
 import { openProject } from '../../open/index.js';
 import type { Project } from '../../project/index.js';
 import { createRedactor } from '../../redact/index.js';
@@ -130,6 +131,7 @@ export default (async function run(argv: string[], io: CliIO): Promise<number> {
   const { project, problem } = opened;
   if (problem?.kind === 'lint') {
     for (const d of problem.errors) io.stderr(`${formatLoc(d, io.cwd)}  error  ${d.code}  ${d.message}\n`);
+    for (const f of problem.followOns ?? []) io.stderr(`${followOnLine(f, io.cwd)}\n`);
     io.stderr(`flow run: ${problem.message}; nothing was sent\n`);
     return PROBLEM_EXIT.lint;
   }
