@@ -76,3 +76,15 @@ export function environmentError(
   // located at the project's root file: the stack then points there, not into reqflow
   return new FlowTestError('E_ENV_UNDEFINED', message, { file: project.rootFile, line: 1, col: 1 }, 'environment');
 }
+
+/**
+ * Lint's warnings (a misspelt key, say), one line each, as a Vitest warning: Vitest shows what
+ * a test file writes to the console while it is collected, under the file's name.
+ */
+export function warnLint(diagnostics: readonly Diagnostic[], cwd: string = process.cwd()): void {
+  const warnings = diagnostics.filter((d) => d.severity === 'warning');
+  if (!warnings.length) return;
+  const lines = warnings.map((d) => `reqflow: ${where(d, cwd)}  warning  ${d.code}  ${d.message}`);
+  lines.push(`reqflow: ${warnings.length} lint warning(s); flow({ strict: true }) makes them errors`);
+  console.warn(lines.join('\n'));
+}

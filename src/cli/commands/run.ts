@@ -2,14 +2,14 @@
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { scheduleOrder, shardParts, splitProject, type ProjectGraph } from '../../graph/index.js';
-import { followOnLine } from '../../lint/index.js';
 import { openProject } from '../../open/index.js';
 import type { Project } from '../../project/index.js';
 import { createRedactor } from '../../redact/index.js';
 import { type OperationResult, recordVerified } from '../../runner/index.js';
 import { envSecretValues, parseVarAssignment } from '../../runtime/index.js';
 import { reportingWriteErrors } from '../write-failure.js';
-import { formatEvent, formatLoc, formatResult, formatSummary, type RunFormatOptions } from '../format/run-output.js';
+import { formatEvent, formatResult, formatSummary, type RunFormatOptions } from '../format/run-output.js';
+import { lintLines, lintProblemLines } from '../format/lint-lines.js';
 import { argumentError, parseShard, unknownOperations } from '../args.js';
 import { CACHE_OPTIONS, cacheOptions, optionHelp, type OptionTable } from '../options.js';
 import { describeUnset, unsetVariables } from '../unset-vars.js';
@@ -44,6 +44,7 @@ const OPTIONS = {
   },
   ...SERVICE_OPTIONS,
   verbose: { type: 'boolean', default: false, help: ['print request and response headers and bodies, and what hooks', 'print (secrets as ***)'] },
+  strict: { type: 'boolean', default: false, help: 'lint warnings are errors: the run stops before sending anything' },
   'no-color': { type: 'boolean', default: false, help: 'plain output' },
   ...CACHE_OPTIONS,
   reporter: {
@@ -80,6 +81,9 @@ On a terminal, a live line on stderr shows done/total, what runs and the time (n
 on a pipe or under CI=true).
 
 Secrets come from FLOW_SECRET_<NAME>, then the OS keychain (flow secret set NAME).
+Lint warnings (a misspelt key, say) are printed first, one line each; --strict makes
+them errors.
+
 Exit codes: 0 every operation asked for passed, 1 a failure or skip (or lint errors),
 2 usage error (unknown option, operation or environment, no such project or no
 flow.yaml in it, a <SET_VIA_--var> value the run needs and nobody gave).
@@ -127,17 +131,17 @@ export default (async function run(argv: string[], io: CliIO): Promise<number> {
   const projectDir = path.resolve(io.cwd, o.project);
 
   const fmt: RunFormatOptions = { cwd: io.cwd, verbose: o.verbose, color: io.isTTY && !o['no-color'] && !io.env.NO_COLOR };
-  const opened = await openProject(projectDir, { env: o.env, cache: cacheOptions(o, io.env, io.cwd) });
+  const opened = await openProject(projectDir, { env: o.env, strict: o.strict, cache: cacheOptions(o, io.env, io.cwd) });
   const { project, problem } = opened;
   if (problem?.kind === 'lint') {
-    for (const d of problem.errors) io.stderr(`${formatLoc(d, io.cwd)}  error  ${d.code}  ${d.message}\n`);
-    for (const f of problem.followOns ?? []) io.stderr(`${followOnLine(f, io.cwd)}\n`);
+    io.stderr(lintProblemLines(problem, io.cwd));
     io.stderr(`flow run: ${problem.message}; nothing was sent\n`);
     return PROBLEM_EXIT.lint;
   }
   if (problem) return usage(problemMessage(problem, o.project));
-  // lint has passed: the graph was built
+  // lint has passed: the graph was built. Its warnings come first, where the results are read.
   const graph = opened.graph!;
+  (lines ? io.stdout : io.stderr)(lintLines(opened.lint.diagnostics, io.cwd));
   const unknown = unknownOperations(positionals, project, io.cwd);
   if (unknown) return usage(unknown);
   // a shard: the parts of the project (the Vitest plugin's test files) dealt to this shard
