@@ -174,6 +174,19 @@ describe('choosing reporters', () => {
     expect(r.stdout + written).not.toContain(r.token);
   });
 
+  it('every reporter writes to a file: the terminal still gets the failures, the summary line and each path', async () => {
+    const xml = path.join(out, 'only/junit.xml');
+    const md = path.join(out, 'only/report.md');
+    const r = await flowRun(['--all', '--reporter', 'junit', '--reporter', 'markdown', '--output-file', `junit=${xml}`, '--output-file', `markdown=${md}`]);
+    expect(r.code).toBe(1);
+    expect(r.stdout).toMatch(/^4 passed, 2 failed, 1 skipped \(\d+ ms\)$/m);
+    expect(r.stdout).toMatch(/^  ✖ invoice\.create  E_STATUS_MISMATCH  shop\/resources\/invoices\.yaml:\d+:\d+$/m);
+    expect(r.stdout.endsWith(`junit report: ${path.relative(FIXTURE, xml)}\nmarkdown report: ${path.relative(FIXTURE, md)}\n`)).toBe(true);
+    // no request lines: those are the default reporter's
+    expect(r.stdout).not.toContain('POST ');
+    expect(parseJUnit(readFileSync(xml, 'utf8'))[0]).toMatchObject({ failures: 2 });
+  });
+
   it('a report that cannot be written is said on stderr, and the run exits 1', async () => {
     const blocker = path.join(out, 'a-file');
     writeFileSync(blocker, '');

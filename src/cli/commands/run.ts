@@ -15,7 +15,7 @@ import { CACHE_OPTIONS, cacheOptions, optionHelp, type OptionTable } from '../op
 import { describeUnset, unsetVariables } from '../unset-vars.js';
 import { formatWarnings, runContract, SERVICE_OPTIONS, serverUrl, serviceUsage, startRunServer, waitingProgress } from '../run-services.js';
 import { bufferedWriter, EXIT, type CliIO, type Command } from '../io.js';
-import { chooseReporters, writeReports } from '../reporters.js';
+import { allToFiles, chooseReporters, reportPaths, writeReports } from '../reporters.js';
 import { createProgress, wantsProgress } from '../../report/index.js';
 import { PROBLEM_EXIT, problemMessage } from '../problem.js';
 
@@ -249,7 +249,8 @@ export default (async function run(argv: string[], io: CliIO): Promise<number> {
   }
   // The summary counts every operation that ran, prerequisites included: a failed
   // prerequisite is a failure even when only its dependents were asked for.
-  if (lines)
+  const filesOnly = allToFiles(reporters);
+  if (lines || filesOnly)
     io.stdout(
       formatSummary(
         { ...summaryResult, ...ends },
@@ -262,8 +263,9 @@ export default (async function run(argv: string[], io: CliIO): Promise<number> {
   const owned = shard ? new Set(asked) : undefined;
   const results = [...ran.values()].filter((r) => !owned || owned.has(r.operation));
   const report = { project, graph, environment, asked, results, summary: { ...ends, ms: summaryResult.ms }, startedAt, cwd: io.cwd };
-  const unwritten = await writeReports(report, reporters, io);
+  const { problems: unwritten, written } = await writeReports(report, reporters, io);
   for (const problem of unwritten) io.stderr(`flow run: ${problem}\n`);
+  if (filesOnly) io.stdout(reportPaths(written, io.cwd));
   if (o.record) {
     // A prerequisite that passed was confirmed by a real response too (docs/format.md#provenance-and-state-changes).
     const recorded = await reportingWriteErrors('run', io, () => recordVerified(project, [...ran.values()]));
