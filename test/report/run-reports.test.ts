@@ -161,7 +161,7 @@ describe('choosing reporters', () => {
     expect(annotations).toHaveLength(2);
     // paths relative to the workspace (the checkout), as GitHub wants them; newlines as %0A
     expect(annotations[0]).toMatch(
-      /^::error file=report\/shop\/resources\/invoices\.yaml,line=3,col=3,title=invoice\.create%3A E_STATUS_MISMATCH::E_STATUS_MISMATCH: expected 201, got 400: .*%0A {2}at shop\/resources\/invoices\.yaml:3:3 \(invoice\.create\)%0A/,
+      /^::error file=report\/shop\/resources\/invoices\.yaml,line=11,col=5,title=invoice\.create%3A E_STATUS_MISMATCH::E_STATUS_MISMATCH: expected 201, got 400: .*%0A {2}at shop\/resources\/invoices\.yaml:11:5 \(invoice\.create\)%0A/,
     );
     expect(annotations[1]).toMatch(
       /^::error file=report\/shop\/resources\/products\.yaml,line=\d+,col=\d+,title=product\.stock%3A E_ASSERT_FAILED::E_ASSERT_FAILED: \$\.data\.available > 100 failed \(actual: 3\)%0A/,

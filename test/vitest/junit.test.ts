@@ -74,7 +74,7 @@ describe('vitest run --reporter=junit on a repository of flow projects', () => {
     const failure = caseNamed(run.suites, 'shop/flow.yaml', 'invoice.create').failure!;
     expect(failure.type).toBe('FlowError');
     expect(failure.message).toMatch(/^E_STATUS_MISMATCH: /);
-    expect(failure.message).toContain('at shop/resources/invoices.yaml:3:3 (invoice.create)');
+    expect(failure.message).toContain('at shop/resources/invoices.yaml:9:5 (invoice.create)');
     expect(failure.message).toMatch(/POST http:\/\/127\.0\.0\.1:\d+\/invoices/);
     // the id the server gave this file's order (files of the repository run in parallel)
     expect(failure.message).toMatch(/"order_id":"o\d+"/);
