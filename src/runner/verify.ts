@@ -81,6 +81,7 @@ export function evaluateOne(expr: string, res: FlowResponse, rc: RenderContext, 
     // a passing assert's message is its expression
     message: outcome.message === expr ? shown : redactor.text(outcome.message),
   };
+  if (outcome.expectation !== undefined) record.expected = redactor.text(outcome.expectation);
   if (outcome.reason) record.reason = redactor.text(outcome.reason);
   return { record, error: outcome.error };
 }

@@ -164,7 +164,7 @@ describe('choosing reporters', () => {
       /^::error file=report\/shop\/resources\/invoices\.yaml,line=11,col=5,title=invoice\.create%3A E_STATUS_MISMATCH::E_STATUS_MISMATCH: expected 201, got 400: .*%0A {2}at shop\/resources\/invoices\.yaml:11:5 \(invoice\.create\)%0A/,
     );
     expect(annotations[1]).toMatch(
-      /^::error file=report\/shop\/resources\/products\.yaml,line=\d+,col=\d+,title=product\.stock%3A E_ASSERT_FAILED::E_ASSERT_FAILED: \$\.data\.available > 100 failed \(actual: 3\)%0A/,
+      /^::error file=report\/shop\/resources\/products\.yaml,line=\d+,col=\d+,title=product\.stock%3A E_ASSERT_FAILED::E_ASSERT_FAILED: \$\.data\.available > 100 failed: expected > 100, actual 3%0A/,
     );
     // the default lines are there too
     expect(r.stdout).toMatch(/^4 passed, 2 failed, 1 skipped/m);

@@ -233,6 +233,11 @@ describe('failure messages', () => {
       '$.data.n > 1 (actual: "a"): cannot order "a" and 1',
     );
     expect(assertLine({ expr: '$.a == 1', pass: false, actual: 2, message: '$.a == 1 failed (actual: 2)' })).toBe('$.a == 1 (actual: 2)');
+    // what the runner records now: what was expected, and the actual value
+    expect(assertLine({ expr: "$.status == 'draft'", pass: false, actual: 'published', expected: '"draft"' })).toBe(
+      '$.status == \'draft\': expected "draft", actual "published"',
+    );
+    expect(assertLine({ expr: '$.n > 100', pass: false, actual: undefined, expected: '> 100' })).toBe('$.n > 100: expected > 100, actual nothing');
   });
 
   test('lint errors list every diagnostic with file:line:col', () => {

@@ -44,6 +44,7 @@ const OPTIONS = {
   },
   ...SERVICE_OPTIONS,
   verbose: { type: 'boolean', default: false, help: ['print request and response headers and bodies, and what hooks', 'print (secrets as ***)'] },
+  quiet: { type: 'boolean', short: 'q', default: false, help: 'a failure is its code and file:line only: no request or response under it' },
   strict: { type: 'boolean', default: false, help: 'lint warnings are errors: the run stops before sending anything' },
   'no-color': { type: 'boolean', default: false, help: 'plain output' },
   ...CACHE_OPTIONS,
@@ -130,7 +131,7 @@ export default (async function run(argv: string[], io: CliIO): Promise<number> {
   const lines = reporters.some((r) => r.name === 'default');
   const projectDir = path.resolve(io.cwd, o.project);
 
-  const fmt: RunFormatOptions = { cwd: io.cwd, verbose: o.verbose, color: io.isTTY && !o['no-color'] && !io.env.NO_COLOR };
+  const fmt: RunFormatOptions = { cwd: io.cwd, verbose: o.verbose, quiet: o.quiet, color: io.isTTY && !o['no-color'] && !io.env.NO_COLOR };
   const opened = await openProject(projectDir, { env: o.env, strict: o.strict, cache: cacheOptions(o, io.env, io.cwd) });
   const { project, problem } = opened;
   if (problem?.kind === 'lint') {
