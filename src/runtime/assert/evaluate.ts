@@ -62,8 +62,9 @@ export function evaluateAssert(expr: AssertExpr, res: FlowResponse, rendered?: u
 }
 
 /**
- * On failure the message says the expression once, then the reason, or the actual value when
- * that is all there is to say: `$.tags contains 'x' failed (actual: [])`.
+ * On failure the message says the expression once, then the reason, or what was expected and
+ * the actual value when that is all there is to say:
+ * `$.tags contains 'x' failed: expected to contain "x", actual []`.
  */
 function outcome(expr: AssertExpr, pass: boolean, actual: unknown, expected: unknown, why: string | undefined): AssertOutcome {
   const expectation = pass || why ? undefined : expectationOf(expr, expected);
