@@ -47,7 +47,7 @@ export default (async function init(argv: string[], io: CliIO): Promise<number> 
   const name = o.name?.trim() || path.basename(dir);
   const files = initFiles(name, vitestConfigName(dir));
   try {
-    await writeInitFiles(dir, files);
+    writeInitFiles(dir, files);
   } catch (err) {
     const code = hasCode(err) ? err.code : 'E_INTERNAL';
     io.stderr(`flow init: ${code}: ${(err as Error).message}\n`);

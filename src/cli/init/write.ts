@@ -1,37 +1,39 @@
-// `flow init`'s writes: every file or none. A file that exists is never replaced (E_INIT_EXISTS,
-// checked for all before the first write), and each file appears whole or not at all: written
-// beside its place, then hard-linked there, which fails instead of replacing a file that
-// appeared in between.
-import { existsSync, readFileSync } from 'node:fs';
-import { link, mkdir, unlink, writeFile } from 'node:fs/promises';
+// `flow init`'s writes, through the project's one way of writing (src/project/write.ts): every
+// file or none. A file that exists is never replaced (E_INIT_EXISTS, checked for all before the
+// first write). A new or empty directory is assembled aside and moved into place whole; in one
+// that holds other files (a package's root), each file is written atomically.
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { FlowError } from '../../errors.js';
+import { checkWritable, writeNewProject, writeProjectFile } from '../../project/index.js';
 import type { InitFile } from './files.js';
 
 /** The paths of `files` that already exist in `dir`. */
 export function existing(dir: string, files: readonly InitFile[]): string[] {
-  return files.filter((f) => existsSync(path.join(dir, f.path))).map((f) => f.path);
+  return files.filter((f) => existsSync(path.join(dir, ...f.path.split('/')))).map((f) => f.path);
 }
 
-export async function writeInitFiles(dir: string, files: readonly InitFile[]): Promise<void> {
+/** Throws E_INIT_EXISTS when a file is there already, E_WRITE_* when one cannot be written; then nothing is written. */
+export function writeInitFiles(dir: string, files: readonly InitFile[]): void {
   const taken = existing(dir, files);
   if (taken.length) {
     throw new FlowError('E_INIT_EXISTS', `${taken.join(', ')} already exist${taken.length === 1 ? 's' : ''} in ${dir}; nothing was written`);
   }
-  for (const f of files) {
-    const target = path.join(dir, f.path);
-    await mkdir(path.dirname(target), { recursive: true });
-    const temp = `${target}.${process.pid}.tmp`;
-    await writeFile(temp, f.text, { flag: 'wx' });
-    try {
-      await link(temp, target);
-    } catch (err) {
-      if ((err as NodeJS.ErrnoException).code === 'EEXIST') throw new FlowError('E_INIT_EXISTS', `${f.path} appeared in ${dir} while writing; it was kept`);
-      throw err;
-    } finally {
-      await unlink(temp).catch(() => {});
-    }
+  if (isEmptyOrMissing(dir)) {
+    writeNewProject(dir, files);
+    return;
+  }
+  const targets = files.map((f) => path.join(dir, ...f.path.split('/')));
+  checkWritable(dir, targets);
+  files.forEach((f, i) => writeProjectFile(dir, targets[i], f.text));
+}
+
+function isEmptyOrMissing(dir: string): boolean {
+  try {
+    return readdirSync(dir).length === 0;
+  } catch {
+    return !existsSync(dir);
   }
 }
 
