@@ -56,7 +56,7 @@ export async function executeOnce(ctx: RunContext, op: Operation, trace: Trace, 
 }
 
 /** The `expect_status` line, which a mismatch is about; without one (any 2xx), the operation's. */
-export function expectStatusLoc(project: Project, op: Operation): Loc | undefined {
+function expectStatusLoc(project: Project, op: Operation): Loc | undefined {
   return op.raw.expect_status === undefined ? undefined : locate(project, op.file, [...op.yamlPath, 'expect_status'], true);
 }
 

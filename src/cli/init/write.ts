@@ -10,7 +10,7 @@ import { checkWritable, writeNewProject, writeProjectFile } from '../../project/
 import type { InitFile } from './files.js';
 
 /** The paths of `files` that already exist in `dir`. */
-export function existing(dir: string, files: readonly InitFile[]): string[] {
+function existing(dir: string, files: readonly InitFile[]): string[] {
   return files.filter((f) => existsSync(path.join(dir, ...f.path.split('/')))).map((f) => f.path);
 }
 
