@@ -132,6 +132,10 @@ export function validateOptions(options: unknown, where = 'flow()', names: strin
     problems.push(`split must be true or false, got ${describe(options.split)}`);
   }
   if (names.includes('explore')) problems.push(...exploreProblems(options.explore, options.openapi));
+  if (names.includes('strict') && options.strict !== undefined && typeof options.strict !== 'boolean') {
+    problems.push(`strict must be true or false, got ${describe(options.strict)}`);
+  }
+  if (names.includes('projects')) problems.push(...projectsProblems(options.projects));
   if (problems.length) throw new Error(`${where}: ${problems.join('; ')}`);
 }
 
@@ -145,11 +149,7 @@ function exploreProblems(explore: unknown, openapi: unknown): string[] {
   if (explore.budget !== undefined && !(typeof explore.budget === 'number' && explore.budget > 0))
     out.push(`explore.budget must be a number of seconds > 0, got ${describe(explore.budget)}`);
   if (explore.seed !== undefined && !Number.isSafeInteger(explore.seed)) out.push(`explore.seed must be a whole number, got ${describe(explore.seed)}`);
-  if (names.includes('strict') && options.strict !== undefined && typeof options.strict !== 'boolean') {
-    problems.push(`strict must be true or false, got ${describe(options.strict)}`);
-  }
-  if (names.includes('projects')) problems.push(...projectsProblems(options.projects));
-  if (problems.length) throw new Error(`${where}: ${problems.join('; ')}`);
+  return out;
 }
 
 function projectsProblems(projects: unknown): string[] {
