@@ -72,6 +72,7 @@ export const ERROR_CODES = {
   E_USAGE: 'a usage error',
   E_INTERNAL: 'a bug in reqflow',
   E_KEYCHAIN_UNAVAILABLE: 'the OS keychain cannot be reached',
+  E_INIT_EXISTS: 'flow init would replace a file that exists',
   // the importer (docs/import.md)
   E_IMPORT_INPUT: 'an input file cannot be read',
   E_IMPORT_FORMAT: 'the format of an input cannot be detected',

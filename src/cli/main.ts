@@ -12,6 +12,7 @@ const COMMANDS: Record<string, Loader> = {
   secret: () => import('./commands/secret.js'),
   calibrate: () => import('./commands/calibrate.js'),
   explore: () => import('./commands/explore.js'),
+  init: () => import('./commands/init.js'),
 };
 
 // One line per command for `flow --help`, here so that the help loads no command module.
@@ -23,10 +24,13 @@ const SUMMARIES: Record<string, string> = {
   secret: 'set, get, delete or list secrets in the OS keychain',
   calibrate: "propose the edits the live API's answers prove (--apply writes them)",
   explore: 'property-based testing from the graph: findings as replayable tests',
+  init: 'write a new project that lints clean (flow.yaml, an environment, an actor, a resource)',
 };
 
 export function usage(): string {
-  const lines = Object.keys(SUMMARIES).map((c) => `  ${c.padEnd(8)}${SUMMARIES[c]}`);
+  // aligned on the longest name (`calibrate` outgrew a fixed width)
+  const width = Math.max(...Object.keys(SUMMARIES).map((c) => c.length)) + 2;
+  const lines = Object.keys(SUMMARIES).map((c) => `  ${c.padEnd(width)}${SUMMARIES[c]}`);
   return [
     'Usage: flow <command> [options]',
     '',

@@ -7,7 +7,7 @@ import { openProject } from '../open/index.js';
 import type { CacheOptions, Project } from '../project/index.js';
 import { parseVarAssignment } from '../runtime/index.js';
 import { unknownOperations } from './args.js';
-import { formatLoc } from './format/run-output.js';
+import { lintProblemLines } from './format/lint-lines.js';
 import { EXIT, type CliIO } from './io.js';
 import { PROBLEM_EXIT, problemMessage } from './problem.js';
 
@@ -41,7 +41,7 @@ export async function openLiveProject(
   const opened = await openProject(path.resolve(io.cwd, o.project), { env: o.env, cache });
   const { project, problem } = opened;
   if (problem?.kind === 'lint') {
-    for (const d of problem.errors) io.stderr(`${formatLoc(d, io.cwd)}  error  ${d.code}  ${d.message}\n`);
+    io.stderr(lintProblemLines(problem, io.cwd));
     io.stderr(`flow ${command}: ${problem.message}; nothing was sent\n`);
     return PROBLEM_EXIT.lint;
   }

@@ -46,15 +46,34 @@ export function chooseReporters(names: string[], outputFiles: string[], cwd: str
   return chosen;
 }
 
-/** Write every report but `default` (streamed during the run); returns the files that could not be written, as messages. */
-export async function writeReports(report: RunReport, chosen: ChosenReporter[], io: CliIO): Promise<string[]> {
+/**
+ * Every reporter writes to a file: nothing else would reach the terminal, so `flow run` still
+ * prints the summary there, and where each report went.
+ */
+export function allToFiles(chosen: readonly ChosenReporter[]): boolean {
+  return chosen.every((c) => c.file !== undefined);
+}
+
+/** `junit report: reports/flows.xml`, one line per report written to a file. */
+export function reportPaths(written: readonly ChosenReporter[], cwd: string): string {
+  return written.map((c) => `${c.name} report: ${path.relative(cwd, c.file!) || c.file}\n`).join('');
+}
+
+/**
+ * Write every report but `default` (streamed during the run). Returns the files that could not
+ * be written, as messages, and the reporters whose file was written.
+ */
+export async function writeReports(report: RunReport, chosen: ChosenReporter[], io: CliIO): Promise<{ problems: string[]; written: ChosenReporter[] }> {
   const problems: string[] = [];
+  const written: ChosenReporter[] = [];
   const write = async (what: string, file: string, text: string, append = false) => {
     try {
       await mkdir(path.dirname(file), { recursive: true });
       await (append ? appendFile : writeFile)(file, text);
+      return true;
     } catch (err) {
       problems.push(`cannot write the ${what} to ${file}: ${(err as Error).message}`);
+      return false;
     }
   };
   for (const c of chosen) {
@@ -67,8 +86,8 @@ export async function writeReports(report: RunReport, chosen: ChosenReporter[], 
       continue;
     }
     const text = DOCUMENT_REPORTERS[c.name](report);
-    if (c.file) await write(`${c.name} report`, c.file, text);
-    else io.stdout(text);
+    if (!c.file) io.stdout(text);
+    else if (await write(`${c.name} report`, c.file, text)) written.push(c);
   }
-  return problems;
+  return { problems, written };
 }

@@ -3,7 +3,8 @@
 import { buildGraph, type ProjectGraph } from '../graph/index.js';
 import { diag, type Diagnostic, locate, type Project, severityOf } from '../project/index.js';
 import type { FixResult } from './fix/index.js';
-import type { Finding, LintContext, Rule } from './rule.js';
+import { separateFollowOns, type FollowOn } from './follow-ons.js';
+import type { Finding, LintContext, MissingName, Rule } from './rule.js';
 import { RULES } from './rules/index.js';
 
 export interface LintOptions {
@@ -16,8 +17,10 @@ export interface LintOptions {
 }
 
 export interface LintResult {
-  /** sorted by file, line, col; for one position, loader first, then in rule order */
+  /** parse errors first, then sorted by file, line, col; for one position, loader first, then in rule order */
   diagnostics: Diagnostic[];
+  /** findings not in `diagnostics` because they only follow from a file that did not parse, counted per file */
+  followOns: FollowOn[];
   errors: number;
   warnings: number;
   /** no errors (and, with `strict`, no warnings) */
@@ -26,12 +29,13 @@ export interface LintResult {
 
 export function lint(project: Project, options: LintOptions = {}): LintResult {
   const ctx = context(project, options.graph);
-  const found: Diagnostic[] = [...project.diagnostics];
+  const found: Array<{ diagnostic: Diagnostic; missing?: MissingName }> = project.diagnostics.map((diagnostic) => ({ diagnostic }));
   for (const rule of options.rules ?? RULES) found.push(...runRule(rule, ctx));
-  const diagnostics = sortDiagnostics(dedupe(found));
+  const { shown, followOns } = separateFollowOns(project, found);
+  const diagnostics = sortDiagnostics(dedupe(shown));
   const errors = diagnostics.filter((d) => d.severity === 'error').length;
   const warnings = diagnostics.length - errors;
-  return { diagnostics, errors, warnings, ok: errors === 0 && !(options.strict && warnings > 0) };
+  return { diagnostics, followOns, errors, warnings, ok: errors === 0 && !(options.strict && warnings > 0) };
 }
 
 /** The graph is built on first use, once: the structural rules never pay for it. */
@@ -46,13 +50,13 @@ function context(project: Project, built?: ProjectGraph): LintContext {
 }
 
 /** A rule that throws costs its own findings, never the run: it becomes E_INTERNAL. */
-function runRule(rule: Rule, ctx: LintContext): Diagnostic[] {
-  const out: Diagnostic[] = [];
+function runRule(rule: Rule, ctx: LintContext): Array<{ diagnostic: Diagnostic; missing?: MissingName }> {
+  const out: Array<{ diagnostic: Diagnostic; missing?: MissingName }> = [];
   try {
-    for (const finding of rule.check(ctx)) out.push(toDiagnostic(ctx.project, finding));
+    for (const finding of rule.check(ctx)) out.push({ diagnostic: toDiagnostic(ctx.project, finding), missing: finding.missing });
   } catch (err) {
     const why = err instanceof Error ? err.message : String(err);
-    out.push(diag('E_INTERNAL', `lint rule "${rule.id}" failed: ${why.split('\n')[0]}`, ctx.project.rootFile));
+    out.push({ diagnostic: diag('E_INTERNAL', `lint rule "${rule.id}" failed: ${why.split('\n')[0]}`, ctx.project.rootFile) });
   }
   return out;
 }
@@ -72,15 +76,19 @@ function dedupe(list: Diagnostic[]): Diagnostic[] {
   });
 }
 
+/** A file that does not parse is the first thing to fix: what else is wrong may follow from it. */
+const parseFirst = (d: Diagnostic) => (d.code === 'E_YAML_PARSE' ? 0 : 1);
+
 /** Stable: equal positions keep their order (loader, then rule order). */
 function sortDiagnostics(list: Diagnostic[]): Diagnostic[] {
-  return [...list].sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : a.line - b.line || a.col - b.col));
+  return [...list].sort((a, b) => parseFirst(a) - parseFirst(b) || (a.file < b.file ? -1 : a.file > b.file ? 1 : a.line - b.line || a.col - b.col));
 }
 
 export type { Rule } from './rule.js';
 export { RULES } from './rules/index.js';
 export { CODES } from './codes.js';
-export { format, FORMATS, type FormatName } from './format/index.js';
+export type { FollowOn } from './follow-ons.js';
+export { followOnLine, format, FORMATS, type FormatName } from './format/index.js';
 export { isFormatName } from './format/index.js';
 export { escapeData, escapeProperty } from './format/github.js';
 export { relativeFile } from './format/relative.js';

@@ -14,6 +14,17 @@ export interface Finding {
   atKey?: boolean;
   /** overrides the default severity of the code */
   severity?: Severity;
+  /**
+   * The name the finding says is undefined. When a file that did not parse may define it, the
+   * finding only follows from that file: lint counts it under the file instead of showing it.
+   */
+  missing?: MissingName;
+}
+
+/** `scope`: an actor or a resource; `variable`: an `env.X`. */
+export interface MissingName {
+  kind: 'actor' | 'resource' | 'scope' | 'environment' | 'variable';
+  name: string;
 }
 
 export interface LintContext {

@@ -3,7 +3,7 @@
 // (on demand) make the runner. Each caller reports a problem its own way (an exit code, a
 // failing test); what counts as which kind of problem is decided here, once.
 import { buildGraph, type ProjectGraph } from '../graph/index.js';
-import { lint, type LintResult } from '../lint/index.js';
+import { lint, type FollowOn, type LintResult } from '../lint/index.js';
 import { loadProject, type CacheOptions, type Diagnostic, type Project } from '../project/index.js';
 import type { Runner, RunnerOptions } from '../runner/index.js';
 
@@ -20,8 +20,10 @@ export interface ProjectProblem {
   kind: ProblemKind;
   /** one sentence, without the command name */
   message: string;
-  /** the errors behind it (for `lint`, every lint error; else the one loader diagnostic, or none) */
+  /** the errors behind it (for `lint`, every lint error, and with `strict` every warning; else the one loader diagnostic, or none) */
   errors: Diagnostic[];
+  /** for `lint`: what is not in `errors` because it only follows from a file that did not parse */
+  followOns?: FollowOn[];
 }
 
 export interface OpenOptions {
@@ -29,7 +31,7 @@ export interface OpenOptions {
   env?: string;
   /** the parse cache (src/project/parse-cache.ts): on unless `{ enabled: false }` */
   cache?: CacheOptions;
-  /** warnings count as failures in `lint.ok` */
+  /** warnings count as failures: in `lint.ok`, and as a `lint` problem (`flow run --strict`, the plugin's `strict`) */
   strict?: boolean;
   /**
    * Called once the project has loaded, before lint (`flow lint --fix`): returns true when it
@@ -70,7 +72,7 @@ export async function openProject(dir: string, options: OpenOptions = {}): Promi
     project,
     graph,
     lint: linted,
-    problem: problemOf(project, linted, options.env),
+    problem: problemOf(project, linted, options.env, options.strict),
     async createRunner(runnerOptions = {}) {
       const { createRunner } = await import('../runner/index.js');
       return createRunner(project, { ...runnerOptions, graph });
@@ -78,11 +80,16 @@ export async function openProject(dir: string, options: OpenOptions = {}): Promi
   };
 }
 
-function problemOf(project: Project, linted: LintResult, env: string | undefined): ProjectProblem | undefined {
+function problemOf(project: Project, linted: LintResult, env: string | undefined, strict = false): ProjectProblem | undefined {
   const missing = project.diagnostics.find((d) => NOT_A_PROJECT.has(d.code));
   if (missing) return { kind: 'not-a-project', message: missing.message, errors: [missing] };
-  const errors = linted.diagnostics.filter((d) => d.severity === 'error');
-  if (errors.length) return { kind: 'lint', message: `the project has ${errors.length} lint error(s)`, errors };
+  const errors = linted.diagnostics.filter((d) => strict || d.severity === 'error');
+  if (errors.length) {
+    const message = linted.errors
+      ? `the project has ${linted.errors} lint error(s)${strict && linted.warnings ? ` and ${linted.warnings} warning(s), which strict makes errors` : ''}`
+      : `the project has ${linted.warnings} lint warning(s), which strict makes errors`;
+    return { kind: 'lint', message, errors, followOns: linted.followOns };
+  }
   if (env !== undefined && !project.environments.has(env)) {
     const known = [...project.environments.keys()].join(', ') || 'none';
     return { kind: 'environment', message: `environment "${env}" is not defined (defined: ${known})`, errors: [] };
@@ -112,5 +119,5 @@ function internalError(project: Project, message: string, found: Diagnostic[] = 
   const internal: Diagnostic = { code: 'E_INTERNAL', severity: 'error', message, file: project.rootFile, line: 1, col: 1 };
   const diagnostics = [...found, internal];
   const errors = diagnostics.filter((d) => d.severity === 'error').length;
-  return { diagnostics, errors, warnings: diagnostics.length - errors, ok: false };
+  return { diagnostics, followOns: [], errors, warnings: diagnostics.length - errors, ok: false };
 }

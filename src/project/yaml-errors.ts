@@ -1,7 +1,9 @@
-// The yaml library's parse errors as a user can act on them: one per place (a mis-indented
-// line gives the library two messages at one position), and for bad indentation the line
-// at fault and the fix, instead of the library's own words ("Nested mappings are not
-// allowed in compact mappings", "Implicit keys need to be on a single line").
+// The yaml library's parse errors as a user can act on them: one per file, and for bad
+// indentation the line at fault and the fix, instead of the library's own words ("Nested
+// mappings are not allowed in compact mappings", "Implicit keys need to be on a single line").
+// Only the first is the user's slip: after it the parser's recovery misreads the lines that
+// follow (after a tab, every later key of the mapping is "a compact mapping"), so the rest
+// would flag correct lines.
 import type { LineCounter, YAMLError } from 'yaml';
 
 export interface YamlProblem {
@@ -14,20 +16,20 @@ export interface YamlProblem {
 const DEEPER = new Set(['BLOCK_AS_IMPLICIT_KEY', 'MULTILINE_IMPLICIT_KEY']);
 const SAME_COLUMN = 'keys of one mapping start in the same column';
 
-/** @param plain the message of an error this module has nothing better for */
+/**
+ * The first problem in the file (none when `errors` is empty).
+ * @param plain the message of an error this module has nothing better for
+ */
 export function yamlProblems(errors: readonly YAMLError[], text: string, lineCounter: LineCounter, plain: (e: YAMLError) => string): YamlProblem[] {
   const lines = text.split(/\r?\n/);
-  const out: YamlProblem[] = [];
-  const seen = new Set<string>();
+  let first: YamlProblem | undefined;
   for (const e of errors) {
     const { line, col } = lineCounter.linePos(e.pos[0]);
     const p = indentation(e, line, lines) ?? { line, col, message: e.code === 'TAB_AS_INDENT' ? `${plain(e)}: indent with spaces` : plain(e) };
-    const key = `${p.line}:${p.col}`;
-    if (seen.has(key)) continue;
-    seen.add(key);
-    out.push(p);
+    // a mis-indented line is found one line above it (indentation() moves it down): by position, not by order
+    if (!first || p.line < first.line || (p.line === first.line && p.col < first.col)) first = p;
   }
-  return out;
+  return first ? [first] : [];
 }
 
 function indentation(e: YAMLError, line: number, lines: string[]): YamlProblem | undefined {

@@ -7,6 +7,7 @@ import type { Loc } from '../project/index.js';
 import type { AssertRecord, OperationResult, RequestRecord, ResponseRecord } from '../runner/index.js';
 
 const BODY_LINES = 20;
+const BODY_CHARS = 2_000;
 /** Response headers that say nothing about why an operation failed. */
 const QUIET_HEADERS = new Set(['date', 'connection', 'keep-alive', 'transfer-encoding', 'content-length']);
 
@@ -30,18 +31,28 @@ export function failureMessage(result: OperationResult, cwd: string, text: strin
   const lines = [`${code}: ${text}`, `  at ${where(loc, cwd)} (${result.operation})`];
   const hint = calibrateHint(result);
   if (hint) lines.push(`  hint: ${hint}`);
+  lines.push(...failureDetails(result));
+  return lines.join('\n');
+}
+
+/**
+ * Under a failure's first line: the failed asserts, then the last request and response (bodies
+ * capped). The Vitest failure and `flow run` both show them, indented two spaces.
+ */
+export function failureDetails(result: OperationResult, { exchange = true } = {}): string[] {
+  const lines: string[] = [];
   const failed = result.asserts.filter((a) => !a.pass);
   if (failed.length) {
     lines.push('  assert:');
     for (const a of failed) lines.push(`    ✗ ${assertLine(a)}`);
   }
-  const last = result.exchanges.at(-1);
+  const last = exchange ? result.exchanges.at(-1) : undefined;
   if (last) {
     const count = result.exchanges.length;
     lines.push(`  request${count > 1 ? ` (${last.purpose}, last of ${count})` : ''}:`, ...requestLines(last.request));
     lines.push('  response:', ...(last.response ? responseLines(last.response) : ['    (none)']));
   }
-  return lines.join('\n');
+  return lines;
 }
 
 /**
@@ -62,10 +73,11 @@ function calibrateHint(result: OperationResult): string | undefined {
 }
 
 /**
- * A failed assert: the expression, the actual value, and the reason when the runtime gives
- * one (`nothing at $.x`, `cannot order …`).
+ * A failed assert: the expression, then what was expected and the actual value, or the reason
+ * when the runtime gives one (`nothing at $.x`, `cannot order …`).
  */
 export function assertLine(a: AssertRecord): string {
+  if (a.expected !== undefined && !a.reason) return `${a.expr}: expected ${a.expected}, actual ${a.actual === undefined ? 'nothing' : brief(a.actual)}`;
   const actual = a.actual === undefined ? '' : ` (actual: ${brief(a.actual)})`;
   return `${a.expr}${actual}${a.reason ? `: ${a.reason}` : ''}`;
 }
@@ -87,9 +99,12 @@ function responseLines(res: ResponseRecord): string[] {
 }
 
 function bodyLines(body: string): string[] {
-  const lines = body.split('\n');
+  // a minified body is one line: cut by characters too
+  const text = body.length > BODY_CHARS ? body.slice(0, BODY_CHARS) : body;
+  const lines = text.split('\n');
   const shown = lines.slice(0, BODY_LINES).map((l) => `    ${l}`);
   if (lines.length > BODY_LINES) shown.push(`    … ${lines.length - BODY_LINES} more lines`);
+  else if (text !== body) shown.push(`    … ${body.length - BODY_CHARS} more characters`);
   return shown;
 }
 

@@ -22,5 +22,5 @@ export const DOCUMENT_REPORTERS: Record<'json' | 'junit' | 'markdown', (report: 
   junit: (report) => junitReport(report),
   markdown: markdownReport,
 };
-export { assertLine, displayPath, errorText, failureMessage, where } from './failure-text.js';
+export { assertLine, displayPath, errorText, failureDetails, failureMessage, where } from './failure-text.js';
 export { workflowCommand } from './github.js';

@@ -77,5 +77,11 @@ function error(e: ErrorRecord, cwd: string) {
 }
 
 function assertion(a: AssertRecord) {
-  return { expr: a.expr, pass: a.pass, ...(a.actual !== undefined ? { actual: a.actual } : {}), ...(a.reason ? { reason: a.reason } : {}) };
+  return {
+    expr: a.expr,
+    pass: a.pass,
+    ...(a.expected !== undefined ? { expected: a.expected } : {}),
+    ...(a.actual !== undefined ? { actual: a.actual } : {}),
+    ...(a.reason ? { reason: a.reason } : {}),
+  };
 }

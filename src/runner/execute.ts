@@ -30,7 +30,7 @@ export async function executeOnce(ctx: RunContext, op: Operation, trace: Trace, 
   const target = binding?.resource === op.resource ? binding.instance : undefined;
   const exchange = () => requestOnce(ctx, op, rc, trace, target);
   const res = op.pollUntil ? await pollUntil(ctx, op, rc, exchange) : await exchange();
-  if (!op.pollUntil) checkStatus(res, op.expectStatus, ctx.redactor);
+  if (!op.pollUntil) checkStatus(res, op.expectStatus, ctx.redactor, () => expectStatusLoc(ctx.project, op));
   // A response that breaks the contract still goes through extract and assert: when nothing
   // else fails, its values are recorded and its dependents run, so one run shows every drift.
   const contract = ctx.options.responseCheck ? checkResponse(ctx, op, res, trace) : undefined;
@@ -53,6 +53,11 @@ export async function executeOnce(ctx: RunContext, op: Operation, trace: Trace, 
   const asserted = { extracted: ctx.redactor.value(extracted), asserts: records };
   if (contract) return { ...asserted, error: contract.error, handsOn: error === undefined };
   return { ...asserted, error };
+}
+
+/** The `expect_status` line, which a mismatch is about; without one (any 2xx), the operation's. */
+function expectStatusLoc(project: Project, op: Operation): Loc | undefined {
+  return op.raw.expect_status === undefined ? undefined : locate(project, op.file, [...op.yamlPath, 'expect_status'], true);
 }
 
 /** The line of the `index`-th assert (op.assert keeps only the strings of the written list). */

@@ -34,6 +34,8 @@ export interface AssertRecord {
   expr: string;
   pass: boolean;
   actual?: unknown;
+  /** on a failure with a value to compare: what was expected (`"draft"`, `> 100`), redacted */
+  expected?: string;
   message?: string;
   /** on a failure, why, when the actual value does not say it all (`nothing at $.x`, `cannot order …`) */
   reason?: string;

@@ -1,7 +1,7 @@
 // The checks after a response, in Hurl's order: expect_status (stop if it fails), extract,
 // then assert. Each failure is a coded error with the facts a user needs to fix it.
 import { FlowError } from '../errors.js';
-import type { ExtractSpec, Operation } from '../project/index.js';
+import type { ExtractSpec, Loc, Operation } from '../project/index.js';
 import { evaluateAssert, extractAll, parseAssert, render, type RenderContext } from '../runtime/index.js';
 import type { Redactor } from '../redact/index.js';
 import type { FlowResponse } from '../http/index.js';
@@ -9,14 +9,15 @@ import type { AssertRecord, ResultWarning } from './types.js';
 import type { RunContext, Trace } from './context.js';
 import { redactedExcerpt } from './records.js';
 
-/** Without expect_status, any 2xx passes. */
-export function checkStatus(res: FlowResponse, expected: number[] | undefined, redactor: Redactor): void {
+/** Without expect_status, any 2xx passes. `at`: where a mismatch is (the `expect_status` line), asked only on failure. */
+export function checkStatus(res: FlowResponse, expected: number[] | undefined, redactor: Redactor, at?: () => Loc | undefined): void {
   const ok = expected ? expected.includes(res.status) : res.status >= 200 && res.status < 300;
   if (ok) return;
   const want = expected ? (expected.length === 1 ? String(expected[0]) : `one of ${expected.join(', ')}`) : 'a 2xx status';
   const body = redactedExcerpt(redactor, res.text(), 300, 0, res.truncated);
   throw new FlowError('E_STATUS_MISMATCH', `expected ${want}, got ${res.status}${body ? `: ${body}` : ''}`, {
     details: { expected: expected ?? '2xx', actual: res.status, body },
+    loc: at?.(),
   });
 }
 
@@ -80,6 +81,7 @@ export function evaluateOne(expr: string, res: FlowResponse, rc: RenderContext, 
     // a passing assert's message is its expression
     message: outcome.message === expr ? shown : redactor.text(outcome.message),
   };
+  if (outcome.expectation !== undefined) record.expected = redactor.text(outcome.expectation);
   if (outcome.reason) record.reason = redactor.text(outcome.reason);
   return { record, error: outcome.error };
 }

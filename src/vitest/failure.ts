@@ -1,5 +1,6 @@
 // What a failing flow test throws. The text of a failed result is src/report's (failure-text.ts),
 // shared with `flow run`'s JUnit and Markdown reports.
+import { followOnLine, type FollowOn } from '../lint/index.js';
 import type { ProjectProblem } from '../open/index.js';
 import type { Diagnostic, Loc, Project } from '../project/index.js';
 import { displayPath, errorText, failureMessage, where } from '../report/index.js';
@@ -41,21 +42,23 @@ export function prerequisiteFailure(operation: string, prerequisite: OperationRe
 }
 
 /** The message of the one `lint` test of a project with errors. */
-function lintMessage(errors: Diagnostic[], cwd: string): string {
+function lintMessage(errors: Diagnostic[], cwd: string, followOns: readonly FollowOn[] = []): string {
   const lines = [`E_LINT: ${errors.length} lint error${errors.length === 1 ? '' : 's'}`];
   for (const d of errors) lines.push(`  ${where(d, cwd)}  ${d.code}  ${d.message}`);
+  for (const f of followOns) lines.push(`  ${followOnLine(f, cwd)}`);
   return lines.join('\n');
 }
 
-export function lintError(errors: Diagnostic[], cwd: string = process.cwd()): FlowTestError {
+/** Located at the first error: lint sorts parse errors first, and what follows from them is only counted. */
+export function lintError(errors: Diagnostic[], cwd: string = process.cwd(), followOns: readonly FollowOn[] = []): FlowTestError {
   const first = errors[0];
   const loc = first && { file: first.file, line: first.line, col: first.col };
-  return new FlowTestError(first?.code ?? 'E_LINT', lintMessage(errors, cwd), loc, 'lint');
+  return new FlowTestError(first?.code ?? 'E_LINT', lintMessage(errors, cwd, followOns), loc, 'lint');
 }
 
 /** What a project that cannot run becomes: a lint failure, or the environment's (src/open says which). */
 export function problemError(problem: ProjectProblem, project: Pick<Project, 'rootFile' | 'environments'>, env: string | undefined): FlowTestError {
-  return (problem.kind === 'environment' && environmentError(project, env)) || lintError(problem.errors);
+  return (problem.kind === 'environment' && environmentError(project, env)) || lintError(problem.errors, process.cwd(), problem.followOns);
 }
 
 /**
@@ -72,4 +75,16 @@ export function environmentError(
   const message = `E_ENV_UNDEFINED: environment "${env}" is not defined in ${displayPath(project.rootFile, cwd)} (defined: ${known})`;
   // located at the project's root file: the stack then points there, not into reqflow
   return new FlowTestError('E_ENV_UNDEFINED', message, { file: project.rootFile, line: 1, col: 1 }, 'environment');
+}
+
+/**
+ * Lint's warnings (a misspelt key, say), one line each, as a Vitest warning: Vitest shows what
+ * a test file writes to the console while it is collected, under the file's name.
+ */
+export function warnLint(diagnostics: readonly Diagnostic[], cwd: string = process.cwd()): void {
+  const warnings = diagnostics.filter((d) => d.severity === 'warning');
+  if (!warnings.length) return;
+  const lines = warnings.map((d) => `reqflow: ${where(d, cwd)}  warning  ${d.code}  ${d.message}`);
+  lines.push(`reqflow: ${warnings.length} lint warning(s); flow({ strict: true }) makes them errors`);
+  console.warn(lines.join('\n'));
 }

@@ -7,9 +7,10 @@ import { openProject } from '../open/index.js';
 import type { Project } from '../project/index.js';
 import type { OperationResult, Runner, RunSummary } from '../runner/index.js';
 import { contractOptions } from './contract.js';
-import { displayPath, problemError } from './failure.js';
+import { displayPath, problemError, warnLint } from './failure.js';
 import { OPTIONS_KEY, runnerOptions, validateSuiteOptions, withDefaults, type SuiteOptions } from './options.js';
 import { settle, type Reported } from './outcome.js';
+import { optionsFor } from './project-options.js';
 import { projectRoot } from './project-files.js';
 
 export interface FlowHandle {
@@ -46,11 +47,13 @@ export function createFlowTest(project?: string | URL, options: SuiteOptions = {
       async ({}, use) => {
         const root = projectRoot(project, expect.getState().testPath);
         // Read here, not when the module loads: `inject` needs a running test file.
-        const suite = withDefaults(options, inject(OPTIONS_KEY));
+        const provided = inject(OPTIONS_KEY);
+        const suite = withDefaults(options, provided && optionsFor(provided, root));
         const opts = runnerOptions(suite);
-        const opened = await openProject(root, { env: opts.env });
+        const opened = await openProject(root, { env: opts.env, strict: suite.strict });
         const { project: loaded, problem } = opened;
         if (problem) throw problemError(problem, loaded, opts.env);
+        warnLint(opened.lint.diagnostics);
         // The runtime loads once lint has passed, as in a flow.yaml suite (suite.ts).
         const runner = await opened.createRunner({ ...opts, ...(await contractOptions(suite)) });
         try {

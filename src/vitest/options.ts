@@ -7,6 +7,7 @@ import { closestName } from '../graph/index.js';
 import { varsFromEnv } from '../runtime/index.js';
 import type { RunnerOptions } from '../runner/index.js';
 import { originOf, probeUrl, type ServerOptions } from '../server/index.js';
+import { resolveProjects } from './project-options.js';
 
 export interface FlowOptions {
   /** environment id, for every project; default: each project's `default_environment`. `FLOW_ENV` overrides it. */
@@ -32,6 +33,22 @@ export interface FlowOptions {
     /** the seed of the draws (default 1: a test is reproducible) */
     seed?: number;
   };
+  /** lint warnings (a misspelt key) fail the project's `lint` test; without it they are printed as warnings */
+  strict?: boolean;
+  /**
+   * Options for one project, by the path of its `flow.yaml` (or of its directory) relative to
+   * the Vitest root: `{ 'api/flow.yaml': { vars: { baseUrl } } }`. They win over the options
+   * above; `vars` merge by name.
+   */
+  projects?: Record<string, ProjectOptions>;
+}
+
+/** What one project may set for itself (`projects`). */
+export interface ProjectOptions {
+  env?: string;
+  vars?: Record<string, string>;
+  concurrency?: number;
+  strict?: boolean;
 }
 
 type ContractMode = 'fail' | 'warn';
@@ -47,6 +64,9 @@ export interface SuiteOptions {
   env?: string;
   vars?: Record<string, string>;
   concurrency?: number;
+  strict?: boolean;
+  /** each project's own options, by the absolute path of its flow.yaml (project-options.ts merges them in) */
+  projects?: Record<string, ProjectOptions>;
   /** absolute path of the OpenAPI description */
   openapi?: string;
   contract?: ContractMode;
@@ -73,9 +93,10 @@ declare module 'vitest' {
 
 export const DEFAULT_INCLUDE = ['**/flow.yaml'];
 export const ROOT_FILE_NAME = 'flow.yaml';
-const FLOW_OPTION_NAMES = ['env', 'vars', 'concurrency', 'include', 'server', 'openapi', 'contract', 'split', 'explore'];
+const FLOW_OPTION_NAMES = ['env', 'vars', 'concurrency', 'include', 'server', 'openapi', 'contract', 'split', 'explore', 'strict', 'projects'];
 const SERVER_OPTION_NAMES = ['command', 'cwd', 'env', 'url', 'port', 'timeout', 'reuseExisting', 'watch'];
 const SUITE_OPTION_NAMES = ['env', 'vars', 'concurrency'];
+const PROJECT_OPTION_NAMES = ['env', 'vars', 'concurrency', 'strict'];
 
 /**
  * Throws an Error naming every bad option: a misspelt key or `concurrency: 0` would otherwise
@@ -111,6 +132,10 @@ export function validateOptions(options: unknown, where = 'flow()', names: strin
     problems.push(`split must be true or false, got ${describe(options.split)}`);
   }
   if (names.includes('explore')) problems.push(...exploreProblems(options.explore, options.openapi));
+  if (names.includes('strict') && options.strict !== undefined && typeof options.strict !== 'boolean') {
+    problems.push(`strict must be true or false, got ${describe(options.strict)}`);
+  }
+  if (names.includes('projects')) problems.push(...projectsProblems(options.projects));
   if (problems.length) throw new Error(`${where}: ${problems.join('; ')}`);
 }
 
@@ -124,6 +149,20 @@ function exploreProblems(explore: unknown, openapi: unknown): string[] {
   if (explore.budget !== undefined && !(typeof explore.budget === 'number' && explore.budget > 0))
     out.push(`explore.budget must be a number of seconds > 0, got ${describe(explore.budget)}`);
   if (explore.seed !== undefined && !Number.isSafeInteger(explore.seed)) out.push(`explore.seed must be a whole number, got ${describe(explore.seed)}`);
+  return out;
+}
+
+function projectsProblems(projects: unknown): string[] {
+  if (projects === undefined) return [];
+  if (!isRecord(projects)) return [`projects must be an object keyed by the path of a flow.yaml, got ${describe(projects)}`];
+  const out: string[] = [];
+  for (const [key, value] of Object.entries(projects)) {
+    try {
+      validateOptions(value, `projects[${JSON.stringify(key)}]`, PROJECT_OPTION_NAMES);
+    } catch (err) {
+      out.push((err as Error).message);
+    }
+  }
   return out;
 }
 
@@ -187,6 +226,8 @@ export function suiteOptions(options: FlowOptions = {}, root?: string): SuiteOpt
   if (options.openapi !== undefined) out.openapi = root === undefined ? options.openapi : path.resolve(root, options.openapi);
   if (options.contract !== undefined) out.contract = options.contract;
   if (options.explore !== undefined) out.explore = { ...options.explore };
+  if (options.strict !== undefined) out.strict = options.strict;
+  if (options.projects !== undefined && root !== undefined) out.projects = resolveProjects(options.projects, root);
   return out;
 }
 
@@ -208,6 +249,7 @@ export function withDefaults(own: SuiteOptions, defaults: SuiteOptions | undefin
     concurrency: own.concurrency ?? defaults?.concurrency,
     openapi: defaults?.openapi,
     contract: defaults?.contract,
+    strict: defaults?.strict,
   });
 }
 

@@ -8,7 +8,7 @@ import type { Runner } from '../runner/index.js';
 import { testBudgetMs } from './budget.js';
 import { contractOptions } from './contract.js';
 import { EXPLORE_TEST, exploreTimeoutMs, runExploreTest } from './explore.js';
-import { FlowTestError, problemError } from './failure.js';
+import { FlowTestError, problemError, warnLint } from './failure.js';
 import { suiteLayout, type LayoutOperation } from './layout.js';
 import { runnerOptions, type SuitePlan } from './options.js';
 import { settle, type Reported } from './outcome.js';
@@ -32,7 +32,7 @@ export async function defineFlowSuite(plan: SuitePlan): Promise<void> {
   // `env` (and FLOW_ENV) apply to every project: one that lacks it fails here, as one test,
   // before any request, instead of in beforeAll with the runner's stack and every test skipped.
   const options = runnerOptions(plan.options);
-  const opened = await openProject(plan.root, { env: options.env });
+  const opened = await openProject(plan.root, { env: options.env, strict: plan.options.strict });
   const { project, graph, problem } = opened;
   if (problem) {
     // One failing test, never a crash of collection. Lint's errors include our own bugs (a
@@ -43,6 +43,8 @@ export async function defineFlowSuite(plan: SuitePlan): Promise<void> {
     });
     return;
   }
+  // Without `strict`, lint's warnings pass: said where the run is read, not only by `flow lint`.
+  warnLint(opened.lint.diagnostics);
   let layout: LayoutOperation[];
   try {
     layout = layoutOf(project, graph!, plan.part);

@@ -4,6 +4,7 @@ import path from 'node:path';
 import type { Plugin } from 'vitest/config';
 import { ROOT_FILE_NAME, type SuitePlan } from './options.js';
 import { partOf } from './split-files.js';
+import { optionsFor } from './project-options.js';
 
 export const SUITE_MODULE = 'reqflow/vitest/suite';
 
@@ -57,7 +58,7 @@ export function transformPlugin(
       const root = path.resolve(part?.root ?? file);
       // Vite ignores files inside the root here (its watcher sees them already).
       for (const dep of await onSuite(root)) this.addWatchFile(dep);
-      return { code: generateSuiteModule({ root, options: plan.options, ...(part && { part: part.fileName }) }), map: null };
+      return { code: generateSuiteModule({ root, options: optionsFor(plan.options, root), ...(part && { part: part.fileName }) }), map: null };
     },
   };
 }

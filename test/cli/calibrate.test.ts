@@ -53,6 +53,8 @@ describe('flow calibrate', () => {
       ].sort(),
     );
     expect(report).toContain('`expect_status: 404` -> `expect_status: 403`');
+    // the edit's line is the expect_status it changes, not the operation's key (line 17)
+    expect(report).toContain('- Edit (resources/items.yaml:20): `expect_status: 404` -> `expect_status: 403`');
     expect(report).toContain('`inject.headers.Authorization`: `{{admin.token}}` -> `Bearer {{admin.token}}`');
     expect(report).toContain('`id: $.data.data[*].id` -> `id: $.data.data.id`');
     expect(report).toContain('add `actor: admin`');

@@ -66,13 +66,13 @@ describe('flow run (in process)', () => {
     const r = await flowRun(['order.get', 'order.list'], { dir });
     expect(r.code).toBe(1);
     expect(r.stdout).toMatch(line('✖ product\\.create \\(prerequisite of product\\.publish\\)'));
-    expect(r.stdout).toMatch(line('    resources/products\\.yaml:3:3  E_STATUS_MISMATCH  expected 201, got 404: \\{"error":"no route POST /nope"\\}'));
+    expect(r.stdout).toMatch(line('    resources/products\\.yaml:3:54  E_STATUS_MISMATCH  expected 201, got 404: \\{"error":"no route POST /nope"\\}'));
     expect(r.stdout).toMatch(line('- order\\.get  skipped: prerequisite product\\.create failed'));
     expect(r.stdout).toMatch(line(`✔ order\\.list  ${MS}`));
     // the failed prerequisite counts as a failure, its three dependents as skips
     expect(r.stdout).toMatch(line(`1 passed, 1 failed, 3 skipped \\(${MS}\\)`));
     // the failures again at the end, where a long run's reader looks
-    expect(r.stdout).toMatch(/\nFailed:\n {2}✖ product\.create {2}E_STATUS_MISMATCH {2}resources\/products\.yaml:3:3\n1 passed/);
+    expect(r.stdout).toMatch(/\nFailed:\n {2}✖ product\.create {2}E_STATUS_MISMATCH {2}resources\/products\.yaml:3:54\n1 passed/);
     expect(api().count('POST /orders')).toBe(0);
   });
 

@@ -283,6 +283,11 @@ describe('bad input: a coded diagnostic, never a throw or a hang', () => {
       'name: item\noperations:\n  get:\n\tpath: /items\n',
       { line: 4, col: 1, message: 'YAML: Tabs are not allowed as indentation: indent with spaces' },
     ],
+    [
+      'a tab before correct lines (the parser misreads every later key of the mapping)',
+      'name: item\noperations:\n  get:\n\tpath: /items\n    method: GET\n    expect_status: 200\n  list:\n    path: /items\n',
+      { line: 4, col: 1, message: 'YAML: Tabs are not allowed as indentation: indent with spaces' },
+    ],
   ])('a mis-indented line (%s) is one E_YAML_PARSE at that line, saying how to fix it', async (_, text, expected) => {
     const dir = await writeProject({ 'flow.yaml': ROOT, 'resources/a.yaml': text });
     const d = (await loadProject(dir)).diagnostics;

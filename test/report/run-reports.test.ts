@@ -161,10 +161,10 @@ describe('choosing reporters', () => {
     expect(annotations).toHaveLength(2);
     // paths relative to the workspace (the checkout), as GitHub wants them; newlines as %0A
     expect(annotations[0]).toMatch(
-      /^::error file=report\/shop\/resources\/invoices\.yaml,line=3,col=3,title=invoice\.create%3A E_STATUS_MISMATCH::E_STATUS_MISMATCH: expected 201, got 400: .*%0A {2}at shop\/resources\/invoices\.yaml:3:3 \(invoice\.create\)%0A/,
+      /^::error file=report\/shop\/resources\/invoices\.yaml,line=11,col=5,title=invoice\.create%3A E_STATUS_MISMATCH::E_STATUS_MISMATCH: expected 201, got 400: .*%0A {2}at shop\/resources\/invoices\.yaml:11:5 \(invoice\.create\)%0A/,
     );
     expect(annotations[1]).toMatch(
-      /^::error file=report\/shop\/resources\/products\.yaml,line=\d+,col=\d+,title=product\.stock%3A E_ASSERT_FAILED::E_ASSERT_FAILED: \$\.data\.available > 100 failed \(actual: 3\)%0A/,
+      /^::error file=report\/shop\/resources\/products\.yaml,line=\d+,col=\d+,title=product\.stock%3A E_ASSERT_FAILED::E_ASSERT_FAILED: \$\.data\.available > 100 failed: expected > 100, actual 3%0A/,
     );
     // the default lines are there too
     expect(r.stdout).toMatch(/^4 passed, 2 failed, 1 skipped/m);
@@ -172,6 +172,19 @@ describe('choosing reporters', () => {
     expect(written).toMatch(/^earlier step\n## reqflow run: shop\n/);
     expect(written).toContain('```mermaid\nflowchart LR\n');
     expect(r.stdout + written).not.toContain(r.token);
+  });
+
+  it('every reporter writes to a file: the terminal still gets the failures, the summary line and each path', async () => {
+    const xml = path.join(out, 'only/junit.xml');
+    const md = path.join(out, 'only/report.md');
+    const r = await flowRun(['--all', '--reporter', 'junit', '--reporter', 'markdown', '--output-file', `junit=${xml}`, '--output-file', `markdown=${md}`]);
+    expect(r.code).toBe(1);
+    expect(r.stdout).toMatch(/^4 passed, 2 failed, 1 skipped \(\d+ ms\)$/m);
+    expect(r.stdout).toMatch(/^  ✖ invoice\.create  E_STATUS_MISMATCH  shop\/resources\/invoices\.yaml:\d+:\d+$/m);
+    expect(r.stdout.endsWith(`junit report: ${path.relative(FIXTURE, xml)}\nmarkdown report: ${path.relative(FIXTURE, md)}\n`)).toBe(true);
+    // no request lines: those are the default reporter's
+    expect(r.stdout).not.toContain('POST ');
+    expect(parseJUnit(readFileSync(xml, 'utf8'))[0]).toMatchObject({ failures: 2 });
   });
 
   it('a report that cannot be written is said on stderr, and the run exits 1', async () => {

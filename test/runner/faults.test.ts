@@ -192,7 +192,9 @@ describe('bodies', () => {
     expect(resultOf(summary, 'f.latin1').error?.details).toMatchObject({ actual: 'caf\uFFFD' });
     // a failed assert keeps what the operation extracted and every assert record
     expect(resultOf(summary, 'f.latin1').extracted).toEqual({ name: 'caf\uFFFD' });
-    expect(resultOf(summary, 'f.latin1').asserts).toEqual([{ expr: "$.data.name == 'café'", pass: false, actual: 'caf\uFFFD', message: expect.any(String) }]);
+    expect(resultOf(summary, 'f.latin1').asserts).toEqual([
+      { expr: "$.data.name == 'café'", pass: false, actual: 'caf\uFFFD', expected: '"café"', message: expect.any(String) },
+    ]);
     expect(resultOf(summary, 'f.latin1').exchanges[0].response?.body).toBe('{"name":"caf\uFFFD"}');
   });
 });
@@ -226,7 +228,7 @@ describe('checks', () => {
     const { result } = await runBeside('count', `{ path: /count, assert: ["$.data.state == 'open'", "$.data.count == 3"] }`);
     expect(result.error).toMatchObject({ code: 'E_ASSERT_FAILED', details: { expr: '$.data.count == 3', actual: 2 } });
     // the expression and the actual value, once each
-    expect(result.error?.message).toBe('$.data.count == 3 failed (actual: 2)');
+    expect(result.error?.message).toBe('$.data.count == 3 failed: expected 3, actual 2');
     expect(result.asserts.map((a) => [a.expr, a.pass])).toEqual([
       ["$.data.state == 'open'", true],
       ['$.data.count == 3', false],
@@ -237,7 +239,7 @@ describe('checks', () => {
     const { result } = await runBeside('count', `{ path: /count, assert: ["$.data.missing == 1", "$.data.count == 3"] }`);
     expect(result.asserts).toEqual([
       { expr: '$.data.missing == 1', pass: false, message: '$.data.missing == 1 failed: nothing at $.data.missing', reason: 'nothing at $.data.missing' },
-      { expr: '$.data.count == 3', pass: false, actual: 2, message: '$.data.count == 3 failed (actual: 2)' },
+      { expr: '$.data.count == 3', pass: false, actual: 2, expected: '3', message: '$.data.count == 3 failed: expected 3, actual 2' },
     ]);
   });
 

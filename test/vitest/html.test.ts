@@ -59,7 +59,7 @@ test('the html report holds one test per operation, with its state and its failu
   ]);
   const failure = tests.find((t) => t.name === 'invoice.create')!.result!.errors![0];
   expect(failure.name).toBe('FlowError');
-  expect(failure.message).toMatch(/^E_STATUS_MISMATCH: expected 201, got 400: .*\n {2}at shop\/resources\/invoices\.yaml:3:3 \(invoice\.create\)\n/);
+  expect(failure.message).toMatch(/^E_STATUS_MISMATCH: expected 201, got 400: .*\n {2}at shop\/resources\/invoices\.yaml:11:5 \(invoice\.create\)\n/);
   expect(failure.message).toContain('Authorization: Bearer ***');
   expect(failure.message).toContain('"signature":"***"');
   const skip = tests.find((t) => t.name === 'invoice.send')!;

@@ -74,7 +74,7 @@ describe('vitest run --reporter=junit on a repository of flow projects', () => {
     const failure = caseNamed(run.suites, 'shop/flow.yaml', 'invoice.create').failure!;
     expect(failure.type).toBe('FlowError');
     expect(failure.message).toMatch(/^E_STATUS_MISMATCH: /);
-    expect(failure.message).toContain('at shop/resources/invoices.yaml:3:3 (invoice.create)');
+    expect(failure.message).toContain('at shop/resources/invoices.yaml:9:5 (invoice.create)');
     expect(failure.message).toMatch(/POST http:\/\/127\.0\.0\.1:\d+\/invoices/);
     // the id the server gave this file's order (files of the repository run in parallel)
     expect(failure.message).toMatch(/"order_id":"o\d+"/);
@@ -90,12 +90,12 @@ describe('vitest run --reporter=junit on a repository of flow projects', () => {
     expect(run.stderr).toContain('E_STATUS_MISMATCH');
   });
 
-  test('a failed assert names the expression and the actual value, once each', () => {
+  test('a failed assert names the expression, what was expected and the actual value, once each', () => {
     const failure = caseNamed(run.suites, 'shop/flow.yaml', 'product.stock').failure!;
-    expect(failure.message).toMatch(/^E_ASSERT_FAILED: \$\.data\.available > 100 failed \(actual: 3\)\s+at /);
+    expect(failure.message).toMatch(/^E_ASSERT_FAILED: \$\.data\.available > 100 failed: expected > 100, actual 3\s+at /);
     const lines = failure.text.split('\n');
-    expect(lines).toContain('FlowError: E_ASSERT_FAILED: $.data.available > 100 failed (actual: 3)');
-    expect(lines.filter((l) => l.includes('✗'))).toEqual(['    ✗ $.data.available > 100 (actual: 3)']);
+    expect(lines).toContain('FlowError: E_ASSERT_FAILED: $.data.available > 100 failed: expected > 100, actual 3');
+    expect(lines.filter((l) => l.includes('✗'))).toEqual(['    ✗ $.data.available > 100: expected > 100, actual 3']);
     // the assert's own line, not the operation's
     expect(failure.message).toContain('at shop/resources/products.yaml:23:9 (product.stock)');
     expect(failure.message).toContain('{"available":3}');

@@ -8,8 +8,11 @@ import { assertLine, environmentError, failureError, lintError } from '../../src
 import { suiteLayout, type LayoutOperation } from '../../src/vitest/layout.js';
 import { runnerOptions, suiteOptions, validateOptions, validateSuiteOptions, withDefaults } from '../../src/vitest/options.js';
 import { settle } from '../../src/vitest/outcome.js';
+import { optionsFor } from '../../src/vitest/project-options.js';
 import type { Operation } from '../../src/project/types.js';
 import type { OperationResult } from '../../src/runner/types.js';
+
+const REPO_FIXTURES = path.resolve(__dirname, '../fixtures/vitest');
 
 const op = (id: string, method: LayoutOperation['method'], prerequisites: string[] = []): LayoutOperation => ({
   id,
@@ -108,7 +111,7 @@ describe('validateOptions', () => {
     for (const bad of [0, -1, 1.5, Number.NaN, '2'])
       expect(() => validateOptions({ concurrency: bad }), String(bad)).toThrow(/^flow\(\): concurrency must be a whole number >= 1, got /);
     expect(() => validateOptions({ concurrency: 0, enviroment: 'x' })).toThrow(
-      'flow(): unknown option "enviroment" (did you mean env?); the options are env, vars, concurrency, include, server, openapi, contract, split, explore; concurrency must be a whole number >= 1, got 0',
+      'flow(): unknown option "enviroment" (did you mean env?); the options are env, vars, concurrency, include, server, openapi, contract, split, explore, strict, projects; concurrency must be a whole number >= 1, got 0',
     );
   });
 
@@ -230,6 +233,11 @@ describe('failure messages', () => {
       '$.data.n > 1 (actual: "a"): cannot order "a" and 1',
     );
     expect(assertLine({ expr: '$.a == 1', pass: false, actual: 2, message: '$.a == 1 failed (actual: 2)' })).toBe('$.a == 1 (actual: 2)');
+    // what the runner records now: what was expected, and the actual value
+    expect(assertLine({ expr: "$.status == 'draft'", pass: false, actual: 'published', expected: '"draft"' })).toBe(
+      '$.status == \'draft\': expected "draft", actual "published"',
+    );
+    expect(assertLine({ expr: '$.n > 100', pass: false, actual: undefined, expected: '> 100' })).toBe('$.n > 100: expected > 100, actual nothing');
   });
 
   test('lint errors list every diagnostic with file:line:col', () => {
@@ -283,4 +291,32 @@ test('the test timeout covers timeouts, retries and polling', () => {
 test('the budget uses the runtime limits', () => {
   expect(HOOK_ALLOWANCE_MS).toBe(DEFAULT_HOOK_TIMEOUT_MS);
   expect(RETRY_WAIT_ALLOWANCE_MS).toBe(MAX_RETRY_WAIT_MS);
+});
+
+describe('projects: options for one project', () => {
+  test('are checked with the project options names, each under its key', () => {
+    expect(() => validateOptions({ projects: { 'a/flow.yaml': { vars: { baseUrl: 'http://x' }, strict: true } } })).not.toThrow();
+    expect(() => validateOptions({ projects: { a: { baseUrl: 'http://x' } } })).toThrow('projects["a"]: unknown option "baseUrl"');
+    expect(() => validateOptions({ projects: { a: { vars: { baseUrl: 1 } } } })).toThrow('projects["a"]: vars.baseUrl must be a string, got 1');
+    expect(() => validateOptions({ projects: ['a'] })).toThrow('projects must be an object keyed by the path of a flow.yaml');
+    expect(() => validateOptions({ strict: 'yes' })).toThrow('strict must be true or false');
+  });
+
+  test('win over the shared options for their project only; vars merge by name', () => {
+    const root = path.join(REPO_FIXTURES, 'projects');
+    const shared = suiteOptions(
+      { env: 'local', vars: { baseUrl: 'http://shared', tenant: 'acme' }, projects: { beta: { vars: { baseUrl: 'http://beta' }, strict: true } } },
+      root,
+    );
+    const beta = path.join(root, 'beta/flow.yaml');
+    expect(shared.projects).toEqual({ [beta]: { vars: { baseUrl: 'http://beta' }, strict: true } });
+    expect(optionsFor(shared, beta)).toEqual({ env: 'local', vars: { baseUrl: 'http://beta', tenant: 'acme' }, strict: true });
+    expect(optionsFor(shared, path.join(root, 'alpha/flow.yaml'))).toEqual({ env: 'local', vars: { baseUrl: 'http://shared', tenant: 'acme' } });
+  });
+
+  test('a key that names no flow.yaml is an error naming it', () => {
+    const root = path.join(REPO_FIXTURES, 'projects');
+    expect(() => suiteOptions({ projects: { 'alpha/flow.yml': {} } }, root)).toThrow('flow(): projects["alpha/flow.yml"] names no flow.yaml');
+    expect(() => suiteOptions({ projects: { gamma: {} } }, root)).toThrow('projects["gamma"] names no flow.yaml');
+  });
 });

@@ -141,7 +141,7 @@ export default (async function exploreCommand(argv: string[], io: CliIO): Promis
     cwd: io.cwd,
     findings: result.findings,
   };
-  const unwritten = await writeReports(report, reporters, io);
+  const { problems: unwritten } = await writeReports(report, reporters, io);
   for (const problem of unwritten) io.stderr(`flow explore: ${problem}\n`);
   // nothing explored is not a pass: a login or a prerequisite failed, or nothing may be sent
   const nothing = result.answered === 0;

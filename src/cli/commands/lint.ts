@@ -94,7 +94,8 @@ const lintCommand: Command = async (argv: string[], io: CliIO): Promise<number> 
   const result = opened.lint;
   // --quiet drops warnings before output and exit code, so --strict has none left to fail on.
   const shown = values.quiet ? result.diagnostics.filter((d) => d.severity === 'error') : result.diagnostics;
-  io.stdout(format(values.format, shown, { cwd: io.cwd }));
+  const followOns = values.quiet ? result.followOns.filter((f) => f.errors) : result.followOns;
+  io.stdout(format(values.format, shown, { cwd: io.cwd, followOns }));
   if (opened.problem?.kind === 'not-a-project') {
     io.stderr(`flow lint: ${problemMessage(opened.problem, values.project)}\n`);
     return PROBLEM_EXIT['not-a-project'];

@@ -8,13 +8,14 @@ import { createRedactor } from '../../redact/index.js';
 import { type OperationResult, recordVerified } from '../../runner/index.js';
 import { envSecretValues, parseVarAssignment } from '../../runtime/index.js';
 import { reportingWriteErrors } from '../write-failure.js';
-import { formatEvent, formatLoc, formatResult, formatSummary, type RunFormatOptions } from '../format/run-output.js';
+import { formatEvent, formatResult, formatSummary, type RunFormatOptions } from '../format/run-output.js';
+import { lintLines, lintProblemLines } from '../format/lint-lines.js';
 import { argumentError, parseShard, unknownOperations } from '../args.js';
 import { CACHE_OPTIONS, cacheOptions, optionHelp, type OptionTable } from '../options.js';
 import { describeUnset, unsetVariables } from '../unset-vars.js';
 import { formatWarnings, runContract, SERVICE_OPTIONS, serverUrl, serviceUsage, startRunServer, waitingProgress } from '../run-services.js';
 import { bufferedWriter, EXIT, type CliIO, type Command } from '../io.js';
-import { chooseReporters, writeReports } from '../reporters.js';
+import { allToFiles, chooseReporters, reportPaths, writeReports } from '../reporters.js';
 import { createProgress, wantsProgress } from '../../report/index.js';
 import { PROBLEM_EXIT, problemMessage } from '../problem.js';
 
@@ -43,6 +44,8 @@ const OPTIONS = {
   },
   ...SERVICE_OPTIONS,
   verbose: { type: 'boolean', default: false, help: ['print request and response headers and bodies, and what hooks', 'print (secrets as ***)'] },
+  quiet: { type: 'boolean', short: 'q', default: false, help: 'a failure is its code and file:line only: no request or response under it' },
+  strict: { type: 'boolean', default: false, help: 'lint warnings are errors: the run stops before sending anything' },
   'no-color': { type: 'boolean', default: false, help: 'plain output' },
   ...CACHE_OPTIONS,
   reporter: {
@@ -79,6 +82,9 @@ On a terminal, a live line on stderr shows done/total, what runs and the time (n
 on a pipe or under CI=true).
 
 Secrets come from FLOW_SECRET_<NAME>, then the OS keychain (flow secret set NAME).
+Lint warnings (a misspelt key, say) are printed first, one line each; --strict makes
+them errors.
+
 Exit codes: 0 every operation asked for passed, 1 a failure or skip (or lint errors),
 2 usage error (unknown option, operation or environment, no such project or no
 flow.yaml in it, a <SET_VIA_--var> value the run needs and nobody gave).
@@ -125,17 +131,18 @@ export default (async function run(argv: string[], io: CliIO): Promise<number> {
   const lines = reporters.some((r) => r.name === 'default');
   const projectDir = path.resolve(io.cwd, o.project);
 
-  const fmt: RunFormatOptions = { cwd: io.cwd, verbose: o.verbose, color: io.isTTY && !o['no-color'] && !io.env.NO_COLOR };
-  const opened = await openProject(projectDir, { env: o.env, cache: cacheOptions(o, io.env, io.cwd) });
+  const fmt: RunFormatOptions = { cwd: io.cwd, verbose: o.verbose, quiet: o.quiet, color: io.isTTY && !o['no-color'] && !io.env.NO_COLOR };
+  const opened = await openProject(projectDir, { env: o.env, strict: o.strict, cache: cacheOptions(o, io.env, io.cwd) });
   const { project, problem } = opened;
   if (problem?.kind === 'lint') {
-    for (const d of problem.errors) io.stderr(`${formatLoc(d, io.cwd)}  error  ${d.code}  ${d.message}\n`);
+    io.stderr(lintProblemLines(problem, io.cwd));
     io.stderr(`flow run: ${problem.message}; nothing was sent\n`);
     return PROBLEM_EXIT.lint;
   }
   if (problem) return usage(problemMessage(problem, o.project));
-  // lint has passed: the graph was built
+  // lint has passed: the graph was built. Its warnings come first, where the results are read.
   const graph = opened.graph!;
+  (lines ? io.stdout : io.stderr)(lintLines(opened.lint.diagnostics, io.cwd));
   const unknown = unknownOperations(positionals, project, io.cwd);
   if (unknown) return usage(unknown);
   // a shard: the parts of the project (the Vitest plugin's test files) dealt to this shard
@@ -243,7 +250,8 @@ export default (async function run(argv: string[], io: CliIO): Promise<number> {
   }
   // The summary counts every operation that ran, prerequisites included: a failed
   // prerequisite is a failure even when only its dependents were asked for.
-  if (lines)
+  const filesOnly = allToFiles(reporters);
+  if (lines || filesOnly)
     io.stdout(
       formatSummary(
         { ...summaryResult, ...ends },
@@ -256,8 +264,9 @@ export default (async function run(argv: string[], io: CliIO): Promise<number> {
   const owned = shard ? new Set(asked) : undefined;
   const results = [...ran.values()].filter((r) => !owned || owned.has(r.operation));
   const report = { project, graph, environment, asked, results, summary: { ...ends, ms: summaryResult.ms }, startedAt, cwd: io.cwd };
-  const unwritten = await writeReports(report, reporters, io);
+  const { problems: unwritten, written } = await writeReports(report, reporters, io);
   for (const problem of unwritten) io.stderr(`flow run: ${problem}\n`);
+  if (filesOnly) io.stdout(reportPaths(written, io.cwd));
   if (o.record) {
     // A prerequisite that passed was confirmed by a real response too (docs/format.md#provenance-and-state-changes).
     const recorded = await reportingWriteErrors('run', io, () => recordVerified(project, [...ran.values()]));

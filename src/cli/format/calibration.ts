@@ -2,7 +2,7 @@
 // (the runner's redacted record, cut short) and the edit; then open questions, what was not
 // run and why, and what passed. Nothing here reads a secret: the runner redacted it all.
 import path from 'node:path';
-import type { Project } from '../../project/index.js';
+import { locate, type Loc, type Operation, type Project } from '../../project/index.js';
 import type { Calibration, CalibrationPlan, Edit, Observed } from '../../calibrate/index.js';
 
 const EXCERPT = 300;
@@ -108,8 +108,14 @@ function describe(e: Edit): string {
 
 function where(project: Project, e: Edit, cwd: string): string {
   if (e.kind === 'login') return rel(project.rootFile, cwd);
-  const loc = e.kind === 'header_form' ? project.actors.get(e.actor)!.loc : project.operations.get(e.operation)!.loc;
+  const loc = e.kind === 'header_form' ? project.actors.get(e.actor)!.loc : editLoc(project, project.operations.get(e.operation)!, e.kind);
   return `${rel(loc.file, cwd)}:${loc.line}`;
+}
+
+/** The line the edit changes: the `expect_status` key when the operation has one, else the operation. */
+function editLoc(project: Project, op: Operation, kind: Edit['kind']): Loc {
+  if (kind !== 'expect_status' || op.raw.expect_status === undefined) return op.loc;
+  return locate(project, op.file, [...op.yamlPath, 'expect_status'], true);
 }
 
 function rel(file: string, cwd: string): string {

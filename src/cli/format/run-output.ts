@@ -1,11 +1,14 @@
 // What `flow run` prints: pure functions of run events and results (already redacted).
 import path from 'node:path';
+import { failureDetails } from '../../report/index.js';
 import type { ErrorRecord, OperationResult, RequestRecord, ResponseRecord, RunEvent, RunSummary } from '../../runner/index.js';
 
 export interface RunFormatOptions {
   cwd: string;
   verbose: boolean;
   color: boolean;
+  /** a failure is its code and line only: no asserts, request or response under it */
+  quiet?: boolean;
 }
 
 const paint = (on: boolean, code: number) => (s: string) => (on ? `\u001b[${code}m${s}\u001b[0m` : s);
@@ -51,7 +54,17 @@ export function formatResult(r: OperationResult, o: RunFormatOptions): string {
   if (r.status === 'skipped') return `${paint(o.color, 33)('-')} ${r.operation}${via}  skipped: ${r.skippedBecause}\n`;
   const logs = o.verbose ? hookLogLines(r) : '';
   if (r.status === 'passed') return `${paint(o.color, 32)('✔')} ${r.operation}${via}  ${r.ms} ms\n${logs}`;
-  return `${paint(o.color, 31)('✖')} ${r.operation}${via}\n${logs}${formatError(r.error, o)}`;
+  return `${paint(o.color, 31)('✖')} ${r.operation}${via}\n${logs}${formatError(r.error, o)}${o.quiet ? '' : details(r, o)}`;
+}
+
+/**
+ * What the failure's test shows under Vitest too: the failed asserts, and the last request and
+ * response (redacted by the runner, bodies capped). --verbose printed the exchange already.
+ */
+function details(r: OperationResult, o: RunFormatOptions): string {
+  return failureDetails(r, { exchange: !o.verbose })
+    .map((l) => `  ${l}\n`)
+    .join('');
 }
 
 /** What the operation's hooks printed (--verbose), one line each under the result. */

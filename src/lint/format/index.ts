@@ -1,5 +1,6 @@
 // Formatters: pure functions of the diagnostics. The CLI picks one by name.
 import type { Diagnostic } from '../../project/index.js';
+import type { FollowOn } from '../follow-ons.js';
 import { github } from './github.js';
 import { json } from './json.js';
 import { stylish } from './stylish.js';
@@ -7,6 +8,8 @@ import { stylish } from './stylish.js';
 export interface FormatOptions {
   /** file paths are printed relative to this directory */
   cwd: string;
+  /** what lint did not show because it follows from a file that did not parse (stylish counts it) */
+  followOns?: readonly FollowOn[];
 }
 
 export type Formatter = (diagnostics: readonly Diagnostic[], options: FormatOptions) => string;
@@ -22,4 +25,4 @@ export function format(name: FormatName, diagnostics: readonly Diagnostic[], opt
   return FORMATS[name](diagnostics, options);
 }
 
-export { summary } from './stylish.js';
+export { followOnLine, summary } from './stylish.js';

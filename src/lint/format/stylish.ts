@@ -1,10 +1,12 @@
 // `path:line:col  severity  CODE  message`, one line each, then a summary line.
 import type { Diagnostic } from '../../project/index.js';
+import type { FollowOn } from '../follow-ons.js';
 import { relativeFile } from './relative.js';
 import type { FormatOptions } from './index.js';
 
 export function stylish(diagnostics: readonly Diagnostic[], options: FormatOptions): string {
   const lines = diagnostics.map((d) => stylishLine(d, options.cwd));
+  for (const f of options.followOns ?? []) lines.push(followOnLine(f, options.cwd));
   lines.push(summary(diagnostics));
   return `${lines.join('\n')}\n`;
 }
@@ -23,4 +25,11 @@ export function summary(diagnostics: readonly Diagnostic[]): string {
 
 function plural(n: number, word: string): string {
   return `${n} ${word}${n === 1 ? '' : 's'}`;
+}
+
+/** `3 more errors come from resources/things.yaml, which did not parse` */
+export function followOnLine(f: FollowOn, cwd: string): string {
+  const counts = [f.errors && plural(f.errors, 'error'), f.warnings && plural(f.warnings, 'warning')].filter(Boolean).join(' and ');
+  const verb = f.errors + f.warnings === 1 ? 'comes' : 'come';
+  return `${counts.replace(/^(\d+)/, '$1 more')} ${verb} from ${relativeFile(f.file, cwd)}, which did not parse`;
 }

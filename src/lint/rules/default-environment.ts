@@ -17,6 +17,7 @@ const defaultEnvironment: Rule = {
         message: `default_environment "${id}" names no environment (defined: ${defined.join(', ')})`,
         file: project.rootFile,
         yamlPath: ['default_environment'],
+        missing: { kind: 'environment', name: id },
       };
       return;
     }
@@ -25,6 +26,7 @@ const defaultEnvironment: Rule = {
       message: `default_environment "${id}" names no environment, and none is loaded: ${noneLoaded(project)}`,
       file: project.rootFile,
       yamlPath: ['default_environment'],
+      missing: { kind: 'environment', name: id },
     };
   },
 };

@@ -6,9 +6,16 @@
 // names, not secrets (only a reference that does not parse may be the credential's own text).
 import { didYouMean, operationFormOf, type ProjectGraph, type RefSite } from '../../graph/index.js';
 import type { Project } from '../../project/index.js';
-import type { Finding, LintContext, Rule } from '../rule.js';
+import type { Finding, LintContext, MissingName, Rule } from '../rule.js';
 
 type Check = (site: RefSite, ctx: Names) => string | undefined;
+
+/** What a site's problem says is undefined (a file that did not parse may define it). */
+function missingOf(site: RefSite): MissingName | undefined {
+  if (site.expr?.kind === 'env') return { kind: 'variable', name: site.expr.name };
+  if (site.class === 'undefined-scope' && site.expr?.kind === 'scoped') return { kind: 'scope', name: site.expr.scope };
+  return undefined;
+}
 
 interface Names {
   project: Project;
@@ -32,7 +39,7 @@ const referencesRule: Rule = {
       const entry = CHECKS[site.class];
       if (!entry) continue;
       const message = entry.check(site, names);
-      if (message) yield { code: entry.code, message, file: site.file, yamlPath: site.yamlPath };
+      if (message) yield { code: entry.code, message, file: site.file, yamlPath: site.yamlPath, missing: missingOf(site) };
     }
   },
 };

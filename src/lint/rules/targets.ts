@@ -4,7 +4,7 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { dependsOnEntries, didYouMean } from '../../graph/index.js';
 import type { Operation, Project } from '../../project/index.js';
-import type { Finding, LintContext, Rule } from '../rule.js';
+import type { Finding, LintContext, MissingName, Rule } from '../rule.js';
 
 const targetsRule: Rule = {
   id: 'targets',
@@ -14,14 +14,12 @@ const targetsRule: Rule = {
       // most operations have none: no generator to delegate to (45 of 580 ms linting 10,000 operations)
       if (op.dependsOn.length) yield* dependsOn(op, project);
       if (op.actor !== undefined && !project.actors.has(op.actor)) {
-        yield undefinedAt(
-          op,
-          ['actor'],
-          `actor "${op.actor}" is not an actor of this project${unloaded(project, op.actor) ?? didYouMean(op.actor, project.actors.keys())}`,
-        );
+        const message = `actor "${op.actor}" is not an actor of this project${unloaded(project, op.actor) ?? didYouMean(op.actor, project.actors.keys())}`;
+        yield undefinedAt(op, ['actor'], message, { kind: 'actor', name: op.actor });
       }
       if (op.forEach !== undefined && !project.resources.has(op.forEach)) {
-        yield undefinedAt(op, ['for_each'], `for_each "${op.forEach}" names no resource${didYouMean(op.forEach, project.resources.keys())}`);
+        const message = `for_each "${op.forEach}" names no resource${didYouMean(op.forEach, project.resources.keys())}`;
+        yield undefinedAt(op, ['for_each'], message, { kind: 'resource', name: op.forEach });
       }
     }
   },
@@ -31,7 +29,9 @@ function* dependsOn(op: Operation, project: Project): Iterable<Finding> {
   for (const { target, yamlPath } of dependsOnEntries(op)) {
     if (project.operations.has(target)) continue;
     const message = `depends_on "${target}" is not an operation${didYouMean(target, project.operations.keys())}`;
-    yield { code: 'E_REF_UNDEFINED', severity: 'error', message, file: op.file, yamlPath };
+    // the resource's file may be the one that did not parse
+    const missing = { kind: 'resource', name: target.split('.')[0] } as const;
+    yield { code: 'E_REF_UNDEFINED', severity: 'error', message, file: op.file, yamlPath, missing };
   }
 }
 
@@ -43,8 +43,8 @@ function unloaded(project: Project, actor: string): string | undefined {
   return `: ${file} exists, but no pattern of ${path.basename(project.rootFile)}'s \`imports\` loads it (add "actors/*.yaml")`;
 }
 
-function undefinedAt(op: Operation, key: string[], message: string): Finding {
-  return { code: 'E_REF_UNDEFINED', severity: 'error', message, file: op.file, yamlPath: [...op.yamlPath, ...key] };
+function undefinedAt(op: Operation, key: string[], message: string, missing: MissingName): Finding {
+  return { code: 'E_REF_UNDEFINED', severity: 'error', message, file: op.file, yamlPath: [...op.yamlPath, ...key], missing };
 }
 
 export default targetsRule;

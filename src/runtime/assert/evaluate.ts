@@ -62,15 +62,38 @@ export function evaluateAssert(expr: AssertExpr, res: FlowResponse, rendered?: u
 }
 
 /**
- * On failure the message says the expression once, then the reason, or the actual value when
- * that is all there is to say: `$.tags contains 'x' failed (actual: [])`.
+ * On failure the message says the expression once, then the reason, or what was expected and
+ * the actual value when that is all there is to say:
+ * `$.tags contains 'x' failed: expected to contain "x", actual []`.
  */
 function outcome(expr: AssertExpr, pass: boolean, actual: unknown, expected: unknown, why: string | undefined): AssertOutcome {
-  const message = pass ? expr.source : why ? `${expr.source} failed: ${why}` : `${expr.source} failed (actual: ${describe(actual)})`;
+  const expectation = pass || why ? undefined : expectationOf(expr, expected);
+  const message = pass ? expr.source : why ? `${expr.source} failed: ${why}` : `${expr.source} failed: expected ${expectation}, actual ${describe(actual)}`;
   const out: AssertOutcome = { pass, actual, message };
   if (expected !== undefined) out.expected = expected;
+  if (expectation !== undefined) out.expectation = expectation;
   if (!pass && why) out.reason = why;
   return out;
+}
+
+/** What the assert wanted, in the words of its operator: `"draft"`, `not 3`, `> 100`, `to contain "x"`, `nothing`. */
+function expectationOf(expr: AssertExpr, expected: unknown): string {
+  switch (expr.op) {
+    case '==':
+      return describe(expected);
+    case '!=':
+      return `not ${describe(expected)}`;
+    case 'contains':
+      return `to contain ${describe(expected)}`;
+    case 'matches':
+      return `to match ${expr.regex ? String(expr.regex) : describe(expected)}`;
+    case 'not exists':
+      return 'nothing';
+    case 'exists':
+      return 'a value';
+    default:
+      return `${expr.op} ${describe(expected)}`;
+  }
 }
 
 /** A short display of a value (JSON, at most 200 characters). */

@@ -7,6 +7,8 @@ export interface AssertOutcome {
   /** what the path gave: its value, the list of values for a `[*]` path, undefined if nothing */
   actual: unknown;
   expected?: unknown;
+  /** on a failure with a value to compare: what was expected, as a user reads it (`"draft"`, `> 100`, `to contain "x"`) */
+  expectation?: string;
   /** one line: the expression, and on failure the actual value */
   message: string;
   /** on a failure, why, when the actual value does not say it all (the message holds it too) */

@@ -127,16 +127,16 @@ describe.each<[string, Array<[string, boolean]>]>([
 describe('outcome details', () => {
   test('a failure reports the actual value', () => {
     const out = run("$.data.status == 'gone'");
-    expect(out).toMatchObject({ pass: false, actual: 'active', expected: 'gone' });
-    // the expression and the actual value, once each
-    expect(out.message).toBe(`$.data.status == 'gone' failed (actual: "active")`);
+    expect(out).toMatchObject({ pass: false, actual: 'active', expected: 'gone', expectation: '"gone"' });
+    // the expression once, then what was expected and what came
+    expect(out.message).toBe(`$.data.status == 'gone' failed: expected "gone", actual "active"`);
     expect(out.reason).toBeUndefined(); // the actual value says it all
   });
 
   test('a failure with another reason says it instead of the actual value', () => {
     expect(run('$.data.missing == 1').message).toBe('$.data.missing == 1 failed: nothing at $.data.missing');
     expect(run('$.data.missing == 1').reason).toBe('nothing at $.data.missing');
-    expect(run('$.data.id not exists').message).toMatch(/^\$\.data\.id not exists failed \(actual: .+\)$/);
+    expect(run('$.data.id not exists').message).toMatch(/^\$\.data\.id not exists failed: expected nothing, actual .+$/);
     expect(run('$.data.id exists').reason).toBeUndefined(); // a pass has no reason
   });
 
