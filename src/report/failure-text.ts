@@ -31,7 +31,7 @@ export function failureMessage(result: OperationResult, cwd: string, text: strin
   const lines = [`${code}: ${text}`, `  at ${where(loc, cwd)} (${result.operation})`];
   const hint = calibrateHint(result);
   if (hint) lines.push(`  hint: ${hint}`);
-  lines.push(...failureDetails(result));
+  lines.push(...failureDetails(result, { cwd }));
   return lines.join('\n');
 }
 
@@ -39,12 +39,14 @@ export function failureMessage(result: OperationResult, cwd: string, text: strin
  * Under a failure's first line: the failed asserts, then the last request and response (bodies
  * capped). The Vitest failure and `flow run` both show them, indented two spaces.
  */
-export function failureDetails(result: OperationResult, { exchange = true } = {}): string[] {
+export function failureDetails(result: OperationResult, { exchange = true, cwd }: { exchange?: boolean; cwd?: string } = {}): string[] {
   const lines: string[] = [];
+  const loc = result.error?.loc ?? result.loc;
   const failed = result.asserts.filter((a) => !a.pass);
   if (failed.length) {
     lines.push('  assert:');
-    for (const a of failed) lines.push(`    ✗ ${assertLine(a)}`);
+    // an assert's own line when the `at` line above does not already point at it
+    for (const a of failed) lines.push(`    ✗ ${assertLine(a)}${a.loc && cwd !== undefined && !sameLine(a.loc, loc) ? `  (at ${where(a.loc, cwd)})` : ''}`);
   }
   const last = exchange ? result.exchanges.at(-1) : undefined;
   if (last) {
@@ -53,6 +55,10 @@ export function failureDetails(result: OperationResult, { exchange = true } = {}
     lines.push('  response:', ...(last.response ? responseLines(last.response) : ['    (none)']));
   }
   return lines;
+}
+
+function sameLine(a: Loc, b: Loc): boolean {
+  return a.file === b.file && a.line === b.line;
 }
 
 /**

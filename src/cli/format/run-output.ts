@@ -62,7 +62,7 @@ export function formatResult(r: OperationResult, o: RunFormatOptions): string {
  * response (redacted by the runner, bodies capped). --verbose printed the exchange already.
  */
 function details(r: OperationResult, o: RunFormatOptions): string {
-  return failureDetails(r, { exchange: !o.verbose })
+  return failureDetails(r, { exchange: !o.verbose, cwd: o.cwd })
     .map((l) => `  ${l}\n`)
     .join('');
 }
