@@ -2,8 +2,7 @@
 // asserts and the last exchange. Everything comes from an OperationResult, which the runner has
 // already redacted; this module only lays it out. The Vitest failure message and the CLI's
 // JUnit and Markdown reports share it, so a failure reads the same everywhere.
-import path from 'node:path';
-import type { Loc } from '../project/index.js';
+import { displayLoc, type Loc } from '../project/index.js';
 import type { AssertRecord, OperationResult, RequestRecord, ResponseRecord } from '../runner/index.js';
 
 const BODY_LINES = 20;
@@ -11,13 +10,9 @@ const BODY_CHARS = 2_000;
 /** Response headers that say nothing about why an operation failed. */
 const QUIET_HEADERS = new Set(['date', 'connection', 'keep-alive', 'transfer-encoding', 'content-length']);
 
+/** `file:line:col` relative to `cwd` (the project stage's one rule). */
 export function where(loc: Loc, cwd: string): string {
-  return `${displayPath(loc.file, cwd)}:${loc.line}:${loc.col}`;
-}
-
-export function displayPath(file: string, cwd: string): string {
-  const rel = path.relative(cwd, file);
-  return rel && !path.isAbsolute(rel) ? rel : file;
+  return displayLoc(loc, cwd);
 }
 
 export function errorText(result: OperationResult): string {
