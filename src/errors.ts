@@ -123,9 +123,17 @@ export function hasCode(err: unknown): err is { code: string; message: string } 
   return typeof err === 'object' && err !== null && typeof (err as { code?: unknown }).code === 'string';
 }
 
-/** Wrap an error with a position, keeping its code (the HTTP layer has none; the runner adds it). */
-export function withLoc<E extends { loc?: Loc; operation?: string }>(err: E, loc: Loc, operation?: string): E {
-  if (!err.loc) err.loc = loc;
-  if (operation && !err.operation) err.operation = operation;
-  return err;
+/**
+ * Give an error a position when it has none, keeping its code and message: the one way a
+ * position is attached after the fact. The first position given wins, so the most precise
+ * one (an assert's line, an actor's `auth:`) is kept over its operation's. The HTTP layer
+ * throws without one; the runner attaches it. A thrown non-object becomes E_INTERNAL.
+ */
+export function withLoc<E extends object>(err: E, loc: Loc): E;
+export function withLoc(err: unknown, loc: Loc): object;
+export function withLoc(err: unknown, loc: Loc): object {
+  if (typeof err !== 'object' || err === null) return new FlowError('E_INTERNAL', String(err), { loc });
+  const e = err as { loc?: Loc };
+  if (!e.loc && Object.isExtensible(e)) e.loc = loc;
+  return e;
 }

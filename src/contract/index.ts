@@ -5,6 +5,7 @@
 import { stat } from 'node:fs/promises';
 import path from 'node:path';
 import { FlowError, hasCode } from '../errors.js';
+import { displayPath } from '../project/index.js';
 import type { CheckedResponse, ResponseCheck, ResultWarning } from '../runner/index.js';
 import { checkResponse, type ResponseVerdict, type Violation } from './check.js';
 import { readDescription, type Description } from './description.js';
@@ -44,7 +45,7 @@ export async function loadContract(file: string, mode: ContractMode = 'fail', cw
     entry = made;
   }
   const { description, schemas } = await entry.work;
-  const shown = displayName(abs, cwd);
+  const shown = displayPath(abs, cwd);
   const check: ResponseCheck = (c: CheckedResponse) => {
     let verdict: ResponseVerdict;
     try {
@@ -77,9 +78,4 @@ function violationMessage(verdict: ResponseVerdict, status: number, file: string
 export function violationLine(v: Violation): string {
   const where = v.pointer === undefined ? '' : `${v.pointer === '' ? '(body)' : v.pointer}: `;
   return `${where}expected ${v.expected}, got ${v.actual}`;
-}
-
-function displayName(file: string, cwd: string): string {
-  const rel = path.relative(cwd, file);
-  return rel && !rel.startsWith('..') && !path.isAbsolute(rel) ? rel : file;
 }

@@ -91,7 +91,6 @@ export type { FollowOn } from './follow-ons.js';
 export { followOnLine, format, FORMATS, type FormatName } from './format/index.js';
 export { isFormatName } from './format/index.js';
 export { escapeData, escapeProperty } from './format/github.js';
-export { relativeFile } from './format/relative.js';
 export { stylishLine } from './format/stylish.js';
 export { readSchema, SCHEMA_FILES } from './schema/sources.js';
 export { strategyKeys } from './schema/auth-keys.js';

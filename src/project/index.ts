@@ -15,4 +15,5 @@ export { diag, severityOf } from './diagnostics.js';
 export { lazy } from './lazy.js';
 export { snake, unique, upperSnake } from './names.js';
 export { isInside, realProjectDir } from './project-path.js';
+export { displayLoc, displayPath } from './display.js';
 export { scalarText } from './text.js';

@@ -167,6 +167,8 @@ export interface Operation extends Origin {
   extract: ExtractSpec[];
   /** empty when absent or when not a sequence (docs/format.md#silent-not-sequence: ignored) */
   assert: string[];
+  /** where each item of `assert` is written, in the same order */
+  assertLocs: Loc[];
   pollUntil?: PollSpec;
   /** resource id to iterate over */
   forEach?: string;

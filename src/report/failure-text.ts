@@ -2,8 +2,7 @@
 // asserts and the last exchange. Everything comes from an OperationResult, which the runner has
 // already redacted; this module only lays it out. The Vitest failure message and the CLI's
 // JUnit and Markdown reports share it, so a failure reads the same everywhere.
-import path from 'node:path';
-import type { Loc } from '../project/index.js';
+import { displayLoc, type Loc } from '../project/index.js';
 import type { AssertRecord, OperationResult, RequestRecord, ResponseRecord } from '../runner/index.js';
 
 const BODY_LINES = 20;
@@ -11,13 +10,9 @@ const BODY_CHARS = 2_000;
 /** Response headers that say nothing about why an operation failed. */
 const QUIET_HEADERS = new Set(['date', 'connection', 'keep-alive', 'transfer-encoding', 'content-length']);
 
+/** `file:line:col` relative to `cwd` (the project stage's one rule). */
 export function where(loc: Loc, cwd: string): string {
-  return `${displayPath(loc.file, cwd)}:${loc.line}:${loc.col}`;
-}
-
-export function displayPath(file: string, cwd: string): string {
-  const rel = path.relative(cwd, file);
-  return rel && !path.isAbsolute(rel) ? rel : file;
+  return displayLoc(loc, cwd);
 }
 
 export function errorText(result: OperationResult): string {
@@ -31,7 +26,7 @@ export function failureMessage(result: OperationResult, cwd: string, text: strin
   const lines = [`${code}: ${text}`, `  at ${where(loc, cwd)} (${result.operation})`];
   const hint = calibrateHint(result);
   if (hint) lines.push(`  hint: ${hint}`);
-  lines.push(...failureDetails(result));
+  lines.push(...failureDetails(result, { cwd }));
   return lines.join('\n');
 }
 
@@ -39,12 +34,14 @@ export function failureMessage(result: OperationResult, cwd: string, text: strin
  * Under a failure's first line: the failed asserts, then the last request and response (bodies
  * capped). The Vitest failure and `flow run` both show them, indented two spaces.
  */
-export function failureDetails(result: OperationResult, { exchange = true } = {}): string[] {
+export function failureDetails(result: OperationResult, { exchange = true, cwd }: { exchange?: boolean; cwd?: string } = {}): string[] {
   const lines: string[] = [];
+  const loc = result.error?.loc ?? result.loc;
   const failed = result.asserts.filter((a) => !a.pass);
   if (failed.length) {
     lines.push('  assert:');
-    for (const a of failed) lines.push(`    ✗ ${assertLine(a)}`);
+    // an assert's own line when the `at` line above does not already point at it
+    for (const a of failed) lines.push(`    ✗ ${assertLine(a)}${a.loc && cwd !== undefined && !sameLine(a.loc, loc) ? `  (at ${where(a.loc, cwd)})` : ''}`);
   }
   const last = exchange ? result.exchanges.at(-1) : undefined;
   if (last) {
@@ -53,6 +50,10 @@ export function failureDetails(result: OperationResult, { exchange = true } = {}
     lines.push('  response:', ...(last.response ? responseLines(last.response) : ['    (none)']));
   }
   return lines;
+}
+
+function sameLine(a: Loc, b: Loc): boolean {
+  return a.file === b.file && a.line === b.line;
 }
 
 /**

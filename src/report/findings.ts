@@ -2,7 +2,7 @@
 // then the shrunk sequence, each step's request and answer as the runner recorded them
 // (redacted, bodies cut to an excerpt), and the replay file when one was written. The
 // terminal, the JUnit failure and the Markdown details all show this.
-import { displayPath } from './failure-text.js';
+import { displayPath } from '../project/index.js';
 import type { Finding } from './types.js';
 
 export function findingText(f: Finding, cwd: string): string {

@@ -2,9 +2,8 @@
 // result (`::warning`, e.g. a contract check in warn mode), pointing at the YAML, so it shows on
 // the file in the pull request. (The step summary is the Markdown report; the CLI appends it
 // to $GITHUB_STEP_SUMMARY.) Escaped as @actions/core does, with lint's github format's escapes.
-import path from 'node:path';
 import { escapeData, escapeProperty } from '../lint/index.js';
-import type { Loc } from '../project/index.js';
+import { displayPath, type Loc } from '../project/index.js';
 import { failureMessage } from './failure-text.js';
 import type { RunReport } from './types.js';
 
@@ -23,7 +22,7 @@ export function githubAnnotations(report: RunReport, workspace: string = report.
 
 /** `::error file=…,line=…,col=…[,title=…]::message`, the file relative to `workspace`. */
 export function workflowCommand(kind: 'error' | 'warning', loc: Loc, message: string, workspace: string, title?: string): string {
-  const file = path.relative(workspace, loc.file).split(path.sep).join('/');
+  const file = displayPath(loc.file, workspace);
   const props = [`file=${escapeProperty(file)}`, `line=${loc.line}`, `col=${loc.col}`, ...(title ? [`title=${escapeProperty(title)}`] : [])];
   return `::${kind} ${props.join(',')}::${escapeData(message)}`;
 }

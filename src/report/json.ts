@@ -2,7 +2,7 @@
 // described by schemas/run-report.schema.json; a field is only ever added within a version.
 import type { Loc } from '../project/index.js';
 import type { AssertRecord, ErrorRecord, OperationResult, RequestRecord, ResponseRecord } from '../runner/index.js';
-import { displayPath } from './failure-text.js';
+import { displayPath } from '../project/index.js';
 import type { Finding, RunReport } from './types.js';
 
 /** Bumped when a field changes meaning or goes away; new optional fields keep it. */

@@ -5,7 +5,8 @@
 // printed as system-out.
 import { hostname } from 'node:os';
 import type { OperationResult } from '../runner/index.js';
-import { displayPath, failureMessage } from './failure-text.js';
+import { displayPath } from '../project/index.js';
+import { failureMessage } from './failure-text.js';
 import { findingText } from './findings.js';
 import type { Finding, RunReport } from './types.js';
 

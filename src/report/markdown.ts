@@ -1,7 +1,8 @@
 // The Markdown report: a summary table of what ran and the Mermaid graph of it, coloured by
 // outcome, then each failure in full. GitHub's step summary (--reporter github) is this text.
 import type { OperationResult } from '../runner/index.js';
-import { displayPath, failureMessage, where } from './failure-text.js';
+import { displayPath } from '../project/index.js';
+import { failureMessage, where } from './failure-text.js';
 import { mermaidGraph } from './mermaid.js';
 import { findingText } from './findings.js';
 import type { RunReport } from './types.js';

@@ -48,8 +48,7 @@ export async function executeOnce(ctx: RunContext, op: Operation, trace: Trace, 
     throw contract ? contract.error : err;
   }
 
-  const { records, error, failed } = checkAsserts(op.assert, res, rc, ctx.redactor);
-  if (error && failed !== undefined) error.loc ??= assertLoc(ctx.project, op, failed);
+  const { records, error } = checkAsserts(op, res, rc, ctx.redactor);
   const asserted = { extracted: ctx.redactor.value(extracted), asserts: records };
   if (contract) return { ...asserted, error: contract.error, handsOn: error === undefined };
   return { ...asserted, error };
@@ -58,14 +57,6 @@ export async function executeOnce(ctx: RunContext, op: Operation, trace: Trace, 
 /** The `expect_status` line, which a mismatch is about; without one (any 2xx), the operation's. */
 function expectStatusLoc(project: Project, op: Operation): Loc | undefined {
   return op.raw.expect_status === undefined ? undefined : locate(project, op.file, [...op.yamlPath, 'expect_status'], true);
-}
-
-/** The line of the `index`-th assert (op.assert keeps only the strings of the written list). */
-function assertLoc(project: Project, op: Operation, index: number): Loc {
-  const written = Array.isArray(op.raw.assert) ? op.raw.assert : [];
-  let seen = -1;
-  const at = written.findIndex((item) => typeof item === 'string' && ++seen === index);
-  return at < 0 ? op.loc : locate(project, op.file, [...op.yamlPath, 'assert', at]);
 }
 
 const NO_ACTORS: readonly Actor[] = [];

@@ -16,8 +16,11 @@ import { RunState } from './state.js';
 export interface Runner {
   /** Run one operation: its prerequisites first (each once per runner), then it. Never throws for API failures. */
   run(operationId: string): Promise<OperationResult>;
-  /** Several, in schedule order; each asked-for operation once. */
-  runMany(operationIds: string[]): Promise<RunSummary>;
+  /**
+   * Several, in schedule order; each asked-for operation once. `order`: their schedule order
+   * (graph's scheduleOrder of the known ones), when the caller has it already.
+   */
+  runMany(operationIds: string[], order?: readonly string[]): Promise<RunSummary>;
   /** The latest result of an operation that ran (as itself or as a prerequisite). */
   result(operationId: string): OperationResult | undefined;
   /** Extracted values: a resource's newest (or n-th, from 1) instance, or an actor's session. */
@@ -31,7 +34,6 @@ export function createRunner(project: Project, options: RunnerOptions = {}): Run
   const environment = chooseEnvironment(project, options.env);
   let hooks: HookRunner | undefined;
   const jars = new Map<string, CookieJar>();
-  const latest = new Map<string, OperationResult>();
   const ctx = {
     project,
     graph: options.graph ?? buildGraph(project),
@@ -53,7 +55,6 @@ export function createRunner(project: Project, options: RunnerOptions = {}): Run
       return jar;
     },
     emit(event) {
-      if (event.type === 'operation:end') latest.set(event.result.operation, event.result);
       options.onEvent?.(event);
     },
     now: options.clock ?? (() => Date.now()),
@@ -74,15 +75,15 @@ export function createRunner(project: Project, options: RunnerOptions = {}): Run
       const [result] = await scheduler.runInOrder(scheduleOrder(ctx.graph, [operationId]), new Set([operationId]), generation);
       return result;
     },
-    async runMany(operationIds) {
+    async runMany(operationIds, order) {
       const started = performance.now();
       await ready();
       const generation = scheduler.nextGeneration();
       const asked = new Set(operationIds);
       const known = operationIds.filter((id) => project.operations.has(id));
       const unknown = operationIds.filter((id) => !project.operations.has(id));
-      const plan = scheduleOrder(ctx.graph, known);
-      const order = [...plan.filter((id) => asked.has(id)), ...unknown];
+      const plan = order ?? scheduleOrder(ctx.graph, known);
+      const askedOrder = [...plan.filter((id) => asked.has(id)), ...unknown];
       let results: OperationResult[];
       if (sequential) {
         // Sequential runs keep the schedule order exactly, prerequisites included (DELETEs
@@ -95,10 +96,12 @@ export function createRunner(project: Project, options: RunnerOptions = {}): Run
         const isDelete = (id: string) => project.operations.get(id)?.method === 'DELETE';
         const running = new Map<string, Promise<OperationResult>>();
         const start = (ids: string[]) => Promise.all(ids.map((id) => running.set(id, scheduler.request(id, generation)).get(id)!));
-        await start(order.filter((id) => !isDelete(id)));
-        await start(order.filter(isDelete));
-        results = await Promise.all(order.map((id) => running.get(id)!));
+        await start(askedOrder.filter((id) => !isDelete(id)));
+        await start(askedOrder.filter(isDelete));
+        results = await Promise.all(askedOrder.map((id) => running.get(id)!));
       }
+      // each as the reuses in this run left it (a prerequisite of a later one names it)
+      results = results.map((r) => scheduler.current(r));
       return {
         results,
         passed: results.filter((r) => r.status === 'passed').length,
@@ -107,7 +110,7 @@ export function createRunner(project: Project, options: RunnerOptions = {}): Run
         ms: Math.round(performance.now() - started),
       };
     },
-    result: (id) => latest.get(id),
+    result: (id) => scheduler.result(id),
     values(name, index) {
       const instance = ctx.state.newest(name, index);
       if (instance) return redactor.value({ ...instance.values });

@@ -2,7 +2,8 @@
 // once per runner and reused, unless it has `force: true`; concurrent requests for one
 // prerequisite share one in-flight run; independent branches run at once up to `concurrency`.
 // X itself always runs when asked for (once per request, even if it ran as a prerequisite).
-import { FlowError, hasCode } from '../errors.js';
+// A result is not changed once emitted: a reuse makes a new one (with the new dependent).
+import { FlowError, hasCode, withLoc } from '../errors.js';
 import { type Loc, type Operation, scalarText } from '../project/index.js';
 import type { OperationResult } from './types.js';
 import type { RunContext, Trace } from './context.js';
@@ -35,11 +36,27 @@ interface Memo {
 
 export class Scheduler {
   private readonly memo = new Map<string, Memo>();
+  /** the latest result of every operation that ran, reuses as prerequisite included */
+  private readonly latest = new Map<string, OperationResult>();
+  /** the result a reuse made from each one (a result is not changed once emitted) */
+  private readonly successor = new WeakMap<OperationResult, OperationResult>();
   private readonly semaphore: Semaphore;
   private generation = 0;
 
   constructor(private readonly ctx: RunContext) {
     this.semaphore = new Semaphore(Math.max(1, ctx.options.concurrency ?? 1));
+  }
+
+  /** The latest result of an operation that ran (as itself or as a prerequisite). */
+  result(opId: string): OperationResult | undefined {
+    return this.latest.get(opId);
+  }
+
+  /** `result` as its latest reuse left it (naming every dependent so far). */
+  current(result: OperationResult): OperationResult {
+    let r = result;
+    for (let next = this.successor.get(r); next; next = this.successor.get(r)) r = next;
+    return r;
   }
 
   /** Start a new request (a `run` or `runMany` call): what it asks for runs again. */
@@ -60,18 +77,18 @@ export class Scheduler {
    * would start in the order their dependents list them. A `force: true` prerequisite is left
    * to its dependents, which each run it afresh. Returns the results of `asked`, in plan order.
    */
-  async runInOrder(plan: string[], asked: Set<string>, generation: number): Promise<OperationResult[]> {
+  async runInOrder(plan: readonly string[], asked: Set<string>, generation: number): Promise<OperationResult[]> {
     const results: OperationResult[] = [];
     for (let i = 0; i < plan.length; i++) {
       const id = plan[i];
       if (asked.has(id)) results.push(await this.request(id, generation));
-      else if (!this.ctx.project.operations.get(id)?.force) await this.ensure(id, this.firstDependent(plan, i), new Set());
+      else if (!this.forced(id)) await this.ensure(id, this.firstDependent(plan, i), new Set());
     }
     return results;
   }
 
   /** The first operation after `plan[at]` that needs it. */
-  private firstDependent(plan: string[], at: number): string {
+  private firstDependent(plan: readonly string[], at: number): string {
     return plan.slice(at + 1).find((id) => this.depsOf(id).includes(plan[at])) ?? plan[plan.length - 1];
   }
 
@@ -80,23 +97,32 @@ export class Scheduler {
     return promise;
   }
 
-  /** A prerequisite: reused when it already ran (or is running), unless it has force: true. */
+  /** `force: true`: never reused as a prerequisite, run afresh for each dependent (the one place this is decided). */
+  private forced(opId: string): boolean {
+    return this.ctx.project.operations.get(opId)?.force === true;
+  }
+
+  /** A prerequisite: reused when it already ran (or is running), unless it is forced. */
   private ensure(opId: string, dependent: string, ancestry: Set<string>): Promise<OperationResult> {
     if (ancestry.has(opId)) {
       const path = [...ancestry, opId].join(' -> ');
       return Promise.resolve(this.failure(opId, new FlowError('E_CYCLE', `circular dependency: ${path}`), [dependent]));
     }
-    const op = this.ctx.project.operations.get(opId);
+    const run = () => this.execute(opId, [dependent], new Set([...ancestry, opId]));
+    if (this.forced(opId)) return run();
     const memo = this.memo.get(opId);
-    if (memo && !op?.force) {
-      const addDependent = (r: OperationResult) => {
-        if (!r.prerequisiteOf.includes(dependent)) r.prerequisiteOf.push(dependent);
-        return r;
-      };
-      return memo.promise.then(addDependent);
-    }
-    const promise = this.execute(opId, [dependent], new Set([...ancestry, opId]));
-    return op?.force ? promise : this.remember(opId, this.generation, promise);
+    if (!memo) return this.remember(opId, this.generation, run());
+    // The result already emitted stays as it was; the reuse is a new result naming the dependent too.
+    memo.promise = memo.promise.then((r) => this.reused(r, dependent));
+    return memo.promise;
+  }
+
+  private reused(result: OperationResult, dependent: string): OperationResult {
+    if (result.prerequisiteOf.includes(dependent)) return result;
+    const next = { ...result, prerequisiteOf: [...result.prerequisiteOf, dependent] };
+    this.successor.set(result, next);
+    if (this.latest.get(result.operation) === result) this.latest.set(result.operation, next);
+    return next;
   }
 
   private async execute(opId: string, prerequisiteOf: string[], ancestry: Set<string>): Promise<OperationResult> {
@@ -144,8 +170,7 @@ export class Scheduler {
     const result: OperationResult = { ...this.base(op.id, op.loc, prerequisiteOf, trace), extracted: once?.extracted ?? {}, asserts: once?.asserts ?? [] };
     if (failure) {
       result.status = 'failed';
-      result.error = errorRecord(this.explain(failure.error), this.ctx.redactor);
-      result.error.loc ??= op.loc;
+      result.error = errorRecord(withLoc(this.explain(failure.error), op.loc), this.ctx.redactor);
       if (failure.handsOn) result.valuesHandedOn = true;
     }
     result.ms = Math.round(performance.now() - started);
@@ -192,6 +217,7 @@ export class Scheduler {
   }
 
   private ended(result: OperationResult): OperationResult {
+    this.latest.set(result.operation, result);
     this.ctx.emit({ type: 'operation:end', result });
     return result;
   }

@@ -2,7 +2,7 @@
 // login is shared by concurrent operations; `session.ttl` expiry uses `session.refresh` when
 // given, else logs in again; a strategy may set its own expiry (oauth2 `expires_in`).
 import { type AuthContext, type Session, strategyFor } from '../auth/index.js';
-import { FlowError, hasCode } from '../errors.js';
+import { FlowError, hasCode, withLoc } from '../errors.js';
 import { type Actor, type AuthConfig, isCredentialName, type Loc, locate, type Project, type RequestSpec, type TemplateValue } from '../project/index.js';
 import { extractAll, type ExtractResult, render, renderString } from '../runtime/index.js';
 import type { FlowResponse, PreparedRequest } from '../http/index.js';
@@ -75,8 +75,7 @@ export class Sessions {
       return held;
     } catch (err) {
       this.ctx.state.setSession(actor.id, undefined);
-      const wrapped = authError(actor.id, 'login', err);
-      wrapped.loc ??= authLoc(this.ctx.project, actor);
+      const wrapped = withLoc(authError(actor.id, 'login', err), authLoc(this.ctx.project, actor));
       this.failed.set(actor.id, wrapped);
       throw wrapped;
     }

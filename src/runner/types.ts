@@ -39,6 +39,8 @@ export interface AssertRecord {
   message?: string;
   /** on a failure, why, when the actual value does not say it all (`nothing at $.x`, `cannot order …`) */
   reason?: string;
+  /** where the assert is written (absent for a poll_until condition) */
+  loc?: Loc;
 }
 
 export interface ErrorRecord {

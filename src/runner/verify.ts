@@ -1,6 +1,6 @@
 // The checks after a response, in Hurl's order: expect_status (stop if it fails), extract,
 // then assert. Each failure is a coded error with the facts a user needs to fix it.
-import { FlowError } from '../errors.js';
+import { FlowError, withLoc } from '../errors.js';
 import type { ExtractSpec, Loc, Operation } from '../project/index.js';
 import { evaluateAssert, extractAll, parseAssert, render, type RenderContext } from '../runtime/index.js';
 import type { Redactor } from '../redact/index.js';
@@ -44,28 +44,30 @@ export function extract(specs: ExtractSpec[], res: FlowResponse): { scalars: Rec
 }
 
 /**
- * Every assertion is evaluated and reported; the first failure is the operation's error. It is
- * returned, not thrown, so that the records of the passing and failing asserts reach the result.
+ * Every assertion is evaluated and reported, each record with the assert's position; the
+ * first failure is the operation's error, at that position. It is returned, not thrown, so
+ * that the records of the passing and failing asserts reach the result.
  */
-export function checkAsserts(exprs: string[], res: FlowResponse, rc: RenderContext, redactor: Redactor): AssertOutcome {
+export function checkAsserts(op: Pick<Operation, 'assert' | 'assertLocs' | 'loc'>, res: FlowResponse, rc: RenderContext, redactor: Redactor): AssertOutcome {
   const out: AssertOutcome = { records: [] };
-  for (const expr of exprs) {
+  op.assert.forEach((expr, i) => {
     const { record, error } = evaluateOne(expr, res, rc, redactor);
+    record.loc = op.assertLocs[i] ?? op.loc;
     out.records.push(record);
     if (!record.pass && !out.error) {
-      out.failed = out.records.length - 1;
-      out.error =
-        error ?? new FlowError('E_ASSERT_FAILED', record.message ?? `${record.expr} failed`, { details: { expr: record.expr, actual: record.actual } });
+      out.error = withLoc(
+        error ?? new FlowError('E_ASSERT_FAILED', record.message ?? `${record.expr} failed`, { details: { expr: record.expr, actual: record.actual } }),
+        record.loc,
+      );
     }
-  }
+  });
   return out;
 }
 
 interface AssertOutcome {
   records: AssertRecord[];
+  /** the first failure, at its assert's position */
   error?: FlowError;
-  /** the index in the operation's `assert` of the assert that failed first */
-  failed?: number;
 }
 
 /** One assertion; `error` is set when the path could not be read at all (E_NOT_JSON, …). */

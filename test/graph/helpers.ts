@@ -59,6 +59,7 @@ export function syntheticProject(n: number, deps: (i: number) => number[], delet
       queryParams: {},
       extract: [],
       assert: [],
+      assertLocs: [],
       force: false,
       raw: { depends_on: dependsOn },
       file,

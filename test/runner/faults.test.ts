@@ -193,7 +193,14 @@ describe('bodies', () => {
     // a failed assert keeps what the operation extracted and every assert record
     expect(resultOf(summary, 'f.latin1').extracted).toEqual({ name: 'caf\uFFFD' });
     expect(resultOf(summary, 'f.latin1').asserts).toEqual([
-      { expr: "$.data.name == 'café'", pass: false, actual: 'caf\uFFFD', expected: '"café"', message: expect.any(String) },
+      {
+        expr: "$.data.name == 'café'",
+        pass: false,
+        actual: 'caf\uFFFD',
+        expected: '"café"',
+        message: expect.any(String),
+        loc: { file: expect.stringMatching(/f\.yaml$/), line: 4, col: 69 },
+      },
     ]);
     expect(resultOf(summary, 'f.latin1').exchanges[0].response?.body).toBe('{"name":"caf\uFFFD"}');
   });
@@ -238,8 +245,21 @@ describe('checks', () => {
   it('a failed assert record carries the reason when the actual value does not say it', async () => {
     const { result } = await runBeside('count', `{ path: /count, assert: ["$.data.missing == 1", "$.data.count == 3"] }`);
     expect(result.asserts).toEqual([
-      { expr: '$.data.missing == 1', pass: false, message: '$.data.missing == 1 failed: nothing at $.data.missing', reason: 'nothing at $.data.missing' },
-      { expr: '$.data.count == 3', pass: false, actual: 2, expected: '3', message: '$.data.count == 3 failed: expected 3, actual 2' },
+      {
+        expr: '$.data.missing == 1',
+        pass: false,
+        message: '$.data.missing == 1 failed: nothing at $.data.missing',
+        reason: 'nothing at $.data.missing',
+        loc: { file: expect.stringMatching(/f\.yaml$/), line: 4, col: 35 },
+      },
+      {
+        expr: '$.data.count == 3',
+        pass: false,
+        actual: 2,
+        expected: '3',
+        message: '$.data.count == 3 failed: expected 3, actual 2',
+        loc: { file: expect.stringMatching(/f\.yaml$/), line: 4, col: 58 },
+      },
     ]);
   });
 

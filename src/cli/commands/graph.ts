@@ -3,9 +3,9 @@
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { findCycles, scheduleOrder, type Edge, type ProjectGraph } from '../../graph/index.js';
-import { relativeFile, stylishLine } from '../../lint/index.js';
+import { stylishLine } from '../../lint/index.js';
 import { openProject } from '../../open/index.js';
-import { locate, type Diagnostic, type Project } from '../../project/index.js';
+import { displayPath, locate, type Diagnostic, type Project } from '../../project/index.js';
 import { mermaidGraph } from '../../report/index.js';
 import { argumentError, unknownOperations } from '../args.js';
 import { CACHE_OPTIONS, cacheOptions, optionHelp, type OptionTable } from '../options.js';
@@ -197,7 +197,7 @@ function jsonGraph({ project, graph, shown, cycles, cwd }: View): string {
           kind: e.kind,
           via: e.kind === 'explicit' ? 'depends_on' : e.via,
           actor: actorOf(e),
-          file: relativeFile(loc.file, cwd),
+          file: displayPath(loc.file, cwd),
           line: loc.line,
           col: loc.col,
         };

@@ -25,7 +25,7 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { hasCode } from '../../errors.js';
 import { lint } from '../../lint/index.js';
-import { loadProject, type Project } from '../../project/index.js';
+import { displayLoc, displayPath, loadProject, type Project } from '../../project/index.js';
 import { argumentError } from '../args.js';
 import { runModelImport, type LlmValues } from './import-llm.js';
 import { optionHelp, type OptionTable } from '../options.js';
@@ -190,7 +190,7 @@ async function lintDir(dir: string): Promise<Array<{ line: string; error: boolea
 function lintLines(project: Project): Array<{ line: string; error: boolean }> {
   const result = lint(project);
   return result.diagnostics.map((d) => ({
-    line: `${path.relative(project.dir, d.file) || d.file}:${d.line}:${d.col} ${d.severity} ${d.code} ${d.message}`,
+    line: `${displayLoc(d, project.dir)} ${d.severity} ${d.code} ${d.message}`,
     error: d.severity === 'error',
   }));
 }
@@ -220,7 +220,7 @@ async function checkCommand(target: string, inputs: string[], from: InputFormat 
 
 /** An answer in Markdown: its files are written to a scratch directory and checked there. */
 async function checkAnswer(file: string, inputs: string[], from: InputFormat | undefined, io: CliIO): Promise<number> {
-  const answer = readAnswer(await readFile(file, 'utf8'), path.relative(io.cwd, file) || file);
+  const answer = readAnswer(await readFile(file, 'utf8'), displayPath(file, io.cwd));
   const grounding = await groundingContext(inputs, from, io);
   return withScratchProject(answer.files, ({ view, project }) =>
     report(

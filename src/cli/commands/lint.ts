@@ -5,7 +5,7 @@ import path from 'node:path';
 import { CODES, fixProject, format, FORMATS, isFormatName } from '../../lint/index.js';
 import { reportingWriteErrors } from '../write-failure.js';
 import { openProject } from '../../open/index.js';
-import type { Project } from '../../project/index.js';
+import { displayPath, type Project } from '../../project/index.js';
 import { argumentError } from '../args.js';
 import { CACHE_OPTIONS, cacheOptions, optionHelp, type OptionTable } from '../options.js';
 import { EXIT, type CliIO, type Command } from '../io.js';
@@ -106,7 +106,7 @@ const lintCommand: Command = async (argv: string[], io: CliIO): Promise<number> 
 
 async function fix(project: Project, io: CliIO): Promise<boolean> {
   const fixed = await fixProject(project);
-  for (const f of fixed.fixes) io.stderr(`fixed  ${path.relative(io.cwd, f.file) || f.file}  ${f.code}  ${f.message}\n`);
+  for (const f of fixed.fixes) io.stderr(`fixed  ${displayPath(f.file, io.cwd)}  ${f.code}  ${f.message}\n`);
   return fixed.changedFiles.length > 0;
 }
 

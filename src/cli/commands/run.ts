@@ -5,7 +5,7 @@ import { scheduleOrder, shardParts, splitProject, type ProjectGraph } from '../.
 import { openProject } from '../../open/index.js';
 import type { Project } from '../../project/index.js';
 import { createRedactor } from '../../redact/index.js';
-import { type OperationResult, recordVerified } from '../../runner/index.js';
+import { recordVerified } from '../../runner/index.js';
 import { envSecretValues, parseVarAssignment } from '../../runtime/index.js';
 import { reportingWriteErrors } from '../write-failure.js';
 import { formatEvent, formatResult, formatSummary, type RunFormatOptions } from '../format/run-output.js';
@@ -214,8 +214,8 @@ export default (async function run(argv: string[], io: CliIO): Promise<number> {
   const servedFor = new Map<string, string[]>();
   // every operation that ended, each run of a force: true one included (for the summary)
   const ends = { passed: 0, failed: 0, skipped: 0 };
-  // the latest result of every operation that ran, prerequisites included (for --record)
-  const ran = new Map<string, OperationResult>();
+  // every operation that ran, prerequisites included, in the order they first ended (for --record)
+  const ran = new Set<string>();
   const runner = await opened.createRunner({
     redactor,
     env: o.env,
@@ -227,13 +227,12 @@ export default (async function run(argv: string[], io: CliIO): Promise<number> {
       progress?.onEvent(event);
       if (event.type === 'operation:start') servedFor.set(event.operation, event.prerequisiteOf);
       else if (event.type === 'request') {
-        // Formatted once the next request is on its way (bufferedWriter), with the dependents
-        // known now: the runner adds to the list when another operation reuses this one.
-        const prerequisiteOf = [...(servedFor.get(event.operation) ?? [])];
+        // Formatted once the next request is on its way (bufferedWriter).
+        const prerequisiteOf = servedFor.get(event.operation) ?? [];
         out.write(() => formatEvent(event, fmt, prerequisiteOf));
       } else if (event.type === 'operation:end') {
-        const result = { ...event.result, prerequisiteOf: [...event.result.prerequisiteOf] };
-        ran.set(result.operation, event.result);
+        const result = event.result;
+        ran.add(result.operation);
         ends[result.status]++;
         out.write(() => formatResult(result, fmt) + formatWarnings(result, fmt.color));
       }
@@ -241,13 +240,15 @@ export default (async function run(argv: string[], io: CliIO): Promise<number> {
   });
   let summaryResult;
   try {
-    summaryResult = await runner.runMany(asked);
+    summaryResult = await runner.runMany(asked, plan);
   } finally {
     out.flush();
     progress?.stop();
     await runner.close();
     await server?.stop();
   }
+  // each one's latest result: a prerequisite's names every operation that reused it
+  const everyResult = [...ran].map((id) => runner.result(id)!);
   // The summary counts every operation that ran, prerequisites included: a failed
   // prerequisite is a failure even when only its dependents were asked for.
   const filesOnly = allToFiles(reporters);
@@ -256,20 +257,20 @@ export default (async function run(argv: string[], io: CliIO): Promise<number> {
       formatSummary(
         { ...summaryResult, ...ends },
         fmt,
-        [...ran.values()].filter((r) => r.status === 'failed'),
+        everyResult.filter((r) => r.status === 'failed'),
       ),
     );
   const environment = o.env ?? project.defaultEnvironment ?? project.environments.keys().next().value;
   // A shard reports its own operations; a prerequisite from another part is reported by the shard that owns it.
   const owned = shard ? new Set(asked) : undefined;
-  const results = [...ran.values()].filter((r) => !owned || owned.has(r.operation));
+  const results = everyResult.filter((r) => !owned || owned.has(r.operation));
   const report = { project, graph, environment, asked, results, summary: { ...ends, ms: summaryResult.ms }, startedAt, cwd: io.cwd };
   const { problems: unwritten, written } = await writeReports(report, reporters, io);
   for (const problem of unwritten) io.stderr(`flow run: ${problem}\n`);
   if (filesOnly) io.stdout(reportPaths(written, io.cwd));
   if (o.record) {
     // A prerequisite that passed was confirmed by a real response too (docs/format.md#provenance-and-state-changes).
-    const recorded = await reportingWriteErrors('run', io, () => recordVerified(project, [...ran.values()]));
+    const recorded = await reportingWriteErrors('run', io, () => recordVerified(project, everyResult));
     if (typeof recorded === 'number') return recorded;
     // On stderr when stdout holds a report instead of the lines.
     (lines ? io.stdout : io.stderr)(

@@ -1,8 +1,7 @@
 // The "Calibration" report (Markdown): each proposal with the request, the observed answer
 // (the runner's redacted record, cut short) and the edit; then open questions, what was not
 // run and why, and what passed. Nothing here reads a secret: the runner redacted it all.
-import path from 'node:path';
-import { locate, type Loc, type Operation, type Project } from '../../project/index.js';
+import { displayLoc, displayPath, locate, type Loc, type Operation, type Project } from '../../project/index.js';
 import type { Calibration, CalibrationPlan, Edit, Observed } from '../../calibrate/index.js';
 
 const EXCERPT = 300;
@@ -25,7 +24,7 @@ export function formatCalibration(project: Project, c: Calibration, cwd: string,
     'A status is proposed only in the class expected (200, 201, 204 among themselves; a 4xx for a 4xx): a failure where success is expected is diagnosed (the login, the input, the id), never written in as the expectation.',
     '',
   );
-  if (applied) out.push(`Applied: ${applied.files.length} file(s) edited (${applied.files.map((f) => rel(f, cwd)).join(', ') || 'none'}).`, '');
+  if (applied) out.push(`Applied: ${applied.files.length} file(s) edited (${applied.files.map((f) => displayPath(f, cwd)).join(', ') || 'none'}).`, '');
   out.push('## Open questions', '');
   if (!c.questions.length) out.push('None.', '');
   for (const q of c.questions) out.push(`- **${q.operation}**: ${q.question}`, ...(q.observed ? request(q.observed).map((l) => `  ${l}`) : []));
@@ -107,18 +106,13 @@ function describe(e: Edit): string {
 }
 
 function where(project: Project, e: Edit, cwd: string): string {
-  if (e.kind === 'login') return rel(project.rootFile, cwd);
+  if (e.kind === 'login') return displayPath(project.rootFile, cwd);
   const loc = e.kind === 'header_form' ? project.actors.get(e.actor)!.loc : editLoc(project, project.operations.get(e.operation)!, e.kind);
-  return `${rel(loc.file, cwd)}:${loc.line}`;
+  return displayLoc(loc, cwd, false);
 }
 
 /** The line the edit changes: the `expect_status` key when the operation has one, else the operation. */
 function editLoc(project: Project, op: Operation, kind: Edit['kind']): Loc {
   if (kind !== 'expect_status' || op.raw.expect_status === undefined) return op.loc;
   return locate(project, op.file, [...op.yamlPath, 'expect_status'], true);
-}
-
-function rel(file: string, cwd: string): string {
-  const r = path.relative(cwd, file);
-  return r && !path.isAbsolute(r) ? r : file;
 }

@@ -1,5 +1,5 @@
 // What `flow run` prints: pure functions of run events and results (already redacted).
-import path from 'node:path';
+import { displayLoc, type Loc } from '../../project/index.js';
 import { failureDetails } from '../../report/index.js';
 import type { ErrorRecord, OperationResult, RequestRecord, ResponseRecord, RunEvent, RunSummary } from '../../runner/index.js';
 
@@ -13,8 +13,8 @@ export interface RunFormatOptions {
 
 const paint = (on: boolean, code: number) => (s: string) => (on ? `\u001b[${code}m${s}\u001b[0m` : s);
 
-export function formatLoc(loc: { file: string; line: number; col: number } | undefined, cwd: string): string {
-  return loc ? `${path.relative(cwd, loc.file) || loc.file}:${loc.line}:${loc.col}` : '';
+export function formatLoc(loc: Loc | undefined, cwd: string): string {
+  return loc ? displayLoc(loc, cwd) : '';
 }
 
 /**
@@ -62,7 +62,7 @@ export function formatResult(r: OperationResult, o: RunFormatOptions): string {
  * response (redacted by the runner, bodies capped). --verbose printed the exchange already.
  */
 function details(r: OperationResult, o: RunFormatOptions): string {
-  return failureDetails(r, { exchange: !o.verbose })
+  return failureDetails(r, { exchange: !o.verbose, cwd: o.cwd })
     .map((l) => `  ${l}\n`)
     .join('');
 }

@@ -2,10 +2,9 @@
 // self-check and lint. What fails grounding (a path, field or status code the input does not
 // state) is not kept: it is removed from the files, and the plan lists it as an open question.
 // What is left (self-check findings, lint errors) goes back to the model in an edit round.
-import path from 'node:path';
 import { parseDocument } from 'yaml';
 import { lint } from '../../lint/index.js';
-import { editedText, YAML_TAGS } from '../../project/index.js';
+import { displayLoc, editedText, YAML_TAGS } from '../../project/index.js';
 import type { AnswerFile } from '../check/answer.js';
 import { CHECK_CODES, checkView, formatFinding, withScratchProject, type CheckFinding } from '../check/index.js';
 import type { ObservedApi } from '../observed.js';
@@ -50,7 +49,7 @@ function checkFiles(files: AnswerFile[], api: ObservedApi, plan: string): Promis
     findings: checkView(view, { api, plan }),
     lintErrors: lint(project)
       .diagnostics.filter((d) => d.severity === 'error')
-      .map((d) => `${path.relative(dir, d.file).split(path.sep).join('/') || d.file}:${d.line}:${d.col} ${d.code} ${d.message}`),
+      .map((d) => `${displayLoc(d, dir)} ${d.code} ${d.message}`),
   }));
 }
 

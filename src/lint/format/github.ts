@@ -1,13 +1,13 @@
 // GitHub Actions workflow commands: `::error file=…,line=…,col=…,title=CODE::message`, escaped
 // as @actions/core does (data: % CR LF; properties: also `:` and `,`).
 import type { Diagnostic } from '../../project/index.js';
-import { relativeFile } from './relative.js';
+import { displayPath } from '../../project/index.js';
 import type { FormatOptions } from './index.js';
 
 export function github(diagnostics: readonly Diagnostic[], options: FormatOptions): string {
   return diagnostics
     .map((d) => {
-      const props = [`file=${escapeProperty(relativeFile(d.file, options.cwd))}`, `line=${d.line}`, `col=${d.col}`, `title=${escapeProperty(d.code)}`];
+      const props = [`file=${escapeProperty(displayPath(d.file, options.cwd))}`, `line=${d.line}`, `col=${d.col}`, `title=${escapeProperty(d.code)}`];
       return `::${d.severity} ${props.join(',')}::${escapeData(d.message)}\n`;
     })
     .join('');

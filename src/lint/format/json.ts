@@ -1,11 +1,11 @@
 // A JSON array, one object per diagnostic, keys always in the same order, paths relative.
 import type { Diagnostic } from '../../project/index.js';
-import { relativeFile } from './relative.js';
+import { displayPath } from '../../project/index.js';
 import type { FormatOptions } from './index.js';
 
 export function json(diagnostics: readonly Diagnostic[], options: FormatOptions): string {
   const rows = diagnostics.map((d) => ({
-    file: relativeFile(d.file, options.cwd),
+    file: displayPath(d.file, options.cwd),
     line: d.line,
     col: d.col,
     severity: d.severity,

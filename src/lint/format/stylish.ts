@@ -1,7 +1,7 @@
 // `path:line:col  severity  CODE  message`, one line each, then a summary line.
 import type { Diagnostic } from '../../project/index.js';
+import { displayLoc, displayPath } from '../../project/index.js';
 import type { FollowOn } from '../follow-ons.js';
-import { relativeFile } from './relative.js';
 import type { FormatOptions } from './index.js';
 
 export function stylish(diagnostics: readonly Diagnostic[], options: FormatOptions): string {
@@ -13,7 +13,7 @@ export function stylish(diagnostics: readonly Diagnostic[], options: FormatOptio
 
 /** One diagnostic as `path:line:col  severity  CODE  message`. */
 export function stylishLine(d: Diagnostic, cwd: string): string {
-  return `${relativeFile(d.file, cwd)}:${d.line}:${d.col}  ${d.severity}  ${d.code}  ${d.message}`;
+  return `${displayLoc(d, cwd)}  ${d.severity}  ${d.code}  ${d.message}`;
 }
 
 export function summary(diagnostics: readonly Diagnostic[]): string {
@@ -31,5 +31,5 @@ function plural(n: number, word: string): string {
 export function followOnLine(f: FollowOn, cwd: string): string {
   const counts = [f.errors && plural(f.errors, 'error'), f.warnings && plural(f.warnings, 'warning')].filter(Boolean).join(' and ');
   const verb = f.errors + f.warnings === 1 ? 'comes' : 'come';
-  return `${counts.replace(/^(\d+)/, '$1 more')} ${verb} from ${relativeFile(f.file, cwd)}, which did not parse`;
+  return `${counts.replace(/^(\d+)/, '$1 more')} ${verb} from ${displayPath(f.file, cwd)}, which did not parse`;
 }

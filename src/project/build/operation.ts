@@ -1,9 +1,9 @@
 // One operation map (docs/format.md#operations) into the model. Wrong types are dropped here and reported by lint.
-import type { Operation, PollSpec, Provenance, RetrySpec, YamlPath } from '../types.js';
+import type { Loc, Operation, PollSpec, Provenance, RetrySpec, YamlPath } from '../types.js';
 import { buildAuth } from './auth.js';
 import type { Locator } from './origin.js';
-import { buildExtract, normalizeMethod } from './request.js';
-import { asInt, asMap, asStatusList, asString, asStringList, asTemplateMap, type RawMap } from './values.js';
+import { buildRequestFields } from './request.js';
+import { asInt, asMap, asString, asStringList, type RawMap } from './values.js';
 
 const POLL_DEFAULTS = { intervalMs: 1000, maxAttempts: 30 };
 
@@ -13,18 +13,12 @@ export function buildOperation(resource: string, name: string, raw: unknown, fil
     id: `${resource}.${name}`,
     resource,
     name,
-    method: normalizeMethod(map.method),
-    path: asString(map.path) ?? '',
+    ...buildRequestFields(map, file, yamlPath, at),
     actor: nonEmpty(asString(map.actor)),
     dependsOn: asStringList(map.depends_on),
-    headers: asTemplateMap(map.headers),
-    queryParams: asTemplateMap(map.query_params),
-    body: map.body as Operation['body'],
-    bodyForm: asMap(map.body_form) as Operation['bodyForm'],
-    expectStatus: asStatusList(map.expect_status),
-    extract: buildExtract(map.extract, file, [...yamlPath, 'extract'], at),
     // docs/format.md#silent-not-sequence: `assert` must be a sequence or it is ignored
     assert: asStringList(map.assert),
+    assertLocs: assertLocs(map.assert, [...yamlPath, 'assert'], at),
     pollUntil: buildPoll(map.poll_until),
     forEach: nonEmpty(asString(map.for_each)),
     force: map.force === true,
@@ -39,6 +33,12 @@ export function buildOperation(resource: string, name: string, raw: unknown, fil
     yamlPath,
     loc: at(yamlPath),
   };
+}
+
+/** The position of each string item of `assert` (the items `asStringList` keeps). */
+function assertLocs(raw: unknown, yamlPath: YamlPath, at: Locator): Loc[] {
+  if (!Array.isArray(raw)) return [];
+  return raw.flatMap((item, i) => (typeof item === 'string' ? [at([...yamlPath, i], false)] : []));
 }
 
 function nonEmpty(s: string | undefined): string | undefined {

@@ -2,20 +2,20 @@
 // extraction map shared with operations.
 import { HTTP_METHODS, type ExtractSpec, type HttpMethod, type RequestSpec, type YamlPath } from '../types.js';
 import type { Locator } from './origin.js';
-import { asMap, asStatusList, asString, asTemplateMap, asText } from './values.js';
+import { asMap, asStatusList, asString, asTemplateMap, asText, type RawMap } from './values.js';
 import { scalarText } from '../text.js';
 
 const METHODS = new Set<string>(HTTP_METHODS);
 
 /** Spec 2.6: default GET; an unknown value silently becomes GET. Case is forgiven. */
-export function normalizeMethod(v: unknown): HttpMethod {
+function normalizeMethod(v: unknown): HttpMethod {
   const m = typeof v === 'string' ? v.trim().toUpperCase() : '';
   return METHODS.has(m) ? (m as HttpMethod) : 'GET';
 }
 
 const EXPLICIT_SOURCES: Record<string, ExtractSpec['source']> = { regex: 'regex', xpath: 'xpath', json: 'jsonpath', jsonpath: 'jsonpath' };
 
-export function buildExtract(raw: unknown, file: string, yamlPath: YamlPath, at: Locator): ExtractSpec[] {
+function buildExtract(raw: unknown, file: string, yamlPath: YamlPath, at: Locator): ExtractSpec[] {
   const map = asMap(raw);
   if (!map) return [];
   const out: ExtractSpec[] = [];
@@ -35,11 +35,11 @@ export function buildExtract(raw: unknown, file: string, yamlPath: YamlPath, at:
   return out;
 }
 
-export function buildRequest(raw: unknown, file: string, yamlPath: YamlPath, at: Locator): RequestSpec | undefined {
-  const map = asMap(raw);
-  if (!map) return undefined;
+/** What every request says, an operation's and an actor's alike: the fields, read in one place. */
+export type RequestFields = Omit<RequestSpec, 'id' | 'file' | 'yamlPath' | 'loc'>;
+
+export function buildRequestFields(map: RawMap, file: string, yamlPath: YamlPath, at: Locator): RequestFields {
   return {
-    id: asText(map.id),
     method: normalizeMethod(map.method),
     path: asString(map.path) ?? '',
     headers: asTemplateMap(map.headers),
@@ -48,8 +48,12 @@ export function buildRequest(raw: unknown, file: string, yamlPath: YamlPath, at:
     bodyForm: asMap(map.body_form) as RequestSpec['bodyForm'],
     expectStatus: asStatusList(map.expect_status),
     extract: buildExtract(map.extract, file, [...yamlPath, 'extract'], at),
-    file,
-    yamlPath,
-    loc: at(yamlPath),
   };
+}
+
+/** A request written inside an actor: the request fields, and a chain step's `id`. */
+export function buildRequest(raw: unknown, file: string, yamlPath: YamlPath, at: Locator): RequestSpec | undefined {
+  const map = asMap(raw);
+  if (!map) return undefined;
+  return { id: asText(map.id), ...buildRequestFields(map, file, yamlPath, at), file, yamlPath, loc: at(yamlPath) };
 }
