@@ -4,7 +4,7 @@
 // the instance it needs exists. fast-check
 // draws the sequence and its bodies and, on a finding, shrinks both: fewer steps, smaller values.
 import fc from 'fast-check';
-import type { Operation } from '../project/index.js';
+import { type Operation, scalarText } from '../project/index.js';
 import { invalidArbitrary, validArbitrary } from './arbitrary.js';
 import { withWrittenRefs } from './model.js';
 import type { RequestSchema } from './request-schema.js';
@@ -103,7 +103,7 @@ export function bodiesOf(op: Operation, described: RequestSchema | undefined): B
 }
 
 function queryArbitrary(op: Operation, described: RequestSchema | undefined): fc.Arbitrary<Record<string, unknown>> | undefined {
-  const params = (described?.query ?? []).filter((p) => !(typeof op.queryParams[p.name] === 'string' && String(op.queryParams[p.name]).includes('{{')));
+  const params = (described?.query ?? []).filter((p) => !scalarText(op.queryParams[p.name]).includes('{{'));
   if (!params.length) return undefined;
   const arbs = Object.fromEntries(params.map((p) => [p.name, validArbitrary(p.schema).filter((v) => p.validate(v))]));
   return fc.record(arbs, { requiredKeys: params.filter((p) => p.required).map((p) => p.name) });

@@ -3,12 +3,11 @@
 // sets its body on the explore model, runs the operation, and the answer is checked; the
 // first problem not found before ends the sequence as a FindingError, which fast-check then
 // shrinks. At the end, what the sequence created and did not delete is deleted: only that.
-import { createRunner, type Runner } from '../runner/index.js';
+import { createRunner, type Runner, type RunnerOptions } from '../runner/index.js';
 import type { FlowResponse } from '../http/index.js';
 import { extractAll } from '../runtime/index.js';
-import type { Operation } from '../project/index.js';
+import { type Operation, scalarText } from '../project/index.js';
 import type { Redactor } from '../redact/index.js';
-import type { RunnerOptions } from '../runner/index.js';
 import type { FindingStep } from '../report/index.js';
 import { answerProblem, notPersisted, useAfterDelete, writtenFields, type ContractSchemas, type Problem, type Written } from './checks.js';
 import type { ExploreModel } from './model.js';
@@ -152,7 +151,7 @@ export class Session {
     // the instance's own values written into the path; one the path needs and they lack: not deleted
     const named = (resource: string, values: Record<string, unknown> | undefined) => (path: string) =>
       path.replace(new RegExp(`\\{\\{\\s*${resource}\\.([\\w$-]+)\\s*\\}\\}`, 'g'), (ref, field: string) =>
-        values?.[field] === undefined || typeof values[field] === 'object' ? ref : encodeURIComponent(String(values[field])),
+        values?.[field] === undefined || typeof values[field] === 'object' ? ref : encodeURIComponent(scalarText(values[field])),
       );
     try {
       for (const { resource, values } of this.strays) await this.cleanUp(resource, named(resource, values));

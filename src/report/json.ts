@@ -1,8 +1,7 @@
 // The JSON report: one document a script can read. Its shape is versioned (`version`) and
 // described by schemas/run-report.schema.json; a field is only ever added within a version.
-import type { Loc } from '../project/index.js';
+import { displayPath, type Loc } from '../project/index.js';
 import type { AssertRecord, ErrorRecord, OperationResult, RequestRecord, ResponseRecord } from '../runner/index.js';
-import { displayPath } from '../project/index.js';
 import type { Finding, RunReport } from './types.js';
 
 /** Bumped when a field changes meaning or goes away; new optional fields keep it. */

@@ -40,7 +40,7 @@ export async function readOpenApi(input: ReaderInput): Promise<ObservedApi> {
   const resolved = await resolveRefs(input.path, raw, isSwagger2);
   const api = resolved.root;
   const needs = new Map<RefProblem, string[]>();
-  const version = isSwagger2 ? `Swagger ${api.swagger}` : `OpenAPI ${String(api.openapi)}`;
+  const version = isSwagger2 ? `Swagger ${api.swagger}` : `OpenAPI ${scalarText(api.openapi)}`;
   const out = emptyApi();
   const ev = (segments: Array<string | number>, text: string): Evidence => ({ file: input.file, at: pointer(segments), quote: quote(text) });
 

@@ -1,7 +1,6 @@
 // GitHub Actions workflow commands: `::error file=…,line=…,col=…,title=CODE::message`, escaped
 // as @actions/core does (data: % CR LF; properties: also `:` and `,`).
-import type { Diagnostic } from '../../project/index.js';
-import { displayPath } from '../../project/index.js';
+import { type Diagnostic, displayPath } from '../../project/index.js';
 import type { FormatOptions } from './index.js';
 
 export function github(diagnostics: readonly Diagnostic[], options: FormatOptions): string {

@@ -1,6 +1,5 @@
 // A JSON array, one object per diagnostic, keys always in the same order, paths relative.
-import type { Diagnostic } from '../../project/index.js';
-import { displayPath } from '../../project/index.js';
+import { type Diagnostic, displayPath } from '../../project/index.js';
 import type { FormatOptions } from './index.js';
 
 export function json(diagnostics: readonly Diagnostic[], options: FormatOptions): string {

@@ -1,6 +1,5 @@
 // `path:line:col  severity  CODE  message`, one line each, then a summary line.
-import type { Diagnostic } from '../../project/index.js';
-import { displayLoc, displayPath } from '../../project/index.js';
+import { type Diagnostic, displayLoc, displayPath } from '../../project/index.js';
 import type { FollowOn } from '../follow-ons.js';
 import type { FormatOptions } from './index.js';
 
