@@ -1,20 +1,30 @@
 // What a command that sends requests does before it sends any, on top of openProject (the
 // one way every command opens a project): a wrong --project is a usage error, the lint gate,
-// known operation ids and environment, --var.
+// known operation ids and environment; and --var, read the same way by each.
 import path from 'node:path';
 import type { ProjectGraph } from '../graph/index.js';
-import { openProject } from '../open/index.js';
-import type { CacheOptions, Project } from '../project/index.js';
+import { openProject, type OpenedProject } from '../open/index.js';
+import type { CacheOptions, Diagnostic } from '../project/index.js';
 import { parseVarAssignment } from '../runtime/index.js';
 import { unknownOperations } from './args.js';
 import { lintProblemLines } from './format/lint-lines.js';
 import { EXIT, type CliIO } from './io.js';
 import { PROBLEM_EXIT, problemMessage } from './problem.js';
 
-export interface LiveProject {
-  project: Project;
+/** An opened project that passed the gate: its graph is built. */
+export interface LiveProject extends OpenedProject {
   graph: ProjectGraph;
-  vars: Record<string, string>;
+}
+
+/** The --var values by name, or the usage message for the first that is not name=value. */
+export function parseVars(assignments: readonly string[]): Record<string, string> | string {
+  const vars: Record<string, string> = {};
+  for (const assignment of assignments) {
+    const parsed = parseVarAssignment(assignment);
+    if (!parsed) return `--var takes name=value; got "${assignment}"`;
+    vars[parsed.name] = parsed.value;
+  }
+  return vars;
 }
 
 /**
@@ -23,22 +33,18 @@ export interface LiveProject {
  */
 export async function openLiveProject(
   command: string,
-  o: { project: string; env?: string; var: string[] },
+  o: { project: string; env?: string; strict?: boolean },
   ids: readonly string[],
   io: CliIO,
   cache?: CacheOptions,
+  /** shown the lint warnings once the gate has passed, before the operations are checked */
+  warn?: (diagnostics: Diagnostic[]) => void,
 ): Promise<LiveProject | number> {
   const usage = (message: string) => {
     io.stderr(`flow ${command}: ${message}\n(flow ${command} --help lists the options)\n`);
     return EXIT.usage;
   };
-  const vars: Record<string, string> = {};
-  for (const assignment of o.var) {
-    const parsed = parseVarAssignment(assignment);
-    if (!parsed) return usage(`--var takes name=value; got "${assignment}"`);
-    vars[parsed.name] = parsed.value;
-  }
-  const opened = await openProject(path.resolve(io.cwd, o.project), { env: o.env, cache });
+  const opened = await openProject(path.resolve(io.cwd, o.project), { env: o.env, strict: o.strict, cache });
   const { project, problem } = opened;
   if (problem?.kind === 'lint') {
     io.stderr(lintProblemLines(problem, io.cwd));
@@ -46,8 +52,9 @@ export async function openLiveProject(
     return PROBLEM_EXIT.lint;
   }
   if (problem) return usage(problemMessage(problem, o.project));
+  warn?.(opened.lint.diagnostics);
   const unknown = unknownOperations(ids, project, io.cwd);
   if (unknown) return usage(unknown);
   // lint has passed: the graph was built
-  return { project, graph: opened.graph!, vars };
+  return opened as LiveProject;
 }

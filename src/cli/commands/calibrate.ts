@@ -13,7 +13,7 @@ import { argumentError } from '../args.js';
 import { fieldSchemas, type FieldSchema } from '../field-schemas.js';
 import { formatCalibration, formatCalibrationPlan } from '../format/calibration.js';
 import { EXIT, type CliIO, type Command } from '../io.js';
-import { openLiveProject } from '../open-live-project.js';
+import { openLiveProject, parseVars } from '../open-live-project.js';
 import { CACHE_OPTIONS, cacheOptions, optionHelp, type OptionTable } from '../options.js';
 import { describeUnset, unsetVariables } from '../unset-vars.js';
 
@@ -90,9 +90,11 @@ export default (async function calibrateCommand(argv: string[], io: CliIO): Prom
   };
   if (o.destructive && !o.writes) return usage('--destructive needs --writes as well');
   if (o['dry-run'] && o.apply) return usage('--dry-run sends nothing, so there is nothing to --apply');
+  const vars = parseVars(o.var);
+  if (typeof vars === 'string') return usage(vars);
   const opened = await openLiveProject('calibrate', o, positionals, io, cacheOptions(o, io.env, io.cwd));
   if (typeof opened === 'number') return opened;
-  const { project, graph, vars } = opened;
+  const { project, graph } = opened;
   const asked = positionals.length ? positionals : [...project.operations.keys()];
   // an operation a missing --var blocks is "Not run" (with the variable); the others run
   const flags = {

@@ -1,23 +1,21 @@
 // `flow run <resource.operation>...`: run operations with every prerequisite first.
-import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { scheduleOrder, shardParts, splitProject, type ProjectGraph } from '../../graph/index.js';
-import { openProject } from '../../open/index.js';
 import type { Project } from '../../project/index.js';
 import { createRedactor } from '../../redact/index.js';
 import { recordVerified } from '../../runner/index.js';
-import { envSecretValues, parseVarAssignment } from '../../runtime/index.js';
+import { envSecretValues } from '../../runtime/index.js';
 import { reportingWriteErrors } from '../write-failure.js';
 import { formatEvent, formatResult, formatSummary, type RunFormatOptions } from '../format/run-output.js';
-import { lintLines, lintProblemLines } from '../format/lint-lines.js';
-import { argumentError, parseShard, unknownOperations } from '../args.js';
+import { lintLines } from '../format/lint-lines.js';
+import { argumentError, parseShard } from '../args.js';
+import { openLiveProject, parseVars } from '../open-live-project.js';
 import { CACHE_OPTIONS, cacheOptions, optionHelp, type OptionTable } from '../options.js';
 import { describeUnset, unsetVariables } from '../unset-vars.js';
 import { formatWarnings, runContract, SERVICE_OPTIONS, serverUrl, serviceUsage, startRunServer, waitingProgress } from '../run-services.js';
 import { bufferedWriter, EXIT, type CliIO, type Command } from '../io.js';
 import { allToFiles, chooseReporters, reportPaths, writeReports } from '../reporters.js';
 import { createProgress, wantsProgress } from '../../report/index.js';
-import { PROBLEM_EXIT, problemMessage } from '../problem.js';
 
 const OPTIONS = {
   project: { type: 'string', short: 'p', default: '.', arg: '<dir>', help: 'project directory holding flow.yaml (default: .)' },
@@ -109,12 +107,8 @@ export default (async function run(argv: string[], io: CliIO): Promise<number> {
   };
   const concurrency = Number(o.concurrency);
   if (!Number.isInteger(concurrency) || concurrency < 1) return usage(`--concurrency must be a whole number from 1; got "${o.concurrency}"`);
-  const vars: Record<string, string> = {};
-  for (const assignment of o.var) {
-    const parsed = parseVarAssignment(assignment);
-    if (!parsed) return usage(`--var takes name=value; got "${assignment}"`);
-    vars[parsed.name] = parsed.value;
-  }
+  const vars = parseVars(o.var);
+  if (typeof vars === 'string') return usage(vars);
   const serviceProblem = serviceUsage(o);
   if (serviceProblem) return usage(serviceProblem);
   const shard = o.shard === undefined ? undefined : parseShard(o.shard);
@@ -129,22 +123,13 @@ export default (async function run(argv: string[], io: CliIO): Promise<number> {
   const reporters = chooseReporters(o.reporter, o['output-file'], io.cwd);
   if (typeof reporters === 'string') return usage(reporters);
   const lines = reporters.some((r) => r.name === 'default');
-  const projectDir = path.resolve(io.cwd, o.project);
 
   const fmt: RunFormatOptions = { cwd: io.cwd, verbose: o.verbose, quiet: o.quiet, color: io.isTTY && !o['no-color'] && !io.env.NO_COLOR };
-  const opened = await openProject(projectDir, { env: o.env, strict: o.strict, cache: cacheOptions(o, io.env, io.cwd) });
-  const { project, problem } = opened;
-  if (problem?.kind === 'lint') {
-    io.stderr(lintProblemLines(problem, io.cwd));
-    io.stderr(`flow run: ${problem.message}; nothing was sent\n`);
-    return PROBLEM_EXIT.lint;
-  }
-  if (problem) return usage(problemMessage(problem, o.project));
-  // lint has passed: the graph was built. Its warnings come first, where the results are read.
-  const graph = opened.graph!;
-  (lines ? io.stdout : io.stderr)(lintLines(opened.lint.diagnostics, io.cwd));
-  const unknown = unknownOperations(positionals, project, io.cwd);
-  if (unknown) return usage(unknown);
+  // lint's warnings come first, where the results are read
+  const warn = (diagnostics: Parameters<typeof lintLines>[0]) => (lines ? io.stdout : io.stderr)(lintLines(diagnostics, io.cwd));
+  const opened = await openLiveProject('run', o, positionals, io, cacheOptions(o, io.env, io.cwd), warn);
+  if (typeof opened === 'number') return opened;
+  const { project, graph } = opened;
   // a shard: the parts of the project (the Vitest plugin's test files) dealt to this shard
   const asked = shard
     ? shardParts(splitProject(graph), shard.index, shard.count).flatMap((p) => p.operations)
