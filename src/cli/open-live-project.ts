@@ -8,7 +8,8 @@ import type { CacheOptions, Diagnostic } from '../project/index.js';
 import { parseVarAssignment } from '../runtime/index.js';
 import { unknownOperations } from './args.js';
 import { lintProblemLines } from './format/lint-lines.js';
-import { EXIT, type CliIO } from './io.js';
+import type { CliIO } from './io.js';
+import { usageError } from './usage.js';
 import { PROBLEM_EXIT, problemMessage } from './problem.js';
 
 /** An opened project that passed the gate: its graph is built. */
@@ -40,10 +41,7 @@ export async function openLiveProject(
   /** shown the lint warnings once the gate has passed, before the operations are checked */
   warn?: (diagnostics: Diagnostic[]) => void,
 ): Promise<LiveProject | number> {
-  const usage = (message: string) => {
-    io.stderr(`flow ${command}: ${message}\n(flow ${command} --help lists the options)\n`);
-    return EXIT.usage;
-  };
+  const usage = (message: string) => usageError(io, command, message);
   const opened = await openProject(path.resolve(io.cwd, o.project), { env: o.env, strict: o.strict, cache });
   const { project, problem } = opened;
   if (problem?.kind === 'lint') {

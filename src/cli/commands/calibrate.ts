@@ -3,13 +3,12 @@
 // src/calibrate.
 import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { parseArgs } from 'node:util';
+import { parseCommandArgs, usageError } from '../usage.js';
 import { applyCalibration, calibrate, planCalibration } from '../../calibrate/index.js';
 import { buildGraph } from '../../graph/index.js';
 import type { Project } from '../../project/index.js';
 import { FlowError } from '../../errors.js';
 import { reportingWriteErrors } from '../write-failure.js';
-import { argumentError } from '../args.js';
 import { fieldSchemas, type FieldSchema } from '../field-schemas.js';
 import { formatCalibration, formatCalibrationPlan } from '../format/calibration.js';
 import { EXIT, type CliIO, type Command } from '../io.js';
@@ -72,22 +71,10 @@ remains or an operation still fails (or lint errors), 2 usage error.
 `;
 
 export default (async function calibrateCommand(argv: string[], io: CliIO): Promise<number> {
-  let args;
-  try {
-    args = parseArgs({ args: argv, allowPositionals: true, options: OPTIONS });
-  } catch (err) {
-    io.stderr(`flow calibrate: ${argumentError(err, OPTIONS)}\n\n${HELP}`);
-    return EXIT.usage;
-  }
+  const args = parseCommandArgs({ name: 'calibrate', help: HELP }, { args: argv, allowPositionals: true, options: OPTIONS }, io);
+  if (typeof args === 'number') return args;
   const { values: o, positionals } = args;
-  if (o.help) {
-    io.stdout(HELP);
-    return EXIT.ok;
-  }
-  const usage = (message: string) => {
-    io.stderr(`flow calibrate: ${message}\n(flow calibrate --help lists the options)\n`);
-    return EXIT.usage;
-  };
+  const usage = (message: string) => usageError(io, 'calibrate', message);
   if (o.destructive && !o.writes) return usage('--destructive needs --writes as well');
   if (o['dry-run'] && o.apply) return usage('--dry-run sends nothing, so there is nothing to --apply');
   const vars = parseVars(o.var);

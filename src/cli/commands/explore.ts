@@ -2,13 +2,12 @@
 // (src/explore). Wiring and output only: each finding as `FINDING <CODE> <operation>` with the
 // shrunk sequence (redacted by the runner), the replays written with --out, the reports.
 import path from 'node:path';
-import { parseArgs } from 'node:util';
+import { parseCommandArgs, usageError } from '../usage.js';
 import { loadContract } from '../../contract/index.js';
 import { explore, requestSchema, writeReplays, type ExploreProgress } from '../../explore/index.js';
 import { createRedactor } from '../../redact/index.js';
 import { findingText, wantsProgress } from '../../report/index.js';
 import { envSecretValues } from '../../runtime/index.js';
-import { argumentError } from '../args.js';
 import { EXIT, type CliIO, type Command } from '../io.js';
 import { openLiveProject, parseVars } from '../open-live-project.js';
 import { CACHE_OPTIONS, cacheOptions, optionHelp, type OptionTable } from '../options.js';
@@ -60,22 +59,10 @@ Exit codes: 0 no finding, 1 a finding (or lint errors, or no step got an answer)
 `;
 
 export default (async function exploreCommand(argv: string[], io: CliIO): Promise<number> {
-  let args;
-  try {
-    args = parseArgs({ args: argv, allowPositionals: false, options: OPTIONS });
-  } catch (err) {
-    io.stderr(`flow explore: ${argumentError(err, OPTIONS)}\n\n${HELP}`);
-    return EXIT.usage;
-  }
+  const args = parseCommandArgs({ name: 'explore', help: HELP }, { args: argv, allowPositionals: false, options: OPTIONS }, io);
+  if (typeof args === 'number') return args;
   const { values: o } = args;
-  if (o.help) {
-    io.stdout(HELP);
-    return EXIT.ok;
-  }
-  const usage = (message: string) => {
-    io.stderr(`flow explore: ${message}\n(flow explore --help lists the options)\n`);
-    return EXIT.usage;
-  };
+  const usage = (message: string) => usageError(io, 'explore', message);
   const budget = Number(o.budget);
   if (!(budget > 0) || budget > 86_400) return usage(`--budget is a number of seconds from 0 to 86400; got "${o.budget}"`);
   const seed = o.seed === undefined ? Math.floor(Math.random() * 2 ** 31) : Number(o.seed);

@@ -1,13 +1,13 @@
 // `flow graph`: print the dependency graph (edges with their kind) or the schedule order.
 // The graph is src/graph's; this module only picks operations and formats.
 import path from 'node:path';
-import { parseArgs } from 'node:util';
+import { parseCommandArgs } from '../usage.js';
 import { findCycles, scheduleOrder, type Edge, type ProjectGraph } from '../../graph/index.js';
 import { stylishLine } from '../../lint/index.js';
 import { openProject } from '../../open/index.js';
 import { displayPath, locate, type Diagnostic, type Project } from '../../project/index.js';
 import { mermaidGraph } from '../../report/index.js';
-import { argumentError, unknownOperations } from '../args.js';
+import { unknownOperations } from '../args.js';
 import { CACHE_OPTIONS, cacheOptions, optionHelp, type OptionTable } from '../options.js';
 import { EXIT, type CliIO, type Command } from '../io.js';
 import { PROBLEM_EXIT, problemMessage } from '../problem.js';
@@ -77,17 +77,9 @@ const ORDER_FORMATS: Partial<Record<FormatName, (order: string[]) => string>> = 
 };
 
 const graphCommand: Command = async (argv: string[], io: CliIO): Promise<number> => {
-  let parsed;
-  try {
-    parsed = parseArgs({ args: argv, allowPositionals: true, strict: true, options: OPTIONS });
-  } catch (err) {
-    return usageError(io, argumentError(err, OPTIONS), true);
-  }
+  const parsed = parseCommandArgs({ name: 'graph', help: HELP }, { args: argv, allowPositionals: true, strict: true, options: OPTIONS }, io);
+  if (typeof parsed === 'number') return parsed;
   const { values: o, positionals } = parsed;
-  if (o.help) {
-    io.stdout(HELP);
-    return EXIT.ok;
-  }
   if (!Object.hasOwn(GRAPH_FORMATS, o.format)) return usageError(io, `unknown format "${o.format}": use text, dot, json or mermaid`);
   const formatName = o.format as FormatName;
   const orderFormat = ORDER_FORMATS[formatName];
@@ -125,8 +117,8 @@ function reportErrors(diagnostics: Diagnostic[], io: CliIO): number {
   return PROBLEM_EXIT.lint;
 }
 
-function usageError(io: CliIO, message: string, withHelp = false): number {
-  io.stderr(`flow graph: ${message}\n${withHelp ? `\n${HELP}` : ''}`);
+function usageError(io: CliIO, message: string): number {
+  io.stderr(`flow graph: ${message}\n`);
   return EXIT.usage;
 }
 

@@ -22,11 +22,10 @@ import {
 } from '../../import/index.js';
 import { readFile, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { parseArgs } from 'node:util';
+import { parseCommandArgs } from '../usage.js';
 import { hasCode } from '../../errors.js';
 import { lint } from '../../lint/index.js';
 import { displayLoc, displayPath, loadProject, type Project } from '../../project/index.js';
-import { argumentError } from '../args.js';
 import { runModelImport, type LlmValues } from './import-llm.js';
 import { optionHelp, type OptionTable } from '../options.js';
 import { EXIT, type CliIO, type Command } from '../io.js';
@@ -112,19 +111,10 @@ interface Values extends LlmValues {
 }
 
 const importCommand: Command = async (argv, io) => {
-  let values: Values;
-  let inputs: string[];
-  try {
-    const parsed = parseArgs({ args: argv, options: OPTIONS, strict: true, allowPositionals: true });
-    values = parsed.values;
-    inputs = parsed.positionals;
-  } catch (err) {
-    return usageError(io, argumentError(err, OPTIONS));
-  }
-  if (values.help) {
-    io.stdout(usage());
-    return EXIT.ok;
-  }
+  const parsed = parseCommandArgs({ name: 'import', help: usage() }, { args: argv, options: OPTIONS, strict: true, allowPositionals: true }, io);
+  if (typeof parsed === 'number') return parsed;
+  const values: Values = parsed.values;
+  const inputs: string[] = parsed.positionals;
   if (values.from !== undefined && !(INPUT_FORMATS as readonly string[]).includes(values.from)) {
     return usageError(io, `unknown format "${values.from}": use one of ${INPUT_FORMATS.join(', ')}`);
   }

@@ -1,12 +1,11 @@
 // `flow init [dir]`: a new project that lints clean, to start from.
 import path from 'node:path';
-import { parseArgs } from 'node:util';
 import { hasCode } from '../../errors.js';
-import { argumentError } from '../args.js';
 import { initFiles } from '../init/files.js';
 import { vitestConfigName, writeInitFiles } from '../init/write.js';
 import { EXIT, type CliIO, type Command } from '../io.js';
 import { optionHelp, type OptionTable } from '../options.js';
+import { parseCommandArgs, usageError } from '../usage.js';
 
 const OPTIONS = {
   name: { type: 'string', arg: '<name>', help: "the project's name (default: the directory's name)" },
@@ -27,22 +26,10 @@ Exit codes: 0 written, 1 a file exists already (E_INIT_EXISTS) or cannot be writ
 `;
 
 export default (async function init(argv: string[], io: CliIO): Promise<number> {
-  let args;
-  try {
-    args = parseArgs({ args: argv, allowPositionals: true, options: OPTIONS });
-  } catch (err) {
-    io.stderr(`flow init: ${argumentError(err, OPTIONS)}\n\n${HELP}`);
-    return EXIT.usage;
-  }
+  const args = parseCommandArgs({ name: 'init', help: HELP }, { args: argv, allowPositionals: true, options: OPTIONS }, io);
+  if (typeof args === 'number') return args;
   const { values: o, positionals } = args;
-  if (o.help) {
-    io.stdout(HELP);
-    return EXIT.ok;
-  }
-  if (positionals.length > 1) {
-    io.stderr(`flow init: one directory at most; got ${positionals.join(', ')}\n(flow init --help lists the options)\n`);
-    return EXIT.usage;
-  }
+  if (positionals.length > 1) return usageError(io, 'init', `one directory at most; got ${positionals.join(', ')}`);
   const dir = path.resolve(io.cwd, positionals[0] ?? '.');
   const name = o.name?.trim() || path.basename(dir);
   const files = initFiles(name, vitestConfigName(dir));

@@ -1,12 +1,11 @@
 // `flow lint`: load, lint, print with the chosen formatter, set the exit code. No logic that
 // the library lacks: the checks are in src/lint, the output in src/lint/format.
-import { parseArgs } from 'node:util';
+import { parseCommandArgs } from '../usage.js';
 import path from 'node:path';
 import { CODES, fixProject, format, FORMATS, isFormatName } from '../../lint/index.js';
 import { reportingWriteErrors } from '../write-failure.js';
 import { openProject } from '../../open/index.js';
 import { displayPath, type Project } from '../../project/index.js';
-import { argumentError } from '../args.js';
 import { CACHE_OPTIONS, cacheOptions, optionHelp, type OptionTable } from '../options.js';
 import { EXIT, type CliIO, type Command } from '../io.js';
 import { PROBLEM_EXIT, problemMessage } from '../problem.js';
@@ -62,16 +61,14 @@ export function usage(codes = false): string {
 }
 
 const lintCommand: Command = async (argv: string[], io: CliIO): Promise<number> => {
-  let values: { project: string; format: string; strict: boolean; quiet: boolean; help: boolean; fix: boolean; 'no-cache': boolean; 'cache-dir'?: string };
-  try {
-    ({ values } = parseArgs({ args: argv, options: OPTIONS, strict: true, allowPositionals: false }));
-  } catch (err) {
-    return usageError(io, argumentError(err, OPTIONS));
-  }
-  if (values.help) {
-    io.stdout(usage(true));
-    return EXIT.ok;
-  }
+  const parsed = parseCommandArgs(
+    { name: 'lint', help: usage(true), errorHelp: usage() },
+    { args: argv, options: OPTIONS, strict: true, allowPositionals: false },
+    io,
+  );
+  if (typeof parsed === 'number') return parsed;
+  const values: { project: string; format: string; strict: boolean; quiet: boolean; help: boolean; fix: boolean; 'no-cache': boolean; 'cache-dir'?: string } =
+    parsed.values;
   if (!isFormatName(values.format)) {
     return usageError(io, `unknown format "${values.format}": use one of ${Object.keys(FORMATS).join(', ')}`);
   }

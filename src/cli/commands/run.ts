@@ -1,5 +1,5 @@
 // `flow run <resource.operation>...`: run operations with every prerequisite first.
-import { parseArgs } from 'node:util';
+import { parseCommandArgs, usageError } from '../usage.js';
 import { scheduleOrder, shardParts, splitProject, type ProjectGraph } from '../../graph/index.js';
 import type { Project } from '../../project/index.js';
 import { createRedactor } from '../../redact/index.js';
@@ -8,7 +8,7 @@ import { envSecretValues } from '../../runtime/index.js';
 import { reportingWriteErrors } from '../write-failure.js';
 import { formatEvent, formatResult, formatSummary, type RunFormatOptions } from '../format/run-output.js';
 import { lintLines } from '../format/lint-lines.js';
-import { argumentError, parseShard } from '../args.js';
+import { parseShard } from '../args.js';
 import { openLiveProject, parseVars } from '../open-live-project.js';
 import { CACHE_OPTIONS, cacheOptions, optionHelp, type OptionTable } from '../options.js';
 import { describeUnset, unsetVariables } from '../unset-vars.js';
@@ -89,22 +89,10 @@ flow.yaml in it, a <SET_VIA_--var> value the run needs and nobody gave).
 `;
 
 export default (async function run(argv: string[], io: CliIO): Promise<number> {
-  let args;
-  try {
-    args = parseArgs({ args: argv, allowPositionals: true, options: OPTIONS });
-  } catch (err) {
-    io.stderr(`flow run: ${argumentError(err, OPTIONS)}\n\n${HELP}`);
-    return EXIT.usage;
-  }
+  const args = parseCommandArgs({ name: 'run', help: HELP }, { args: argv, allowPositionals: true, options: OPTIONS }, io);
+  if (typeof args === 'number') return args;
   const { values: o, positionals } = args;
-  if (o.help) {
-    io.stdout(HELP);
-    return EXIT.ok;
-  }
-  const usage = (message: string) => {
-    io.stderr(`flow run: ${message}\n(flow run --help lists the options)\n`);
-    return EXIT.usage;
-  };
+  const usage = (message: string) => usageError(io, 'run', message);
   const concurrency = Number(o.concurrency);
   if (!Number.isInteger(concurrency) || concurrency < 1) return usage(`--concurrency must be a whole number from 1; got "${o.concurrency}"`);
   const vars = parseVars(o.var);

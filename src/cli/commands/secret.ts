@@ -1,11 +1,10 @@
 // `flow secret set|get|delete|list`: the project's secrets in the OS keychain (service
 // `reqflow:<project name>`, account NAME), where `{{secret.NAME}}` and `!secret NAME` find them.
 import type { ReadStream } from 'node:tty';
-import { parseArgs } from 'node:util';
+import { parseCommandArgs } from '../usage.js';
 import { FlowError, hasCode, isErrorCode } from '../../errors.js';
 import { loadProject } from '../../project/index.js';
 import { createNapiKeychain, createSecretStore, keychainService, secretFromEnv, type Keychain } from '../../runtime/index.js';
-import { argumentError } from '../args.js';
 import { optionHelp, type OptionTable } from '../options.js';
 import { EXIT, type CliIO, type Command } from '../io.js';
 
@@ -129,17 +128,9 @@ export function secretCommand(deps: SecretCommandDeps = {}): Command {
 export const GLOBAL_SERVICE = 'reqflow';
 
 async function runSecret(argv: string[], io: CliIO, deps: SecretCommandDeps): Promise<number> {
-  let parsed;
-  try {
-    parsed = parseArgs({ args: argv, allowPositionals: true, options: OPTIONS });
-  } catch (err) {
-    throw usage(argumentError(err, OPTIONS));
-  }
+  const parsed = parseCommandArgs({ name: 'secret', help: HELP }, { args: argv, allowPositionals: true, options: OPTIONS }, io);
+  if (typeof parsed === 'number') return parsed;
   const { values, positionals } = parsed;
-  if (values.help) {
-    io.stdout(HELP);
-    return EXIT.ok;
-  }
   const [sub, name = '', ...extra] = positionals;
   if (!sub || !Object.hasOwn(SUBCOMMANDS, sub)) throw usage(sub ? `unknown subcommand "${sub}"` : 'a subcommand is required');
   if (sub === 'set' && extra.length) throw usage('the value is never taken from the command line; type it at the prompt or pipe it to stdin');
