@@ -30,6 +30,17 @@ export function optionHelp(table: OptionTable): string {
   return `${lines.join('\n')}\n`;
 }
 
+/** --var, as the commands that send requests to an API under test read it (flow calibrate, flow explore). */
+export const VAR_OPTION = {
+  var: {
+    type: 'string',
+    multiple: true,
+    default: [] as string[],
+    arg: '<name=value>',
+    help: ['value for a <SET_VIA_--var> placeholder or any environment variable', '(repeatable; also FLOW_VAR_<name>)'],
+  },
+} satisfies OptionTable;
+
 /** The parse cache's options, shared by every command that loads a project (README "The parse cache"). */
 export const CACHE_OPTIONS = {
   'no-cache': { type: 'boolean', default: false, help: 'parse every file again: no parse cache read or written (also FLOW_NO_CACHE=1)' },

@@ -13,19 +13,13 @@ import { fieldSchemas, type FieldSchema } from '../field-schemas.js';
 import { formatCalibration, formatCalibrationPlan } from '../format/calibration.js';
 import { EXIT, type CliIO, type Command } from '../io.js';
 import { openLiveProject, parseVars } from '../open-live-project.js';
-import { CACHE_OPTIONS, cacheOptions, optionHelp, type OptionTable } from '../options.js';
+import { CACHE_OPTIONS, cacheOptions, optionHelp, VAR_OPTION, type OptionTable } from '../options.js';
 import { describeUnset, unsetVariables } from '../unset-vars.js';
 
 const OPTIONS = {
   project: { type: 'string', short: 'p', default: '.', arg: '<dir>', help: 'project directory holding flow.yaml (default: .)' },
   env: { type: 'string', arg: '<name>', help: 'environment to use' },
-  var: {
-    type: 'string',
-    multiple: true,
-    default: [] as string[],
-    arg: '<name=value>',
-    help: ['value for a <SET_VIA_--var> placeholder or any environment variable', '(repeatable; also FLOW_VAR_<name>)'],
-  },
+  ...VAR_OPTION,
   writes: {
     type: 'boolean',
     default: false,

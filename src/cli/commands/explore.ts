@@ -10,7 +10,7 @@ import { findingText, wantsProgress } from '../../report/index.js';
 import { envSecretValues } from '../../runtime/index.js';
 import { EXIT, type CliIO, type Command } from '../io.js';
 import { openLiveProject, parseVars } from '../open-live-project.js';
-import { CACHE_OPTIONS, cacheOptions, optionHelp, type OptionTable } from '../options.js';
+import { CACHE_OPTIONS, cacheOptions, optionHelp, VAR_OPTION, type OptionTable } from '../options.js';
 import { chooseReporters, writeReports } from '../reporters.js';
 import { describeUnset, unsetVariables } from '../unset-vars.js';
 
@@ -22,13 +22,7 @@ const OPTIONS = {
   out: { type: 'string', arg: '<dir>', help: ["write a replayable project there: the project's files and one", 'resources/finding_*.yaml per finding'] },
   destructive: { type: 'boolean', default: false, help: 'also send bulk operations (DELETE, PUT, PATCH on a path with no {{…}})' },
   env: { type: 'string', arg: '<name>', help: 'environment to use' },
-  var: {
-    type: 'string',
-    multiple: true,
-    default: [] as string[],
-    arg: '<name=value>',
-    help: ['value for a <SET_VIA_--var> placeholder or any environment variable', '(repeatable; also FLOW_VAR_<name>)'],
-  },
+  ...VAR_OPTION,
   reporter: { type: 'string', multiple: true, default: [] as string[], arg: '<name>', help: 'default, json, junit, markdown (repeatable), as for flow run' },
   'output-file': { type: 'string', multiple: true, default: [] as string[], arg: '<name=path>', help: "write that reporter's report to a file (repeatable)" },
   ...CACHE_OPTIONS,
