@@ -105,6 +105,78 @@ describe('vitest run --shard=k/4 on a project of 40 independent resources', () =
   }, 150_000);
 });
 
+// Two resources of 30 and 31 operations: two parts, one per resource. Every answer takes 30 ms and the
+// server notes whether requests of both resources were ever in flight at once: only files run
+// by different workers at the same time can do that.
+describe('the parts run in parallel workers', () => {
+  let slow: TestServer;
+  const inFlight = { a: 0, b: 0 };
+  let overlapped = false;
+  const twoResources = ['version: 1', 'name: two', 'environment:', '  variables:', '    baseUrl: <SET_VIA_--var>', 'resources:'];
+  for (const r of ['a', 'b']) {
+    twoResources.push(`  ${r}:`, '    operations:', `      create: { method: POST, path: /${r}, expect_status: 201, extract: { id: $.data.id } }`);
+    for (let k = 1; k < 30; k++) twoResources.push(`      get${k}: { path: "/${r}/{{${r}.id}}" }`);
+  }
+  // a misspelt key: a lint warning, the same in both parts
+  twoResources.push('      get30: { path: "/b/{{b.id}}", expect_stauts: 200 }');
+
+  beforeAll(async () => {
+    slow = await startServer({
+      '*': async (req, res) => {
+        const r = req.path.startsWith('/a') ? 'a' : 'b';
+        inFlight[r]++;
+        if (inFlight.a > 0 && inFlight.b > 0) overlapped = true;
+        await new Promise((done) => setTimeout(done, 30));
+        inFlight[r]--;
+        json(res, req.method === 'POST' ? 201 : 200, { id: 1 });
+      },
+    });
+  });
+  afterAll(() => slow.close());
+
+  async function run(args: string[]): Promise<{ overlapped: boolean; output: string }> {
+    overlapped = false;
+    const dir = repo(`${twoResources.join('\n')}\n`);
+    const result = await runVitest(dir, ['run', ...args], { FLOW_VAR_baseUrl: slow.url }, 120_000);
+    const output = result.stdout + result.stderr;
+    expect(result.code, output).toBe(0);
+    expect(readdirSync(path.join(dir, '.reqflow/split/api/flow.yaml')).sort()).toEqual(['a.yaml', 'b.yaml']);
+    return { overlapped, output };
+  }
+
+  // Vitest's own default is one worker on a 2-core machine; the plugin raises it for a split project.
+  test('by default, even on 2 cores; a lint warning is shown once, not once per part', async () => {
+    const { overlapped, output } = await run([]);
+    expect(overlapped).toBe(true);
+    expect(output.match(/warning {2}W_UNKNOWN_KEY/g)).toHaveLength(1);
+  }, 150_000);
+
+  test('not with --no-file-parallelism, nor when the user chose --maxWorkers=1', async () => {
+    expect((await run(['--no-file-parallelism'])).overlapped).toBe(false);
+    expect((await run(['--maxWorkers=1'])).overlapped).toBe(false);
+  }, 150_000);
+});
+
+test('a project edited after Vitest listed its parts fails with E_SPLIT_STALE, not a silent pass', async () => {
+  const dir = repo(wideProjectYaml(6, 10));
+  // a globalSetup runs after the files are listed, before the workers: the edit lands between
+  writeFileSync(
+    path.join(dir, 'edit.js'),
+    "import { readFileSync, writeFileSync } from 'node:fs';\nexport default () => writeFileSync('api/flow.yaml', readFileSync('api/flow.yaml', 'utf8').replaceAll('r000', 'q000'));\n",
+  );
+  writeFileSync(
+    path.join(dir, 'vitest.config.js'),
+    "import { flow } from 'reqflow/vitest';\n\nexport default { plugins: [flow()], test: { globalSetup: './edit.js' } };\n",
+  );
+  const junit = path.join(dir, 'junit.xml');
+  const run = await runVitest(dir, ['run', '--reporter=junit', `--outputFile=${junit}`], env(), 120_000);
+  expect(run.code, run.stdout + run.stderr).toBe(1);
+  const failed = parseJUnit(readFileSync(junit, 'utf8')).flatMap((s) => s.cases.filter((c) => c.failure));
+  expect(failed.map((c) => [c.name, c.failure?.message])).toEqual([
+    ['split', expect.stringContaining('E_SPLIT_STALE: r000.yaml is no longer a part of this project')],
+  ]);
+}, 150_000);
+
 describe('what stays one file', () => {
   test('split: false keeps the project in one test file', async () => {
     const dir = repo(wideProjectYaml(3, 10), '{ split: false }');
