@@ -24,17 +24,33 @@ export function plainValue(file: LintableFile): unknown {
   return value;
 }
 
+/** `value` with every SecretRef as a string; a subtree without one is the same object, not a copy. */
 function replaceSecrets(value: unknown): unknown {
   if (isSecretRef(value)) return `!secret ${value.name}`;
-  if (Array.isArray(value)) return value.map(replaceSecrets);
+  if (Array.isArray(value)) {
+    let out: unknown[] | undefined;
+    value.forEach((item, i) => {
+      const replaced = replaceSecrets(item);
+      if (replaced !== item) (out ??= [...value])[i] = replaced;
+    });
+    return out ?? value;
+  }
   if (typeof value === 'object' && value !== null) {
-    const out: Record<string, unknown> = {};
+    let out: Record<string, unknown> | undefined;
     for (const [k, v] of Object.entries(value)) {
+      const replaced = replaceSecrets(v);
+      if (replaced === v) continue;
+      out ??= copyOf(value);
       // A `__proto__` key stays a plain key (as yaml's toJS keeps it), never the prototype.
-      if (k === '__proto__') Object.defineProperty(out, k, { value: replaceSecrets(v), enumerable: true, writable: true, configurable: true });
-      else out[k] = replaceSecrets(v);
+      Object.defineProperty(out, k, { value: replaced, enumerable: true, writable: true, configurable: true });
     }
-    return out;
+    return out ?? value;
   }
   return value;
+}
+
+function copyOf(value: object): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(value)) Object.defineProperty(out, k, { value: v, enumerable: true, writable: true, configurable: true });
+  return out;
 }

@@ -9,6 +9,8 @@ import type { Diagnostic } from './types.js';
 /** A project file larger than this is refused (a real one is a few KB). */
 export const MAX_FILE_BYTES = 5 * 1024 * 1024;
 
+const UTF8 = new TextDecoder('utf-8', { fatal: false });
+
 export type ReadResult = { ok: true; text: string } | { ok: false; diagnostic: Diagnostic };
 
 const FS_CODES: Record<string, string> = {
@@ -31,7 +33,8 @@ const FS_CODES: Record<string, string> = {
 export function readProjectFile(file: string, projectDir?: string): ReadResult {
   let fd: number | undefined;
   try {
-    const real = realpathSync(file);
+    // the native call: one realpath(3), where the JS one lstats every folder on the path
+    const real = realpathSync.native(file);
     if (projectDir !== undefined && !isInside(real, projectDir)) {
       return fail(
         'E_FILE_OUTSIDE_PROJECT',
@@ -57,7 +60,7 @@ export function readProjectFile(file: string, projectDir?: string): ReadResult {
     }
     const buf = readFileSync(fd);
     if (buf.includes(0)) return fail('E_FILE_BINARY', 'file contains NUL bytes: it is binary, not YAML', file);
-    const text = new TextDecoder('utf-8', { fatal: false }).decode(buf);
+    const text = UTF8.decode(buf);
     return { ok: true, text: text.charCodeAt(0) === 0xfeff ? text.slice(1) : text };
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code ?? '';

@@ -2,9 +2,10 @@
 // `{{secret.NAME}}` reference. The loaded value keeps the `!secret` tag as a SecretRef. The
 // value found is never printed.
 import type { RefSite } from '../../graph/index.js';
-import { isCredentialName, isRawMap, type Project, SET_VIA_VAR, type YamlPath } from '../../project/index.js';
+import { isCredentialName, type Project, SET_VIA_VAR } from '../../project/index.js';
 import { lintableFiles } from '../files.js';
 import type { Finding, Rule } from '../rule.js';
+import { walkValue, pathOf } from '../walk.js';
 
 /** Subtrees whose values are not credentials: paths, expressions, justifications. */
 const SKIP_KEYS = new Set(['extract', '_provenance', 'assert', 'depends_on', 'poll_until', 'description']);
@@ -41,27 +42,21 @@ function isPlainLiteral(v: unknown): boolean {
  */
 export function* plaintextSecrets(project: Project): Generator<Finding> {
   for (const file of lintableFiles(project)) {
-    // Iterative: a deeply nested body must not exhaust the stack.
-    const stack: Array<{ node: unknown; path: YamlPath }> = [{ node: file.value, path: [] }];
-    while (stack.length) {
-      const { node, path } = stack.pop()!;
-      if (Array.isArray(node)) node.forEach((item, i) => stack.push({ node: item, path: [...path, i] }));
-      if (!isRawMap(node)) continue;
-      for (const [key, value] of Object.entries(node)) {
-        if (SKIP_KEYS.has(key)) continue;
-        const valuePath = [...path, key];
-        if (Array.isArray(value) || isRawMap(value)) {
-          stack.push({ node: value, path: valuePath });
-        } else if (isCredentialName(key) && isPlainLiteral(value)) {
-          yield {
-            code: 'W_PLAINTEXT_SECRET',
-            message: `"${key}" holds a plain-text credential: write it as !secret NAME or {{secret.NAME}}`,
-            file: file.path,
-            yamlPath: valuePath,
-          };
-        }
-      }
-    }
+    const findings: Finding[] = [];
+    walkValue(
+      file.value,
+      (value, place) => {
+        if (!place?.inMap || typeof place.key !== 'string' || !isCredentialName(place.key) || !isPlainLiteral(value)) return;
+        findings.push({
+          code: 'W_PLAINTEXT_SECRET',
+          message: `"${place.key}" holds a plain-text credential: write it as !secret NAME or {{secret.NAME}}`,
+          file: file.path,
+          yamlPath: pathOf(place),
+        });
+      },
+      SKIP_KEYS,
+    );
+    yield* findings;
   }
 }
 
