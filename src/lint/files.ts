@@ -31,7 +31,7 @@ function replaceSecrets(value: unknown): unknown {
     let out: unknown[] | undefined;
     value.forEach((item, i) => {
       const replaced = replaceSecrets(item);
-      if (replaced !== item) (out ??= [...value])[i] = replaced;
+      if (replaced !== item) (out ??= value.slice() as unknown[])[i] = replaced;
     });
     return out ?? value;
   }
