@@ -1,7 +1,7 @@
 // Where a part's file lives and what it maps back to; the JUnit classname of a part's tests.
 import { describe, expect, test } from 'vitest';
 import { flow } from '../../src/vitest/index.js';
-import { junitClassname } from '../../src/vitest/split-config.js';
+import { junitClassname, moreWorkers, SPLIT_WORKERS } from '../../src/vitest/split-config.js';
 import { partFile, partFileName, partOf } from '../../src/vitest/split-files.js';
 
 describe('part files', () => {
@@ -41,6 +41,25 @@ describe('junitClassname', () => {
     expect(set.classnameTemplate!({ filepath: '/repo/.reqflow/split/apis/shop/flow.yaml/order.yaml' })).toBe('apis/shop/flow.yaml');
     expect(set.classnameTemplate!({ filepath: '/repo/test/a.test.ts' })).toBe('test/a.test.ts');
     expect(kept).toEqual({ classname: 'mine' });
+  });
+});
+
+describe('moreWorkers: a split project runs in SPLIT_WORKERS workers unless the user chose', () => {
+  const after = (config: Parameters<typeof moreWorkers>[0]) => (moreWorkers(config), config.maxWorkers);
+
+  test('Vitest 4: an unchosen maxWorkers is undefined', () => {
+    expect(SPLIT_WORKERS).toBeGreaterThanOrEqual(4);
+    expect(after({})).toBe(SPLIT_WORKERS);
+    expect(after({ maxWorkers: 2 })).toBe(2);
+    // --no-file-parallelism: Vitest has set maxWorkers to 1
+    expect(after({ maxWorkers: 1, fileParallelism: false })).toBe(1);
+  });
+
+  test('Vitest 5: maxWorkers is always filled in, providedOptions says whether the user chose it', () => {
+    expect(after({ maxWorkers: 1, providedOptions: { maxWorkers: false } })).toBe(SPLIT_WORKERS);
+    expect(after({ maxWorkers: 64, providedOptions: { maxWorkers: false } })).toBe(64);
+    expect(after({ maxWorkers: 1, providedOptions: { maxWorkers: true } })).toBe(1);
+    expect(after({ maxWorkers: 1, fileParallelism: false, providedOptions: { maxWorkers: false } })).toBe(1);
   });
 });
 
