@@ -1,8 +1,9 @@
 // `flow run --reporter <name> [--output-file <name>=<path>]`: which reporters, and where each
 // writes. The reports themselves are src/report's; this module only chooses and writes files.
-import { appendFile, mkdir, writeFile } from 'node:fs/promises';
+import { appendFile, mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import { didYouMean } from '../graph/index.js';
+import { writeOutputFile } from '../project/index.js';
 import { DOCUMENT_REPORTERS, githubAnnotations, markdownReport, REPORTER_NAMES, type ReporterName, type RunReport } from '../report/index.js';
 import type { CliIO } from './io.js';
 
@@ -68,8 +69,10 @@ export async function writeReports(report: RunReport, chosen: ChosenReporter[], 
   const written: ChosenReporter[] = [];
   const write = async (what: string, file: string, text: string, append = false) => {
     try {
-      await mkdir(path.dirname(file), { recursive: true });
-      await (append ? appendFile : writeFile)(file, text);
+      if (append) {
+        await mkdir(path.dirname(file), { recursive: true });
+        await appendFile(file, text);
+      } else writeOutputFile(file, text); // whole or not at all: a CI never reads half a JUnit file
       return true;
     } catch (err) {
       problems.push(`cannot write the ${what} to ${file}: ${(err as Error).message}`);

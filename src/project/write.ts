@@ -174,6 +174,22 @@ export function writeProjectFile(projectDir: string, file: string, text: string)
   syncFolder(dir);
 }
 
+/**
+ * A file the user named on the command line (a report, an import plan), wherever it is: written
+ * the same way, atomically, its missing folders created; refused (E_WRITE_*) when the name is a
+ * link, a FIFO or a device, as an edit would be. Its folder counts as the "project" here.
+ */
+export function writeOutputFile(file: string, text: string): void {
+  const target = path.resolve(file);
+  const dir = path.dirname(target);
+  try {
+    mkdirSync(dir, { recursive: true });
+  } catch (err) {
+    throw failed(err, file);
+  }
+  writeProjectFile(dir, target, text);
+}
+
 /** The rename itself reaches the disk only with its folder. */
 function syncFolder(dir: string): void {
   let fd: number | undefined;

@@ -42,6 +42,17 @@ describe('flow import', () => {
     expect(await readFile(path.join(dir, 'PLAN.md'), 'utf8')).toMatch(/^# Import plan: Shop/);
     expect(await readFile(path.join(dir, 'p', 'actors', 'jwt.yaml'), 'utf8')).toContain('strategy: simple');
   });
+  it('a --plan that cannot be written is a coded error (exit 1), not a crash; the project is written', async () => {
+    const { dir, cleanup } = await tempDir();
+    cleanups.push(cleanup);
+    await writeFile(path.join(dir, 'a-file'), '');
+    const a = io();
+    const code = await main(['import', 'shop.postman_collection.json', '--out', path.join(dir, 'p'), '--plan', path.join(dir, 'a-file', 'PLAN.md')], a);
+    expect(code).toBe(1);
+    expect(a.err).toMatch(/^flow import: E_WRITE_FAILED .*a-file\/PLAN\.md cannot be written \((?:EEXIST|ENOTDIR)\)$/m);
+    expect(a.err).not.toContain('internal error');
+    expect(await readFile(path.join(dir, 'p', 'actors', 'jwt.yaml'), 'utf8')).toContain('strategy: simple');
+  });
   it('--from overrides detection', async () => {
     const { dir, cleanup } = await tempDir();
     cleanups.push(cleanup);

@@ -4,7 +4,7 @@
 // in a header and in a request body, and the server echoes it in a response body: no report
 // holds it. Set UPDATE_GOLDEN=1 to rewrite the golden files after a deliberate change.
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -193,6 +193,19 @@ describe('choosing reporters', () => {
     const r = await flowRun(['order.get', '--reporter', 'junit', '--output-file', `junit=${blocker}/r.xml`]);
     expect(r.code).toBe(1);
     expect(r.stderr).toMatch(/^flow run: cannot write the junit report to .*a-file\/r\.xml: /m);
+  });
+
+  it('a report is written whole, by a rename: a link in its place is refused, and what it points to is left alone', async () => {
+    const elsewhere = path.join(out, 'elsewhere.xml');
+    writeFileSync(elsewhere, 'not yours');
+    const link = path.join(out, 'linked.xml');
+    symlinkSync(elsewhere, link);
+    const r = await flowRun(['order.get', '--reporter', 'junit', '--output-file', `junit=${link}`]);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(/^flow run: cannot write the junit report to .*linked\.xml: .*linked\.xml is a symbolic link, not a regular file: not written$/m);
+    expect(readFileSync(elsewhere, 'utf8')).toBe('not yours');
+    // and no temporary file is left beside it
+    expect(readdirSync(out).filter((f) => f.endsWith('.tmp'))).toEqual([]);
   });
 });
 

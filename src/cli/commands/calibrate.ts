@@ -1,14 +1,13 @@
 // `flow calibrate [resource.operation...]`: run operations against the live API and propose
 // the edits real answers prove; --apply writes them. Wiring and output only: the logic is in
 // src/calibrate.
-import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { parseCommandArgs, usageError } from '../usage.js';
 import { applyCalibration, calibrate, planCalibration } from '../../calibrate/index.js';
 import { buildGraph } from '../../graph/index.js';
 import type { Project } from '../../project/index.js';
 import { FlowError } from '../../errors.js';
-import { reportingWriteErrors } from '../write-failure.js';
+import { reportingWriteErrors, writeNamedFile } from '../write-failure.js';
 import { fieldSchemas, type FieldSchema } from '../field-schemas.js';
 import { formatCalibration, formatCalibrationPlan } from '../format/calibration.js';
 import { EXIT, type CliIO, type Command } from '../io.js';
@@ -105,7 +104,8 @@ export default (async function calibrateCommand(argv: string[], io: CliIO): Prom
   if (typeof applied === 'number') return applied;
   const report = formatCalibration(project, result, io.cwd, applied);
   if (o.report) {
-    await writeFile(path.resolve(io.cwd, o.report), report);
+    const failed = await writeNamedFile('calibrate', io, o.report, report);
+    if (failed !== undefined) return failed;
     io.stdout(
       `flow calibrate: report written to ${o.report}: ${result.proposals.length} proposal(s), ${result.questions.length} open question(s)${applied ? `; ${applied.files.length} file(s) edited` : ''}\n`,
     );

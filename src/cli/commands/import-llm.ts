@@ -1,7 +1,7 @@
 // `flow import --llm`: the deterministic readers' observed model plus the inputs go to an
 // OpenAI-compatible chat endpoint; the answer goes through the gates (src/import/llm). Output
 // and wiring only: the procedure is in src/import/llm, the HTTP client in src/llm.
-import { readFile, readdir, writeFile } from 'node:fs/promises';
+import { readFile, readdir } from 'node:fs/promises';
 import path from 'node:path';
 import {
   type AskModel,
@@ -23,6 +23,7 @@ import { FlowError, hasCode } from '../../errors.js';
 import { parseDocument } from 'yaml';
 import { writeNewProject, YAML_TAGS } from '../../project/index.js';
 import { EXIT, type CliIO } from '../io.js';
+import { writeNamedFile } from '../write-failure.js';
 
 export interface LlmValues {
   out?: string;
@@ -89,7 +90,7 @@ export async function runModelImport(inputs: string[], values: LlmValues, from: 
   const summary = `${result.files.length} files from the model, ${result.removed.length} items removed as ungrounded, ${result.rounds} edit rounds`;
   if (!passed && !values['keep-failed']) {
     io.stderr(`flow import: ${summary}; the gates FAILED (${result.problems.length} problems): nothing written (--keep-failed writes it anyway)\n`);
-    if (values.plan) await writeFile(path.resolve(io.cwd, values.plan), result.plan, 'utf8');
+    if (values.plan) await writeNamedFile('import', io, values.plan, result.plan);
     return EXIT.failed;
   }
   const dir = path.resolve(io.cwd, (values.out ?? values.into)!);
@@ -101,8 +102,10 @@ export async function runModelImport(inputs: string[], values: LlmValues, from: 
     await writeTexts(result.files, dir);
     io.stderr(`flow import: wrote ${result.files.length} files to ${dir}\n`);
   }
-  if (values.plan) await writeFile(path.resolve(io.cwd, values.plan), result.plan, 'utf8');
-  else io.stdout(result.plan);
+  if (values.plan) {
+    const failed = await writeNamedFile('import', io, values.plan, result.plan);
+    if (failed !== undefined) return failed;
+  } else io.stdout(result.plan);
   io.stderr(`flow import: ${summary}; gates ${passed ? 'passed' : `FAILED (${result.problems.length} problems), written because of --keep-failed`}\n`);
   return passed ? EXIT.ok : EXIT.failed;
 }

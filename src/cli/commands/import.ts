@@ -20,7 +20,7 @@ import {
   withScratchProject,
   writeProject,
 } from '../../import/index.js';
-import { readFile, stat, writeFile } from 'node:fs/promises';
+import { readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { parseCommandArgs } from '../usage.js';
 import { hasCode } from '../../errors.js';
@@ -29,6 +29,7 @@ import { displayLoc, displayPath, loadProject, type Project } from '../../projec
 import { runModelImport, type LlmValues } from './import-llm.js';
 import { optionHelp, type OptionTable } from '../options.js';
 import { EXIT, type CliIO, type Command } from '../io.js';
+import { writeNamedFile } from '../write-failure.js';
 
 const OPTIONS = {
   out: { type: 'string', short: 'o', arg: '<dir>', help: 'write a new project into <dir> (created; must be empty)' },
@@ -158,8 +159,10 @@ async function runImport(inputs: string[], values: Values, from: InputFormat | u
     const written = await writeProject(result.files, dir);
     io.stderr(`flow import: wrote ${written.length} files to ${dir}\n`);
   }
-  if (values.plan) await writeFile(path.resolve(io.cwd, values.plan), result.plan, 'utf8');
-  else io.stdout(result.plan);
+  if (values.plan) {
+    const failed = await writeNamedFile('import', io, values.plan, result.plan);
+    if (failed !== undefined) return failed;
+  } else io.stdout(result.plan);
   io.stderr(`flow import: coverage: ${coverageLine(coverageOf(result.draft.requests))}\n`);
   return report(result.findings, await lintDir(dir), io, summaryOf(result));
 }
