@@ -69,7 +69,10 @@ const CERT_ALERTS: Record<string, string> = {
 };
 const CHECK_CLIENT_CERT =
   "check that the actor's mtls cert_path was issued by a CA the server trusts (not another one), that it has not expired and allows client authentication (extendedKeyUsage clientAuth), and that key_path is its key";
-const GIVE_CLIENT_CERT = 'the server asks for a client certificate: give the actor mtls auth (cert_path and key_path)';
+const MTLS_AUTH = 'give the actor mtls auth (cert_path and key_path)';
+/** the alert of a TLS 1.2 server that requires a client certificate, to a client without one */
+const HANDSHAKE_FAILURE = 'ERR_SSL_SSLV3_ALERT_HANDSHAKE_FAILURE';
+const GIVE_CLIENT_CERT = `the server asks for a client certificate: ${MTLS_AUTH}`;
 /** how a connection that closed before any answer ends */
 const CLOSED = new Set(['UND_ERR_SOCKET', 'ECONNRESET', 'EPIPE']);
 
@@ -93,7 +96,9 @@ export function toFlowError(err: unknown, origin: string, url?: string, sent: Se
 }
 
 /**
- * A refused client certificate is E_TLS with what to check. Under TLS 1.2 the refusal is an
+ * A refused client certificate is E_TLS with what to check, and so is a missing one that the
+ * server seems to require (a handshake failure, or a close right after the handshake, when none
+ * was sent: said as the likely cause, since other causes look the same). Under TLS 1.2 the refusal is an
  * alert in the handshake. Under TLS 1.3 the client's handshake is over before the server has
  * checked its certificate: the refusal comes with the first read, and mostly shows as a closed
  * connection ("other side closed") on which nothing was ever received, even when the server
@@ -105,7 +110,24 @@ function clientCertRefusal(origin: string, code: string, err: Error, sent: SentW
     const hint = sent.clientCert ? CHECK_CLIENT_CERT : GIVE_CLIENT_CERT;
     return new FlowError('E_TLS', `${origin} refused the TLS connection (alert "${alert}", ${code}): ${hint}`, { details: { cause: code }, cause: err });
   }
-  if (!sent.clientCert || !CLOSED.has(code) || !nothingReceived(err)) return undefined;
+  if (code === HANDSHAKE_FAILURE && !sent.clientCert) {
+    return new FlowError(
+      'E_TLS',
+      `${origin} refused the TLS handshake (alert "handshake failure", ${code}): a server that requires a client certificate answers so to a client without one (another cause is no protocol version or cipher in common); if this one does, ${MTLS_AUTH}`,
+      { details: { cause: code, clientCertificate: false }, cause: err },
+    );
+  }
+  if (!CLOSED.has(code) || !nothingReceived(err)) return undefined;
+  if (!sent.clientCert) {
+    // The same symptom without a certificate: a server that requires one (Node's, under TLS
+    // 1.3) closes the connection rather than answering. Said as a likely cause, not a fact.
+    if (!origin.startsWith('https:')) return undefined;
+    return new FlowError(
+      'E_TLS',
+      `${origin} closed the connection right after the TLS handshake, before any answer (${code}): under TLS 1.3 this is how a server that requires a client certificate refuses a connection without one; if this one does, ${MTLS_AUTH}`,
+      { details: { cause: code, clientCertificate: false }, cause: err },
+    );
+  }
   return new FlowError(
     'E_TLS',
     `${origin} closed the connection right after the TLS handshake, before any answer (${code}): under TLS 1.3 this is how a server refuses a client certificate; ${CHECK_CLIENT_CERT}`,

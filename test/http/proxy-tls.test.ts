@@ -163,11 +163,24 @@ describe('TLS', () => {
     }
   });
 
-  test('mTLS without a client certificate fails with a coded error', async () => {
+  test('mTLS without a client certificate is E_TLS that says to give one (TLS 1.3: the server closes the connection)', async () => {
     const err = await send(mtls.url, { ca: pem('ca.crt') }).then(
       () => undefined,
-      (e: { code: string }) => e,
+      (e: { code: string; message: string }) => e,
     );
-    expect(['E_TLS', 'E_HTTP']).toContain(err?.code); // TLS 1.3 reports it after the handshake, as a reset
+    expect(err?.code).toBe('E_TLS');
+    expect(err?.message).toContain('closed the connection right after the TLS handshake, before any answer');
+    expect(err?.message).toContain('give the actor mtls auth (cert_path and key_path)');
+  });
+
+  test.each([['-tls1_3'], ['-tls1_2']])('mTLS without a client certificate against openssl s_server %s: E_TLS that says to give one', async (version) => {
+    const server = await startOpensslServer(dir, [version]);
+    try {
+      const err = await failure(server.url, { ca: pem('ca.crt') });
+      expect(err?.code).toBe('E_TLS');
+      expect(err?.message).toContain('give the actor mtls auth (cert_path and key_path)');
+    } finally {
+      server.close();
+    }
   });
 });
