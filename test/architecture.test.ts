@@ -12,7 +12,7 @@ const ALLOWED: Record<string, string[]> = {
   errors: ['project'], // type-only: Loc
   // bounds on untrusted input (file kind and size, nesting, linear-time patterns), for every stage that reads it
   limits: ['errors'],
-  project: ['errors'],
+  project: ['errors', 'limits'],
   graph: ['project', 'errors'],
   lint: ['project', 'graph', 'errors'],
   // what any output must hide (secret values in every form, credential headers), for the run and

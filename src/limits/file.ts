@@ -5,6 +5,7 @@
 import { constants } from 'node:fs';
 import { open } from 'node:fs/promises';
 import { FlowError, type ErrorCode } from '../errors.js';
+import { fileKind } from './file-kind.js';
 
 export interface FileBound {
   /** the largest file read, in bytes */
@@ -31,7 +32,7 @@ export async function readRegularFile(file: string, bound: FileBound): Promise<B
   }
   try {
     const stat = await handle.stat();
-    if (!stat.isFile()) throw fail(`is ${kindOf(stat)}, not a regular file: refused unread`);
+    if (!stat.isFile()) throw fail(`is ${fileKind(stat)}, not a regular file: refused unread`);
     if (stat.size > bound.maxBytes) throw fail(tooLarge(stat.size, bound.maxBytes));
     const chunks: Buffer[] = [];
     let total = 0;
@@ -64,12 +65,4 @@ function tooLarge(size: number, max: number): string {
 
 function mib(bytes: number): string {
   return `${Math.round((bytes / (1 << 20)) * 10) / 10} MiB`;
-}
-
-function kindOf(stat: { isDirectory(): boolean; isFIFO(): boolean; isSocket(): boolean; isCharacterDevice(): boolean; isBlockDevice(): boolean }): string {
-  if (stat.isDirectory()) return 'a directory';
-  if (stat.isFIFO()) return 'a named pipe (FIFO)';
-  if (stat.isSocket()) return 'a socket';
-  if (stat.isCharacterDevice() || stat.isBlockDevice()) return 'a device';
-  return 'not a regular file';
 }

@@ -2,5 +2,6 @@
 // parsed values (depth and count, measured without recursion), and regular expressions
 // (linear-time matching).
 export { readRegularFile, readRegularText } from './file.js';
+export { fileKind } from './file-kind.js';
 export { MAX_DOCUMENT_DEPTH, measure } from './depth.js';
 export { linearRegExp } from './regexp.js';

@@ -10,7 +10,8 @@ import { buildResource } from './build/resource.js';
 import { asInt, asMap, asString, asText, type RawMap } from './build/values.js';
 import { diag, diagAt } from './diagnostics.js';
 import { expandImports, LAYOUT_DIRS } from './imports.js';
-import { readProjectFile, realProjectDir } from './read.js';
+import { realProjectDirSync } from './project-path.js';
+import { readProjectFile } from './read.js';
 import type { FileKind, Loc, Project, YamlPath } from './types.js';
 import { ParseCache, type CacheOptions } from './parse-cache.js';
 import { sourceFromText } from './source.js';
@@ -51,7 +52,7 @@ export async function loadProject(target: string, options: LoadOptions = {}): Pr
 
   const cache = ParseCache.open(options.cache, process.env, (message) => project.diagnostics.push(diag('W_CACHE_UNSAFE', message, dir)));
   // Every file must lie inside this once its links are resolved (resolved once, here).
-  const realDir = realProjectDir(dir);
+  const realDir = realProjectDirSync(dir);
   const root = readSource(rootFile, 'root', project, realDir, cache);
   if (!root) return project;
   project.files.push(root);

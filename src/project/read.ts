@@ -2,8 +2,9 @@
 // of file it is, size and binary checks, all before parsing (the first two before opening it),
 // and every fs failure (missing, a directory, a symlink loop, no permission) coded.
 import { closeSync, constants, fstatSync, openSync, readFileSync, readlinkSync, realpathSync, statSync, type Stats } from 'node:fs';
-import path from 'node:path';
 import { diag } from './diagnostics.js';
+import { fileKind } from '../limits/index.js';
+import { isInside } from './project-path.js';
 import type { Diagnostic } from './types.js';
 
 /** A project file larger than this is refused (a real one is a few KB). */
@@ -25,7 +26,7 @@ const FS_CODES: Record<string, string> = {
 
 /**
  * Read one project file. `projectDir` is the project directory with its own links resolved
- * (realProjectDir): the file must lie inside it once every link on its path is resolved, so
+ * (realProjectDirSync): the file must lie inside it once every link on its path is resolved, so
  * a `resources/x.yaml` (or a `resources/` folder) linked to elsewhere is refused unread.
  */
 // Synchronous on purpose: project files are small and capped, and a thousand reads through
@@ -35,7 +36,7 @@ export function readProjectFile(file: string, projectDir?: string): ReadResult {
   try {
     // the native call: one realpath(3), where the JS one lstats every folder on the path
     const real = realpathSync.native(file);
-    if (projectDir !== undefined && !isInside(real, projectDir)) {
+    if (projectDir !== undefined && !isInside(projectDir, real)) {
       return fail(
         'E_FILE_OUTSIDE_PROJECT',
         `file is a symbolic link (or lies in a linked folder) that leads to ${real}, outside the project directory: not read`,
@@ -71,20 +72,6 @@ export function readProjectFile(file: string, projectDir?: string): ReadResult {
   }
 }
 
-/** The project directory with its links resolved, for readProjectFile (itself when it cannot be resolved). */
-export function realProjectDir(dir: string): string {
-  try {
-    return realpathSync(dir);
-  } catch {
-    return dir;
-  }
-}
-
-function isInside(file: string, dir: string): boolean {
-  const rel = path.relative(dir, file);
-  return rel !== '' && !rel.startsWith(`..${path.sep}`) && rel !== '..' && !path.isAbsolute(rel);
-}
-
 /**
  * Whether the open file lies inside `dir`. On Linux the kernel says where (/proc/self/fd: no
  * path lookup that a swap could race with); elsewhere the path is resolved again and must
@@ -99,20 +86,13 @@ function openedInside(fd: number, opened: Stats, file: string, dir: string): boo
     const now = statSync(where);
     if (now.dev !== opened.dev || now.ino !== opened.ino) return false;
   }
-  return isInside(where, dir);
+  return isInside(dir, where);
 }
 
 function kindProblem(stat: Stats, file: string): ReadResult | undefined {
   if (stat.isFile()) return undefined;
   if (stat.isDirectory()) return fail('E_FILE_UNREADABLE', `${file} is a directory, not a file`, file);
-  const what = stat.isFIFO()
-    ? 'a named pipe (FIFO)'
-    : stat.isSocket()
-      ? 'a socket'
-      : stat.isCharacterDevice() || stat.isBlockDevice()
-        ? 'a device'
-        : 'not a regular file';
-  return fail('E_FILE_UNREADABLE', `file is ${what}, not a regular file: refused unopened`, file);
+  return fail('E_FILE_UNREADABLE', `file is ${fileKind(stat)}, not a regular file: refused unopened`, file);
 }
 
 function fail(code: string, message: string, file: string): ReadResult {

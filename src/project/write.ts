@@ -21,6 +21,7 @@ import {
 } from 'node:fs';
 import path from 'node:path';
 import { FlowError, WRITE_CODES } from '../errors.js';
+import { fileKind } from '../limits/index.js';
 import { MAX_FILE_BYTES } from './read.js';
 
 /** The longest file or folder name most file systems take (bytes; Linux NAME_MAX). */
@@ -104,15 +105,6 @@ function failed(err: unknown, file: string): FlowError {
   return writeError(WRITE_CODES.failed, `${file} cannot be written (${code})`, file, err);
 }
 
-function kindOf(st: Stats): string {
-  if (st.isSymbolicLink()) return 'a symbolic link';
-  if (st.isDirectory()) return 'a folder';
-  if (st.isFIFO()) return 'a named pipe (FIFO)';
-  if (st.isSocket()) return 'a socket';
-  if (st.isCharacterDevice() || st.isBlockDevice()) return 'a device';
-  return 'not a regular file';
-}
-
 /**
  * Read a project file that is about to be edited: a regular file inside the project, opened
  * without following a link and without blocking, at most MAX_FILE_BYTES.
@@ -130,7 +122,7 @@ export function readForEdit(projectDir: string, file: string): string {
   }
   try {
     const st = fstatSync(fd);
-    if (!st.isFile()) throw writeError(WRITE_CODES.notFile, `${file} is ${kindOf(st)}, not a regular file: not edited`, file);
+    if (!st.isFile()) throw writeError(WRITE_CODES.notFile, `${file} is ${fileKind(st)}, not a regular file: not edited`, file);
     if (st.size > MAX_FILE_BYTES)
       throw writeError(WRITE_CODES.notFile, `${file} is ${st.size} bytes, over the ${MAX_FILE_BYTES} a project file may have: not edited`, file);
     return readFileSync(fd, 'utf8');
@@ -150,7 +142,7 @@ export function writeProjectFile(projectDir: string, file: string, text: string)
   const dir = parentOf(projectDir, segments, file, true);
   const target = path.join(dir, segments[segments.length - 1]);
   const existing = lstatOrUndefined(target, file);
-  if (existing && !existing.isFile()) throw writeError(WRITE_CODES.notFile, `${file} is ${kindOf(existing)}, not a regular file: not written`, file);
+  if (existing && !existing.isFile()) throw writeError(WRITE_CODES.notFile, `${file} is ${fileKind(existing)}, not a regular file: not written`, file);
   // A short name: the target's own may already be as long as a name can be.
   const temp = path.join(dir, `.flow-${randomBytes(6).toString('hex')}.tmp`);
   let fd: number | undefined;

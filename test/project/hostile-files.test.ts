@@ -8,7 +8,8 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { describeWhenAvailable, NOT_BUILT } from '../helpers/needs.js';
 import { loadProject } from '../../src/project/index.js';
-import { readProjectFile, realProjectDir } from '../../src/project/read.js';
+import { realProjectDirSync } from '../../src/project/project-path.js';
+import { readProjectFile } from '../../src/project/read.js';
 import { cleanProjects, codes, writeProject } from '../helpers/project.js';
 
 afterAll(cleanProjects);
@@ -87,7 +88,7 @@ describe('symbolic links out of the project (E_FILE_OUTSIDE_PROJECT)', () => {
     const seen = { inside: 0, outside: 0 };
     try {
       await new Promise((r) => setTimeout(r, 100));
-      const real = realProjectDir(dir);
+      const real = realProjectDirSync(dir);
       for (const started = Date.now(); Date.now() - started < 1500;) {
         const r = readProjectFile(path.join(dir, 'res/x.yaml'), real);
         if (r.ok) seen[r.text.includes('OUTSIDE') ? 'outside' : 'inside']++;
