@@ -44,9 +44,10 @@ export async function defineFlowSuite(plan: SuitePlan): Promise<void> {
     return;
   }
   const parts = plan.part === undefined ? undefined : splitProject(graph!);
-  // Without `strict`, lint's warnings pass: said where the run is read, not only by `flow lint`;
-  // in a split project by its first part only, not once per file.
-  if (!parts || partFileName(parts[0].id) === plan.part) warnLint(opened.lint.diagnostics);
+  // What a project does once (its lint warnings, explore), a split project does in its first part.
+  const firstPart = !parts || partFileName(parts[0].id) === plan.part;
+  // Without `strict`, lint's warnings pass: said where the run is read, not only by `flow lint`.
+  if (firstPart) warnLint(opened.lint.diagnostics);
   let layout: LayoutOperation[];
   try {
     // a part the project no longer has (edited after Vitest listed its files) has no operations
@@ -91,23 +92,18 @@ export async function defineFlowSuite(plan: SuitePlan): Promise<void> {
       }
     });
   }
-  // A split project explores once, in its first part.
-  const firstPart = plan.part === undefined || plan.part === partFileName(splitProject(graph!)[0]?.id ?? '');
   if (plan.options.explore && plan.options.openapi && firstPart) {
     // opt-in, after the operations: property-based testing from the same graph (src/explore)
     test(EXPLORE_TEST, async () => runExploreTest(project, graph!, plan.options, options), exploreTimeoutMs(plan.options));
   }
 }
 
-/** The operations the suite reports: the project's, or one part's (each file runs its own prerequisites). */
-/** The operations of the whole project, or only `only` (a part's), in schedule order. */
-function layoutOf(project: Project, graph: ProjectGraph, only: readonly string[] | undefined): LayoutOperation[] {
-  let order = scheduleOrder(graph);
-  if (only) {
-    const mine = new Set(only);
-    order = order.filter((id) => mine.has(id));
-  }
-  return order.map((id) => {
+/**
+ * The operations the suite reports, in schedule order: the project's, or one part's (which
+ * splitProject gives in that order; each file runs its own prerequisites).
+ */
+function layoutOf(project: Project, graph: ProjectGraph, part: readonly string[] | undefined): LayoutOperation[] {
+  return (part ?? scheduleOrder(graph)).map((id) => {
     const op = project.operations.get(id)!;
     return { id, resource: op.resource, method: op.method, prerequisites: new Set(prerequisites(graph, id)) };
   });
