@@ -10,54 +10,62 @@ const expressionsRule: Rule = {
   id: 'expressions',
   codes: ['E_ASSERT_SYNTAX', 'E_EXTRACT_FAILED'],
   *check({ project }): Generator<Finding> {
+    const findings: Finding[] = [];
     for (const op of project.operations.values()) {
-      for (const { text, yamlPath } of assertions(op)) {
+      forEachAssertion(op, (text, yamlPath) => {
         const err = checkAssert(text);
-        if (err) yield { code: 'E_ASSERT_SYNTAX', message: err.message, file: op.file, yamlPath };
-      }
+        if (err) findings.push({ code: 'E_ASSERT_SYNTAX', message: err.message, file: op.file, yamlPath: yamlPath() });
+      });
     }
     for (const spec of extractions(project)) {
       const why = checkExtract(spec);
       if (!why) continue;
       // the message of the run's extractFailed (src/runtime/extract/fail.ts)
       const message = `cannot extract "${spec.name}" with ${spec.path}: ${why}`;
-      yield { code: 'E_EXTRACT_FAILED', message, file: spec.file, yamlPath: pathOfExtraction(sourceOf(project, spec.file), spec.yamlPath) };
+      findings.push({ code: 'E_EXTRACT_FAILED', message, file: spec.file, yamlPath: pathOfExtraction(sourceOf(project, spec.file), spec.yamlPath) });
     }
+    yield* findings;
   },
 };
+
+type Visit = (text: string, yamlPath: () => YamlPath) => void;
 
 /**
  * Every expression the runner parses with parseAssert: `assert` items and `poll_until`
  * conditions, with the YAML path of each string (from the raw map: the model drops non-strings,
- * which would shift the indexes).
+ * which would shift the indexes), built only when asked for (a finding).
  */
-function* assertions(op: Operation): Generator<{ text: string; yamlPath: YamlPath }> {
-  const base = op.yamlPath;
-  yield* strings(op.raw.assert, [...base, 'assert'], false);
+function forEachAssertion(op: Operation, visit: Visit): void {
+  strings(op.raw.assert, () => [...op.yamlPath, 'assert'], false, visit);
   const poll = op.raw.poll_until;
-  if (typeof poll === 'string' || Array.isArray(poll)) yield* strings(poll, [...base, 'poll_until'], true);
-  else if (poll && typeof poll === 'object') yield* strings((poll as Record<string, unknown>).condition, [...base, 'poll_until', 'condition'], true);
+  if (typeof poll === 'string' || Array.isArray(poll)) strings(poll, () => [...op.yamlPath, 'poll_until'], true, visit);
+  else if (poll && typeof poll === 'object')
+    strings((poll as Record<string, unknown>).condition, () => [...op.yamlPath, 'poll_until', 'condition'], true, visit);
 }
 
 /** A sequence's string items; a lone string too where the loader reads one (poll_until). */
-function* strings(value: unknown, yamlPath: YamlPath, single: boolean): Generator<{ text: string; yamlPath: YamlPath }> {
-  if (single && typeof value === 'string') yield { text: value, yamlPath };
+function strings(value: unknown, yamlPath: () => YamlPath, single: boolean, visit: Visit): void {
+  if (single && typeof value === 'string') visit(value, yamlPath);
   if (!Array.isArray(value)) return;
-  for (const [i, item] of value.entries()) if (typeof item === 'string') yield { text: item, yamlPath: [...yamlPath, i] };
+  value.forEach((item, i) => {
+    if (typeof item === 'string') visit(item, () => [...yamlPath(), i]);
+  });
 }
 
 /** Every extraction a run performs: operations, inline and actor logins, chain steps, refreshes. */
-function* extractions(project: Project): Generator<ExtractSpec> {
-  const fromRequests = function* (requests: Array<RequestSpec | undefined>) {
-    for (const r of requests) if (r) yield* r.extract;
+function extractions(project: Project): ExtractSpec[] {
+  const out: ExtractSpec[] = [];
+  const fromRequests = (requests: Array<RequestSpec | undefined>) => {
+    for (const r of requests) if (r) out.push(...r.extract);
   };
   for (const op of project.operations.values()) {
-    yield* op.extract;
-    yield* fromRequests([op.auth?.login, ...(op.auth?.steps ?? [])]);
+    out.push(...op.extract);
+    if (op.auth) fromRequests([op.auth.login, ...(op.auth.steps ?? [])]);
   }
   for (const actor of project.actors.values()) {
-    yield* fromRequests([actor.auth?.login, ...(actor.auth?.steps ?? []), actor.session?.refresh]);
+    fromRequests([actor.auth?.login, ...(actor.auth?.steps ?? []), actor.session?.refresh]);
   }
+  return out;
 }
 
 /** Point at the path string itself: the value, or `path` of an explicit `{path, source}` map. */
