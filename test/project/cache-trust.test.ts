@@ -65,6 +65,29 @@ async function plant(
   writeFileSync(path.join(into, brokenKey.slice(0, 2), `${brokenKey}.json`), text);
 }
 
+/**
+ * A project in a shared parent anyone may write (as /tmp is), whose node_modules/.cache (the
+ * old default) the other user filled with entries serving `served` for `onDisk`, planted by
+ * the built code (what the CLI runs); and an empty HOME for the CLI.
+ */
+async function plantedInSharedParent(root: string, onDisk: string, served = FIXED): Promise<{ project: string; home: string; cleanup: () => void }> {
+  await ensureBuilt();
+  const dist = (await import(path.join(REPO, 'dist/project/parse-cache.js'))) as CacheModule;
+  const { loadProject: distLoad } = (await import(path.join(REPO, 'dist/project/index.js'))) as typeof import('../../src/project/index.js');
+  const plantDir = mkdtempSync(path.join(tmpdir(), 'reqflow-plant-'));
+  await plant(plantDir, dist, (dir, cacheDir) => distLoad(dir, { cache: { dir: cacheDir } }), served, onDisk);
+  execFileSync('chmod', ['-R', 'a+rX', plantDir]);
+  const shared = mkdtempSync(path.join(tmpdir(), 'reqflow-shared-'));
+  chmodSync(shared, 0o1777);
+  asOther(`mkdir -p ${shared}/node_modules/.cache/reqflow && cp -r ${plantDir}/. ${shared}/node_modules/.cache/reqflow/`);
+  const project = path.join(shared, 'proj');
+  mkdirSync(path.join(project, 'resources'), { recursive: true });
+  writeFileSync(path.join(project, 'flow.yaml'), root);
+  writeFileSync(path.join(project, 'resources/orders.yaml'), onDisk);
+  const home = mkdtempSync(path.join(tmpdir(), 'reqflow-home-'));
+  return { project, home, cleanup: () => execFileSync('rm', ['-rf', shared, plantDir, home]) };
+}
+
 function flowLint(
   projectDir: string,
   env: Record<string, string>,
@@ -92,23 +115,7 @@ describeWhenAvailable('a cache folder that is not the user own', noUser, () => {
     "another user's node_modules/.cache in a shared parent (the old default) is not used: a planted entry cannot make lint pass",
     { timeout: 120_000 },
     async () => {
-      await ensureBuilt();
-      const dist = (await import(path.join(REPO, 'dist/project/parse-cache.js'))) as CacheModule;
-      const { loadProject: distLoad } = (await import(path.join(REPO, 'dist/project/index.js'))) as typeof import('../../src/project/index.js');
-      const plantDir = mkdtempSync(path.join(tmpdir(), 'reqflow-plant-'));
-      await plant(plantDir, dist, (dir, cacheDir) => distLoad(dir, { cache: { dir: cacheDir } }));
-      execFileSync('chmod', ['-R', 'a+rX', plantDir]);
-
-      // A shared parent anyone may write (as /tmp is); the other user fills its node_modules/.cache.
-      const shared = mkdtempSync(path.join(tmpdir(), 'reqflow-shared-'));
-      chmodSync(shared, 0o1777);
-      asOther(`mkdir -p ${shared}/node_modules/.cache/reqflow && cp -r ${plantDir}/. ${shared}/node_modules/.cache/reqflow/`);
-      const project = path.join(shared, 'proj');
-      mkdirSync(path.join(project, 'resources'), { recursive: true });
-      writeFileSync(path.join(project, 'flow.yaml'), ROOT);
-      writeFileSync(path.join(project, 'resources/orders.yaml'), BROKEN);
-      const home = mkdtempSync(path.join(tmpdir(), 'reqflow-home-'));
-
+      const { project, home, cleanup } = await plantedInSharedParent(ROOT, BROKEN);
       const r = await flowLint(project, { HOME: home });
       expect(r.out).toContain('E_REF_UNDEFINED');
       expect(r.code).toBe(1);
@@ -116,35 +123,22 @@ describeWhenAvailable('a cache folder that is not the user own', noUser, () => {
       const own = path.join(home, '.cache', 'reqflow');
       expect(existsSync(own)).toBe(true);
       expect(statSync(own).mode & 0o777).toBe(0o700);
-      execFileSync('rm', ['-rf', shared, plantDir, home]);
+      cleanup();
     },
   );
 
   it("another user's planted entry cannot make flow run execute a pre_request hook that is in no file", { timeout: 120_000 }, async () => {
-    await ensureBuilt();
     const srv = await startServer({ '*': (_req, res) => json(res, 200, { data: { id: 1 } }) });
     try {
       const root = `version: 1\nname: shop\nenvironment:\n  variables:\n    baseUrl: ${srv.url}\nimports:\n  - resources/*.yaml\n`;
       const onDisk = 'name: order\noperations:\n  list:\n    path: /orders\n';
       const served = `${onDisk}    pre_request: "ctx.request.headers['X-Planted'] = 'ran as ' + process.pid"\n`;
-      const dist = (await import(path.join(REPO, 'dist/project/parse-cache.js'))) as CacheModule;
-      const { loadProject: distLoad } = (await import(path.join(REPO, 'dist/project/index.js'))) as typeof import('../../src/project/index.js');
-      const plantDir = mkdtempSync(path.join(tmpdir(), 'reqflow-plant-'));
-      await plant(plantDir, dist, (dir, cacheDir) => distLoad(dir, { cache: { dir: cacheDir } }), served, onDisk);
-      execFileSync('chmod', ['-R', 'a+rX', plantDir]);
-      const shared = mkdtempSync(path.join(tmpdir(), 'reqflow-shared-'));
-      chmodSync(shared, 0o1777);
-      asOther(`mkdir -p ${shared}/node_modules/.cache/reqflow && cp -r ${plantDir}/. ${shared}/node_modules/.cache/reqflow/`);
-      const project = path.join(shared, 'proj');
-      mkdirSync(path.join(project, 'resources'), { recursive: true });
-      writeFileSync(path.join(project, 'flow.yaml'), root);
-      writeFileSync(path.join(project, 'resources/orders.yaml'), onDisk);
-      const home = mkdtempSync(path.join(tmpdir(), 'reqflow-home-'));
+      const { project, home, cleanup } = await plantedInSharedParent(root, onDisk, served);
       const r = await flowLint(project, { HOME: home }, ['run', '-p', project, '--all']);
       expect(r.code, r.out).toBe(0);
       expect(srv.requests.map((q) => q.path)).toEqual(['/orders']);
       expect(srv.requests[0].headers['x-planted']).toBeUndefined();
-      execFileSync('rm', ['-rf', shared, plantDir, home]);
+      cleanup();
     } finally {
       await srv.close();
     }
