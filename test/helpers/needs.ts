@@ -2,6 +2,7 @@
 // corpus, a built dist/, a test-only server package). Absent: under CI=true one failing test
 // that says what is missing and how to install it; elsewhere a skipped block whose name says
 // why, and the same line on stderr, because Vitest's default reporter names no skipped block.
+import { execFileSync } from 'node:child_process';
 import { describe, test, type TestOptions } from 'vitest';
 
 const inCI = (): boolean => process.env.CI === 'true' || process.env.CI === '1';
@@ -31,3 +32,13 @@ export function describeWhenAvailable(name: string, missing: string | undefined,
 
 /** Why a block that spawns bin/flow.js cannot run. */
 export const NOT_BUILT = 'dist/ is not built; build it with: npm run build';
+
+/** Why a block that runs a command under a pseudo-terminal (`script`, util-linux) cannot run; undefined when it can. */
+export function noScript(): string | undefined {
+  try {
+    execFileSync('script', ['--version'], { stdio: 'ignore' });
+    return undefined;
+  } catch {
+    return 'script (util-linux) is not installed; install it with: apt-get install -y bsdutils';
+  }
+}

@@ -1,11 +1,11 @@
 // The live progress line of `flow run`: shown on a terminal only, never on a pipe or under
 // CI=true. A unit for the decision and the line; then real runs of bin/flow.js inside a
 // pseudo-terminal (util-linux `script`), where stdout and stderr are both a TTY.
-import { execFileSync, spawn } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { describeWhenAvailable } from '../helpers/needs.js';
+import { describeWhenAvailable, noScript } from '../helpers/needs.js';
 import { createProgress, progressLine, wantsProgress } from '../../src/report/index.js';
 import type { OperationResult } from '../../src/runner/types.js';
 import { startShopServer } from '../fixtures/vitest/server.js';
@@ -57,15 +57,6 @@ describe('when the progress line shows', () => {
   });
 });
 
-const hasScript = (() => {
-  try {
-    execFileSync('script', ['--version'], { stdio: 'ignore' });
-    return true;
-  } catch {
-    return false;
-  }
-})();
-
 /** `flow run --all` on the shop fixture inside a pseudo-terminal; what the terminal received. */
 async function inTerminal(env: Record<string, string>): Promise<string> {
   const token = `tok-${randomBytes(9).toString('hex')}`;
@@ -86,26 +77,22 @@ async function inTerminal(env: Record<string, string>): Promise<string> {
   }
 }
 
-describeWhenAvailable(
-  'in a real pseudo-terminal (script from util-linux)',
-  hasScript ? undefined : 'script (util-linux) is not installed; install with: apt-get install -y bsdutils',
-  () => {
-    it('shows the live line while it runs, and leaves only the normal output', async () => {
-      const screen = await inTerminal({});
-      expect(screen).toContain(`${CLEAR}flow run  0/7 done  running: product.create  `);
-      expect(screen).toMatch(/\r\u001b\[Kflow run {2}[1-7]\/7 done/);
-      // cleared before the summary: the last thing on the screen is the normal output
-      const last = screen.lastIndexOf('flow run  ');
-      expect(screen.indexOf(CLEAR, last)).toBeGreaterThan(last);
-      expect(screen.slice(screen.lastIndexOf(CLEAR) + CLEAR.length)).toMatch(/^[\s\S]*4 passed, 2 failed, 1 skipped \(\d+ ms\)\r?\n$/);
-      expect(screen.slice(screen.lastIndexOf(CLEAR))).not.toContain('done');
-    });
+describeWhenAvailable('in a real pseudo-terminal (script from util-linux)', noScript(), () => {
+  it('shows the live line while it runs, and leaves only the normal output', async () => {
+    const screen = await inTerminal({});
+    expect(screen).toContain(`${CLEAR}flow run  0/7 done  running: product.create  `);
+    expect(screen).toMatch(/\r\u001b\[Kflow run {2}[1-7]\/7 done/);
+    // cleared before the summary: the last thing on the screen is the normal output
+    const last = screen.lastIndexOf('flow run  ');
+    expect(screen.indexOf(CLEAR, last)).toBeGreaterThan(last);
+    expect(screen.slice(screen.lastIndexOf(CLEAR) + CLEAR.length)).toMatch(/^[\s\S]*4 passed, 2 failed, 1 skipped \(\d+ ms\)\r?\n$/);
+    expect(screen.slice(screen.lastIndexOf(CLEAR))).not.toContain('done');
+  });
 
-    it('shows nothing of it under CI=true, even on a terminal', async () => {
-      const screen = await inTerminal({ CI: 'true' });
-      expect(screen).not.toContain('\u001b[K');
-      expect(screen).not.toContain('/7 done');
-      expect(screen).toMatch(/4 passed, 2 failed, 1 skipped/);
-    });
-  },
-);
+  it('shows nothing of it under CI=true, even on a terminal', async () => {
+    const screen = await inTerminal({ CI: 'true' });
+    expect(screen).not.toContain('\u001b[K');
+    expect(screen).not.toContain('/7 done');
+    expect(screen).toMatch(/4 passed, 2 failed, 1 skipped/);
+  });
+});
