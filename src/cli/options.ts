@@ -30,14 +30,14 @@ export function optionHelp(table: OptionTable): string {
   return `${lines.join('\n')}\n`;
 }
 
-/** --var, as the commands that send requests to an API under test read it (flow calibrate, flow explore). */
+/** --var, as the commands that send requests to an API under test read it (flow run, flow calibrate, flow explore). */
 export const VAR_OPTION = {
   var: {
     type: 'string',
     multiple: true,
     default: [] as string[],
     arg: '<name=value>',
-    help: ['value for a <SET_VIA_--var> placeholder or any environment variable', '(repeatable; also FLOW_VAR_<name>)'],
+    help: ['value for a <SET_VIA_--var> placeholder, or for any environment', 'variable (it wins over the file); repeatable; also FLOW_VAR_<name>'],
   },
 } satisfies OptionTable;
 

@@ -10,7 +10,7 @@ import { formatEvent, formatResult, formatSummary, type RunFormatOptions } from 
 import { lintLines } from '../format/lint-lines.js';
 import { parseShard } from '../args.js';
 import { openLiveProject, parseVars } from '../open-live-project.js';
-import { CACHE_OPTIONS, cacheOptions, optionHelp, type OptionTable } from '../options.js';
+import { CACHE_OPTIONS, cacheOptions, optionHelp, VAR_OPTION, type OptionTable } from '../options.js';
 import { describeUnset, unsetVariables } from '../unset-vars.js';
 import { formatWarnings, runContract, SERVICE_OPTIONS, serverUrl, serviceUsage, startRunServer, waitingProgress } from '../run-services.js';
 import { bufferedWriter, EXIT, type CliIO, type Command } from '../io.js';
@@ -20,13 +20,7 @@ import { createProgress, wantsProgress } from '../../report/index.js';
 const OPTIONS = {
   project: { type: 'string', short: 'p', default: '.', arg: '<dir>', help: 'project directory holding flow.yaml (default: .)' },
   env: { type: 'string', arg: '<name>', help: ['environment to use (default: default_environment, else the first', 'one declared)'] },
-  var: {
-    type: 'string',
-    multiple: true,
-    default: [] as string[],
-    arg: '<name=value>',
-    help: ['value for a <SET_VIA_--var> placeholder, or for any environment', 'variable (it wins over the file); repeatable; also FLOW_VAR_<name>'],
-  },
+  ...VAR_OPTION,
   all: { type: 'boolean', default: false, help: 'run every operation, in schedule order' },
   shard: {
     type: 'string',
