@@ -118,21 +118,16 @@ function clientCertRefusal(origin: string, code: string, err: Error, sent: SentW
     );
   }
   if (!CLOSED.has(code) || !nothingReceived(err)) return undefined;
-  if (!sent.clientCert) {
-    // The same symptom without a certificate: a server that requires one (Node's, under TLS
-    // 1.3) closes the connection rather than answering. Said as a likely cause, not a fact.
-    if (!origin.startsWith('https:')) return undefined;
-    return new FlowError(
-      'E_TLS',
-      `${origin} closed the connection right after the TLS handshake, before any answer (${code}): under TLS 1.3 this is how a server that requires a client certificate refuses a connection without one; if this one does, ${MTLS_AUTH}`,
-      { details: { cause: code, clientCertificate: false }, cause: err },
-    );
-  }
-  return new FlowError(
-    'E_TLS',
-    `${origin} closed the connection right after the TLS handshake, before any answer (${code}): under TLS 1.3 this is how a server refuses a client certificate; ${CHECK_CLIENT_CERT}`,
-    { details: { cause: code, clientCertificate: true }, cause: err },
-  );
+  // Without a certificate the same close is only the likely cause (a server that requires one,
+  // Node's under TLS 1.3, closes rather than answers), and only on a TLS connection.
+  if (!sent.clientCert && !origin.startsWith('https:')) return undefined;
+  const how = sent.clientCert
+    ? `this is how a server refuses a client certificate; ${CHECK_CLIENT_CERT}`
+    : `this is how a server that requires a client certificate refuses a connection without one; if this one does, ${MTLS_AUTH}`;
+  return new FlowError('E_TLS', `${origin} closed the connection right after the TLS handshake, before any answer (${code}): under TLS 1.3 ${how}`, {
+    details: { cause: code, clientCertificate: sent.clientCert === true },
+    cause: err,
+  });
 }
 
 /** undici's socket errors say how many bytes the connection received: none, when it closed at once. */
