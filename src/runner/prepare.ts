@@ -16,10 +16,13 @@ export async function prepareRequest(
   baseHeaders: Record<string, TemplateValue> = {},
   /** a login's own request (a token_url is often on an identity provider's host) */
   anyOrigin = false,
+  /** a probe's query values, over the rendered ones: data, never rendered */
+  extraQuery?: Record<string, unknown>,
 ): Promise<PreparedRequest> {
   const path = renderString(spec.path, rc);
   const query: Record<string, unknown> = {};
   for (const [name, value] of Object.entries(spec.queryParams)) query[name] = render(value, rc);
+  if (extraQuery) Object.assign(query, extraQuery);
   const url = parseUrl(buildUrl(isAbsoluteUrl(path) ? '' : baseUrl(ctx, rc), path, query));
   if (isAbsoluteUrl(path) && !anyOrigin) checkOrigin(url, spec.path, baseUrl(ctx, rc));
   const req: PreparedRequest = { method: spec.method, url, headers: {} };

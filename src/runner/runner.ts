@@ -5,7 +5,7 @@ import type { Project } from '../project/index.js';
 import { createHookRunner, createSecretStore, type HookRunner } from '../runtime/index.js';
 import { CookieJar, createHttpClient } from '../http/index.js';
 import { createRedactor } from '../redact/index.js';
-import type { OperationResult, RunnerOptions, RunSummary } from './types.js';
+import type { OperationResult, ProbeOverrides, ProbeResult, RunnerOptions, RunSummary } from './types.js';
 import type { RunContext } from './context.js';
 import { chooseEnvironment, collectVars } from './environment.js';
 import { loadForRender } from './ready.js';
@@ -25,6 +25,19 @@ export interface Runner {
   result(operationId: string): OperationResult | undefined;
   /** Extracted values: a resource's newest (or n-th, from 1) instance, or an actor's session. */
   values(resourceOrActor: string, index?: number): Record<string, unknown> | undefined;
+  /**
+   * A runner over the same project that shares this one's HTTP client (one undici pool), hook
+   * workers, secret store, redactor, cookie jars and logged-in sessions (each actor logs in
+   * once per run; refresh on expiry as in a run), with fresh instance state and a fresh memo
+   * of what ran. close() of a fork releases nothing shared.
+   */
+  fork(options?: Pick<RunnerOptions, 'onEvent'>): Runner;
+  /**
+   * Send one operation once: its prerequisites (each once per runner, as run does) first, then
+   * the operation with the overrides. Any status is an answer; no expect_status, no extract
+   * (unless record), no asserts, no retry, a timeout. Never throws for API failures.
+   */
+  probe(operationId: string, overrides?: ProbeOverrides): Promise<ProbeResult>;
   close(): Promise<void>;
 }
 
@@ -60,12 +73,29 @@ export function createRunner(project: Project, options: RunnerOptions = {}): Run
     now: options.clock ?? (() => Date.now()),
   } as RunContext;
   ctx.sessions = new Sessions(ctx);
-  const scheduler = new Scheduler(ctx);
-  const sequential = (options.concurrency ?? 1) <= 1;
   let loaded: Promise<void> | undefined;
   // Once, at the first run rather than in createRunner (which is synchronous): a runner that
-  // is never run reads nothing. What could not be read stays missing for this runner.
+  // is never run reads nothing. What could not be read stays missing for this run, forks included.
   const ready = () => (loaded ??= loadForRender(ctx));
+  return runnerOver(ctx, ready, async () => {
+    await Promise.all([ctx.http.close(), hooks?.close()]);
+  });
+}
+
+/** A fork's context: what is shared is the root's; the state (sessions aside), the memo and the events are its own. */
+function forkContext(root: RunContext, onEvent: RunnerOptions['onEvent']): RunContext {
+  const ctx: RunContext = Object.create(root) as RunContext;
+  ctx.state = new RunState(root.project.resources.keys(), root.state.sessionValues);
+  ctx.options = { ...root.options, onEvent };
+  ctx.emit = (event) => onEvent?.(event);
+  ctx.sessions = root.sessions.forFork(ctx);
+  return ctx;
+}
+
+function runnerOver(ctx: RunContext, ready: () => Promise<void>, close: () => Promise<void>): Runner {
+  const { project, redactor } = ctx;
+  const scheduler = new Scheduler(ctx);
+  const sequential = (ctx.options.concurrency ?? 1) <= 1;
 
   return {
     async run(operationId) {
@@ -117,8 +147,13 @@ export function createRunner(project: Project, options: RunnerOptions = {}): Run
       const session = ctx.state.session(name);
       return session ? redactor.value({ ...session }) : undefined;
     },
-    async close() {
-      await Promise.all([ctx.http.close(), hooks?.close()]);
+    fork(forkOptions = {}) {
+      return runnerOver(forkContext(ctx, forkOptions.onEvent), ready, async () => {});
     },
+    async probe(operationId, overrides = {}) {
+      await ready();
+      return scheduler.probe(operationId, overrides);
+    },
+    close,
   };
 }

@@ -5,10 +5,11 @@
 // A result is not changed once emitted: a reuse makes a new one (with the new dependent).
 import { FlowError, hasCode, withLoc } from '../errors.js';
 import { type Loc, type Operation, scalarText } from '../project/index.js';
-import type { OperationResult } from './types.js';
+import type { OperationResult, ProbeOverrides, ProbeResult } from './types.js';
 import type { RunContext, Trace } from './context.js';
 import { executeOnce, type OnceResult } from './execute.js';
 import { forEach } from './loops.js';
+import { probeOnce, type ProbeOutcome } from './probe.js';
 import { errorRecord } from './records.js';
 
 class Semaphore {
@@ -128,21 +129,57 @@ export class Scheduler {
   private async execute(opId: string, prerequisiteOf: string[], ancestry: Set<string>): Promise<OperationResult> {
     const op = this.ctx.project.operations.get(opId);
     if (!op) return this.failure(opId, new FlowError('E_REF_UNDEFINED', `operation "${opId}" is not defined`), prerequisiteOf);
-    const results = await Promise.all(this.depsOf(opId).map((d) => this.ensure(d, opId, ancestry)));
-    // a prerequisite that failed only its contract handed on its values: its dependents run
-    const blocked = results.find((r) => r.status !== 'passed' && !r.valuesHandedOn);
-    if (blocked) {
-      // a cycle (only a project that skipped lint has one) is named as such, all the way up
-      const cycle = blocked.error?.code === 'E_CYCLE' ? blocked.error.message : undefined;
-      const reason = blocked.status === 'skipped' && blocked.skippedBecause ? blocked.skippedBecause : (cycle ?? `prerequisite ${blocked.operation} failed`);
-      return this.skipped(op, reason, prerequisiteOf, blocked.blockedBy ?? blocked.operation);
-    }
+    const blocked = this.blocker(await Promise.all(this.depsOf(opId).map((d) => this.ensure(d, opId, ancestry))));
+    if (blocked) return this.skipped(op, blocked.reason, prerequisiteOf, blocked.by);
     await this.semaphore.acquire();
     try {
       return await this.runOperation(op, prerequisiteOf);
     } finally {
       this.semaphore.release();
     }
+  }
+
+  /**
+   * A probe of `opId`: its prerequisites first (reused, as for a run), then it, once, with the
+   * overrides. Recorded (`record` and an accepted answer), it stands in the memo: later
+   * operations reuse it as their prerequisite.
+   */
+  async probe(opId: string, overrides: ProbeOverrides): Promise<ProbeResult> {
+    const op = this.ctx.project.operations.get(opId);
+    if (!op) return { result: this.failure(opId, new FlowError('E_REF_UNDEFINED', `operation "${opId}" is not defined`), []) };
+    const blocked = this.blocker(await Promise.all(this.depsOf(opId).map((d) => this.ensure(d, opId, new Set([opId])))));
+    if (blocked) return { result: this.skipped(op, blocked.reason, [], blocked.by) };
+    await this.semaphore.acquire();
+    try {
+      const started = performance.now();
+      const trace: Trace = { operation: op.id, exchanges: [] };
+      this.ctx.emit({ type: 'operation:start', operation: op.id, prerequisiteOf: [] });
+      let outcome: ProbeOutcome | undefined;
+      let error: unknown;
+      try {
+        outcome = await probeOnce(this.ctx, op, overrides, trace);
+      } catch (err) {
+        error = err;
+      }
+      const result: OperationResult = { ...this.base(op.id, op.loc, [], trace), extracted: outcome?.extracted ?? {} };
+      if (!outcome) Object.assign(result, { status: 'failed', error: errorRecord(withLoc(this.explain(error), op.loc), this.ctx.redactor) });
+      result.ms = Math.round(performance.now() - started);
+      this.ended(result);
+      if (outcome?.recorded) void this.remember(opId, this.generation, Promise.resolve(result));
+      return { result, response: outcome?.response };
+    } finally {
+      this.semaphore.release();
+    }
+  }
+
+  private blocker(results: OperationResult[]): { reason: string; by: string } | undefined {
+    // a prerequisite that failed only its contract handed on its values: its dependents run
+    const blocked = results.find((r) => r.status !== 'passed' && !r.valuesHandedOn);
+    if (!blocked) return undefined;
+    // a cycle (only a project that skipped lint has one) is named as such, all the way up
+    const cycle = blocked.error?.code === 'E_CYCLE' ? blocked.error.message : undefined;
+    const reason = blocked.status === 'skipped' && blocked.skippedBecause ? blocked.skippedBecause : (cycle ?? `prerequisite ${blocked.operation} failed`);
+    return { reason, by: blocked.blockedBy ?? blocked.operation };
   }
 
   private readonly deps = new Map<string, string[]>();

@@ -16,12 +16,29 @@ interface Held {
   obtainedAt: number;
 }
 
-export class Sessions {
-  private readonly held = new Map<string, Held>();
-  private readonly pending = new Map<string, Promise<Held>>();
-  private readonly failed = new Map<string, FlowError>();
+/** The logged-in sessions of a run: one set, shared by a runner and its forks. */
+class SessionStore {
+  readonly held = new Map<string, Held>();
+  readonly pending = new Map<string, Promise<Held>>();
+  readonly failed = new Map<string, FlowError>();
+}
 
-  constructor(private readonly ctx: RunContext) {}
+export class Sessions {
+  private readonly held: Map<string, Held>;
+  private readonly pending: Map<string, Promise<Held>>;
+  private readonly failed: Map<string, FlowError>;
+
+  constructor(
+    private readonly ctx: RunContext,
+    private readonly store = new SessionStore(),
+  ) {
+    ({ held: this.held, pending: this.pending, failed: this.failed } = store);
+  }
+
+  /** The same sessions, for a fork: its logins and their requests are traced and emitted in the fork. */
+  forFork(ctx: RunContext): Sessions {
+    return new Sessions(ctx, this.store);
+  }
 
   /**
    * A valid session for the actor, logging in or refreshing as needed; a failed login rejects.

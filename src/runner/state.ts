@@ -5,15 +5,27 @@ export interface Instance {
   values: Record<string, unknown>;
   /** operations that wrote into this instance */
   writers: Set<string>;
+  /** the operation whose answer created it, and the actor it ran as */
+  origin?: InstanceOrigin;
+}
+
+export interface InstanceOrigin {
+  operation: string;
+  actor?: string;
 }
 
 export class RunState {
   private readonly instancesByResource = new Map<string, Instance[]>();
   /** the values of each instance, kept beside the list so that lookups allocate nothing */
   private readonly valueLists = new Map<string, Array<Record<string, unknown>>>();
-  private readonly sessionValues = new Map<string, Record<string, unknown>>();
-
-  constructor(resourceIds: Iterable<string>) {
+  /**
+   * `sessionValues`: the actors' session values, shared by the forks of one runner (each actor
+   * logs in once per run); instances are each runner's own.
+   */
+  constructor(
+    resourceIds: Iterable<string>,
+    readonly sessionValues = new Map<string, Record<string, unknown>>(),
+  ) {
     for (const id of resourceIds) {
       this.instancesByResource.set(id, []);
       this.valueLists.set(id, []);
@@ -45,7 +57,7 @@ export class RunState {
    * two orders, and get after create fills in the same order). Each `[*]` match appends an
    * instance. `target` pins the instance (inside for_each).
    */
-  record(resource: string, op: string, scalars: Record<string, unknown>, many: Record<string, unknown[]> = {}, target?: Instance): void {
+  record(resource: string, op: string, scalars: Record<string, unknown>, many: Record<string, unknown[]> = {}, target?: Instance, actor?: string): void {
     const list = this.instancesByResource.get(resource);
     if (!list) return;
     const fanOut = hasKeys(many) ? Object.entries(many) : NO_FAN_OUT;
@@ -54,7 +66,7 @@ export class RunState {
       for (let i = 0; i < count; i++) {
         const values: Record<string, unknown> = { ...scalars };
         for (const [name, matches] of fanOut) if (i < matches.length) values[name] = matches[i];
-        this.push(resource, { values, writers: new Set([op]) });
+        this.push(resource, { values, writers: new Set([op]), origin: originOf(op, actor) });
       }
       return;
     }
@@ -64,7 +76,7 @@ export class RunState {
       Object.assign(into.values, scalars);
       into.writers.add(op);
     } else {
-      this.push(resource, { values: { ...scalars }, writers: new Set([op]) });
+      this.push(resource, { values: { ...scalars }, writers: new Set([op]), origin: originOf(op, actor) });
     }
   }
 
@@ -82,6 +94,10 @@ export class RunState {
     if (values) this.sessionValues.set(actor, values);
     else this.sessionValues.delete(actor);
   }
+}
+
+function originOf(operation: string, actor: string | undefined): InstanceOrigin {
+  return actor === undefined ? { operation } : { operation, actor };
 }
 
 const NO_FAN_OUT: Array<[string, unknown[]]> = [];

@@ -140,3 +140,43 @@ export interface RunnerOptions {
   /** the run's redactor, when the caller shows other output through it too (a managed server's); default: a new one */
   redactor?: Redactor;
 }
+
+/** What a probe sends instead of what the operation writes (Runner.probe). */
+export interface ProbeOverrides {
+  /**
+   * the body to send instead of the operation's own: data, sent as JSON, NEVER rendered as a
+   * template (text from a description or a server is data). `keepWritten: true` keeps the
+   * top-level fields the operation itself writes with a {{…}} (a parent's id), rendered.
+   */
+  body?: unknown;
+  keepWritten?: boolean;
+  /** query values sent over the operation's rendered ones: data, never rendered */
+  query?: Record<string, unknown>;
+  /**
+   * which instance of the operation's own resource its {{<resource>.x}} references read
+   * (from 1, as {{item[2].id}}); default: the newest, as in a run
+   */
+  instance?: number;
+  /** send as this actor instead of the operation's own; null: with no credentials at all */
+  actor?: string | null;
+  timeoutMs?: number;
+  /**
+   * extract what the answer gives into this runner's state (a create whose instance later
+   * steps read), when the operation's expect_status (else a 2xx) accepts the answer: a refused
+   * create made nothing. The operation then counts as run in this runner (not run again as a
+   * prerequisite). Default false: nothing is extracted, nothing recorded.
+   */
+  record?: boolean;
+}
+
+export interface ProbeResult {
+  /**
+   * the probe as a result record: its exchanges (logins and prerequisites it had to run first
+   * are in their own results), redacted. status: 'passed' when an answer came (ANY status),
+   * 'failed' with error when none came (network, timeout) or it could not be prepared
+   * (E_VAR_UNRESOLVED, E_SECRET_MISSING…), 'skipped' when a prerequisite failed
+   */
+  result: OperationResult;
+  /** the raw answer when one came: for checks, never shown unredacted */
+  response?: FlowResponse;
+}

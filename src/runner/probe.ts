@@ -1,0 +1,59 @@
+// A probe (Runner.probe): one operation sent once with overrides, its answer whatever it is.
+// No expect_status, no asserts, no retry; what the answer gives is extracted only when the
+// caller asks to record it (a create whose instance the next steps read).
+import { FlowError, hasCode } from '../errors.js';
+import type { Operation } from '../project/index.js';
+import type { FlowResponse } from '../http/index.js';
+import { renderContext, type Binding, type RunContext, type Trace } from './context.js';
+import { postResponseHook } from './hooks.js';
+import { requestOnce } from './request.js';
+import type { ProbeOverrides } from './types.js';
+import { extract } from './verify.js';
+
+export interface ProbeOutcome {
+  response: FlowResponse;
+  extracted: Record<string, unknown>;
+  /** what the answer gave went into the runner's state */
+  recorded: boolean;
+}
+
+export async function probeOnce(ctx: RunContext, op: Operation, overrides: ProbeOverrides, trace: Trace): Promise<ProbeOutcome> {
+  const binding = overrides.instance === undefined ? undefined : bindInstance(ctx, op, overrides.instance);
+  const rc = renderContext(ctx, binding);
+  const response = await requestOnce(ctx, op, rc, trace, binding?.instance, overrides);
+  if (!overrides.record || !accepted(response, op.expectStatus)) return { response, extracted: {}, recorded: false };
+  try {
+    const { scalars, many } = extract(op.extract, response);
+    const target = binding?.instance;
+    const extracted = op.postResponse
+      ? { ...scalars, ...(await postResponseHook(ctx, op, trace, response, { ...(target ?? ctx.state.into(op.resource, op.id))?.values, ...scalars })) }
+      : scalars;
+    const actor = overrides.actor === undefined ? op.actor : (overrides.actor ?? undefined);
+    ctx.state.record(op.resource, op.id, extracted, many, target, actor);
+    for (const name in many) extracted[name] = many[name];
+    return { response, extracted: ctx.redactor.value(extracted), recorded: true };
+  } catch (err) {
+    // the answer came: what it lacks is said, and nothing is recorded
+    const code = hasCode(err) ? err.code : 'E_INTERNAL';
+    const message = ctx.redactor.text(err instanceof Error ? err.message : String(err));
+    (trace.warnings ??= []).push({ code, message: `not recorded: ${message}` });
+    return { response, extracted: {}, recorded: false };
+  }
+}
+
+/** The instance (from 1) of the operation's own resource its references read. */
+function bindInstance(ctx: RunContext, op: Operation, index: number): Binding {
+  const instance = Number.isInteger(index) && index >= 1 ? ctx.state.newest(op.resource, index) : undefined;
+  if (!instance) {
+    const held = ctx.state.instances(op.resource)?.length ?? 0;
+    throw new FlowError('E_VAR_UNRESOLVED', `${op.resource}[${index}] is not in this runner's state (it holds ${held} ${op.resource} instance(s))`, {
+      details: { variable: `${op.resource}[${index}]` },
+    });
+  }
+  return { resource: op.resource, instance };
+}
+
+/** What a run would accept: expect_status, else a 2xx. */
+function accepted(res: FlowResponse, expected: number[] | undefined): boolean {
+  return expected ? expected.includes(res.status) : res.status >= 200 && res.status < 300;
+}
