@@ -48,6 +48,23 @@ const DOC = {
       parameters: [param('projectId'), param('featureName'), param('environment')],
       get: ok('200', { type: 'object', properties: { name: { type: 'string' } } }),
     },
+    '/api/admin/user-admin': {
+      post: {
+        ...body(['rootRole'], {
+          rootRole: {
+            oneOf: [
+              { type: 'integer', example: 1, minimum: 0 },
+              { type: 'string', example: 'Admin', enum: ['Admin', 'Editor'] },
+            ],
+          },
+        }),
+        ...ok('201', { type: 'object', properties: { id: { type: 'integer' } } }),
+      },
+    },
+    '/v1/shipping_rates': {
+      post: ok('200', { type: 'object', properties: { id: { type: 'string' }, tax_code: { type: 'object', properties: { name: { type: 'string' } } } } }),
+    },
+    '/v1/shipping_rates/{shipping_rate_token}': { parameters: [param('shipping_rate_token')], get: ok('200', { type: 'object' }) },
     '/api/admin/strategies/{strategyId}/usage': { parameters: [param('strategyId')], get: ok('200', { type: 'object' }) },
   },
 };
@@ -81,10 +98,17 @@ describe('placeholders that name an item by its name', () => {
     expect(operation(result, 'environment.list').extract).toEqual({ name: '$.data.environments[*].name' });
   });
 
-  it("an id no operation returns is still the user's to give, and nothing else is asked", () => {
+  it("an id or a token no operation returns is still the user's to give (never a nested object's name), and nothing else is asked", () => {
     expect(operation(result, 'strategy.usage').path).toBe('/api/admin/strategies/{{env.strategy_id}}/usage');
+    expect(operation(result, 'shipping_rate.get').path).toBe('/v1/shipping_rates/{{env.shipping_rate_token}}');
     const vars = (fileValue(result, 'environments/default.yaml') as { variables: Record<string, string> }).variables;
-    expect(Object.keys(vars).sort()).toEqual(['baseUrl', 'strategy_id']);
+    expect(Object.keys(vars).sort()).toEqual(['baseUrl', 'shipping_rate_token', 'strategy_id']);
+  });
+});
+
+describe('a value stated by one of the schemas a field may match', () => {
+  it('a role given "as its id or its name" (oneOf) takes the first example, instead of a --var', () => {
+    expect(operation(result, 'admin.user_admin').body).toEqual({ rootRole: 1 });
   });
 });
 

@@ -97,7 +97,8 @@ export class Resolver {
     // The same collection first; else the resource wherever it is created or listed
     // (`/client/features/{featureName}` reads what `POST /projects/{projectId}/features` made).
     const here = ofResource.filter((p) => bare(shapeOf(p.segments)) === collection);
-    for (const producer of [...here.sort(byRank), ...ofResource.filter((p) => !here.includes(p) && rank(p) < 2).sort(byRank)]) {
+    const elsewhere = ofResource.filter((p) => !here.includes(p) && rank(p) < 2).sort(byRankThenLength);
+    for (const producer of [...here.sort(byRank), ...elsewhere]) {
       const found = findIdField(producer, name, resource);
       if (!found) continue;
       const why = `{${name}} follows /${word} in ${e.ops[0].key}, so it names a ${resource}; ${endpointId(producer)} (${producer.ops[0].key}) returns ${fieldText(found.path)} (${found.evidence.file} ${found.evidence.at})`;
@@ -111,7 +112,7 @@ export class Resolver {
     const m = /^([a-z][A-Za-z0-9]*?)(?:Name|Id|_name|_id)$/.exec(name);
     if (!m) return undefined;
     const resource = singular(snake(m[1]));
-    const producers = this.endpoints.filter((p) => this.usable(p, e) && p.resource === resource && rank(p) < 2).sort(byRank);
+    const producers = this.endpoints.filter((p) => this.usable(p, e) && p.resource === resource && rank(p) < 2).sort(byRankThenLength);
     for (const producer of producers) {
       const found = findIdField(producer, name, resource);
       if (!found) continue;
@@ -169,6 +170,8 @@ function rank(p: Endpoint): number {
 }
 
 const byRank = (a: Endpoint, b: Endpoint): number => rank(a) - rank(b);
+/** …and, among producers elsewhere, the shortest path: `/refunds` over `/application_fees/{id}/refunds` */
+const byRankThenLength = (a: Endpoint, b: Endpoint): number => rank(a) - rank(b) || a.segments.length - b.segments.length;
 
 function successFields(p: Endpoint): ObservedField[] {
   const rs = p.ops.flatMap((o) => o.responses).filter((r) => r.status === undefined || (r.status >= 200 && r.status < 300));
@@ -198,9 +201,14 @@ function findIdField(p: Endpoint, name: string, resource: string): ObservedField
     /[a-z]Id$/.test(name) ||
     (lower.length <= 4 && lower.endsWith('id'));
   // named after the item's name, or after the resource itself (`{contextField}` of a context)
-  const byName = !/(^|_)(id|uuid)$|[a-z](Id|Uuid)$/i.test(name) && (/(^|_)name$|[a-z]Name$/i.test(name) || lower.replace(/_/g, '').startsWith(r));
+  // (never one that says it is an id, a token, a key or a code: `{shipping_rate_token}`)
+  const byName =
+    !/(^|_)(id|uuid|token|key|code|number|secret)$|[a-z](Id|Uuid|Token|Key|Code|Number|Secret)$/i.test(name) &&
+    (/(^|_)name$|[a-z]Name$/i.test(name) || lower.replace(/_/g, '').startsWith(r));
   const at = (d: number): ObservedField[] => fields.filter((f) => depth(f) === d);
-  const named = (d: number): ObservedField | undefined => at(d).find((f) => last(f) === 'name');
+  // the item's own name: top level, or in the items of a top-level list, never a nested object's (`tax_code.name`)
+  const named = (d: number): ObservedField | undefined =>
+    at(d).find((f) => last(f) === 'name' && (d === 1 || (f.path.length === 1 && f.listPath?.length === 1)));
   for (const d of [1, 2]) {
     const hit = at(d).find((f) => last(f) === name) ?? (idLike ? at(d).find((f) => last(f) === 'id') : undefined) ?? (byName && !idLike ? named(d) : undefined);
     if (hit) return hit;
