@@ -18,15 +18,23 @@ import { cleanProjects, writeProject } from '../helpers/project.js';
 import { createUser, describeUnleash, seedFeature, unleashApi, type Unleash } from '../helpers/unleash.js';
 import { recordedIO } from '../runtime/secrets/cli-io.js';
 
-/** Green operations of the 200 imported, measured on 2026-11-28 (BENCHMARKS.md): the suite fails below it. */
-const FLOOR = 68;
+/**
+ * Green operations of the 200 imported, measured on 2026-11-28 (BENCHMARKS.md, "Unleash
+ * 7.5.1": 102-105 in a run, 68 on main before; a little under, as names and picks vary): the
+ * suite fails below it.
+ */
+const FLOOR = 98;
 
 /**
- * Left out of calibrate and run: POST /api/admin/maintenance {"enabled": true} turns every
- * later write into a 503, so one run of it spoils every write after it (calibrate does not yet
- * know an operation that changes the whole server from one that changes its own data).
+ * Left out of calibrate and run, by name, until calibrate guards writes to what a run did
+ * not create:
+ * - `admin.maintenance`: POST /api/admin/maintenance {"enabled": true} turns every later
+ *   write into a 503, so one run of it spoils every write after it;
+ * - `environment.delete`: DELETE /api/admin/projects/default/environments/{{environment.name}}
+ *   removes an environment the run did not create (read from the server's list) from the
+ *   project, and a dozen operations on a feature's environment answer 404 after it.
  */
-const EXCLUDED = ['admin.maintenance'];
+const EXCLUDED = ['admin.maintenance', 'environment.delete'];
 
 interface Flow {
   code: number;
