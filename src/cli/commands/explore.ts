@@ -1,6 +1,7 @@
 // `flow explore -p <project> --openapi <spec>`: stateful property-based testing from the graph
 // (src/explore). Wiring and output only: each finding as `FINDING <CODE> <operation>` with the
-// shrunk sequence (redacted by the runner), the replays written with --out, the reports.
+// shrunk sequence (redacted by the runner) as it is made, its replay written with --out first;
+// the flaky problems, the summary with the answers by class, the reports.
 import path from 'node:path';
 import { parseCommandArgs, usageError } from '../usage.js';
 import { loadContract } from '../../contract/index.js';
@@ -35,8 +36,10 @@ Draws sequences of each resource's operations (create, read, update, delete,
 read-after-delete, bodies that break the request schema) with bodies drawn from the
 description's request schemas (valid, boundary and invalid values); ids come from real
 creates run through the graph. Every answer is checked; a problem is shrunk to the shortest
-sequence and the smallest bodies that still show it, and printed as
-FINDING <CODE> <operation> with the request and the answer (secrets as ***).
+sequence and the smallest bodies that still show it, then its steps are sent once more: one
+the replay shows again is printed at once as FINDING <CODE> <operation> with the requests
+and the answers (secrets as ***); one it does not is listed at the end as FLAKY.
+The summary counts the answers by class (2xx, 401/403, 404, 429, other 4xx, 5xx).
 
 Codes: E_SERVER_ERROR (a 5xx), E_CONTRACT (an undocumented status, or a body that breaks
 its schema), E_ACCEPTS_INVALID (a body that breaks the request schema got a 2xx),
