@@ -35,7 +35,7 @@ async function explore(options: Parameters<typeof startProjectsApi>[0], args: st
 
 describe('flow explore output', () => {
   it('prints each finding as it is made, then the answers by class', async () => {
-    const { code, out, api, at } = await explore({}, ['--budget', '4', '--seed', '5', '--out', 'found']);
+    const { code, out, api, at } = await explore({}, ['--budget', '6', '--seed', '5', '--out', 'found']);
     expect(out).toContain('FINDING E_SERVER_ERROR project.get');
     expect(out).toContain('replay: found/resources/finding_server_error_project_get.yaml');
     expect(at.length).toBeGreaterThan(0);

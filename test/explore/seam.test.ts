@@ -46,8 +46,8 @@ const found = (r: ExploreResult) => r.findings.map((f) => `${f.code} ${f.operati
 describe('explore on the probe seam', () => {
   it('logs in once for the whole run, however many sequences', async () => {
     const a = await api();
-    const r = await run(a, 3);
-    expect(r.sequences).toBeGreaterThan(5);
+    const r = await run(a, 3, 5000);
+    expect(r.sequences).toBeGreaterThan(2);
     expect(a.count('POST /login')).toBe(1);
   }, 60_000);
 
