@@ -7,7 +7,7 @@ export { parseYaml, YAML_TAGS, MAX_ALIAS_COUNT } from './yaml.js';
 export { parseDuration } from './duration.js';
 export { editedText, editYamlFile } from './edit.js';
 export { checkWritable, readForEdit, writeNewProject, writeOutputFile, writeProjectFile } from './write.js';
-export { MAX_FILE_BYTES } from './read.js';
+export { MAX_FILE_BYTES, readProjectFile } from './read.js';
 export * from './types.js';
 export { isRawMap } from './build/values.js';
 export { isCredentialHeaderName, isCredentialName } from './credentials.js';

@@ -25,7 +25,7 @@ const OPTIONS = {
   shard: {
     type: 'string',
     arg: '<k/n>',
-    help: ['run the k-th of n shards of every operation: the parts Vitest', 'splits a project into, dealt to n shards of about one size'],
+    help: ['run the k-th of n shards of every operation: the parts Vitest', 'splits a project into, dealt to n shards of about one size (n <= 32)'],
   },
   concurrency: { type: 'string', default: '1', arg: '<n>', help: 'independent operations run at once (default 1)' },
   'dry-run': { type: 'boolean', default: false, help: 'print the plan (order, method, path, why) and send nothing' },
