@@ -175,7 +175,7 @@ export class Session {
   private noteCreated(operation: string): void {
     const resource = this.ctx.creates.has(operation) && this.ctx.model.project.operations.get(operation)?.resource;
     if (!resource) return;
-    // each create that passed started a new instance in the runner's state (DESIGN, "State")
+    // each create that passed started a new instance in the runner's state (docs/format.md#run-state)
     const index = (this.made.get(resource) ?? 0) + 1;
     this.made.set(resource, index);
     if (this.ctx.deletes.has(resource)) this.created.push({ resource, index });

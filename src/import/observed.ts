@@ -1,7 +1,8 @@
 // The observed-API model: what the readers saw in their inputs, and where. Every reader
 // (OpenAPI, Postman, HAR, curl, Markdown) produces this one shape; inference reads only it.
 // Each fact carries its evidence (file, location, short quote) so that every inference made
-// from it can say why (R5), and the grounding check can trace every emitted name (R1).
+// from it can say why (docs/format.md#r5), and the grounding check can trace every emitted
+// name (docs/format.md#r1).
 import type { HttpMethod } from '../project/index.js';
 
 export type InputFormat = 'openapi' | 'postman' | 'har' | 'curl' | 'markdown';
