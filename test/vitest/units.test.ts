@@ -53,6 +53,25 @@ describe('suiteLayout', () => {
     const flat = blocks.flatMap((b) => b.operations);
     expect(flat.indexOf('order.create')).toBeLessThan(flat.indexOf('product.rename'));
   });
+
+  // A DELETE may cascade where the graph sees no edge (deleting a user deletes its sessions):
+  // nothing moves past it, in either direction, even when it shares no resource with what moves.
+  test('never moves an operation past a DELETE, even of an unrelated resource', () => {
+    const blocks = suiteLayout([
+      op('session.create', 'POST'),
+      op('user.delete', 'DELETE'),
+      op('session.list', 'GET'),
+      op('audit.list', 'GET'),
+      op('user.purge', 'DELETE'),
+    ]);
+    expect(blocks.map((b) => `${b.resource}: ${b.operations.join(', ')}`)).toEqual([
+      'session: session.create',
+      'user: user.delete',
+      'session: session.list',
+      'audit: audit.list',
+      'user: user.purge',
+    ]);
+  });
 });
 
 describe('runnerOptions', () => {
