@@ -35,7 +35,8 @@ export function checkShape(view: ProjectView, secretEnv: Set<string>): CheckFind
   };
   for (const f of view.files) {
     if (f.kind !== 'root' && f.kind !== 'environment' && f.kind !== 'actor' && f.kind !== 'resource') continue;
-    for (const k of Object.keys(f.value)) if (!keysOf(f.kind).includes(k)) push(f, k, CHECK_CODES.unknownKey, `"${k}" is not a key of ${f.kind} files (docs/format.md#r4)`);
+    for (const k of Object.keys(f.value))
+      if (!keysOf(f.kind).includes(k)) push(f, k, CHECK_CODES.unknownKey, `"${k}" is not a key of ${f.kind} files (docs/format.md#r4)`);
   }
   for (const env of view.environments) {
     const base = env.variables.baseUrl;
@@ -105,7 +106,12 @@ export function checkShape(view: ProjectView, secretEnv: Set<string>): CheckFind
     for (const k of ['headers', 'query_params', 'body', 'body_form', 'auth']) credentialsIn(op.file, op.value[k], where(k), secretEnv, push);
     const prov = obj(op.value._provenance);
     if (prov.source !== 'ai_import' || !Object.keys(obj(prov.evidence)).length || typeof prov.verified_against !== 'string') {
-      push(op.file, where('_provenance'), CHECK_CODES.provenance, `${id}: _provenance needs source: ai_import, evidence and verified_against (docs/format.md#r5)`);
+      push(
+        op.file,
+        where('_provenance'),
+        CHECK_CODES.provenance,
+        `${id}: _provenance needs source: ai_import, evidence and verified_against (docs/format.md#r5)`,
+      );
     }
   }
   return out;
