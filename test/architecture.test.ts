@@ -90,14 +90,23 @@ function literal(node: Node | undefined): string | undefined {
 }
 
 function readImports(file: string, text: string): Import[] {
-  const { program, errors } = parseSync(file, text);
-  if (errors.length) throw new Error(`${file}: ${errors[0].message}`);
+  const parsed = parseSync(file, text);
+  if (parsed.errors.length) throw new Error(`${file}: ${parsed.errors[0].message}`);
   const lineOf = (at: number) => text.slice(0, at).split('\n').length;
   const out: Import[] = [];
-  const add = (node: Node, spec: string | undefined, kind: Import['kind']) => out.push({ spec, kind, line: lineOf(node.start) });
+  const at = (start: number, spec: string | undefined, kind: Import['kind']) => out.push({ spec, kind, line: lineOf(start) });
+  // The module record (no syntax tree built in JS: fast): import and export declarations, side-effect
+  // imports, import() with the text of its argument.
+  const { staticImports, staticExports, dynamicImports } = parsed.module;
+  for (const i of staticImports) at(i.start, i.moduleRequest.value, 'static');
+  for (const e of staticExports) for (const entry of e.entries) if (entry.moduleRequest) at(e.start, entry.moduleRequest.value, 'static');
+  for (const d of dynamicImports) at(d.start, specifierText(text.slice(d.moduleRequest.start, d.moduleRequest.end)), 'dynamic');
+  // The rest needs the tree, built only for the files that may hold it: require(), lazy(),
+  // createRequire()(…), `typeof import('…')`.
+  if (!/\b(require|lazy|createRequire)\b|\bimport\s*\(/.test(text)) return out;
   const callee = (node: Node) => node.callee as Node & { name?: string; callee?: { name?: string } };
-  // the syntax tree is walked with a stack: a deep expression must not overflow the test
-  const stack: unknown[] = [program];
+  // walked with a stack: a deep expression must not overflow the test
+  const stack: unknown[] = [parsed.program];
   while (stack.length) {
     const value = stack.pop();
     if (Array.isArray(value)) {
@@ -106,32 +115,23 @@ function readImports(file: string, text: string): Import[] {
     }
     if (!value || typeof value !== 'object') continue;
     const node = value as Node;
-    switch (node.type) {
-      case 'ImportDeclaration':
-      case 'ExportAllDeclaration':
-      case 'ExportNamedDeclaration':
-        if (node.source) add(node, literal(node.source as Node), 'static');
-        break;
-      case 'TSImportType': // typeof import('…'), import('…').T
-        add(node, literal((node.source ?? (node.argument as Node)?.literal ?? node.argument) as Node), 'static');
-        break;
-      case 'TSExternalModuleReference': // import x = require('…')
-        add(node, literal(node.expression as Node), 'static');
-        break;
-      case 'ImportExpression':
-        add(node, literal(node.source as Node), 'dynamic');
-        break;
-      case 'CallExpression': {
-        const c = callee(node);
-        const loads =
-          (c.type === 'Identifier' && (c.name === 'require' || c.name === 'lazy')) || (c.type === 'CallExpression' && c.callee?.name === 'createRequire');
-        if (loads) add(node, literal((node.arguments as Node[])[0]), 'dynamic');
-        break;
-      }
+    if (node.type === 'TSImportType') at(node.start, literal((node.source ?? (node.argument as Node)?.literal ?? node.argument) as Node), 'static');
+    else if (node.type === 'TSExternalModuleReference') at(node.start, literal(node.expression as Node), 'static');
+    else if (node.type === 'CallExpression') {
+      const c = callee(node);
+      const loads =
+        (c.type === 'Identifier' && (c.name === 'require' || c.name === 'lazy')) || (c.type === 'CallExpression' && c.callee?.name === 'createRequire');
+      if (loads) at(node.start, literal((node.arguments as Node[])[0]), 'dynamic');
     }
     for (const k in node) if (node[k] && typeof node[k] === 'object') stack.push(node[k]);
   }
   return out;
+}
+
+/** The specifier of `import(<text>)`: a quoted string or a template without `${}`; else computed (undefined). */
+function specifierText(arg: string): string | undefined {
+  const m = /^(['"`])([^'"`\\$]*)\1$/.exec(arg.trim());
+  return m ? m[2] : undefined;
 }
 
 function stageViolations(file: string, text = readFileSync(file, 'utf8')): string[] {
