@@ -1,4 +1,4 @@
-// --apply: the proposals written into the project's files in place (R7: comments, order and
+// --apply: the proposals written into the project's files in place (docs/format.md#r7: comments, order and
 // the user's other values kept), then `_provenance.verified_against: live_capture` and the
 // evidence `observed: METHOD path -> status` on the operations that passed.
 import { existsSync } from 'node:fs';

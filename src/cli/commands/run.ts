@@ -15,7 +15,8 @@ import { describeUnset, unsetVariables } from '../unset-vars.js';
 import { formatWarnings, runContract, SERVICE_OPTIONS, serverUrl, serviceUsage, startRunServer, waitingProgress } from '../run-services.js';
 import { bufferedWriter, EXIT, type CliIO, type Command } from '../io.js';
 import { allToFiles, chooseReporters, reportPaths, writeReports } from '../reporters.js';
-import { createProgress, wantsProgress } from '../../report/index.js';
+import { wantsProgress } from '../../report/index.js';
+import { createProgress } from '../progress.js';
 
 const OPTIONS = {
   project: { type: 'string', short: 'p', default: '.', arg: '<dir>', help: 'project directory holding flow.yaml (default: .)' },
