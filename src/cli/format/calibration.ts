@@ -73,6 +73,8 @@ function title(e: Edit): string {
       return `actor ${e.actor}: header form`;
     case 'body_field':
       return `body ${e.field}`;
+    case 'body':
+      return 'body';
     case 'path_ref':
       return `path ${e.from}`;
     case 'login':
@@ -90,6 +92,8 @@ function describe(e: Edit): string {
       return e.from === undefined ? `add \`extract: { ${e.name}: ${e.to} }\`` : `\`${e.name}: ${e.from}\` -> \`${e.name}: ${e.to}\``;
     case 'body_field':
       return `add \`body.${e.field}: ${JSON.stringify(e.value)}\``;
+    case 'body':
+      return `add \`body: ${JSON.stringify(e.value)}\` (sent as JSON)`;
     case 'path_ref':
       return `\`${e.from}\` -> \`${e.to}\` in \`path\``;
     case 'login':
