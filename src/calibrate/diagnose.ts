@@ -45,7 +45,9 @@ export async function diagnose(result: OperationResult, ctx: DiagnoseContext): P
     if (ctx.edited.has(targetOf(edit))) return;
     ctx.edited.add(targetOf(edit));
     ctx.pending.push(edit);
-    out.proposals.push({ edit, operation: op.id, observed, why });
+    // another operation's edit (a producer's extraction) is its own proposal, proven by this one
+    const other = 'operation' in edit && edit.operation !== op.id ? edit.operation : undefined;
+    out.proposals.push({ edit, operation: other ?? op.id, observed, why: other ? `${why} (proven by ${op.id})` : why });
   };
   const ask = (question: string) => out.questions.push({ operation: op.id, observed, question });
 

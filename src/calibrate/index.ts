@@ -38,6 +38,8 @@ export async function calibrate(project: Project, asked: readonly string[], opti
   let questions: OpenQuestion[] = [];
   let results: OperationResult[] = [];
   let rounds = 0;
+  // every producer a round added (a link proven makes it a prerequisite in the next round's plan)
+  const added = new Map<string, string>();
   // One redactor for every run: it learns each secret and login token as it is used, and what
   // it would hide never goes into an edit (an answer keyed by an API key).
   options = { ...options, redactor: options.redactor ?? createRedactor() };
@@ -49,6 +51,7 @@ export async function calibrate(project: Project, asked: readonly string[], opti
     rounds++;
     const graph = buildGraph(model);
     plan = planCalibration(model, graph, asked, options);
+    for (const a of plan.added) if (!added.has(a.operation)) added.set(a.operation, a.for);
     const round = plan.run.length
       ? await runPlan(model, graph, plan, options, record(probes, `round ${rounds}`))
       : { results: [], responses: new Map<string, FlowResponse>() };
@@ -57,7 +60,8 @@ export async function calibrate(project: Project, asked: readonly string[], opti
     const applied = new Set(edited);
     const pending: Edit[] = [];
     for (const r of results) {
-      const f = await diagnose(r, { project: model, response: round.responses.get(r.operation), edited, applied, pending, tryRun, fieldSchema, isSecret });
+      const response = round.responses.get(r.operation);
+      const f = await diagnose(r, { project: model, response, responses: round.responses, edited, applied, pending, tryRun, fieldSchema, isSecret });
       found.proposals.push(...f.proposals);
       found.questions.push(...f.questions);
     }
@@ -79,6 +83,7 @@ export async function calibrate(project: Project, asked: readonly string[], opti
     const o = observedOf(model, r);
     if (r.status === 'passed' && o.status !== undefined) observed.set(r.operation, `${o.method} ${o.path} -> ${o.status}`);
   }
+  plan = { ...plan, added: [...added].map(([operation, needed]) => ({ operation, for: needed })) };
   return { plan, proposals, questions, results, observed, rounds, probes };
 }
 

@@ -49,6 +49,11 @@ function missingOf(excerpt: string): string | undefined {
   return typeof b.message === 'string' ? `the server says "${b.message.slice(0, 200)}"` : undefined;
 }
 
+/** The creates of the ids given from outside in the operation's path (`{{env.bucket_id}}` -> bucket.create). */
+export function producersOf(project: Project, operation: string): Operation[] {
+  return pathIds(project, project.operations.get(operation)!).flatMap((id) => (id.expr.startsWith('env.') && id.producer ? [id.producer] : []));
+}
+
 /** Whether the operation's path holds an id given from outside (`{{env.X}}`) that a create of the project would produce. */
 export function unproducedId(project: Project, operation: string): boolean {
   return pathIds(project, project.operations.get(operation)!).some((id) => id.expr.startsWith('env.') && id.producer);

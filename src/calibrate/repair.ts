@@ -3,7 +3,9 @@
 // tried again on a fresh runner, a few times. The edits are kept only once a try is accepted.
 import type { Operation, Project } from '../project/index.js';
 import type { OperationResult } from '../runner/index.js';
+import type { FlowResponse } from '../http/index.js';
 import { bodyFieldsNamed, requiredBody, sendsBody } from './body.js';
+import { linkEdits, unproducedId } from './links.js';
 import { fieldOf, otherHeaderForm, targetOf, withEdits } from './model.js';
 import type { Edit } from './types.js';
 import { valueFor } from './values.js';
@@ -18,6 +20,8 @@ export interface SearchContext {
   pending: Edit[];
   /** whether a text is (or holds) a secret or a value learned at login: never written into an edit */
   isSecret?: (text: string) => boolean;
+  /** this round's answers, by operation: a producer's answer links an id a 404 shows missing */
+  responses?: ReadonlyMap<string, FlowResponse>;
   /** the schema the description gives a body field (--openapi), for the value proposed */
   fieldSchema?: (op: Operation, field: string) => Record<string, unknown> | undefined;
 }
@@ -95,6 +99,13 @@ async function nextStep(
           return { edits, why: `answered ${status} without an actor, and ${got} ${what} (the login was accepted)`, what, tried };
       }
     }
+    return undefined;
+  }
+  // an id given from outside, missing: linked to what its producer answered this round
+  if (ctx.responses && (status === 404 || (status === 403 && unproducedId(model, operation)))) {
+    const { edits, why } = linkEdits(model, operation, ctx.responses, [], ctx.isSecret);
+    const fresh = edits.filter((e) => !ctx.edited.has(targetOf(e)));
+    if (fresh.some((e) => e.kind === 'path_ref')) return { edits: fresh, why: why.join('; '), what: 'with the produced id(s)' };
     return undefined;
   }
   // a body only where the method sends one: a GET's named field is a parameter, a question

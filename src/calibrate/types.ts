@@ -75,6 +75,8 @@ export interface CalibrationPlan {
   /** every operation that will be sent, in schedule order, prerequisites included */
   order: string[];
   notRun: NotRun[];
+  /** producers not asked for, run because an asked operation's path holds an id they create */
+  added: Array<{ operation: string; for: string }>;
 }
 
 export interface Calibration {

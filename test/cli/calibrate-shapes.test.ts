@@ -93,7 +93,7 @@ describe('flow calibrate on the error shapes of a feature-flag server', () => {
     expect(file).not.toMatch(/profile: \{[^}]*body/);
     const run = await flow(dir, ['run', 'admin.tag_create', 'admin.revive', 'admin.apps']);
     expect(run.stdout).toMatch(/^3 passed, 0 failed/m);
-  }, 30_000);
+  }, 60_000);
 });
 
 const TRACKER = {
