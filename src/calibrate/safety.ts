@@ -5,6 +5,7 @@
 // they change no data of the API.
 import { scheduleOrder, type ProjectGraph } from '../graph/index.js';
 import type { Operation, Project } from '../project/index.js';
+import { needsVars } from '../runner/index.js';
 import { producersOf } from './links.js';
 import type { CalibrationPlan, NotRun, SafetyFlags } from './types.js';
 
@@ -43,8 +44,7 @@ export function planCalibration(project: Project, graph: ProjectGraph, asked: re
       continue;
     }
     const unset = flags.unsetVariables?.(project, scheduleOrder(graph, [id])) ?? [];
-    if (unset.length)
-      notRun.push({ operation: id, why: `needs ${unset.map((v) => `--var ${v}=…`).join(', ')} (<SET_VIA_--var>, not given)`, variables: unset });
+    if (unset.length) notRun.push({ operation: id, why: needsVars(unset), variables: unset });
     else run.push(id);
   }
   return { run, order: run.length ? scheduleOrder(graph, run) : [], notRun, added };
