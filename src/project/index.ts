@@ -13,7 +13,7 @@ export { isRawMap } from './build/values.js';
 export { isCredentialHeaderName, isCredentialName } from './credentials.js';
 export { diag, severityOf } from './diagnostics.js';
 export { lazy } from './lazy.js';
-export { snake, unique, upperSnake } from './names.js';
+export { MAX_NAME, snake, unique, upperSnake } from './names.js';
 export { isInside, realProjectDir } from './project-path.js';
 export { displayLoc, displayPath } from './display.js';
 export { scalarText } from './text.js';

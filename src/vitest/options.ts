@@ -279,7 +279,8 @@ export function withDefaults(own: SuiteOptions, defaults: SuiteOptions | undefin
 export function runnerOptions(options: SuiteOptions, processEnv: NodeJS.ProcessEnv = process.env): RunnerOptions {
   const env = processEnv.FLOW_ENV || options.env;
   const vars = { ...options.vars, ...varsFromEnv(processEnv) };
-  const out: RunnerOptions = { vars, processEnv };
+  // an operation that needs a var nobody gave is a skipped test with the var as its reason
+  const out: RunnerOptions = { vars, processEnv, skipUnset: true };
   if (env) out.env = env;
   if (options.concurrency !== undefined) out.concurrency = options.concurrency;
   return out;

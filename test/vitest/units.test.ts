@@ -83,7 +83,7 @@ describe('runnerOptions', () => {
     const out = runnerOptions(plan, env);
     expect(out).toMatchObject({ env: 'staging', vars: { baseUrl: 'http://env', tenant: 'a' }, concurrency: 3 });
     expect(out.processEnv).toBe(env);
-    expect(runnerOptions({}, {})).toEqual({ vars: {}, processEnv: {} });
+    expect(runnerOptions({}, {})).toEqual({ vars: {}, processEnv: {}, skipUnset: true });
   });
 });
 
