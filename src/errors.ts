@@ -50,6 +50,7 @@ export const ERROR_CODES = {
   E_ENV_UNDEFINED: 'an environment the project does not declare',
   E_URL_INVALID: 'the URL built is not http(s)',
   E_PATH_ORIGIN: "a path rendered to a URL on another origin than baseUrl's",
+  E_PATH_SEGMENT: 'a path value that would change the path: an empty, . or .. segment',
   E_TIMEOUT: 'no complete response within the timeout',
   E_CONNECTION_REFUSED: 'the connection was refused',
   E_HTTP: 'another network error',

@@ -151,7 +151,8 @@ export class Session {
     // the instance's own values written into the path; one the path needs and they lack: not deleted
     const named = (resource: string, values: Record<string, unknown> | undefined) => (path: string) =>
       path.replace(new RegExp(`\\{\\{\\s*${resource}\\.([\\w$-]+)\\s*\\}\\}`, 'g'), (ref, field: string) =>
-        values?.[field] === undefined || typeof values[field] === 'object' ? ref : encodeURIComponent(scalarText(values[field])),
+        // an empty id would name the collection (`DELETE /items/`): not deleted; `.`/`..` the runner refuses (E_PATH_SEGMENT)
+        values?.[field] === undefined || values[field] === '' || typeof values[field] === 'object' ? ref : encodeURIComponent(scalarText(values[field])),
       );
     try {
       for (const { resource, values } of this.strays) await this.cleanUp(resource, named(resource, values));

@@ -5,6 +5,7 @@ import type { RequestSpec, TemplateValue } from '../project/index.js';
 import { buildBody, buildUrl, getHeader, isAbsoluteUrl, type PreparedRequest, setHeader } from '../http/index.js';
 import { render, renderString, type RenderContext } from '../runtime/index.js';
 import type { RunContext } from './context.js';
+import { renderPath } from './path.js';
 
 /** What an operation, a login, a chain step and a refresh have in common. */
 export type WrittenRequest = Pick<RequestSpec, 'method' | 'path' | 'headers' | 'queryParams' | 'body' | 'bodyForm'>;
@@ -17,7 +18,7 @@ export async function prepareRequest(
   /** a login's own request (a token_url is often on an identity provider's host) */
   anyOrigin = false,
 ): Promise<PreparedRequest> {
-  const path = renderString(spec.path, rc);
+  const path = renderPath(spec.path, rc);
   const query: Record<string, unknown> = {};
   for (const [name, value] of Object.entries(spec.queryParams)) query[name] = render(value, rc);
   const url = parseUrl(buildUrl(isAbsoluteUrl(path) ? '' : baseUrl(ctx, rc), path, query));
