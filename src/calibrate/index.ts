@@ -100,6 +100,7 @@ function runnerOptions(project: Project, options: CalibrateOptions, onEvent: Run
     vars: options.vars,
     processEnv: options.processEnv,
     redactor: options.redactor,
+    guardWrites: true,
     onEvent: (e) => {
       onEvent?.(e);
       options.onEvent?.(e);

@@ -90,7 +90,7 @@ export async function explore(project: Project, options: ExploreOptions): Promis
     model,
     contract: options.contract,
     redactor: options.redactor ?? createRedactor(),
-    runnerOptions: { env: options.env, vars: options.vars, processEnv: options.processEnv, graph: buildGraph(model.project) },
+    runnerOptions: { env: options.env, vars: options.vars, processEnv: options.processEnv, graph: buildGraph(model.project), guardWrites: true },
     known: new Set(),
     deadline,
     creates: new Set(targets.flatMap((t) => (t.create ? [t.create.id] : []))),
@@ -103,7 +103,7 @@ export async function explore(project: Project, options: ExploreOptions): Promis
       if (Date.now() >= deadline) break;
       const seed = (options.seed + round * targets.length + i) | 0;
       const property = fc.asyncProperty(sequenceArbitrary(t, bodiesFor), async (steps) => {
-        if (Date.now() >= deadline) return;
+        if (Date.now() >= deadline || ctx.stop) return;
         progress.sequences++;
         const session = new Session(ctx);
         try {
@@ -113,6 +113,7 @@ export async function explore(project: Project, options: ExploreOptions): Promis
         }
       });
       const details = await fc.check(property, { seed, numRuns: RUNS_PER_ROUND });
+      if (ctx.stop) throw ctx.stop;
       if (!details.failed) continue;
       if (details.errorInstance === null) {
         // fast-check could not draw bodies the schema accepts (too many skips): leave the resource

@@ -3,6 +3,7 @@
 // sets its body on the explore model, runs the operation, and the answer is checked; the
 // first problem not found before ends the sequence as a FindingError, which fast-check then
 // shrinks. At the end, what the sequence created and did not delete is deleted: only that.
+import { FlowError } from '../errors.js';
 import { createRunner, type Runner, type RunnerOptions } from '../runner/index.js';
 import type { FlowResponse } from '../http/index.js';
 import { extractAll } from '../runtime/index.js';
@@ -36,7 +37,7 @@ export interface SessionContext {
   contract: ContractSchemas;
   redactor: Redactor;
   /** the model's graph (built once: a step changes bodies and queries, never which references there are) */
-  runnerOptions: Pick<RunnerOptions, 'env' | 'vars' | 'processEnv' | 'graph'>;
+  runnerOptions: Pick<RunnerOptions, 'env' | 'vars' | 'processEnv' | 'graph' | 'guardWrites'>;
   /** `<code> <operation>` of the findings already made: seen again, they do not stop a sequence */
   known: Set<string>;
   deadline: number;
@@ -46,6 +47,8 @@ export interface SessionContext {
   /** steps sent, steps that got an answer, requests (logins and prerequisites included) */
   counters: { steps: number; answered: number; requests: number };
   onStep?: () => void;
+  /** set by the first write refused for its host (E_HOST_NOT_WRITABLE): every session stops, explore throws it */
+  stop?: FlowError;
 }
 
 export class Session {
@@ -82,7 +85,7 @@ export class Session {
 
   /** Run one step; its answer, or undefined when none came or the budget is spent. */
   async step(op: Operation, role: StepRecord['role'], body?: unknown, query?: Record<string, unknown>): Promise<FlowResponse | undefined> {
-    if (this.expired) return undefined;
+    if (this.expired || this.ctx.stop) return undefined;
     const invalid = role === 'invalid';
     const sent = this.ctx.model.step(op.id, invalid);
     if (body !== undefined) sent.body = body as Operation['body'];
@@ -90,6 +93,11 @@ export class Session {
     sent.queryParams = query ? { ...op.queryParams, ...(query as Operation['queryParams']) } : op.queryParams;
     this.answers.delete(sent.id);
     const result = await this.runner.run(sent.id);
+    // a write to a host not declared for writes: explore stops (not a finding to shrink), and says how to declare it
+    if (result.error?.code === 'E_HOST_NOT_WRITABLE') {
+      this.ctx.stop ??= new FlowError(result.error.code, result.error.message, { details: result.error.details });
+      return undefined;
+    }
     this.ctx.counters.steps++;
     this.ctx.onStep?.();
     const res = this.answers.get(sent.id);

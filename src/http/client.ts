@@ -72,6 +72,7 @@ export function createHttpClient(options: HttpClientOptions = {}): HttpClient {
       const state: ExchangeState = { timeoutMs: req.timeoutMs ?? DEFAULT_TIMEOUT_MS, origin, jar: req.cookieJar, url: target.href, setCookies: [] };
       if (req.credentialHeaders?.length) state.credentialHeaders = new Set(req.credentialHeaders.map((n) => n.toLowerCase()));
       if (req.resign) state.resign = req.resign;
+      if (req.redirectHosts) state.redirectHosts = req.redirectHosts;
       if (hasClientCert(req.tls) || hasClientCert(options.tls)) state.clientCert = true;
       const signal = req.signal;
       // Without a signal the promise's own functions settle it: no listener to remove after.

@@ -59,6 +59,8 @@ export interface HttpRequest {
   body?: string | Buffer | FormData;
   /** headers not sent on a redirect to another origin (besides every header named like a credential) */
   credentialHeaders?: string[];
+  /** hosts a redirect may lead to on another origin (`hostAllowed`); any other such redirect is E_REDIRECT_ORIGIN */
+  redirectHosts?: readonly string[];
   /** per attempt (each retry and each redirect hop): connect, headers and the whole body; default 30000 */
   timeoutMs?: number;
   retry?: RetryOptions;

@@ -193,6 +193,10 @@ export interface Resource extends Origin {
 export interface Environment extends Origin {
   id: string;
   variables: Record<string, TemplateValue>;
+  /** `redirect_hosts`: hosts a redirect to another origin may go to (any other is E_REDIRECT_ORIGIN) */
+  redirectHosts?: string[];
+  /** `write_hosts`: hosts besides loopback that calibrate and explore may send writes to */
+  writeHosts?: string[];
 }
 
 export interface Project {

@@ -139,4 +139,6 @@ export interface RunnerOptions {
   clock?: () => number;
   /** the run's redactor, when the caller shows other output through it too (a managed server's); default: a new one */
   redactor?: Redactor;
+  /** writes (POST, PUT, PATCH, DELETE) only to loopback or the environment's `write_hosts`, else E_HOST_NOT_WRITABLE (calibrate, explore) */
+  guardWrites?: boolean;
 }

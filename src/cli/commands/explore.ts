@@ -84,18 +84,26 @@ export default (async function exploreCommand(argv: string[], io: CliIO): Promis
   const redactor = createRedactor(envSecretValues(io.env));
   const progress = wantsProgress(io.isTTY, io.env) ? progressWriter(io.stderr) : undefined;
   const startedAt = new Date();
-  const result = await explore(project, {
-    contract,
-    graph,
-    budgetMs: budget * 1000,
-    seed,
-    destructive: o.destructive,
-    env: o.env,
-    vars,
-    processEnv: io.env,
-    redactor,
-    onProgress: progress?.update,
-  });
+  let result;
+  try {
+    result = await explore(project, {
+      contract,
+      graph,
+      budgetMs: budget * 1000,
+      seed,
+      destructive: o.destructive,
+      env: o.env,
+      vars,
+      processEnv: io.env,
+      redactor,
+      onProgress: progress?.update,
+    });
+  } catch (err) {
+    // a host that is not declared for writes: nothing was written there; the message says how to declare it
+    if ((err as { code?: string }).code !== 'E_HOST_NOT_WRITABLE') throw err;
+    progress?.stop();
+    return usage(`E_HOST_NOT_WRITABLE: ${(err as Error).message}`);
+  }
   progress?.stop();
   const described = (op: Parameters<typeof requestSchema>[2]) => requestSchema(contract.description, contract.schemas, op);
   let unwrittenReplays = false;
