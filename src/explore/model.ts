@@ -5,7 +5,7 @@
 // before the step runs. An operation sent with an invalid body has a twin, `<id>~invalid`,
 // that extracts nothing: a refused request must not stand in the memo of the real
 // operation, which later steps read as their prerequisite.
-import { isSecretRef, type Operation, type Project, type Resource, type TemplateValue } from '../project/index.js';
+import { isSecretRef, literal, type Operation, type Project, type Resource, type TemplateValue } from '../project/index.js';
 
 /** Every status: the step's answer reaches explore's checks whatever it is. */
 const ANY_STATUS = Array.from({ length: 500 }, (_, i) => i + 100);
@@ -79,6 +79,19 @@ export function withWrittenRefs(generated: unknown, written: TemplateValue | und
   if (!isObject(generated) || !isObject(written)) return generated;
   const out: Record<string, unknown> = { ...generated };
   for (const [k, v] of Object.entries(written)) if (holdsTemplate(v, 0)) out[k] = v;
+  return out;
+}
+
+/**
+ * The body to send: what was drawn is data (an enum value of `"{{secret.X}}"` in a description
+ * is sent as that text, never rendered); a top-level field kept as the project writes it (the
+ * very value `withWrittenRefs` copied) is rendered as the project's own.
+ */
+export function asSent(body: unknown, written: TemplateValue | undefined): TemplateValue {
+  if (body === written) return body as TemplateValue;
+  if (!isObject(body) || !isObject(written)) return literal(body);
+  const out: Record<string, TemplateValue> = {};
+  for (const [k, v] of Object.entries(body)) out[k] = v === written[k] ? (v as TemplateValue) : literal(v);
   return out;
 }
 

@@ -7,11 +7,11 @@ import { FlowError } from '../errors.js';
 import { createRunner, type Runner, type RunnerOptions } from '../runner/index.js';
 import type { FlowResponse } from '../http/index.js';
 import { extractAll } from '../runtime/index.js';
-import { type Operation, scalarText } from '../project/index.js';
+import { literal, type Operation, scalarText } from '../project/index.js';
 import type { Redactor } from '../redact/index.js';
 import type { FindingStep } from '../report/index.js';
 import { answerProblem, notPersisted, useAfterDelete, writtenFields, type ContractSchemas, type Problem, type Written } from './checks.js';
-import type { ExploreModel } from './model.js';
+import { asSent, type ExploreModel } from './model.js';
 
 /** Thrown by a step whose answer shows a problem: fast-check shrinks the sequence that led to it. */
 export class FindingError extends Error {
@@ -88,9 +88,10 @@ export class Session {
     if (this.expired || this.ctx.stop) return undefined;
     const invalid = role === 'invalid';
     const sent = this.ctx.model.step(op.id, invalid);
-    if (body !== undefined) sent.body = body as Operation['body'];
+    // what was drawn is data, never rendered (asSent); the project's own values are
+    if (body !== undefined) sent.body = asSent(body, op.body);
     // the project's own values, then the drawn ones (which leave out what it writes with a {{…}})
-    sent.queryParams = query ? { ...op.queryParams, ...(query as Operation['queryParams']) } : op.queryParams;
+    sent.queryParams = query ? { ...op.queryParams, ...Object.fromEntries(Object.entries(query).map(([k, v]) => [k, literal(v)])) } : op.queryParams;
     this.answers.delete(sent.id);
     const result = await this.runner.run(sent.id);
     // a write to a host not declared for writes: explore stops (not a finding to shrink), and says how to declare it
@@ -124,7 +125,9 @@ export class Session {
   async read(op: Operation): Promise<void> {
     const res = await this.step(op, 'read');
     if (!res) return;
-    const problem = this.deletedBy ? useAfterDelete(op, res, this.deletedBy) : this.written && notPersisted(this.written.fields, this.written.by, op, res);
+    const problem = this.deletedBy
+      ? useAfterDelete(op, res, this.deletedBy)
+      : this.written && notPersisted(this.written.fields, this.written.by, op, res, (v) => this.ctx.redactor.value(v));
     if (problem) this.found(problem, this.deletedBy ? op.id : this.written!.by);
   }
 
