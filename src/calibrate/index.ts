@@ -18,7 +18,7 @@ export { planCalibration } from './safety.js';
 export { applyCalibration } from './apply.js';
 export type * from './types.js';
 
-export interface CalibrateOptions extends SafetyFlags, Pick<RunnerOptions, 'env' | 'vars' | 'processEnv' | 'onEvent'> {
+export interface CalibrateOptions extends SafetyFlags, Pick<RunnerOptions, 'env' | 'vars' | 'processEnv' | 'onEvent' | 'brake'> {
   graph?: ProjectGraph;
   /** shared by every run of the calibration (made when absent) */
   redactor?: Redactor;
@@ -101,6 +101,7 @@ function runnerOptions(project: Project, options: CalibrateOptions, onEvent: Run
     processEnv: options.processEnv,
     redactor: options.redactor,
     guardWrites: true,
+    brake: options.brake,
     onEvent: (e) => {
       onEvent?.(e);
       options.onEvent?.(e);

@@ -21,7 +21,7 @@ import { resourceTargets, type SkippedOperation } from './targets.js';
 export { writeReplays } from './replay.js';
 export { requestSchema } from './request-schema.js';
 
-export interface ExploreOptions extends Pick<RunnerOptions, 'env' | 'vars' | 'processEnv'> {
+export interface ExploreOptions extends Pick<RunnerOptions, 'env' | 'vars' | 'processEnv' | 'brake'> {
   contract: ContractSchemas;
   graph?: ProjectGraph;
   /** wall time, in ms */
@@ -90,7 +90,14 @@ export async function explore(project: Project, options: ExploreOptions): Promis
     model,
     contract: options.contract,
     redactor: options.redactor ?? createRedactor(),
-    runnerOptions: { env: options.env, vars: options.vars, processEnv: options.processEnv, graph: buildGraph(model.project), guardWrites: true },
+    runnerOptions: {
+      env: options.env,
+      vars: options.vars,
+      processEnv: options.processEnv,
+      graph: buildGraph(model.project),
+      guardWrites: true,
+      brake: options.brake,
+    },
     known: new Set(),
     deadline,
     creates: new Set(targets.flatMap((t) => (t.create ? [t.create.id] : []))),

@@ -37,6 +37,8 @@ export interface HttpClientOptions extends Omit<DispatcherOptions, 'connect'> {
   maxBodyBytes?: number;
   /** sent when the request has no User-Agent; default `reqflow`; '' sends none */
   userAgent?: string;
+  /** the run's brake (--rate, Retry-After waits counted), shared by its clients; default: one of its own, without a cap */
+  brake?: import('./brake.js').Brake;
 }
 
 export interface RetryOptions {

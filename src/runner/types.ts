@@ -141,4 +141,6 @@ export interface RunnerOptions {
   redactor?: Redactor;
   /** writes (POST, PUT, PATCH, DELETE) only to loopback or the environment's `write_hosts`, else E_HOST_NOT_WRITABLE (calibrate, explore) */
   guardWrites?: boolean;
+  /** the brake (--rate, Retry-After waits counted) shared by every runner of one command; default: the client's own */
+  brake?: import('../http/index.js').Brake;
 }

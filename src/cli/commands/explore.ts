@@ -10,7 +10,7 @@ import { findingText, wantsProgress } from '../../report/index.js';
 import { envSecretValues } from '../../runtime/index.js';
 import { EXIT, type CliIO, type Command } from '../io.js';
 import { openLiveProject, parseVars } from '../open-live-project.js';
-import { CACHE_OPTIONS, cacheOptions, optionHelp, VAR_OPTION, type OptionTable } from '../options.js';
+import { brakeLine, CACHE_OPTIONS, cacheOptions, optionHelp, parseRate, RATE_OPTION, VAR_OPTION, type OptionTable } from '../options.js';
 import { chooseReporters, writeReports } from '../reporters.js';
 import { describeUnset, unsetVariables } from '../unset-vars.js';
 
@@ -23,6 +23,7 @@ const OPTIONS = {
   destructive: { type: 'boolean', default: false, help: 'also send bulk operations (DELETE, PUT, PATCH on a path with no {{…}})' },
   env: { type: 'string', arg: '<name>', help: 'environment to use' },
   ...VAR_OPTION,
+  ...RATE_OPTION,
   reporter: { type: 'string', multiple: true, default: [] as string[], arg: '<name>', help: 'default, json, junit, markdown (repeatable), as for flow run' },
   'output-file': { type: 'string', multiple: true, default: [] as string[], arg: '<name=path>', help: "write that reporter's report to a file (repeatable)" },
   ...CACHE_OPTIONS,
@@ -65,6 +66,8 @@ export default (async function exploreCommand(argv: string[], io: CliIO): Promis
   const reporters = chooseReporters(o.reporter, o['output-file'], io.cwd);
   if (typeof reporters === 'string') return usage(reporters);
   const vars = parseVars(o.var);
+  const brake = parseRate(o.rate);
+  if (typeof brake === 'string') return usage(brake);
   if (typeof vars === 'string') return usage(vars);
   const opened = await openLiveProject('explore', o, [], io, cacheOptions(o, io.env, io.cwd));
   if (typeof opened === 'number') return opened;
@@ -95,6 +98,7 @@ export default (async function exploreCommand(argv: string[], io: CliIO): Promis
       env: o.env,
       vars,
       processEnv: io.env,
+      brake,
       redactor,
       onProgress: progress?.update,
     });
@@ -121,6 +125,7 @@ export default (async function exploreCommand(argv: string[], io: CliIO): Promis
       `${result.sequences} sequences, ${result.operations} operations, ${result.requests} requests in ${seconds.toFixed(1)} s ` +
       `(${Math.round(result.requests / Math.max(seconds, 0.001))} requests/s)\n`,
   );
+  say(brakeLine(brake));
   const report = {
     project,
     graph,
