@@ -6,17 +6,19 @@
 // Rounds go over the resources until the budget (wall time) is spent; a finding already made
 // (same code, same operation) does not stop later sequences.
 import fc from 'fast-check';
-import { buildGraph, type ProjectGraph } from '../graph/index.js';
+import { buildGraph, scheduleOrder, type ProjectGraph } from '../graph/index.js';
 import type { Operation, Project } from '../project/index.js';
 import { createRedactor, type Redactor } from '../redact/index.js';
 import type { RunnerOptions } from '../runner/index.js';
 import type { ContractSchemas } from './checks.js';
 import { exploreModel } from './model.js';
 import { requestSchema } from './request-schema.js';
-import { bodiesOf, sequenceArbitrary, type Bodies } from './sequence.js';
+import { bodiesOf, type Bodies } from './bodies.js';
+import { SchemaRefusal } from './schema-bounds.js';
+import { sequenceArbitrary } from './sequence.js';
 import type { ExploreFinding } from './replay.js';
 import { Session, type FindingError, type SessionContext } from './session.js';
-import { resourceTargets, type SkippedOperation } from './targets.js';
+import { resourceTargets, type Blocked, type SkippedOperation } from './targets.js';
 
 export { writeReplays } from './replay.js';
 export { requestSchema } from './request-schema.js';
@@ -29,6 +31,8 @@ export interface ExploreOptions extends Pick<RunnerOptions, 'env' | 'vars' | 'pr
   seed: number;
   /** bulk operations (DELETE, PUT, PATCH on a collection path) too */
   destructive: boolean;
+  /** the <SET_VIA_--var> variables the operations in `order` need and nobody gave (the CLI's, shared with calibrate) */
+  unsetVariables?: (project: Project, order: string[]) => string[];
   /** the run's redactor (the CLI's, which knows the FLOW_SECRET_* values) */
   redactor?: Redactor;
   onProgress?: (p: ExploreProgress) => void;
@@ -62,12 +66,24 @@ export async function explore(project: Project, options: ExploreOptions): Promis
   const started = Date.now();
   const deadline = started + options.budgetMs;
   const graph = options.graph ?? buildGraph(project);
-  const { targets, skipped } = resourceTargets(project, graph, options.destructive);
   const bodies = new Map<string, Bodies>();
   const bodiesFor = (op: Operation) => {
-    if (!bodies.has(op.id)) bodies.set(op.id, bodiesOf(op, requestSchema(options.contract.description, options.contract.schemas, op)));
+    if (!bodies.has(op.id)) bodies.set(op.id, bodiesOf(op, requestSchema(options.contract.description, options.contract.schemas, op), options.seed));
     return bodies.get(op.id)!;
   };
+  // what cannot be sent is skipped, the rest explored
+  const blocked: Blocked = (op) => {
+    const unset = options.unsetVariables?.(project, scheduleOrder(graph, [op.id])) ?? [];
+    if (unset.length) return { why: `needs ${unset.map((n) => `env.${n}`).join(', ')}, which is <SET_VIA_--var> and was not given`, unset };
+    try {
+      bodiesFor(op);
+    } catch (err) {
+      if (!(err instanceof SchemaRefusal)) throw err;
+      return { code: err.code, pointer: err.pointer, why: err.why };
+    }
+    return undefined;
+  };
+  const { targets, skipped } = resourceTargets(project, graph, options.destructive, blocked);
   const stepOps = targets.flatMap((t) => [t.create, t.read, ...t.writes, t.delete, ...t.lists, ...t.bulk].filter((op): op is Operation => !!op));
   const invalidOps = stepOps.filter((op) => bodiesFor(op).invalid);
   const timeoutMs = Math.max(1000, Math.round(options.budgetMs * TIMEOUT_SHARE));
@@ -90,7 +106,8 @@ export async function explore(project: Project, options: ExploreOptions): Promis
     model,
     contract: options.contract,
     redactor: options.redactor ?? createRedactor(),
-    runnerOptions: { env: options.env, vars: options.vars, processEnv: options.processEnv, graph: buildGraph(model.project) },
+    // one seed for every random value: the draws, and the project's {{$.faker.*}} and {{$.uuid}}
+    runnerOptions: { env: options.env, vars: options.vars, processEnv: options.processEnv, graph: buildGraph(model.project), random: { seed: options.seed } },
     known: new Set(),
     deadline,
     creates: new Set(targets.flatMap((t) => (t.create ? [t.create.id] : []))),

@@ -36,7 +36,7 @@ export interface SessionContext {
   contract: ContractSchemas;
   redactor: Redactor;
   /** the model's graph (built once: a step changes bodies and queries, never which references there are) */
-  runnerOptions: Pick<RunnerOptions, 'env' | 'vars' | 'processEnv' | 'graph'>;
+  runnerOptions: Pick<RunnerOptions, 'env' | 'vars' | 'processEnv' | 'graph' | 'random'>;
   /** `<code> <operation>` of the findings already made: seen again, they do not stop a sequence */
   known: Set<string>;
   deadline: number;

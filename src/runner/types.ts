@@ -139,6 +139,11 @@ export interface RunnerOptions {
   clock?: () => number;
   /** the run's redactor, when the caller shows other output through it too (a managed server's); default: a new one */
   redactor?: Redactor;
+  /**
+   * seeds `{{$.faker.*}}` and `{{$.uuid}}` (explore's --seed): the same seed renders the same
+   * values; runners given the same object continue one sequence. Default: unseeded.
+   */
+  random?: { seed: number };
 }
 
 /** What a probe sends instead of what the operation writes (Runner.probe). */

@@ -14,6 +14,22 @@ import { CACHE_OPTIONS, cacheOptions, optionHelp, VAR_OPTION, type OptionTable }
 import { chooseReporters, writeReports } from '../reporters.js';
 import { describeUnset, unsetVariables } from '../unset-vars.js';
 
+/** How long past its budget explore may run (the clean-up, a step under way) before the command stops it. */
+const WALL_MS = 10_000;
+
+/** `work`'s value, or undefined when `ms` passed first: the budget is a wall for the whole command. */
+async function withinWall<T>(work: Promise<T>, ms: number): Promise<T | undefined> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const wall = new Promise<undefined>((resolve) => {
+    timer = setTimeout(() => resolve(undefined), ms);
+  });
+  try {
+    return await Promise.race([work, wall]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
 const OPTIONS = {
   project: { type: 'string', short: 'p', default: '.', arg: '<dir>', help: 'project directory holding flow.yaml (default: .)' },
   openapi: { type: 'string', arg: '<file>', help: 'the OpenAPI 3.0/3.1 description: request schemas to draw from, responses to check (required)' },
@@ -69,8 +85,6 @@ export default (async function exploreCommand(argv: string[], io: CliIO): Promis
   const opened = await openLiveProject('explore', o, [], io, cacheOptions(o, io.env, io.cwd));
   if (typeof opened === 'number') return opened;
   const { project, graph } = opened;
-  const unset = unsetVariables(project, graph, [...project.operations.keys()], o.env, vars, io.env);
-  if (unset.length) return usage(`${describeUnset(unset)}\nnothing was sent`);
   let contract;
   try {
     contract = await loadContract(o.openapi, 'fail', io.cwd);
@@ -84,19 +98,36 @@ export default (async function exploreCommand(argv: string[], io: CliIO): Promis
   const redactor = createRedactor(envSecretValues(io.env));
   const progress = wantsProgress(io.isTTY, io.env) ? progressWriter(io.stderr) : undefined;
   const startedAt = new Date();
-  const result = await explore(project, {
-    contract,
-    graph,
-    budgetMs: budget * 1000,
-    seed,
-    destructive: o.destructive,
-    env: o.env,
-    vars,
-    processEnv: io.env,
-    redactor,
-    onProgress: progress?.update,
-  });
+  const result = await withinWall(
+    explore(project, {
+      contract,
+      graph,
+      budgetMs: budget * 1000,
+      seed,
+      destructive: o.destructive,
+      env: o.env,
+      vars,
+      processEnv: io.env,
+      // an operation a missing --var blocks is "not explored" (with the variable), as in calibrate; the others run
+      unsetVariables: (p, order) => unsetVariables(p, graph, order, o.env, vars, io.env).map((v) => v.name),
+      redactor,
+      onProgress: progress?.update,
+    }),
+    budget * 1000 + WALL_MS,
+  );
   progress?.stop();
+  if (result === undefined) {
+    io.stderr(`flow explore: W_EXPLORE_WALL: explore did not end within its budget + ${WALL_MS / 1000} s and was stopped; nothing more is reported\n`);
+    return EXIT.failed;
+  }
+  for (const s of result.skipped) if (s.code) io.stderr(`flow explore: ${s.code}: ${s.operation} is not explored: ${s.pointer}: ${s.why}\n`);
+  const unset = result.skipped.filter((s) => s.unset?.length);
+  // nothing at all could run: what would make it run is a usage question
+  if (!result.resources.length && (unset.length || result.skipped.some((s) => s.code))) {
+    for (const s of result.skipped) say(`  not explored: ${s.operation}: ${s.why}\n`);
+    const names = [...new Set(unset.flatMap((s) => s.unset!))].map((name) => ({ name }));
+    return usage(`${names.length ? `${describeUnset(names)}\n` : ''}no operation can be explored: nothing was sent`);
+  }
   const described = (op: Parameters<typeof requestSchema>[2]) => requestSchema(contract.description, contract.schemas, op);
   let unwrittenReplays = false;
   try {
