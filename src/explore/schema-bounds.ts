@@ -35,6 +35,8 @@ export const MAX_MIN_ITEMS = 20;
 /** `{n}` in a pattern past this would draw strings of that length. */
 const MAX_REPEAT = 10_000;
 const MAX_HOPS = 16;
+/** A `$ref` cut more often than this in one schema recurses too many ways to draw from (8 properties each the schema itself). */
+const MAX_CUTS = 4;
 
 /** The resolved schema at `pointer`, and the description pointer of each of its nodes. */
 export interface Resolved {
@@ -46,6 +48,7 @@ export interface Resolved {
 export function resolveSchema(doc: unknown, pointer: string): Resolved {
   const pointers = new WeakMap<object, string>();
   let nodes = 0;
+  const cuts = new Map<string, number>();
   const visit = (node: unknown, at: string, path: readonly string[], depth: number): JsonSchema => {
     if (++nodes > MAX_NODES) throw new SchemaRefusal(pointer, `more than ${MAX_NODES} schema nodes once its $refs are followed: too large to draw from`);
     let n = record(node);
@@ -53,7 +56,12 @@ export function resolveSchema(doc: unknown, pointer: string): Resolved {
     while (typeof n.$ref === 'string') {
       const ref = n.$ref;
       if (!ref.startsWith('#/')) return {};
-      if (path.includes(ref)) return { [CUT]: ref };
+      if (path.includes(ref)) {
+        const n = (cuts.get(ref) ?? 0) + 1;
+        cuts.set(ref, n);
+        if (n > MAX_CUTS) throw new SchemaRefusal(ref.slice(1), `$ref ${ref} recurses into itself more than ${MAX_CUTS} ways: too many to draw from`);
+        return { [CUT]: ref };
+      }
       if (chain.includes(ref) || chain.length >= MAX_HOPS) throw new SchemaRefusal(at, `$ref ${ref} leads back to itself and never to a schema`);
       chain.push(ref);
       at = ref.slice(1);

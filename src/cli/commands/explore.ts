@@ -120,7 +120,7 @@ export default (async function exploreCommand(argv: string[], io: CliIO): Promis
     io.stderr(`flow explore: W_EXPLORE_WALL: explore did not end within its budget + ${WALL_MS / 1000} s and was stopped; nothing more is reported\n`);
     return EXIT.failed;
   }
-  for (const s of result.skipped) if (s.code) io.stderr(`flow explore: ${s.code}: ${s.operation} is not explored: ${s.pointer}: ${s.why}\n`);
+  for (const s of result.skipped) if (s.code) io.stderr(`flow explore: ${s.code}: ${s.operation} is not explored: #${s.pointer}: ${s.why}\n`);
   const unset = result.skipped.filter((s) => s.unset?.length);
   // nothing at all could run: what would make it run is a usage question
   if (!result.resources.length && (unset.length || result.skipped.some((s) => s.code))) {
