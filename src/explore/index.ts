@@ -75,6 +75,8 @@ export async function explore(project: Project, options: ExploreOptions): Promis
   const blocked: Blocked = (op) => {
     const unset = options.unsetVariables?.(project, scheduleOrder(graph, [op.id])) ?? [];
     if (unset.length) return { why: `needs ${unset.map((n) => `env.${n}`).join(', ')}, which is <SET_VIA_--var> and was not given`, unset };
+    // drawing is synchronous (no timer fires meanwhile): past the budget, the rest is not prepared
+    if (Date.now() >= deadline) return { why: 'the budget was spent before its values were drawn' };
     try {
       bodiesFor(op);
     } catch (err) {

@@ -130,7 +130,7 @@ export function integerRange(s: JsonSchema): { lo: number; hi: number } {
 }
 
 function typeName(s: JsonSchema): string | undefined {
-  const t = Array.isArray(s.type) ? s.type.find((x) => x !== 'null') : s.type;
+  const t: unknown = Array.isArray(s.type) ? (s.type as unknown[]).find((x) => x !== 'null') : s.type;
   return typeof t === 'string' ? t : undefined;
 }
 

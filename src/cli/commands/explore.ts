@@ -33,7 +33,7 @@ async function withinWall<T>(work: Promise<T>, ms: number): Promise<T | undefine
 const OPTIONS = {
   project: { type: 'string', short: 'p', default: '.', arg: '<dir>', help: 'project directory holding flow.yaml (default: .)' },
   openapi: { type: 'string', arg: '<file>', help: 'the OpenAPI 3.0/3.1 description: request schemas to draw from, responses to check (required)' },
-  budget: { type: 'string', default: '60', arg: '<seconds>', help: 'wall time to explore for (default 60)' },
+  budget: { type: 'string', default: '60', arg: '<seconds>', help: 'wall time to explore for (default 60); the command ends within it + 10 s' },
   seed: { type: 'string', arg: '<n>', help: 'seed of the draws: the same seed sends the same requests (default: random, printed)' },
   out: { type: 'string', arg: '<dir>', help: ["write a replayable project there: the project's files and one", 'resources/finding_*.yaml per finding'] },
   destructive: { type: 'boolean', default: false, help: 'also send bulk operations (DELETE, PUT, PATCH on a path with no {{…}})' },
@@ -59,13 +59,19 @@ its schema), E_ACCEPTS_INVALID (a body that breaks the request schema got a 2xx)
 E_USE_AFTER_DELETE (a read after a delete did not answer 404 or 410), E_NOT_PERSISTED
 (a read right after a create or update does not show what was written).
 
+Each schema's edges come first (each bound and one past it, each length limit and one past
+it, each enum value and one outside, each required property left out, the wrong type), then
+random values. An operation that needs a <SET_VIA_--var> nobody gave, or whose request schema
+cannot be drawn from (W_EXPLORE_SCHEMA, with its pointer), is listed as "not explored" and
+the rest runs. The same --seed sends the same requests, {{$.faker.*}} and {{$.uuid}} included.
+
 Writes are sent (this command exists to write); bulk operations only with --destructive.
 Only what the run created is deleted.
 
 Options:
 ${optionHelp(OPTIONS)}
-Exit codes: 0 no finding, 1 a finding (or lint errors, or no step got an answer),
-2 usage error.
+Exit codes: 0 no finding, 1 a finding (or lint errors, or no step got an answer, or the
+command reached its wall, budget + 10 s), 2 usage error (or no operation can be explored).
 `;
 
 export default (async function exploreCommand(argv: string[], io: CliIO): Promise<number> {
