@@ -13,6 +13,7 @@ import { openLiveProject, parseVars } from '../open-live-project.js';
 import { CACHE_OPTIONS, cacheOptions, optionHelp, VAR_OPTION, type OptionTable } from '../options.js';
 import { chooseReporters, writeReports } from '../reporters.js';
 import { describeUnset, unsetVariables } from '../unset-vars.js';
+import { armWatchdog } from '../watchdog.js';
 
 /** How long past its budget explore may run (the clean-up, a step under way) before the command stops it. */
 const WALL_MS = 10_000;
@@ -104,6 +105,8 @@ export default (async function exploreCommand(argv: string[], io: CliIO): Promis
   const redactor = createRedactor(envSecretValues(io.env));
   const progress = wantsProgress(io.isTTY, io.env) ? progressWriter(io.stderr) : undefined;
   const startedAt = new Date();
+  // past the wall's timer, for work that keeps the main thread from running it
+  const disarm = armWatchdog(budget * 1000 + WALL_MS + 4000, `flow explore: W_EXPLORE_WALL: stuck past its budget + ${WALL_MS / 1000 + 4} s: killed\n`);
   const result = await withinWall(
     explore(project, {
       contract,
@@ -120,7 +123,7 @@ export default (async function exploreCommand(argv: string[], io: CliIO): Promis
       onProgress: progress?.update,
     }),
     budget * 1000 + WALL_MS,
-  );
+  ).finally(disarm);
   progress?.stop();
   if (result === undefined) {
     io.stderr(`flow explore: W_EXPLORE_WALL: explore did not end within its budget + ${WALL_MS / 1000} s and was stopped; nothing more is reported\n`);
