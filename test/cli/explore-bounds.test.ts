@@ -44,7 +44,7 @@ describe('flow explore: edges first, skips what cannot run, one seed', () => {
     expect(out).toMatch(/^FINDING E_ACCEPTS_INVALID task\.create$/m);
     expect(out).toMatch(/"priority":(0|6)\b/);
     expect(code).toBe(1);
-  }, 30_000);
+  }, 60_000);
 
   it('the first values out of range it sends are the edges: one past the minimum, one past the maximum', async () => {
     const a = await api(true);
@@ -54,7 +54,7 @@ describe('flow explore: edges first, skips what cannot run, one seed', () => {
     expect(outside.slice(0, 2), posts(a).slice(0, 20).join('\n')).toEqual(['0', '6']);
     // the valid edges come first too
     expect(priorities.slice(0, 2)).toContain('1');
-  }, 30_000);
+  }, 60_000);
 
   it('an operation that needs a <SET_VIA_--var> nobody gave is not explored; the others are', async () => {
     const a = await api(true);
@@ -64,7 +64,7 @@ describe('flow explore: edges first, skips what cannot run, one seed', () => {
     expect(a.log.some((l) => l.startsWith('GET /reports/'))).toBe(false);
     expect(err).toBe('');
     expect(code, out).toBe(0);
-  }, 30_000);
+  }, 60_000);
 
   it('exits 2 only when nothing at all can run, naming what is missing', async () => {
     const { code, out, err } = await flow(['explore', '--openapi', 'openapi.yaml', '--budget', '2', '--seed', '2'], withReport);
