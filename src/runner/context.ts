@@ -64,6 +64,7 @@ function makeRenderContext(ctx: RunContext, binding?: Binding): RenderContext {
     envName: ctx.environment?.id,
     vars: ctx.vars,
     secrets: ctx.secrets,
+    faker: ctx.options.random,
     lookupScoped: (ref) =>
       // an index always means the resource list, even inside for_each
       ref.index !== undefined && binding?.resource === ref.scope

@@ -149,6 +149,11 @@ export interface RunnerOptions {
   guardWrites?: boolean;
   /** the brake (--rate, Retry-After waits counted) shared by every runner of one command; default: the client's own */
   brake?: import('../http/index.js').Brake;
+  /**
+   * seeds `{{$.faker.*}}` and `{{$.uuid}}` (explore's --seed): the same seed renders the same
+   * values; runners given the same object continue one sequence. Default: unseeded.
+   */
+  random?: { seed: number };
 }
 
 /** What a probe sends instead of what the operation writes (Runner.probe). */
