@@ -137,6 +137,11 @@ export interface RunnerOptions {
   responseCheck?: ResponseCheck;
   /** the clock for session expiry (tests move it forward); default Date.now */
   clock?: () => number;
+  /**
+   * The operations the user named (docs/format.md#ownership): a switch — a write whose path
+   * names no instance — is sent only when named. Absent: every operation counts as named.
+   */
+  named?: readonly string[];
   /** the run's redactor, when the caller shows other output through it too (a managed server's); default: a new one */
   redactor?: Redactor;
 }
