@@ -35,7 +35,8 @@ export function writeTarget(graph: ProjectGraph, op: Operation): WriteTarget {
   const own = named.some((s) => s.expr.scope === op.resource);
   // A POST under a parent (`/projects/{{project.id}}/items`) that extracts makes a new item.
   if (op.method === 'POST' && !own && createsInstance(op)) return CREATE;
-  if (last) return { kind: 'instance', resource: last.expr.scope, field: last.expr.field, ...(last.expr.index !== undefined ? { index: last.expr.index } : {}) };
+  if (last)
+    return { kind: 'instance', resource: last.expr.scope, field: last.expr.field, ...(last.expr.index !== undefined ? { index: last.expr.index } : {}) };
   if (path.length) return GIVEN;
   // A POST is a switch when the project also reads its path (`GET /maintenance` beside
   // `POST /maintenance`): it has a state, which can be read first and written back.

@@ -51,7 +51,8 @@ export class RunState {
 
   private push(resource: string, values: Record<string, unknown>, op: string, source?: RecordSource): void {
     const instance: Instance = { values, writers: new Set([op]), seq: ++this.seq };
-    if (source) instance.origin = { operation: source.operation, ...(source.actor ? { actor: source.actor } : {}) };
+    // without a source (a test, a caller that is not an operation): it came from `op`
+    instance.origin = source?.actor ? { operation: source.operation, actor: source.actor } : { operation: source?.operation ?? op };
     if (source?.creates) instance.owned = true;
     this.instancesByResource.get(resource)!.push(instance);
     this.valueLists.get(resource)!.push(instance.values);
@@ -71,8 +72,8 @@ export class RunState {
    * Store what operation `op` extracted. A scalar extraction merges into the newest instance
    * unless `op` already wrote it, in which case it starts a new one (so create twice gives
    * two orders, and get after create fills in the same order). Each `[*]` match appends an
-   * instance. `target` pins the instance (inside for_each). A create (`source.creates`) never
-   * merges into an instance this run did not make (a list's item): it starts its own.
+   * instance. `target` pins the instance (inside for_each). A create (`source.creates`, a POST
+   * that extracts, docs/format.md#ownership) always starts its own.
    */
   record(resource: string, op: string, scalars: Record<string, unknown>, many: Record<string, unknown[]> = {}, target?: Instance, source?: RecordSource): void {
     const list = this.instancesByResource.get(resource);
@@ -89,8 +90,8 @@ export class RunState {
       return;
     }
     if (!hasKeys(scalars)) return;
-    const newest = target ?? this.into(resource, op);
-    const into = source?.creates && !target && !newest?.owned ? undefined : newest;
+    // a create's answer is a new thing: it never merges into another instance (a listed one, another create's)
+    const into = source?.creates && !target ? undefined : (target ?? this.into(resource, op));
     if (into) {
       Object.assign(into.values, scalars);
       into.writers.add(op);

@@ -5,6 +5,7 @@ import type { HttpMethod } from '../project/index.js';
 import { type FlowResponse, header, type PreparedRequest } from '../http/index.js';
 import type { RunContext, Trace } from './context.js';
 import { send } from './send.js';
+import type { RestoreEntry } from './types.js';
 
 /** A switch this run flipped, and what it read before. */
 export interface SwitchRecord {
@@ -17,13 +18,6 @@ export interface SwitchRecord {
   prior?: { body: string; contentType: string };
   /** why the prior state could not be read */
   unreadable?: string;
-}
-
-export interface RestoreEntry {
-  operation: string;
-  restored: boolean;
-  /** the status the restore got, or why there was none */
-  detail: string;
 }
 
 /** Every switch a runner flipped, in order (kept per runner: a fork restores its own). */
