@@ -51,6 +51,7 @@ export const ERROR_CODES = {
   E_URL_INVALID: 'the URL built is not http(s)',
   E_PATH_ORIGIN: "a path rendered to a URL on another origin than baseUrl's",
   E_NOT_OWNED: 'a write on an instance this run did not create, without acts_on: existing: not sent',
+  E_SERVER_UNAVAILABLE: 'most answers turned to 503 mid-run: the run stopped, naming the last write before the change',
   E_SWITCH_NOT_NAMED: 'a write whose path names no instance (a setting, a switch), not named by the user: not sent',
   E_TIMEOUT: 'no complete response within the timeout',
   E_CONNECTION_REFUSED: 'the connection was refused',

@@ -9,6 +9,7 @@ import { postResponseHook } from './hooks.js';
 import { pollUntil } from './loops.js';
 import { requestOnce } from './request.js';
 import { checkAsserts, checkResponse, checkStatus, extract } from './verify.js';
+import { checkOutage } from './outage.js';
 import { checkOwnership, checkSwitch, recordSource, targetInstance } from './ownership.js';
 
 export interface OnceResult {
@@ -25,6 +26,7 @@ export async function executeOnce(ctx: RunContext, op: Operation, trace: Trace, 
   // inside for_each over its own resource, the operation works on the bound instance
   const target = binding?.resource === op.resource ? binding.instance : undefined;
   // what a write acts on is decided before anything is sent (docs/format.md#ownership)
+  checkOutage(ctx);
   checkSwitch(ctx, op);
   checkOwnership(ctx, op, binding);
   const exchange = () => requestOnce(ctx, op, rc, trace, target);

@@ -7,6 +7,7 @@ import { CookieJar, createHttpClient } from '../http/index.js';
 import { createRedactor } from '../redact/index.js';
 import type { CleanupReport, OperationResult, ProbeOverrides, ProbeResult, RunnerOptions, RunSummary } from './types.js';
 import { cleanUp } from './cleanup.js';
+import { newOutage } from './outage.js';
 import type { RunContext } from './context.js';
 import { chooseEnvironment, collectVars } from './environment.js';
 import { loadForRender } from './ready.js';
@@ -79,6 +80,7 @@ export function createRunner(project: Project, options: RunnerOptions = {}): Run
       options.onEvent?.(event);
     },
     now: options.clock ?? (() => Date.now()),
+    outage: newOutage(),
   } as RunContext;
   ctx.sessions = new Sessions(ctx);
   let loaded: Promise<void> | undefined;

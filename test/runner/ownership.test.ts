@@ -247,3 +247,51 @@ describe('switches', () => {
     expect(settings).toEqual({ mode: 'normal' });
   });
 });
+
+describe('a server that turns to 503', () => {
+  it('the run stops and names the last write before the change; the clean-up writes the switch back', async () => {
+    let maintenance = false;
+    const turning = await startServer({
+      'GET /maintenance': (_req, res) => json(res, 200, { enabled: maintenance }),
+      'POST /maintenance': (req, res) => {
+        maintenance = (req.json() as { enabled: boolean }).enabled;
+        json(res, 200, { enabled: maintenance });
+      },
+      '*': (_req, res) => (maintenance ? json(res, 503, { error: 'maintenance' }) : json(res, 200, { ok: true })),
+    });
+    try {
+      const reads = Array.from({ length: 14 }, (_, i) => `r${i}: { path: /things/${i}, depends_on: [admin.on] }`);
+      const { runner } = await load(
+        {
+          'flow.yaml': ROOT,
+          'environments/test.yaml': envFile({ baseUrl: turning.url }),
+          'resources/admin.yaml': [
+            'name: admin',
+            'operations:',
+            '  status: { path: /maintenance }',
+            '  warm: { path: /things/warm }',
+            '  on: { method: POST, path: /maintenance, body: { enabled: true }, depends_on: [admin.warm] }',
+            ...reads.map((r) => `  ${r}`),
+            '',
+          ].join('\n'),
+        },
+        { named: ['admin.on'] },
+      );
+      const summary = await runner.runMany(reads.map((_, i) => `admin.r${i}`));
+      expect(summary.results.slice(0, 8).map((r) => r.error?.code)).toEqual(Array(8).fill('E_STATUS_MISMATCH'));
+      const stopped = runner.result('admin.r9');
+      expect(stopped?.error?.code).toBe('E_SERVER_UNAVAILABLE');
+      expect(stopped?.error?.message).toMatch(/most answers turned to 503 after POST .*\/maintenance \(admin\.on\)/);
+      // past the stop, nothing more went to the server but the clean-up
+      expect(turning.requests.filter((r) => r.path.startsWith('/things/')).map((r) => r.path)).toEqual([
+        '/things/warm',
+        ...Array.from({ length: 8 }, (_, i) => `/things/${i}`),
+      ]);
+      const report = await runner.cleanUp();
+      expect(report.restored).toEqual([{ operation: 'admin.on', restored: true, detail: 'POST /maintenance answered 200' }]);
+      expect(maintenance).toBe(false);
+    } finally {
+      await turning.close();
+    }
+  });
+});
