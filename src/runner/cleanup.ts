@@ -17,7 +17,8 @@ export async function cleanUp(ctx: RunContext): Promise<CleanupReport> {
   const left: CleanupEntry[] = [];
   for (const { resource, index, instance } of ctx.state.ownedLeft()) {
     const del = deleteOf(ctx, resource);
-    const field = del && targetField(ctx, del);
+    // what names it: its delete's field, else an `id` (a resource with no delete is still named)
+    const field = (del && targetField(ctx, del)) ?? (Object.hasOwn(instance.values, 'id') ? 'id' : undefined);
     const id = field !== undefined && instance.values[field] !== undefined ? ctx.redactor.text(scalarText(instance.values[field])) : undefined;
     const entry: CleanupEntry = { resource, index, ...(id !== undefined ? { id } : {}), ...(instance.origin ? { createdBy: instance.origin.operation } : {}) };
     if (!del) {

@@ -200,7 +200,7 @@ describe('clean-up', () => {
     await runner.run('item.create');
     const report = await runner.cleanUp();
     expect(report.deleted).toEqual([]);
-    expect(report.left).toEqual([{ resource: 'item', index: 1, createdBy: 'item.create', why: 'item has no DELETE operation on one instance' }]);
+    expect(report.left).toEqual([{ resource: 'item', index: 1, id: 'n1', createdBy: 'item.create', why: 'item has no DELETE operation on one instance' }]);
   });
 
   it('a fork cleans up its own instances only', async () => {

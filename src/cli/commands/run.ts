@@ -16,6 +16,9 @@ import { formatWarnings, runContract, SERVICE_OPTIONS, serverUrl, serviceUsage, 
 import { bufferedWriter, EXIT, type CliIO, type Command } from '../io.js';
 import { allToFiles, chooseReporters, reportPaths, writeReports } from '../reporters.js';
 import { createProgress, wantsProgress } from '../../report/index.js';
+import type { CleanupReport } from '../../runner/index.js';
+import { formatCleanup } from '../format/cleanup.js';
+import { onInterrupt } from '../interrupt.js';
 
 const OPTIONS = {
   project: { type: 'string', short: 'p', default: '.', arg: '<dir>', help: 'project directory holding flow.yaml (default: .)' },
@@ -29,6 +32,11 @@ const OPTIONS = {
   },
   concurrency: { type: 'string', default: '1', arg: '<n>', help: 'independent operations run at once (default 1)' },
   'dry-run': { type: 'boolean', default: false, help: 'print the plan (order, method, path, why) and send nothing' },
+  keep: {
+    type: 'boolean',
+    default: false,
+    help: ['leave what the run created, and any switch it flipped, in place', '(for debugging); by default the run cleans them up'],
+  },
   record: {
     type: 'boolean',
     default: false,
@@ -76,6 +84,9 @@ on a pipe or under CI=true).
 Secrets come from FLOW_SECRET_<NAME>, then the OS keychain (flow secret set NAME).
 Lint warnings (a misspelt key, say) are printed first, one line each; --strict makes
 them errors.
+
+After the run, what it created is deleted with the project's own delete operations and
+any switch it flipped is written back (--keep leaves them); Ctrl-C cleans up too.
 
 Exit codes: 0 every operation asked for passed, 1 a failure or skip (or lint errors),
 2 usage error (unknown option, operation or environment, no such project or no
@@ -145,7 +156,7 @@ export default (async function run(argv: string[], io: CliIO): Promise<number> {
 
   const coded = (err: unknown) => `${(err as { code?: string }).code ?? 'E_FAILED'}: ${(err as Error).message}`;
   let responseCheck;
-  let server;
+  let server: Awaited<ReturnType<typeof startRunServer>> | undefined;
   try {
     if (o.openapi !== undefined) responseCheck = await runContract(o.openapi, o.contract, io.cwd);
   } catch (err) {
@@ -190,6 +201,8 @@ export default (async function run(argv: string[], io: CliIO): Promise<number> {
     concurrency,
     processEnv: io.env,
     responseCheck,
+    // a switch (a write whose path names no instance) is sent only when named on the command line
+    named: whole ? [] : positionals,
     onEvent: (event) => {
       progress?.onEvent(event);
       if (event.type === 'operation:start') servedFor.set(event.operation, event.prerequisiteOf);
@@ -206,13 +219,25 @@ export default (async function run(argv: string[], io: CliIO): Promise<number> {
     },
   });
   let summaryResult;
+  let cleanup: CleanupReport | undefined;
+  const stopServer = () => server?.stop();
+  // Ctrl-C: what the run created is cleaned up before it exits (a second Ctrl-C leaves it)
+  const interrupted = onInterrupt(io, o.keep ? undefined : () => runner.cleanUp(), async () => {
+    await runner.close();
+    await stopServer();
+  });
   try {
     summaryResult = await runner.runMany(asked, plan);
   } finally {
     out.flush();
     progress?.stop();
-    await runner.close();
-    await server?.stop();
+    interrupted.off();
+    try {
+      if (!o.keep) cleanup = await runner.cleanUp();
+    } finally {
+      await runner.close();
+      await stopServer();
+    }
   }
   // each one's latest result: a prerequisite's names every operation that reused it
   const everyResult = [...ran].map((id) => runner.result(id)!);
@@ -227,6 +252,7 @@ export default (async function run(argv: string[], io: CliIO): Promise<number> {
         everyResult.filter((r) => r.status === 'failed'),
       ),
     );
+  if (cleanup) (lines ? io.stdout : io.stderr)(formatCleanup(cleanup, 'flow run'));
   const environment = o.env ?? project.defaultEnvironment ?? project.environments.keys().next().value;
   // A shard reports its own operations; a prerequisite from another part is reported by the shard that owns it.
   const owned = shard ? new Set(asked) : undefined;
