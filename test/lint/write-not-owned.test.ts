@@ -20,7 +20,10 @@ const TABLES: CodeTable[] = [
       },
       {
         name: 'a PATCH under for_each',
-        files: items('all: { path: /items, extract: { key: "$.data[*].key" } }', 'touch: { method: PATCH, path: "/items/{{item.key}}", for_each: item, depends_on: [item.all] }'),
+        files: items(
+          'all: { path: /items, extract: { key: "$.data[*].key" } }',
+          'touch: { method: PATCH, path: "/items/{{item.key}}", for_each: item, depends_on: [item.all] }',
+        ),
         expect: ['resources/item.yaml:3:33'],
         message: /its for_each fills/,
       },
@@ -29,7 +32,10 @@ const TABLES: CodeTable[] = [
       { name: 'the declaration', files: items(LIST, 'delete: { method: DELETE, path: "/items/{{item.id}}", acts_on: existing }') },
       { name: 'only a create feeds it', files: items(CREATE, 'delete: { method: DELETE, path: "/items/{{item.id}}" }') },
       { name: 'a read of a listed one', files: items(LIST, 'get: { path: "/items/{{item.id}}" }') },
-      { name: 'a list of another field', files: items(CREATE, 'names: { path: /items, extract: { name: "$.data[*].name" } }', 'delete: { method: DELETE, path: "/items/{{item.id}}" }') },
+      {
+        name: 'a list of another field',
+        files: items(CREATE, 'names: { path: /items, extract: { name: "$.data[*].name" } }', 'delete: { method: DELETE, path: "/items/{{item.id}}" }'),
+      },
     ],
   },
 ];
