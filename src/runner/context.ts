@@ -24,6 +24,8 @@ export interface RunContext {
   jar(actor: string | undefined): CookieJar;
   emit(event: RunEvent): void;
   now(): number;
+  /** the answers seen, for the stop when most turn to 503 (outage.ts); shared with forks */
+  outage: import('./outage.js').Outage;
 }
 
 /** The HTTP exchanges of one operation, logins and poll attempts included. */
