@@ -20,7 +20,7 @@ export { planCalibration } from './safety.js';
 export { applyCalibration } from './apply.js';
 export type * from './types.js';
 
-export interface CalibrateOptions extends SafetyFlags, Pick<RunnerOptions, 'env' | 'vars' | 'processEnv' | 'onEvent' | 'brake'> {
+export interface CalibrateOptions extends SafetyFlags, Pick<RunnerOptions, 'env' | 'vars' | 'processEnv' | 'onEvent' | 'brake' | 'named'> {
   graph?: ProjectGraph;
   /** shared by every run of the calibration (made when absent) */
   redactor?: Redactor;
@@ -43,6 +43,7 @@ export async function calibrate(project: Project, asked: readonly string[], opti
     graph: options.graph,
     guardWrites: true,
     brake: options.brake,
+    named: options.named ?? [],
   });
   try {
     return await calibrateOn(root, project, asked, options);
@@ -141,7 +142,15 @@ async function withRunner<T>(
 ): Promise<T> {
   // inject.headers are rendered on each request from the session's values: only a changed login needs its own
   const sameLogins = [...model.actors].every(([id, actor]) => base.actors.get(id)?.auth === actor.auth && base.actors.get(id)?.session === actor.session);
-  if (sameLogins) return use(root.fork({ ...fork, project: model, graph }));
+  if (sameLogins) {
+    const forked = root.fork({ ...fork, project: model, graph });
+    try {
+      return await use(forked);
+    } finally {
+      // what the try or round created is deleted, each switch written back (docs/format.md#ownership)
+      await forked.cleanUp();
+    }
+  }
   const runner = createRunner(model, {
     env: options.env,
     vars: options.vars,
@@ -151,11 +160,16 @@ async function withRunner<T>(
     ...fork,
     guardWrites: true,
     brake: options.brake,
+    named: options.named ?? [],
   });
   try {
     return await use(runner);
   } finally {
-    await runner.close();
+    try {
+      await runner.cleanUp();
+    } finally {
+      await runner.close();
+    }
   }
 }
 

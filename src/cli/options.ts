@@ -2,6 +2,7 @@
 // --help, so the two cannot drift apart. A row is a parseArgs option plus what --help says
 // (parseArgs reads only type, short, multiple and default, and ignores the rest).
 import path from 'node:path';
+import picomatch from 'picomatch';
 import type { ParseArgsConfig } from 'node:util';
 import { isOn, type CacheOptions } from '../project/index.js';
 import { createBrake, MAX_RETRY_WAIT_MS, type Brake } from '../http/index.js';
@@ -32,6 +33,28 @@ export function optionHelp(table: OptionTable): string {
 }
 
 /** --var, as the commands that send requests to an API under test read it (flow run, flow calibrate, flow explore). */
+/** calibrate's and explore's choice of operations by id pattern (docs/format.md#ownership: a switch is sent only when named). */
+export const SELECT_OPTIONS = {
+  only: {
+    type: 'string',
+    multiple: true,
+    default: [] as string[],
+    arg: '<pattern>',
+    help: [
+      'only the operations whose id matches (a glob: "feature.*"); a switch',
+      '(a write whose path names no instance) is sent only when named so; repeatable',
+    ],
+  },
+  exclude: { type: 'string', multiple: true, default: [] as string[], arg: '<pattern>', help: 'leave out the operations whose id matches; repeatable' },
+} satisfies OptionTable;
+
+/** The ids `only` (when given) matches and `exclude` does not. */
+export function selectOperations(ids: readonly string[], only: readonly string[], exclude: readonly string[]): string[] {
+  const keep = only.length ? picomatch([...only]) : () => true;
+  const drop = exclude.length ? picomatch([...exclude]) : () => false;
+  return ids.filter((id) => keep(id) && !drop(id));
+}
+
 export const VAR_OPTION = {
   var: {
     type: 'string',

@@ -9,7 +9,7 @@
 // go over the resources until the budget (wall time) is spent; a finding already made (same
 // code, same operation) does not stop later sequences.
 import fc from 'fast-check';
-import { buildGraph, scheduleOrder, type ProjectGraph } from '../graph/index.js';
+import { buildGraph, scheduleOrder, writeTarget, type ProjectGraph } from '../graph/index.js';
 import type { Operation, Project } from '../project/index.js';
 import { createRedactor, type Redactor } from '../redact/index.js';
 import { createRunner, type RunnerOptions } from '../runner/index.js';
@@ -38,6 +38,10 @@ export interface ExploreOptions extends Pick<RunnerOptions, 'env' | 'vars' | 'pr
   destructive: boolean;
   /** the <SET_VIA_--var> variables the operations in `order` need and nobody gave (the CLI's, shared with calibrate) */
   unsetVariables?: (project: Project, order: string[]) => string[];
+  /** the operations chosen (--only/--exclude); absent: every one */
+  selected?: (operationId: string) => boolean;
+  /** the operations the user named (--only): a switch is explored only then (docs/format.md#ownership) */
+  named?: readonly string[];
   /** the run's redactor (the CLI's, which knows the FLOW_SECRET_* values) */
   redactor?: Redactor;
   onProgress?: (p: ExploreProgress) => void;
@@ -95,6 +99,10 @@ export async function explore(project: Project, options: ExploreOptions): Promis
   };
   // what cannot be sent is skipped, the rest explored
   const blocked: Blocked = (op) => {
+    if (options.selected && !options.selected(op.id)) return { why: 'left out by --only/--exclude' };
+    if (writeTarget(graph, op).kind === 'switch' && !options.named?.includes(op.id)) {
+      return { why: 'a switch (a write whose path names no instance: a setting, a mode): explored only when named with --only' };
+    }
     const unset = options.unsetVariables?.(project, scheduleOrder(graph, [op.id])) ?? [];
     if (unset.length) return { why: `needs ${unset.map((n) => `env.${n}`).join(', ')}, which is <SET_VIA_--var> and was not given`, unset };
     // drawing is synchronous (no timer fires meanwhile): past the budget, the rest is not prepared

@@ -178,6 +178,8 @@ export class Session {
         if (!del || Date.now() >= this.ctx.deadline + 5000) break;
         await this.runner.probe(del.id, { instance: index, timeoutMs: this.ctx.timeoutMs });
       }
+      // what a prerequisite made that the sequence's own deletes did not reach, and any switch (docs/format.md#ownership)
+      if (Date.now() < this.ctx.deadline + 5000) await this.runner.cleanUp();
     } finally {
       await this.runner.close();
     }

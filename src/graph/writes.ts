@@ -40,8 +40,20 @@ export function writeTarget(graph: ProjectGraph, op: Operation): WriteTarget {
   if (path.length) return GIVEN;
   // A POST is a switch when the project also reads its path (`GET /maintenance` beside
   // `POST /maintenance`): it has a state, which can be read first and written back.
-  if (op.method === 'POST' && !readPaths(graph).has(normalPath(op.path))) return ACTION;
+  if (op.method === 'POST' && (!readPaths(graph).has(normalPath(op.path)) || hasInstances(graph, op.resource))) return ACTION;
   return SWITCH;
+}
+
+/**
+ * A resource some operation of which names one instance in its path (`/items/{{item.id}}`,
+ * `/buckets/{{env.bucket_id}}`): a POST to its collection makes one, whether or not the
+ * project extracts its id yet. A switch's resource has no such path.
+ */
+function hasInstances(graph: ProjectGraph, resource: string): boolean {
+  for (const id of graph.project.resources.get(resource)?.operations ?? []) {
+    if (graph.sitesOf('operation', id).some((s) => s.section === 'path' && !s.nested)) return true;
+  }
+  return false;
 }
 
 const readPathsOf = new WeakMap<ProjectGraph, Set<string>>();

@@ -7,6 +7,7 @@ import type { FlowResponse } from '../http/index.js';
 import { renderContext, type Binding, type RunContext, type Trace } from './context.js';
 import { postResponseHook } from './hooks.js';
 import { requestOnce } from './request.js';
+import { markGone } from './execute.js';
 import type { ProbeOverrides } from './types.js';
 import { extract } from './verify.js';
 import { recordSource } from './ownership.js';
@@ -22,6 +23,8 @@ export async function probeOnce(ctx: RunContext, op: Operation, overrides: Probe
   const binding = overrides.instance === undefined ? undefined : bindInstance(ctx, op, overrides.instance);
   const rc = renderContext(ctx, binding);
   const response = await requestOnce(ctx, op, rc, trace, binding?.instance, overrides);
+  // a DELETE that removed its instance: the clean-up does not send it again
+  if (op.method === 'DELETE') markGone(ctx, op, response, binding);
   if (!overrides.record || !accepted(response, op.expectStatus)) return { response, extracted: {}, recorded: false };
   try {
     const { scalars, many } = extract(op.extract, response);

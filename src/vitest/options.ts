@@ -35,6 +35,8 @@ export interface FlowOptions {
   };
   /** lint warnings (a misspelt key) fail the project's `lint` test; without it they are printed as warnings */
   strict?: boolean;
+  /** leave what a suite's run created, and any switch it flipped, in place (default false: cleaned up after the suite, docs/format.md#ownership) */
+  keep?: boolean;
   /**
    * Options for one project, by the path of its `flow.yaml` (or of its directory) relative to
    * the Vitest root: `{ 'api/flow.yaml': { vars: { baseUrl } } }`. They win over the options
@@ -64,6 +66,7 @@ export interface SuiteOptions {
   vars?: Record<string, string>;
   concurrency?: number;
   strict?: boolean;
+  keep?: boolean;
   /** each project's own options, by the absolute path of its flow.yaml (project-options.ts merges them in) */
   projects?: Record<string, ProjectOptions>;
   /** absolute path of the OpenAPI description */
@@ -139,6 +142,7 @@ const OPTIONS = {
   split: { check: (v) => when(typeof v !== 'boolean', `split must be true or false, got ${describe(v)}`) },
   explore: { check: (v, all) => exploreProblems(v, all.openapi), suite: (v) => (v === undefined ? undefined : { ...(v as object) }) },
   strict: { check: (v) => when(typeof v !== 'boolean', `strict must be true or false, got ${describe(v)}`), suite: copy },
+  keep: { check: (v) => when(typeof v !== 'boolean', `keep must be true or false, got ${describe(v)}`), suite: copy },
   projects: {
     check: (v) => projectsProblems(v),
     suite: (v, _o, root) => (root === undefined || v === undefined ? undefined : resolveProjects(v as Record<string, ProjectOptions>, root)),

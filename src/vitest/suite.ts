@@ -1,6 +1,7 @@
 // `reqflow/vitest/suite`: what a transformed `flow.yaml` runs in the test worker. It loads the
 // project at collection time and declares one test per operation on one shared runner.
 import { afterAll, beforeAll, describe, test } from 'vitest';
+import type { CleanupReport } from '../runner/index.js';
 import { prerequisites, scheduleOrder, splitProject, type ProjectGraph } from '../graph/index.js';
 import { openProject } from '../open/index.js';
 import type { Project } from '../project/index.js';
@@ -81,7 +82,14 @@ export async function defineFlowSuite(plan: SuitePlan): Promise<void> {
     runner = await opened.createRunner({ ...options, ...(await contractOptions(plan.options)) });
   });
   afterAll(async () => {
-    await runner?.close();
+    try {
+      // what the file's run created is deleted, each switch written back (docs/format.md#ownership)
+      const report = plan.options.keep ? undefined : await runner?.cleanUp();
+      // a resource with no delete operation is the project's to say; a delete that failed is worth a line
+      if (report && (report.left.some((l) => l.via) || report.restored.some((r) => !r.restored))) console.warn(cleanupWarning(report));
+    } finally {
+      await runner?.close();
+    }
   });
 
   const budgets = new Map(layout.map((op) => [op.id, budgetOf(project, op)]));
@@ -113,4 +121,13 @@ function layoutOf(project: Project, graph: ProjectGraph, part: readonly string[]
 function budgetOf(project: Project, op: LayoutOperation): number {
   const ops = [...op.prerequisites, op.id].map((x) => project.operations.get(x)!);
   return testBudgetMs(ops, project.actors.size);
+}
+
+/** What a clean-up could not undo, one line each (already redacted). */
+function cleanupWarning(report: CleanupReport): string {
+  const lines = [
+    ...report.restored.filter((r) => !r.restored).map((r) => `  NOT restored ${r.operation}: ${r.detail}`),
+    ...report.left.filter((l) => l.via).map((l) => `  left ${l.resource} ${l.id ?? `[${l.index}]`}: ${l.why}`),
+  ];
+  return `reqflow: the clean-up after this file's run left:\n${lines.join('\n')}`;
 }

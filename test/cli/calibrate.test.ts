@@ -115,13 +115,19 @@ describe('flow calibrate', () => {
     expect(r.stdout).toContain('- note.create: POST writes: needs --writes');
   });
 
-  it('--writes without --destructive: the DELETE is not sent', async () => {
+  it('--writes without --destructive: the DELETE operation is not run; only the clean-up deletes, what the calibration created', async () => {
     const dir = await driftProject();
     const from = api.requests.length;
+    const ids = async () => ((await (await fetch(`${api.url}/items`)).json()) as { data: Array<{ id: number }> }).data.map((i) => String(i.id));
+    const before = new Set(await ids());
     const r = await flow('calibrate', dir, ['--writes']);
     const sent = api.log().slice(from);
-    expect(sent.filter((s) => s.startsWith('DELETE'))).toEqual([]);
     expect(sent).toContain('POST /items');
+    // each DELETE is the clean-up of an item this calibration made: none that was there before
+    const deleted = sent.filter((s) => s.startsWith('DELETE')).map((s) => decodeURIComponent(s.replace(/^DELETE \/items\//, '')));
+    expect(deleted.filter((id) => before.has(id))).toEqual([]);
+    // everything that was there before is still there
+    expect((await ids()).filter((id) => before.has(id))).toEqual([...before]);
     expect(r.stdout).toContain('- item.delete: DELETE deletes: needs --writes and --destructive');
   });
 

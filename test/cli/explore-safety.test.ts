@@ -57,8 +57,13 @@ describe('flow explore: safety and reproducibility', () => {
     // every item the run created was deleted; the one it did not create is still there
     expect([...api.items.keys()]).toEqual(['theirs']);
 
+    // --destructive alone does not send it: a collection's DELETE names no instance (a switch), sent only when named
+    const unnamed = await fixedApi();
+    const plain = await explore(['--openapi', 'openapi.yaml', '--budget', '2', '--seed', '5', '--destructive'], unnamed);
+    expect(plain.out).toContain('not explored: item.purge: a switch');
+    expect(unnamed.count.get('DELETE /items')).toBeUndefined();
     const destructive = await fixedApi();
-    await explore(['--openapi', 'openapi.yaml', '--budget', '2', '--seed', '5', '--destructive'], destructive);
+    await explore(['--openapi', 'openapi.yaml', '--budget', '2', '--seed', '5', '--destructive', '--only', 'item.*'], destructive);
     expect(destructive.count.get('DELETE /items')).toBeGreaterThan(0);
   }, 30_000);
 

@@ -73,7 +73,7 @@ export async function startShapesApi(): Promise<TestServer> {
       if (!m || !issue) return empty(res, 404);
       if (req.method === 'GET') return json(res, 200, { issue });
       if (req.method === 'PUT') {
-        Object.assign(issue, (body(req).issue ?? {}));
+        Object.assign(issue, body(req).issue ?? {});
         return empty(res, 204);
       }
       if (req.method === 'DELETE') {

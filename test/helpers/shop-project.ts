@@ -61,7 +61,7 @@ export const SHOP_FILES: Record<string, string> = {
     '  list:',
     '    path: /orders',
     '    actor: admin',
-    '    extract: { id: "$.data[*].id" }',
+    '    extract: { listed_id: "$.data[*].id" }',
     '  delete:',
     '    method: DELETE',
     '    path: /orders/{{order.id}}',

@@ -149,7 +149,7 @@ describe('validateOptions', () => {
     for (const bad of [0, -1, 1.5, Number.NaN, '2'])
       expect(() => validateOptions({ concurrency: bad }), String(bad)).toThrow(/^flow\(\): concurrency must be a whole number >= 1, got /);
     expect(() => validateOptions({ concurrency: 0, enviroment: 'x' })).toThrow(
-      'flow(): unknown option "enviroment" (did you mean env?); the options are env, vars, concurrency, include, server, openapi, contract, split, explore, strict, projects; concurrency must be a whole number >= 1, got 0',
+      'flow(): unknown option "enviroment" (did you mean env?); the options are env, vars, concurrency, include, server, openapi, contract, split, explore, strict, keep, projects; concurrency must be a whole number >= 1, got 0',
     );
   });
 

@@ -12,7 +12,18 @@ import { fieldSchemas, type FieldSchema } from '../field-schemas.js';
 import { formatCalibration, formatCalibrationPlan } from '../format/calibration.js';
 import { EXIT, type CliIO, type Command } from '../io.js';
 import { openLiveProject, parseVars } from '../open-live-project.js';
-import { brakeLine, CACHE_OPTIONS, cacheOptions, optionHelp, parseRate, RATE_OPTION, VAR_OPTION, type OptionTable } from '../options.js';
+import {
+  brakeLine,
+  CACHE_OPTIONS,
+  cacheOptions,
+  optionHelp,
+  parseRate,
+  RATE_OPTION,
+  SELECT_OPTIONS,
+  selectOperations,
+  VAR_OPTION,
+  type OptionTable,
+} from '../options.js';
 import { describeUnset, unsetVariables } from '../../runner/index.js';
 
 const OPTIONS = {
@@ -20,6 +31,7 @@ const OPTIONS = {
   env: { type: 'string', arg: '<name>', help: 'environment to use' },
   ...VAR_OPTION,
   ...RATE_OPTION,
+  ...SELECT_OPTIONS,
   writes: {
     type: 'boolean',
     default: false,
@@ -80,7 +92,10 @@ export default (async function calibrateCommand(argv: string[], io: CliIO): Prom
   const opened = await openLiveProject('calibrate', o, positionals, io, cacheOptions(o, io.env, io.cwd));
   if (typeof opened === 'number') return opened;
   const { project, graph } = opened;
-  const asked = positionals.length ? positionals : [...project.operations.keys()];
+  const asked = selectOperations(positionals.length ? positionals : [...project.operations.keys()], o.only, o.exclude);
+  if (!asked.length) return usage('no operation matches --only/--exclude: nothing was sent');
+  // a switch (a write whose path names no instance) is sent only when named: positionally or by --only
+  const named = [...(positionals.length ? positionals : []), ...(o.only.length ? asked : [])];
   // an operation a missing --var blocks is "Not run" (with the variable); the others run
   const flags = {
     writes: o.writes,
@@ -102,7 +117,7 @@ export default (async function calibrateCommand(argv: string[], io: CliIO): Prom
   } catch (err) {
     return usage(`--openapi: ${err instanceof FlowError ? `${err.code}: ${err.message}` : String(err)}`);
   }
-  const result = await calibrate(project, asked, { ...flags, graph, env: o.env, vars, processEnv: io.env, fieldSchema, brake });
+  const result = await calibrate(project, asked, { ...flags, graph, env: o.env, vars, processEnv: io.env, fieldSchema, brake, named });
   const applied = o.apply
     ? await reportingWriteErrors('calibrate', io, () => applyCalibration(project, result.proposals, result.results, result.observed))
     : undefined;

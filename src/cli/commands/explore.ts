@@ -11,7 +11,18 @@ import { findingText, wantsProgress } from '../../report/index.js';
 import { envSecretValues } from '../../runtime/index.js';
 import { EXIT, type CliIO, type Command } from '../io.js';
 import { openLiveProject, parseVars } from '../open-live-project.js';
-import { brakeLine, CACHE_OPTIONS, cacheOptions, optionHelp, parseRate, RATE_OPTION, VAR_OPTION, type OptionTable } from '../options.js';
+import {
+  brakeLine,
+  CACHE_OPTIONS,
+  cacheOptions,
+  optionHelp,
+  parseRate,
+  RATE_OPTION,
+  SELECT_OPTIONS,
+  selectOperations,
+  VAR_OPTION,
+  type OptionTable,
+} from '../options.js';
 import { chooseReporters, writeReports } from '../reporters.js';
 import { describeUnset, unsetVariables } from '../../runner/index.js';
 import { armWatchdog } from '../watchdog.js';
@@ -36,6 +47,7 @@ const OPTIONS = {
   project: { type: 'string', short: 'p', default: '.', arg: '<dir>', help: 'project directory holding flow.yaml (default: .)' },
   openapi: { type: 'string', arg: '<file>', help: 'the OpenAPI 3.0/3.1 description: request schemas to draw from, responses to check (required)' },
   budget: { type: 'string', default: '60', arg: '<seconds>', help: 'wall time to explore for (default 60); the command ends within it + 10 s' },
+  ...SELECT_OPTIONS,
   seed: { type: 'string', arg: '<n>', help: 'seed of the draws: the same seed sends the same requests (default: random, printed)' },
   out: { type: 'string', arg: '<dir>', help: ["write a replayable project there: the project's files and one", 'resources/finding_*.yaml per finding'] },
   destructive: { type: 'boolean', default: false, help: 'also send bulk operations (DELETE, PUT, PATCH on a path with no {{…}})' },
@@ -124,6 +136,7 @@ export default (async function exploreCommand(argv: string[], io: CliIO): Promis
     cannotWrite(err);
   }
   // past the wall's timer, for work that keeps the main thread from running it
+  const selected = new Set(selectOperations([...project.operations.keys()], o.only, o.exclude));
   const disarm = armWatchdog(budget * 1000 + WALL_MS + 4000, `flow explore: W_EXPLORE_WALL: stuck past its budget + ${WALL_MS / 1000 + 4} s: killed\n`);
   let result;
   try {
@@ -139,6 +152,8 @@ export default (async function exploreCommand(argv: string[], io: CliIO): Promis
         processEnv: io.env,
         // an operation a missing --var blocks is "not explored" (with the variable), as in calibrate; the others run
         unsetVariables: (p, order) => unsetVariables(p, graph, order, o.env, vars, io.env).map((v) => v.name),
+        selected: (id) => selected.has(id),
+        named: o.only.length ? [...selected] : [],
         brake,
         redactor,
         onProgress: progress?.update,
