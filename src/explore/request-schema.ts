@@ -2,7 +2,7 @@
 // match (src/contract's matcher), its JSON request body schema with local `$ref`s followed
 // (bounded: a recursive schema stops at MAX_DEPTH), and Ajv's validator of that schema, which
 // has the last word on whether a generated body is valid.
-import { escapePointer, matchOperation, record, type Description, type Schemas, type SchemaValidator } from '../contract/index.js';
+import { escapePointer, matchOperation, record, type DescribedOperation, type Description, type Schemas, type SchemaValidator } from '../contract/index.js';
 import type { Operation } from '../project/index.js';
 
 export type JsonSchema = Record<string, unknown>;
@@ -30,11 +30,16 @@ interface QueryParameter {
 
 const MAX_DEPTH = 8;
 
-/** The described operation of `op`, or undefined when the description does not have it. */
-export function requestSchema(desc: Description, schemas: Schemas, op: Operation): RequestSchema | undefined {
+/** The operation of the description that `op`'s method and path match. */
+export function describedOperation(desc: Description, op: Operation): DescribedOperation | undefined {
   // `{{item.id}}` stands for any one path segment
   const pathname = op.path.split('?')[0].replace(/\{\{[^}]*\}\}/g, 'x');
-  const { operation } = matchOperation(desc, op.method, pathname);
+  return matchOperation(desc, op.method, pathname).operation;
+}
+
+/** The described operation of `op`, or undefined when the description does not have it. */
+export function requestSchema(desc: Description, schemas: Schemas, op: Operation): RequestSchema | undefined {
+  const operation = describedOperation(desc, op);
   if (!operation) return undefined;
   const found: RequestSchema = {
     described: `${operation.method} ${operation.template}`,
