@@ -58,13 +58,8 @@ const is2xx = (status: number) => status >= 200 && status < 300;
 export function judge(a: Attempt): Verdict {
   const who = a.other ?? 'no credentials';
   if (!is2xx(a.answer.status)) return { kind: 'denied', why: `${a.operation} answered ${a.answer.status} to ${who}` };
-  if (a.security.public) return { kind: 'allowed', why: `the description makes ${a.security.described ?? a.operation} public (security: [])` };
-  if (a.other === null) {
-    if (a.security.optional) return { kind: 'allowed', why: `the description makes credentials optional for ${a.security.described}` };
-    if (!isSecured(a.security)) return { kind: 'allowed', why: `the description does not secure ${a.security.described ?? a.operation}` };
-  } else if (sharedWith(a.shared, a.other, a.kind === 'read' || a.kind === 'list')) {
-    return { kind: 'allowed', why: `${a.resource} is shared with ${a.other}${a.shared?.access === 'read' ? ' to read' : ''}` };
-  }
+  const allowed = byDesign(a);
+  if (allowed) return allowed;
   const proof = a.kind === 'read' || a.kind === 'list' ? readProof(a) : writeProof(a);
   if (proof.kind !== 'finding') return proof;
   if (a.other === null) {
@@ -72,6 +67,22 @@ export function judge(a: Attempt): Verdict {
     return { kind: 'finding', code: 'E_AUTHZ_ANONYMOUS', message: `${proof.message}; the description secures ${a.security.described} (${needs})` };
   }
   return { kind: 'finding', code: a.kind === 'read' || a.kind === 'list' ? 'E_AUTHZ_OTHER_READ' : 'E_AUTHZ_OTHER_WRITE', message: proof.message };
+}
+
+/**
+ * Allowed whatever the answer, by what the description or the project says: a public
+ * operation; with no credentials, one whose credentials are optional or that the description
+ * does not secure; another actor the resource is shared with. Such an attempt need not be sent.
+ */
+export function byDesign(a: Pick<Attempt, 'kind' | 'operation' | 'resource' | 'other' | 'security' | 'shared'>): Verdict | undefined {
+  if (a.security.public) return { kind: 'allowed', why: `the description makes ${a.security.described ?? a.operation} public (security: [])` };
+  if (a.other === null) {
+    if (a.security.optional) return { kind: 'allowed', why: `the description makes credentials optional for ${a.security.described}` };
+    if (!isSecured(a.security)) return { kind: 'allowed', why: `the description does not secure ${a.security.described ?? a.operation}` };
+  } else if (sharedWith(a.shared, a.other, a.kind === 'read' || a.kind === 'list')) {
+    return { kind: 'allowed', why: `${a.resource} is shared with ${a.other}${a.shared?.access === 'read' ? ' to read' : ''}` };
+  }
+  return undefined;
 }
 
 function readProof(a: Attempt): { kind: 'finding'; message: string } | Verdict {

@@ -9,7 +9,8 @@ import fc from 'fast-check';
 import { buildGraph, type ProjectGraph } from '../graph/index.js';
 import type { Operation, Project } from '../project/index.js';
 import { createRedactor, type Redactor } from '../redact/index.js';
-import type { RunnerOptions } from '../runner/index.js';
+import { createRunner, type RunnerOptions } from '../runner/index.js';
+import { authzPass } from './authz-run.js';
 import type { ContractSchemas } from './checks.js';
 import { exploreModel } from './model.js';
 import { requestSchema } from './request-schema.js';
@@ -29,6 +30,8 @@ export interface ExploreOptions extends Pick<RunnerOptions, 'env' | 'vars' | 'pr
   seed: number;
   /** bulk operations (DELETE, PUT, PATCH on a collection path) too */
   destructive: boolean;
+  /** also try each instance one actor creates as every other actor and with no credentials (authz-run.ts) */
+  authz?: boolean;
   /** the run's redactor (the CLI's, which knows the FLOW_SECRET_* values) */
   redactor?: Redactor;
   onProgress?: (p: ExploreProgress) => void;
@@ -51,6 +54,8 @@ export interface ExploreResult extends Omit<ExploreProgress, 'findings'> {
   /** the resources explored */
   resources: string[];
   skipped: SkippedOperation[];
+  /** with --authz: the cross-actor attempts sent, by `<owner> -> <other>` (`no credentials` for none) */
+  attempts?: Record<string, number>;
 }
 
 /** Sequences per fast-check run: a round gives every resource a turn before the next. */
@@ -98,6 +103,8 @@ export async function explore(project: Project, options: ExploreOptions): Promis
     counters,
     onStep: report,
   };
+  const attempts = options.authz ? await authz(project, options, ctx, targets, findings, timeoutMs) : undefined;
+  report();
   for (let round = 0; Date.now() < deadline && targets.length; round++) {
     for (const [i, t] of targets.entries()) {
       if (Date.now() >= deadline) break;
@@ -139,5 +146,50 @@ export async function explore(project: Project, options: ExploreOptions): Promis
     }
   }
   report();
-  return { ...progress, findings, answered: counters.answered, resources: targets.map((t) => t.resource), skipped };
+  return { ...progress, findings, answered: counters.answered, resources: targets.map((t) => t.resource), skipped, attempts };
+}
+
+/** The cross-actor pass, first, on the run's budget: its own runner over the project as written, forked per instance. */
+async function authz(
+  project: Project,
+  options: ExploreOptions,
+  ctx: SessionContext,
+  targets: ReturnType<typeof resourceTargets>['targets'],
+  findings: ExploreFinding[],
+  timeoutMs: number,
+): Promise<Record<string, number>> {
+  const attempts = new Map<string, number>();
+  if (project.actors.size < 2) return {};
+  const runner = createRunner(project, {
+    env: options.env,
+    vars: options.vars,
+    processEnv: options.processEnv,
+    graph: options.graph,
+    redactor: ctx.redactor,
+    onEvent: (e) => e.type === 'request' && ctx.counters.requests++,
+  });
+  try {
+    const found = await authzPass(
+      {
+        project,
+        runner,
+        contract: options.contract,
+        deadline: ctx.deadline,
+        seed: options.seed,
+        timeoutMs,
+        known: ctx.known,
+        counters: ctx.counters,
+        attempts,
+        onStep: ctx.onStep,
+      },
+      targets,
+    );
+    for (const f of found) {
+      findings.push(f);
+      options.onFinding?.(f);
+    }
+  } finally {
+    await runner.close();
+  }
+  return Object.fromEntries(attempts);
 }

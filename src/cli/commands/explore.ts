@@ -21,6 +21,11 @@ const OPTIONS = {
   seed: { type: 'string', arg: '<n>', help: 'seed of the draws: the same seed sends the same requests (default: random, printed)' },
   out: { type: 'string', arg: '<dir>', help: ["write a replayable project there: the project's files and one", 'resources/finding_*.yaml per finding'] },
   destructive: { type: 'boolean', default: false, help: 'also send bulk operations (DELETE, PUT, PATCH on a path with no {{…}})' },
+  authz: {
+    type: 'boolean',
+    default: false,
+    help: ['also try what each actor creates as every other actor and with no', "credentials, and a role's operations as the other actors"],
+  },
   env: { type: 'string', arg: '<name>', help: 'environment to use' },
   ...VAR_OPTION,
   reporter: { type: 'string', multiple: true, default: [] as string[], arg: '<name>', help: 'default, json, junit, markdown (repeatable), as for flow run' },
@@ -42,6 +47,13 @@ Codes: E_SERVER_ERROR (a 5xx), E_CONTRACT (an undocumented status, or a body tha
 its schema), E_ACCEPTS_INVALID (a body that breaks the request schema got a 2xx),
 E_USE_AFTER_DELETE (a read after a delete did not answer 404 or 410), E_NOT_PERSISTED
 (a read right after a create or update does not show what was written).
+
+With --authz (two or more actors): E_AUTHZ_OTHER_READ (another actor read or listed an
+instance it did not create), E_AUTHZ_OTHER_WRITE (another actor changed or deleted it, as
+the owner's next read shows), E_AUTHZ_ANONYMOUS (an operation the description secures
+answered 2xx with no credentials), E_AUTHZ_ROLE (an operation the description scopes to a
+role answered another actor). What the description makes public (security: []) and what a
+resource is shared with (shared: in its file) is not tried.
 
 Writes are sent (this command exists to write); bulk operations only with --destructive.
 Only what the run created is deleted.
@@ -90,6 +102,7 @@ export default (async function exploreCommand(argv: string[], io: CliIO): Promis
     budgetMs: budget * 1000,
     seed,
     destructive: o.destructive,
+    authz: o.authz,
     env: o.env,
     vars,
     processEnv: io.env,
@@ -113,6 +126,7 @@ export default (async function exploreCommand(argv: string[], io: CliIO): Promis
       `${result.sequences} sequences, ${result.operations} operations, ${result.requests} requests in ${seconds.toFixed(1)} s ` +
       `(${Math.round(result.requests / Math.max(seconds, 0.001))} requests/s)\n`,
   );
+  if (result.attempts) say(`${attemptsLine(result.attempts)}\n`);
   const report = {
     project,
     graph,
@@ -134,6 +148,14 @@ export default (async function exploreCommand(argv: string[], io: CliIO): Promis
     );
   return result.findings.length || unwritten.length || unwrittenReplays || nothing ? EXIT.failed : EXIT.ok;
 } satisfies Command);
+
+/** `authz: 40 cross-actor attempts (alice -> bob 14, alice -> no credentials 12, …)` */
+function attemptsLine(attempts: Record<string, number>): string {
+  const pairs = Object.entries(attempts);
+  if (!pairs.length) return 'authz: no cross-actor attempt (it needs two actors, and an instance one of them creates)';
+  const total = pairs.reduce((n, [, k]) => n + k, 0);
+  return `authz: ${total} cross-actor attempt(s) (${pairs.map(([pair, k]) => `${pair} ${k}`).join(', ')})`;
+}
 
 /** The live line on a terminal: operations, requests, findings, time; redrawn at most 10 times a second. */
 function progressWriter(write: (text: string) => void) {
