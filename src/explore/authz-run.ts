@@ -128,7 +128,8 @@ async function runInstance(
     const created = await probe(ctx, fork, t.create!, {}, true);
     if (!created.seen || created.seen.status < 200 || created.seen.status >= 300 || !fork.values(t.resource)) return found;
     const identity = identityOf(t, fork.values(t.resource)!);
-    const view = t.read ? await probe(ctx, fork, t.read) : created;
+    // recorded: the read then stands as run, so the clean-up's delete does not send it again as its prerequisite
+    const view = t.read ? await probe(ctx, fork, t.read, {}, true) : created;
     for (const p of group) {
       if (expired(ctx)) break;
       const tried = await probe(ctx, fork, p.op, { actor: p.other });
@@ -208,7 +209,7 @@ async function probe(ctx: AuthzContext, fork: Runner, op: Operation, over: { act
   if (response) ctx.counters.answered++;
   ctx.onStep?.();
   const exchange = [...result.exchanges].reverse().find((e) => e.purpose === op.id);
-  const role: FindingStep['role'] = record ? 'create' : op.method === 'GET' ? 'read' : op.method === 'DELETE' ? 'delete' : 'update';
+  const role: FindingStep['role'] = op.method === 'GET' ? 'read' : op.method === 'DELETE' ? 'delete' : record ? 'create' : 'update';
   return {
     seen: response ? seenOf(response) : undefined,
     sent: parsed(exchange?.request.body),

@@ -29,7 +29,9 @@ async function flow(dir: string, args: string[], api: AuthzApi) {
   return { code, out: io.out, err: io.err };
 }
 
-const EXPLORE = ['explore', '--openapi', 'openapi.yaml', '--budget', '4', '--seed', '5'];
+// the cross-actor pass comes first; its budget leaves it time on a loaded machine
+const EXPLORE = ['explore', '--openapi', 'openapi.yaml', '--budget', '6', '--seed', '5'];
+const LONGER = [...EXPLORE.slice(0, 3), '--budget', '10', '--seed', '5'];
 const found = (out: string) => [...out.matchAll(/^FINDING (\S+) (\S+)$/gm)].map((m) => `${m[1]} ${m[2]}`).sort();
 
 describe('flow explore --authz', () => {
@@ -37,7 +39,7 @@ describe('flow explore --authz', () => {
   let run: Awaited<ReturnType<typeof flow>>;
   beforeAll(async () => {
     dir = await writeProject(authzProject());
-    run = await flow(dir, [...EXPLORE, '--authz', '--out', 'found', '--reporter', 'default', '--reporter', 'json', '--output-file', 'json=report.json'], buggy);
+    run = await flow(dir, [...LONGER, '--authz', '--out', 'found', '--reporter', 'default', '--reporter', 'json', '--output-file', 'json=report.json'], buggy);
   }, 60_000);
 
   it('finds each authorization bug of the buggy twin, and only those, and exits 1', () => {
@@ -120,7 +122,7 @@ describe('no false alarm', () => {
     const files = authzProject();
     files['resources/notes.yaml'] = files['resources/notes.yaml'].replace('shared: { with: [admin] }', 'shared: true');
     const dir = await writeProject(files);
-    const { out } = await flow(dir, [...EXPLORE, '--authz'], buggy);
+    const { out } = await flow(dir, [...LONGER, '--authz'], buggy);
     expect(found(out)).toEqual(['E_AUTHZ_ANONYMOUS note.update', 'E_AUTHZ_ROLE stats.get']);
   }, 60_000);
 
