@@ -83,8 +83,8 @@ function plan(project: Project, t: ResourceTargets, owner: string): Planned[] {
   for (const other of [...project.actors.keys(), null]) {
     if (other === owner) continue;
     for (const [kind, op] of ops) {
-      // an operation the project itself runs as that actor: the project says it may
-      if (op && op.actor !== other) out.push({ kind, op, other });
+      // an operation the project itself runs as that actor (or with none): the project says it may
+      if (op && op.actor !== (other ?? undefined)) out.push({ kind, op, other });
     }
   }
   return out;
