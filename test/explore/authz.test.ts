@@ -1,7 +1,7 @@
 // The judgment of `flow explore --authz` (src/explore/authz.ts), case by case: what proves a
 // finding, what is a denial, and what sharing and public operations allow.
 import { describe, expect, it } from 'vitest';
-import { judge, judgeRole, sharedWith, type Attempt } from '../../src/explore/authz.js';
+import { byDesign, judge, judgeRole, sharedWith, type Attempt } from '../../src/explore/authz.js';
 import type { OperationSecurity } from '../../src/explore/security.js';
 
 const SECURED: OperationSecurity = {
@@ -184,5 +184,19 @@ describe('sharedWith', () => {
     expect(sharedWith({ with: ['admin'], access: 'write' }, 'bob', true)).toBe(false);
     expect(sharedWith({ with: ['admin'], access: 'write' }, 'admin', false)).toBe(true);
     expect(sharedWith({ with: [], access: 'write' }, 'bob', true)).toBe(false);
+  });
+});
+
+describe('byDesign: what is not sent at all', () => {
+  it('a public operation for anyone; optional or unstated credentials for no credentials; a shared resource for the actors it names', () => {
+    expect(byDesign(read({ security: PUBLIC }))?.kind).toBe('allowed');
+    expect(byDesign(read({ other: null, security: { ...SECURED, optional: true } }))?.kind).toBe('allowed');
+    expect(byDesign(read({ other: null, security: { public: false, optional: false, alternatives: [] } }))?.kind).toBe('allowed');
+    expect(byDesign(read({ shared: { with: ['bob'], access: 'read' } }))).toEqual({ kind: 'allowed', why: 'note is shared with bob to read' });
+    // what the answer must decide is sent
+    expect(byDesign(read())).toBeUndefined();
+    expect(byDesign(read({ other: null }))).toBeUndefined();
+    expect(byDesign(write({ shared: { with: ['bob'], access: 'read' } }))).toBeUndefined();
+    expect(byDesign(read({ shared: { with: ['admin'], access: 'write' } }))).toBeUndefined();
   });
 });
