@@ -9,7 +9,7 @@ import { record, type DescribedOperation, type Description } from '../contract/i
 import type { Operation } from '../project/index.js';
 import { describedOperation } from './request-schema.js';
 
-export interface SchemeUse {
+interface SchemeUse {
   /** the scheme's name in the description */
   scheme: string;
   /** its type: `http`, `apiKey`, `oauth2`, `openIdConnect`, `mutualTLS` (Swagger 2.0: `basic` reads as `http`); undefined when not defined */
