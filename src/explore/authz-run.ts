@@ -8,7 +8,7 @@
 // is reported. What the project shares or the description makes public is not sent at all.
 import type { FlowResponse } from '../http/index.js';
 import type { Operation, Project } from '../project/index.js';
-import type { ProbeResult, Runner } from '../runner/index.js';
+import { createRunner, type ProbeResult, type Runner, type RunnerOptions } from '../runner/index.js';
 import type { FindingStep } from '../report/index.js';
 import { byDesign, judge, judgeRole, type Attempt, type AttemptKind, type Seen, type Verdict } from './authz.js';
 import { jsonOf, type ContractSchemas } from './checks.js';
@@ -41,6 +41,28 @@ interface Planned {
 
 const NOBODY = 'no credentials';
 const MUTATES = new Set<AttemptKind>(['update', 'delete']);
+
+/**
+ * The pass `flow explore --authz` makes before its sequences, on the same deadline: a runner
+ * over the project as written (forked per instance), closed at the end. The attempts sent, by pair.
+ */
+export async function crossActorPass(
+  project: Project,
+  runnerOptions: Pick<RunnerOptions, 'env' | 'vars' | 'processEnv' | 'graph' | 'redactor'>,
+  ctx: Omit<AuthzContext, 'project' | 'runner' | 'attempts'>,
+  targets: ResourceTargets[],
+  onFinding: (f: ExploreFinding) => void,
+): Promise<Record<string, number>> {
+  if (project.actors.size < 2) return {};
+  const runner = createRunner(project, { ...runnerOptions, onEvent: (e) => e.type === 'request' && ctx.counters.requests++ });
+  const attempts = new Map<string, number>();
+  try {
+    for (const f of await authzPass({ ...ctx, project, runner, attempts }, targets)) onFinding(f);
+  } finally {
+    await runner.close();
+  }
+  return Object.fromEntries(attempts);
+}
 
 /** Every cross-actor attempt on the targets' instances, then the roles' operations; the findings, each re-proven. */
 export async function authzPass(ctx: AuthzContext, targets: ResourceTargets[]): Promise<ExploreFinding[]> {

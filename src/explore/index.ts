@@ -9,8 +9,8 @@ import fc from 'fast-check';
 import { buildGraph, type ProjectGraph } from '../graph/index.js';
 import type { Operation, Project } from '../project/index.js';
 import { createRedactor, type Redactor } from '../redact/index.js';
-import { createRunner, type RunnerOptions } from '../runner/index.js';
-import { authzPass } from './authz-run.js';
+import type { RunnerOptions } from '../runner/index.js';
+import { crossActorPass } from './authz-run.js';
 import type { ContractSchemas } from './checks.js';
 import { exploreModel } from './model.js';
 import { requestSchema } from './request-schema.js';
@@ -103,7 +103,19 @@ export async function explore(project: Project, options: ExploreOptions): Promis
     counters,
     onStep: report,
   };
-  const attempts = options.authz ? await authz(project, options, ctx, targets, findings, timeoutMs) : undefined;
+  // the cross-actor checks first, on the same budget (authz-run.ts)
+  const attempts = options.authz
+    ? await crossActorPass(
+        project,
+        { ...ctx.runnerOptions, graph: options.graph, redactor: ctx.redactor },
+        { ...ctx, seed: options.seed, timeoutMs },
+        targets,
+        (f) => {
+          findings.push(f);
+          options.onFinding?.(f);
+        },
+      )
+    : undefined;
   report();
   for (let round = 0; Date.now() < deadline && targets.length; round++) {
     for (const [i, t] of targets.entries()) {
@@ -147,49 +159,4 @@ export async function explore(project: Project, options: ExploreOptions): Promis
   }
   report();
   return { ...progress, findings, answered: counters.answered, resources: targets.map((t) => t.resource), skipped, attempts };
-}
-
-/** The cross-actor pass, first, on the run's budget: its own runner over the project as written, forked per instance. */
-async function authz(
-  project: Project,
-  options: ExploreOptions,
-  ctx: SessionContext,
-  targets: ReturnType<typeof resourceTargets>['targets'],
-  findings: ExploreFinding[],
-  timeoutMs: number,
-): Promise<Record<string, number>> {
-  const attempts = new Map<string, number>();
-  if (project.actors.size < 2) return {};
-  const runner = createRunner(project, {
-    env: options.env,
-    vars: options.vars,
-    processEnv: options.processEnv,
-    graph: options.graph,
-    redactor: ctx.redactor,
-    onEvent: (e) => e.type === 'request' && ctx.counters.requests++,
-  });
-  try {
-    const found = await authzPass(
-      {
-        project,
-        runner,
-        contract: options.contract,
-        deadline: ctx.deadline,
-        seed: options.seed,
-        timeoutMs,
-        known: ctx.known,
-        counters: ctx.counters,
-        attempts,
-        onStep: ctx.onStep,
-      },
-      targets,
-    );
-    for (const f of found) {
-      findings.push(f);
-      options.onFinding?.(f);
-    }
-  } finally {
-    await runner.close();
-  }
-  return Object.fromEntries(attempts);
 }
