@@ -10,10 +10,10 @@ import type { FlowResponse } from '../http/index.js';
 import type { Operation, Project } from '../project/index.js';
 import { createRunner, type ProbeResult, type Runner, type RunnerOptions } from '../runner/index.js';
 import type { FindingStep } from '../report/index.js';
-import { byDesign, judge, judgeRole, type Attempt, type AttemptKind, type Seen, type Verdict } from './authz.js';
+import { byDesign, judge, judgeAnonymousCreate, judgeRole, type Attempt, type AttemptKind, type Seen, type Verdict } from './authz.js';
 import { jsonOf, type ContractSchemas } from './checks.js';
 import type { ExploreFinding } from './replay.js';
-import { operationSecurity, roleRequirement, securityCounts, type OperationSecurity } from './security.js';
+import { isSecured, operationSecurity, roleRequirement, securityCounts, type OperationSecurity } from './security.js';
 import type { StepRecord } from './session.js';
 import type { ResourceTargets } from './targets.js';
 
@@ -89,8 +89,35 @@ export async function authzPass(ctx: AuthzContext, targets: ResourceTargets[]): 
       }
     }
   }
+  for (const t of targets) {
+    if (!t.create || t.create.actor === undefined || expired(ctx) || ctx.known.has(`E_AUTHZ_ANONYMOUS ${t.create.id}`)) continue;
+    const finding = await anonymousCreate(ctx, t, securityOf(t.create));
+    if (!finding || !(await anonymousCreate(ctx, t, securityOf(t.create)))) continue;
+    ctx.known.add(`E_AUTHZ_ANONYMOUS ${t.create.id}`);
+    found.push(finding);
+  }
   found.push(...(await rolePass(ctx, targets, securityOf)));
   return found;
+}
+
+/** The create sent with no credentials, in a fork of its own; what it made is deleted as the owner would. */
+async function anonymousCreate(ctx: AuthzContext, t: ResourceTargets, security: OperationSecurity): Promise<ExploreFinding | undefined> {
+  const create = t.create!;
+  if (!isSecured(security)) return undefined;
+  const fork = ctx.runner.fork({ onEvent: (e) => e.type === 'request' && ctx.counters.requests++ });
+  let made: Record<string, unknown> = {};
+  try {
+    const tried = await probe(ctx, fork, create, { actor: null }, true);
+    const pair = `${create.actor} -> ${NOBODY}`;
+    ctx.attempts.set(pair, (ctx.attempts.get(pair) ?? 0) + 1);
+    if (!tried.seen) return undefined;
+    made = identityOf(t, fork.values(t.resource) ?? {});
+    const verdict = judgeAnonymousCreate({ operation: create.id, resource: t.resource, security, answer: tried.seen, made });
+    return verdict.kind === 'finding' ? findingOf(ctx, verdict, create.id, [tried.step(null)]) : undefined;
+  } finally {
+    if (Object.keys(made).length && t.delete) await fork.probe(t.delete.id, { timeoutMs: ctx.timeoutMs });
+    await fork.close();
+  }
 }
 
 /** What each other actor (and no credentials) tries on one of the owner's instances: read, list, every write, delete. */

@@ -142,6 +142,29 @@ export function judgeRole(r: RoleAttempt): Verdict {
   };
 }
 
+/**
+ * A create sent with no credentials to an operation the description secures: E_AUTHZ_ANONYMOUS
+ * when it answered 2xx and made an instance (`made`: what the create extracts came back), a
+ * denial otherwise.
+ */
+export function judgeAnonymousCreate(c: {
+  operation: string;
+  resource: string;
+  security: OperationSecurity;
+  answer: Seen;
+  made: Record<string, unknown>;
+}): Verdict {
+  if (!is2xx(c.answer.status)) return { kind: 'denied', why: `${c.operation} answered ${c.answer.status} to no credentials` };
+  if (!isSecured(c.security)) return { kind: 'allowed', why: `the description does not demand credentials for ${c.security.described ?? c.operation}` };
+  if (!Object.keys(c.made).length) return { kind: 'denied', why: `${c.operation} answered ${c.answer.status}, and made no ${c.resource}` };
+  const needs = c.security.alternatives.map((alt) => alt.map(describeUse).join(' and ')).join(' or ');
+  return {
+    kind: 'finding',
+    code: 'E_AUTHZ_ANONYMOUS',
+    message: `a request with no credentials created a ${c.resource} (${pairs(c.made)}): ${c.operation} answered ${c.answer.status}; the description secures ${c.security.described} (${needs})`,
+  };
+}
+
 /** Whether `other` may do it by the resource's declaration: shared with it (every actor when `with` is left out), to read or to write. */
 export function sharedWith(shared: Sharing | undefined, other: string, reading: boolean): boolean {
   if (!shared || (shared.with && !shared.with.includes(other))) return false;

@@ -1,6 +1,6 @@
 // `flow explore --authz` against the notes API of test/helpers/authz-api.ts: the buggy twin
 // gives each authorization finding (bob reads, lists and deletes alice's note, a note changes
-// with no credentials, a user reads the admin's counts), each re-proven, with the owner's
+// and a page is made with no credentials, a user reads the admin's counts), each re-proven, with the owner's
 // and the other actor's requests; the correct twin gives none; what is public (a page) or
 // shared (a board everyone reads, every note for the admin) gives none on either; the replays
 // fail on the buggy twin and pass on the correct one; no token shows anywhere.
@@ -46,6 +46,7 @@ describe('flow explore --authz', () => {
     expect(run.err).toBe('');
     expect(found(run.out), run.out).toEqual([
       'E_AUTHZ_ANONYMOUS note.update',
+      'E_AUTHZ_ANONYMOUS page.create',
       'E_AUTHZ_OTHER_READ note.get',
       'E_AUTHZ_OTHER_READ note.list',
       'E_AUTHZ_OTHER_WRITE note.delete',
@@ -123,7 +124,7 @@ describe('no false alarm', () => {
     files['resources/notes.yaml'] = files['resources/notes.yaml'].replace('shared: { with: [admin] }', 'shared: true');
     const dir = await writeProject(files);
     const { out } = await flow(dir, [...LONGER, '--authz'], buggy);
-    expect(found(out)).toEqual(['E_AUTHZ_ANONYMOUS note.update', 'E_AUTHZ_ROLE stats.get']);
+    expect(found(out)).toEqual(['E_AUTHZ_ANONYMOUS note.update', 'E_AUTHZ_ANONYMOUS page.create', 'E_AUTHZ_ROLE stats.get']);
   }, 60_000);
 
   it('without --authz, explore sends every request as the actor that made the instance: none of these bugs shows', async () => {

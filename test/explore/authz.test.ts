@@ -1,7 +1,7 @@
 // The judgment of `flow explore --authz` (src/explore/authz.ts), case by case: what proves a
 // finding, what is a denial, and what sharing and public operations allow.
 import { describe, expect, it } from 'vitest';
-import { byDesign, judge, judgeRole, sharedWith, type Attempt } from '../../src/explore/authz.js';
+import { byDesign, judge, judgeAnonymousCreate, judgeRole, sharedWith, type Attempt } from '../../src/explore/authz.js';
 import type { OperationSecurity } from '../../src/explore/security.js';
 
 const SECURED: OperationSecurity = {
@@ -198,5 +198,29 @@ describe('byDesign: what is not sent at all', () => {
     expect(byDesign(read({ other: null }))).toBeUndefined();
     expect(byDesign(write({ shared: { with: ['bob'], access: 'read' } }))).toBeUndefined();
     expect(byDesign(read({ shared: { with: ['admin'], access: 'write' } }))).toBeUndefined();
+  });
+});
+
+describe('a create with no credentials', () => {
+  const create = {
+    operation: 'note.create',
+    resource: 'note',
+    security: { ...SECURED, described: 'POST /notes' },
+    answer: { status: 201, body: NOTE },
+    made: { id: 'n7' },
+  };
+
+  it('a 2xx that made an instance, to an operation the description secures, is E_AUTHZ_ANONYMOUS', () => {
+    expect(judgeAnonymousCreate(create)).toEqual({
+      kind: 'finding',
+      code: 'E_AUTHZ_ANONYMOUS',
+      message: 'a request with no credentials created a note (id "n7"): note.create answered 201; the description secures POST /notes (oauth with notes)',
+    });
+  });
+
+  it('a refusal, a 2xx that made nothing, or an operation the description does not secure is not', () => {
+    expect(judgeAnonymousCreate({ ...create, answer: { status: 401 } }).kind).toBe('denied');
+    expect(judgeAnonymousCreate({ ...create, answer: { status: 200, body: { error: 'log in' } }, made: {} }).kind).toBe('denied');
+    expect(judgeAnonymousCreate({ ...create, security: PUBLIC }).kind).toBe('allowed');
   });
 });

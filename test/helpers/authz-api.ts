@@ -9,6 +9,7 @@
 //                        token, a user who is not the owner gets 403)
 //   E_AUTHZ_OTHER_READ   GET /notes lists every user's notes, not the caller's
 //   E_AUTHZ_ROLE         GET /admin/stats (scope admin) answers any valid token
+//   E_AUTHZ_ANONYMOUS    POST /pages makes a page with no credentials
 import { readdirSync, readFileSync } from 'node:fs';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
@@ -24,11 +25,12 @@ export const AUTHZ_ENV = {
 };
 
 type User = keyof typeof AUTHZ_TOKENS;
+type Owner = User | 'nobody';
 const SCOPES: Record<User, string[]> = { alice: ['notes'], bob: ['notes'], admin: ['notes', 'admin'] };
 
 interface Thing {
   id: string;
-  owner: User;
+  owner: Owner;
   [field: string]: unknown;
 }
 
@@ -114,7 +116,8 @@ export async function startAuthzApi({ fixed }: { fixed: boolean }): Promise<Auth
       }
     }
     if (!id) {
-      if (!user) return denied();
+      const anonymousPage = !fixed && kind === 'pages' && req.method === 'POST';
+      if (!user && !anonymousPage) return denied();
       if (req.method === 'GET' && kind !== 'pages') {
         // boards are the team's; notes are the caller's (the admin's: all), every note when buggy
         const all = [...store.values()];
@@ -124,7 +127,7 @@ export async function startAuthzApi({ fixed }: { fixed: boolean }): Promise<Auth
       if (req.method !== 'POST') return send(res, 405, { error: 'method not allowed' });
       const why = invalid(kind, body, false);
       if (why) return send(res, 400, { error: why });
-      const thing: Thing = { id: `${kind[0]}${next++}`, owner: user, ...(body as object) };
+      const thing: Thing = { id: `${kind[0]}${next++}`, owner: user ?? 'nobody', ...(body as object) };
       store.set(thing.id, thing);
       return send(res, 201, thing);
     }

@@ -33,7 +33,7 @@ async function exploreTest(api: AuthzApi, authz: boolean): Promise<unknown> {
 describe('the explore test with authz', () => {
   it('fails on the buggy twin with every authorization finding, no token shown', async () => {
     const err = (await exploreTest(buggy, true)) as { code: string; message: string };
-    expect(err?.message).toMatch(/^5 finding\(s\)\n/);
+    expect(err?.message).toMatch(/^6 finding\(s\)\n/);
     for (const f of [
       'E_AUTHZ_OTHER_READ note.get',
       'E_AUTHZ_OTHER_READ note.list',
