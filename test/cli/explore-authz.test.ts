@@ -31,7 +31,7 @@ async function flow(dir: string, args: string[], api: AuthzApi) {
 
 // the cross-actor pass comes first; its budget leaves it time on a loaded machine
 const EXPLORE = ['explore', '--openapi', 'openapi.yaml', '--budget', '6', '--seed', '5'];
-const LONGER = [...EXPLORE.slice(0, 3), '--budget', '10', '--seed', '5'];
+const LONGER = [...EXPLORE.slice(0, 3), '--budget', '15', '--seed', '5'];
 const found = (out: string) => [...out.matchAll(/^FINDING (\S+) (\S+)$/gm)].map((m) => `${m[1]} ${m[2]}`).sort();
 
 describe('flow explore --authz', () => {
