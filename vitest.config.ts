@@ -1,9 +1,11 @@
 import { availableParallelism } from 'node:os';
-import { defineConfig } from 'vitest/config';
+import { configDefaults, defineConfig } from 'vitest/config';
 
 export default defineConfig({
   test: {
     include: ['test/**/*.test.ts'],
+    // test/unleash/: a real feature-flag server with its own install, run apart (npm run test:unleash)
+    exclude: [...configDefaults.exclude, 'test/unleash/**'],
     testTimeout: 30_000,
     hookTimeout: 30_000,
     pool: 'forks',

@@ -1,10 +1,12 @@
 // `flow calibrate`: run operations against the live API and, for every expectation a real
-// answer contradicts, propose the smallest edit that answer proves. Each round runs the plan
-// on a fresh runner over a copy of the model with the proposals so far; it stops when a
-// round proves nothing new (a fixed status can reveal a wrong extraction behind it).
+// answer contradicts, propose the smallest edit that answer proves. One runner for the whole
+// calibration (one HTTP client, each actor logged in once); each round runs the plan on a fork
+// of it over a copy of the model with the proposals so far, and each try on a fork of its own;
+// it stops when a round proves nothing new (a fixed status can reveal a wrong extraction
+// behind it).
 import { buildGraph, type ProjectGraph } from '../graph/index.js';
 import type { Project } from '../project/index.js';
-import { createRunner, type OperationResult, type RunnerOptions } from '../runner/index.js';
+import { createRunner, type ForkOptions, type OperationResult, type Runner, type RunnerOptions } from '../runner/index.js';
 import type { FlowResponse } from '../http/index.js';
 import { createRedactor, type Redactor } from '../redact/index.js';
 import { diagnose, observedOf } from './diagnose.js';
@@ -30,6 +32,24 @@ export interface CalibrateOptions extends SafetyFlags, Pick<RunnerOptions, 'env'
 const MAX_ROUNDS = 10;
 
 export async function calibrate(project: Project, asked: readonly string[], options: CalibrateOptions): Promise<Calibration> {
+  // One redactor for every run: it learns each secret and login token as it is used, and what
+  // it would hide never goes into an edit (an answer keyed by an API key).
+  options = { ...options, redactor: options.redactor ?? createRedactor() };
+  const root = createRunner(project, {
+    env: options.env,
+    vars: options.vars,
+    processEnv: options.processEnv,
+    redactor: options.redactor,
+    graph: options.graph,
+  });
+  try {
+    return await calibrateOn(root, project, asked, options);
+  } finally {
+    await root.close();
+  }
+}
+
+async function calibrateOn(root: Runner, project: Project, asked: readonly string[], options: CalibrateOptions): Promise<Calibration> {
   let plan: CalibrationPlan = planCalibration(project, options.graph ?? buildGraph(project), asked, options);
   const proposals: Proposal[] = [];
   const edited = new Set<string>();
@@ -38,19 +58,16 @@ export async function calibrate(project: Project, asked: readonly string[], opti
   let questions: OpenQuestion[] = [];
   let results: OperationResult[] = [];
   let rounds = 0;
-  // One redactor for every run: it learns each secret and login token as it is used, and what
-  // it would hide never goes into an edit (an answer keyed by an API key).
-  options = { ...options, redactor: options.redactor ?? createRedactor() };
   const redactor = options.redactor!;
   const isSecret = (text: string): boolean => redactor.text(text) !== text;
-  const tryRun = (p: Project, id: string, purpose: string) => runOne(p, id, options, record(probes, purpose));
+  const tryRun = (p: Project, id: string, purpose: string) => runOne(root, project, p, id, options, record(probes, purpose));
   const fieldSchema = options.fieldSchema;
   while (rounds < MAX_ROUNDS) {
     rounds++;
     const graph = buildGraph(model);
     plan = planCalibration(model, graph, asked, options);
     const round = plan.run.length
-      ? await runPlan(model, graph, plan, options, record(probes, `round ${rounds}`))
+      ? await runPlan(root, project, model, graph, plan, options, record(probes, `round ${rounds}`))
       : { results: [], responses: new Map<string, FlowResponse>() };
     results = round.results;
     const found = { proposals: [] as Proposal[], questions: [] as OpenQuestion[] };
@@ -93,44 +110,76 @@ function record(probes: Probe[], purpose: string): RunnerOptions['onEvent'] {
 /** The report lists every request; past this many a run is not a calibration any more. */
 const MAX_PROBES = 2000;
 
-function runnerOptions(project: Project, options: CalibrateOptions, onEvent: RunnerOptions['onEvent'], graph = buildGraph(project)): RunnerOptions {
-  return {
-    graph,
+/** Each fork's events: the calibration's record, and the caller's. */
+function events(options: CalibrateOptions, onEvent: RunnerOptions['onEvent']): RunnerOptions['onEvent'] {
+  return (e) => {
+    onEvent?.(e);
+    options.onEvent?.(e);
+  };
+}
+
+/**
+ * A runner over `model` for one round or one try: a fork of the calibration's runner, which
+ * shares its logins, unless an edit changed an actor's login (an api_key's form): that one
+ * needs a login of its own, on a runner of its own.
+ */
+async function withRunner<T>(
+  root: Runner,
+  base: Project,
+  model: Project,
+  graph: ProjectGraph | undefined,
+  fork: Omit<ForkOptions, 'project' | 'graph'>,
+  options: CalibrateOptions,
+  use: (runner: Runner) => Promise<T>,
+): Promise<T> {
+  // inject.headers are rendered on each request from the session's values: only a changed login needs its own
+  const sameLogins = [...model.actors].every(([id, actor]) => base.actors.get(id)?.auth === actor.auth && base.actors.get(id)?.session === actor.session);
+  if (sameLogins) return use(root.fork({ ...fork, project: model, graph }));
+  const runner = createRunner(model, {
     env: options.env,
     vars: options.vars,
     processEnv: options.processEnv,
     redactor: options.redactor,
-    onEvent: (e) => {
-      onEvent?.(e);
-      options.onEvent?.(e);
-    },
-  };
-}
-
-/** One round: the plan in order; every operation's result and its full response (kept for the field search only, never shown). */
-async function runPlan(project: Project, graph: ProjectGraph, plan: CalibrationPlan, options: CalibrateOptions, onEvent: RunnerOptions['onEvent']) {
-  const responses = new Map<string, FlowResponse>();
-  const runner = createRunner(project, {
-    ...runnerOptions(project, options, onEvent, graph),
-    responseCheck: ({ operation, response }) => {
-      responses.set(operation, response);
-      return undefined;
-    },
+    graph: graph ?? buildGraph(model),
+    ...fork,
   });
   try {
+    return await use(runner);
+  } finally {
+    await runner.close();
+  }
+}
+
+/** One round: the plan in order over the round's model; every operation's result and its full response (kept for the field search only, never shown). */
+async function runPlan(
+  root: Runner,
+  base: Project,
+  project: Project,
+  graph: ProjectGraph,
+  plan: CalibrationPlan,
+  options: CalibrateOptions,
+  onEvent: RunnerOptions['onEvent'],
+) {
+  const responses = new Map<string, FlowResponse>();
+  const responseCheck: ForkOptions['responseCheck'] = ({ operation, response }) => {
+    responses.set(operation, response);
+    return undefined;
+  };
+  return withRunner(root, base, project, graph, { onEvent: events(options, onEvent), responseCheck }, options, async (runner) => {
     await runner.runMany(plan.run);
     const results = plan.order.flatMap((id) => runner.result(id) ?? []);
     return { results, responses };
-  } finally {
-    await runner.close();
-  }
+  });
 }
 
-async function runOne(project: Project, operation: string, options: CalibrateOptions, onEvent: RunnerOptions['onEvent']): Promise<OperationResult> {
-  const runner = createRunner(project, runnerOptions(project, options, onEvent));
-  try {
-    return await runner.run(operation);
-  } finally {
-    await runner.close();
-  }
+/** One try of an edit: the operation (its prerequisites first) over the edited model, on a runner of its own. */
+async function runOne(
+  root: Runner,
+  base: Project,
+  project: Project,
+  operation: string,
+  options: CalibrateOptions,
+  onEvent: RunnerOptions['onEvent'],
+): Promise<OperationResult> {
+  return withRunner(root, base, project, undefined, { onEvent: events(options, onEvent) }, options, (runner) => runner.run(operation));
 }

@@ -8,7 +8,7 @@
 // is reported. What the project shares or the description makes public is not sent at all.
 import type { FlowResponse } from '../http/index.js';
 import type { Operation, Project } from '../project/index.js';
-import { createRunner, type ProbeResult, type Runner, type RunnerOptions } from '../runner/index.js';
+import type { ProbeResult, Runner } from '../runner/index.js';
 import type { FindingStep } from '../report/index.js';
 import { byDesign, judge, judgeAnonymousCreate, judgeRole, type Attempt, type AttemptKind, type Seen, type Verdict } from './authz.js';
 import { jsonOf, type ContractSchemas } from './checks.js';
@@ -43,24 +43,19 @@ const NOBODY = 'no credentials';
 const MUTATES = new Set<AttemptKind>(['update', 'delete']);
 
 /**
- * The pass `flow explore --authz` makes before its sequences, on the same deadline: a runner
- * over the project as written (forked per instance), closed at the end. The attempts sent, by pair.
+ * The pass `flow explore --authz` makes before its sequences, on the same deadline and through
+ * forks of the run's runner. The attempts sent, by pair.
  */
 export async function crossActorPass(
   project: Project,
-  runnerOptions: Pick<RunnerOptions, 'env' | 'vars' | 'processEnv' | 'graph' | 'redactor'>,
+  runner: Runner,
   ctx: Omit<AuthzContext, 'project' | 'runner' | 'attempts'>,
   targets: ResourceTargets[],
-  onFinding: (f: ExploreFinding) => void,
+  onFinding: (f: ExploreFinding) => Promise<void>,
 ): Promise<Record<string, number>> {
   if (project.actors.size < 2) return {};
-  const runner = createRunner(project, { ...runnerOptions, onEvent: (e) => e.type === 'request' && ctx.counters.requests++ });
   const attempts = new Map<string, number>();
-  try {
-    for (const f of await authzPass({ ...ctx, project, runner, attempts }, targets)) onFinding(f);
-  } finally {
-    await runner.close();
-  }
+  for (const f of await authzPass({ ...ctx, project, runner, attempts }, targets)) await onFinding(f);
   return Object.fromEntries(attempts);
 }
 

@@ -1,26 +1,31 @@
 // `flow explore`: stateful property-based testing from the graph. For each resource, fast-check
 // draws sequences of its operations (create, read, update, delete, read-after-delete, bodies
 // that break the schema) with bodies drawn from the description's request schemas; ids come
-// from real creates run through the graph. A sequence whose answers show a problem is shrunk
-// to the shortest sequence and smallest bodies that still show it, and becomes a finding.
-// Rounds go over the resources until the budget (wall time) is spent; a finding already made
-// (same code, same operation) does not stop later sequences.
+// from real creates run through the graph. Every sequence runs on a fork of one runner (the
+// run's HTTP client and logins shared, its instances its own) and sends each step as a probe.
+// A sequence whose answers show a problem is shrunk to the shortest sequence and smallest
+// bodies that still show it; its steps are then sent once more on a fresh fork, and only a
+// problem the replay shows again is a finding (one it does not is reported as flaky). Rounds
+// go over the resources until the budget (wall time) is spent; a finding already made (same
+// code, same operation) does not stop later sequences.
 import fc from 'fast-check';
 import { buildGraph, type ProjectGraph } from '../graph/index.js';
 import type { Operation, Project } from '../project/index.js';
 import { createRedactor, type Redactor } from '../redact/index.js';
-import type { RunnerOptions } from '../runner/index.js';
+import { createRunner, type RunnerOptions } from '../runner/index.js';
+import { answerClass, emptyAnswers, type AnswerCounts } from './answers.js';
 import { crossActorPass } from './authz-run.js';
 import type { ContractSchemas } from './checks.js';
-import { exploreModel } from './model.js';
 import { requestSchema } from './request-schema.js';
+import { reproduces } from './reprove.js';
 import { bodiesOf, sequenceArbitrary, type Bodies } from './sequence.js';
 import type { ExploreFinding } from './replay.js';
-import { Session, type FindingError, type SessionContext } from './session.js';
+import { Session, type FindingError, type Seen, type SessionContext } from './session.js';
 import { resourceTargets, type SkippedOperation } from './targets.js';
 
-export { writeReplays } from './replay.js';
+export { writeReplay, writeReplays, prepareReplays } from './replay.js';
 export { requestSchema } from './request-schema.js';
+export { ANSWER_CLASSES, type AnswerClass, type AnswerCounts } from './answers.js';
 
 export interface ExploreOptions extends Pick<RunnerOptions, 'env' | 'vars' | 'processEnv'> {
   contract: ContractSchemas;
@@ -35,7 +40,8 @@ export interface ExploreOptions extends Pick<RunnerOptions, 'env' | 'vars' | 'pr
   /** the run's redactor (the CLI's, which knows the FLOW_SECRET_* values) */
   redactor?: Redactor;
   onProgress?: (p: ExploreProgress) => void;
-  onFinding?: (f: ExploreFinding) => void;
+  /** each finding once its replay has shown it again, as it is made */
+  onFinding?: (f: ExploreFinding) => void | Promise<void>;
 }
 
 export interface ExploreProgress {
@@ -49,8 +55,14 @@ export interface ExploreProgress {
 
 export interface ExploreResult extends Omit<ExploreProgress, 'findings'> {
   findings: ExploreFinding[];
+  /** problems a sequence showed and its replay did not: not findings */
+  flaky: FlakyProblem[];
   /** steps that got an answer: none means nothing was explored (a login or a prerequisite failed) */
   answered: number;
+  /** every answer of the run (logins and prerequisites included), by class of status */
+  answers: AnswerCounts;
+  /** sequences that had a step answered with something else than 401 or 403 */
+  pastLogin: number;
   /** the resources explored */
   resources: string[];
   skipped: SkippedOperation[];
@@ -58,10 +70,20 @@ export interface ExploreResult extends Omit<ExploreProgress, 'findings'> {
   attempts?: Record<string, number>;
 }
 
+export interface FlakyProblem {
+  code: string;
+  operation: string;
+  message: string;
+  /** how many sequences showed it (the replay of the first did not) */
+  shown: number;
+}
+
 /** Sequences per fast-check run: a round gives every resource a turn before the next. */
 const RUNS_PER_ROUND = 40;
 /** How long the clean-up and a step already under way may take after the budget. */
 const TIMEOUT_SHARE = 0.5;
+/** How long past the budget a finding's replay may run: a finding made at the end is re-proven too. */
+const REPROOF_GRACE_MS = 5000;
 
 export async function explore(project: Project, options: ExploreOptions): Promise<ExploreResult> {
   const started = Date.now();
@@ -73,90 +95,120 @@ export async function explore(project: Project, options: ExploreOptions): Promis
     if (!bodies.has(op.id)) bodies.set(op.id, bodiesOf(op, requestSchema(options.contract.description, options.contract.schemas, op)));
     return bodies.get(op.id)!;
   };
-  const stepOps = targets.flatMap((t) => [t.create, t.read, ...t.writes, t.delete, ...t.lists, ...t.bulk].filter((op): op is Operation => !!op));
-  const invalidOps = stepOps.filter((op) => bodiesFor(op).invalid);
-  const timeoutMs = Math.max(1000, Math.round(options.budgetMs * TIMEOUT_SHARE));
-  const deleteOps = targets.flatMap((t) => (t.delete ? [t.delete.id] : []));
-  const model = exploreModel(
-    project,
-    stepOps.map((op) => op.id),
-    invalidOps.map((op) => op.id),
-    deleteOps,
-    timeoutMs,
-  );
   const findings: ExploreFinding[] = [];
+  const flaky = new Map<string, FlakyProblem>();
   const progress = { operations: 0, requests: 0, findings: 0, sequences: 0, ms: 0 };
   const counters = { steps: 0, answered: 0, requests: 0 };
+  const answers = emptyAnswers();
+  let pastLogin = 0;
   const report = () => {
     Object.assign(progress, { operations: counters.steps, requests: counters.requests, findings: findings.length, ms: Date.now() - started });
     options.onProgress?.({ ...progress });
   };
+  const redactor = options.redactor ?? createRedactor();
   const ctx: SessionContext = {
-    model,
     contract: options.contract,
-    redactor: options.redactor ?? createRedactor(),
-    runnerOptions: { env: options.env, vars: options.vars, processEnv: options.processEnv, graph: buildGraph(model.project) },
+    redactor,
     known: new Set(),
+    flaky: new Map(),
     deadline,
+    timeoutMs: Math.max(1000, Math.round(options.budgetMs * TIMEOUT_SHARE)),
     creates: new Set(targets.flatMap((t) => (t.create ? [t.create.id] : []))),
     deletes: new Map(targets.flatMap((t) => (t.delete ? [[t.resource, t.delete] as const] : []))),
     counters,
     onStep: report,
   };
-  // the cross-actor checks first, on the same budget (authz-run.ts)
-  const attempts = options.authz
-    ? await crossActorPass(
-        project,
-        { ...ctx.runnerOptions, graph: options.graph, redactor: ctx.redactor },
-        { ...ctx, seed: options.seed, timeoutMs },
-        targets,
-        (f) => {
-          findings.push(f);
-          options.onFinding?.(f);
-        },
-      )
-    : undefined;
-  report();
-  for (let round = 0; Date.now() < deadline && targets.length; round++) {
-    for (const [i, t] of targets.entries()) {
-      if (Date.now() >= deadline) break;
-      const seed = (options.seed + round * targets.length + i) | 0;
-      const property = fc.asyncProperty(sequenceArbitrary(t, bodiesFor), async (steps) => {
-        if (Date.now() >= deadline) return;
-        progress.sequences++;
-        const session = new Session(ctx);
-        try {
-          await fc.asyncModelRun(() => ({ model: { live: false, deleted: false }, real: session }), steps);
-        } finally {
-          await session.close();
+  // one runner for the run: one HTTP client, each actor logged in once; a fork per sequence
+  const root = createRunner(project, { env: options.env, vars: options.vars, processEnv: options.processEnv, graph, redactor });
+  const open = (seen?: Seen[], context = ctx): Session => {
+    const fork = root.fork({
+      onEvent: (event) => {
+        if (event.type === 'request') {
+          counters.requests++;
+          if (event.response) answers[answerClass(event.response.status)]++;
+        } else if (event.type === 'operation:end' && event.result.status === 'passed' && event.result.prerequisiteOf.length) {
+          const op = project.operations.get(event.result.operation);
+          if (op) session.noteCreated(op.id, op.resource);
         }
+      },
+    });
+    const session: Session = new Session(context, fork, seen);
+    return session;
+  };
+  let attempts: Record<string, number> | undefined;
+  try {
+    // the cross-actor checks first, on the same budget and runner (authz-run.ts)
+    if (options.authz) {
+      attempts = await crossActorPass(project, root, { ...ctx, seed: options.seed }, targets, async (f) => {
+        findings.push(f);
+        report();
+        await options.onFinding?.(f);
       });
-      const details = await fc.check(property, { seed, numRuns: RUNS_PER_ROUND });
-      if (!details.failed) continue;
-      if (details.errorInstance === null) {
-        // fast-check could not draw bodies the schema accepts (too many skips): leave the resource
-        skipped.push({ operation: t.resource, why: 'no body its request schema accepts could be drawn' });
-        targets.splice(i, 1);
-        break;
-      }
-      // by code, not instanceof (STYLE): anything else is a bug of ours, not the API's
-      const thrown = details.errorInstance;
-      if ((thrown as { code?: string }).code !== 'E_FINDING') throw thrown instanceof Error ? thrown : new Error(String(thrown));
-      const err = thrown as FindingError;
-      const finding: ExploreFinding = {
-        code: err.problem.code,
-        operation: err.operation,
-        message: err.problem.message,
-        steps: err.steps,
-        problem: err.problem,
-        seed,
-      };
-      ctx.known.add(`${finding.code} ${finding.operation}`);
-      findings.push(finding);
-      report();
-      options.onFinding?.(finding);
     }
+    for (let round = 0; Date.now() < deadline && targets.length; round++) {
+      for (const [i, t] of targets.entries()) {
+        if (Date.now() >= deadline) break;
+        const seed = (options.seed + round * targets.length + i) | 0;
+        const property = fc.asyncProperty(sequenceArbitrary(t, bodiesFor), async (steps) => {
+          if (Date.now() >= deadline) return;
+          progress.sequences++;
+          const session = open();
+          try {
+            await fc.asyncModelRun(() => ({ model: { live: false, deleted: false }, real: session }), steps);
+          } finally {
+            if (session.pastLogin) pastLogin++;
+            await session.close();
+          }
+        });
+        const details = await fc.check(property, { seed, numRuns: RUNS_PER_ROUND });
+        if (!details.failed) continue;
+        if (details.errorInstance === null) {
+          // fast-check could not draw bodies the schema accepts (too many skips): leave the resource
+          skipped.push({ operation: t.resource, why: 'no body its request schema accepts could be drawn' });
+          targets.splice(i, 1);
+          break;
+        }
+        // by code, not instanceof (STYLE): anything else is a bug of ours, not the API's
+        const thrown = details.errorInstance;
+        if ((thrown as { code?: string }).code !== 'E_FINDING') throw thrown instanceof Error ? thrown : new Error(String(thrown));
+        const err = thrown as FindingError;
+        const key = `${err.problem.code} ${err.operation}`;
+        const seen: Seen[] = [];
+        // the replay may finish a little past the budget, as the clean-up may
+        const replay = open(seen, { ...ctx, deadline: Math.max(deadline, Date.now()) + REPROOF_GRACE_MS });
+        if (!(await reproduces(replay, seen, project, err.steps, err.problem.code, err.operation))) {
+          const entry = { code: err.problem.code, operation: err.operation, message: err.problem.message, shown: 1 };
+          flaky.set(key, entry);
+          ctx.flaky.set(key, entry);
+          continue;
+        }
+        const finding: ExploreFinding = {
+          code: err.problem.code,
+          operation: err.operation,
+          message: err.problem.message,
+          steps: err.steps,
+          problem: err.problem,
+          seed,
+        };
+        ctx.known.add(key);
+        findings.push(finding);
+        report();
+        await options.onFinding?.(finding);
+      }
+    }
+  } finally {
+    await root.close();
   }
   report();
-  return { ...progress, findings, answered: counters.answered, resources: targets.map((t) => t.resource), skipped, attempts };
+  return {
+    ...progress,
+    findings,
+    flaky: [...flaky.values()],
+    answered: counters.answered,
+    answers,
+    pastLogin,
+    resources: targets.map((t) => t.resource),
+    skipped,
+    attempts,
+  };
 }

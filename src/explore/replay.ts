@@ -38,6 +38,12 @@ export async function writeReplays(
   outDir: string,
   described: (op: Operation) => RequestSchema | undefined,
 ): Promise<void> {
+  await prepareReplays(project, outDir);
+  for (const f of findings) writeReplay(project, f, outDir, described);
+}
+
+/** The project's files in `outDir`, for the replays written as findings are made. */
+export async function prepareReplays(project: Project, outDir: string): Promise<void> {
   // the folder asked for is made; inside it, the project's writer makes the rest
   await mkdir(outDir, { recursive: true });
   for (const file of project.files) {
@@ -46,15 +52,16 @@ export async function writeReplays(
     if (rel.startsWith('..') || path.isAbsolute(rel)) continue;
     writeProjectFile(outDir, path.join(outDir, rel), await readFile(file.path, 'utf8'));
   }
-  const root = project.files.find((f) => f.kind === 'root');
-  const inline = root && !Array.isArray((root.value as Record<string, unknown> | undefined)?.imports);
-  for (const f of findings) {
-    const name = replayName(f);
-    const file = path.join(outDir, 'resources', `${name}.yaml`);
-    writeProjectFile(outDir, file, replayYaml(project, f, name, described));
-    f.file = file;
-  }
-  if (inline && findings.length) {
+}
+
+/** One finding's replay, a file of its own that replays alone (`flow run -p <outDir> <name>.check`); sets the finding's `file`. */
+export function writeReplay(project: Project, f: ExploreFinding, outDir: string, described: (op: Operation) => RequestSchema | undefined): void {
+  const name = replayName(f);
+  const file = path.join(outDir, 'resources', `${name}.yaml`);
+  writeProjectFile(outDir, file, replayYaml(project, f, name, described));
+  f.file = file;
+  const root = project.files.find((r) => r.kind === 'root');
+  if (root && !Array.isArray((root.value as Record<string, unknown> | undefined)?.imports)) {
     // an inline project imports nothing: the replays would not be read
     writeProjectFile(
       outDir,
@@ -67,12 +74,13 @@ export async function writeReplays(
 function replayYaml(project: Project, f: ExploreFinding, name: string, described: (op: Operation) => RequestSchema | undefined): string {
   const operations: Record<string, unknown> = {};
   let previous: string | undefined;
-  // --authz: the owner's step, then the other actor's, which a correct server refuses (the owner's read after it is left out)
+  // exactly what the sequence sent: a step that was not sent is not replayed either; for
+  // --authz, the owner's step and the other actor's, which a correct server refuses (the owner's read after it is left out)
   const authz = f.code.startsWith('E_AUTHZ_');
-  const steps = authz ? f.steps.slice(0, 2) : f.steps;
-  steps.forEach((step, i) => {
+  const sent = (authz ? f.steps.slice(0, 2) : f.steps).filter((s) => s.request);
+  sent.forEach((step, i) => {
     const op = project.operations.get(step.operation)!;
-    const last = i === steps.length - 1;
+    const last = i === sent.length - 1;
     const stepName = last ? 'check' : `step${i + 1}_${op.name}${step.invalid ? '_invalid' : ''}`.replace(/[^A-Za-z0-9_-]+/g, '_');
     const own = (v: unknown) => ownRefs(v, op.resource, name);
     const written: Record<string, unknown> = {};

@@ -74,7 +74,7 @@ class List implements Step {
     readonly query: Record<string, unknown> | undefined,
   ) {}
   check = () => true;
-  run = async (_m: State, s: Session) => void (await s.step(this.op, 'read', undefined, this.query));
+  run = async (_m: State, s: Session) => s.list(this.op, this.query);
   toString = () => `${this.op.id}(${JSON.stringify(this.query)})`;
 }
 

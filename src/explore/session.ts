@@ -1,16 +1,16 @@
-// One sequence on its own runner: a fresh state, so that each path id comes from a create this
-// sequence made (through the graph: parents and logins first, as `flow run` does). Each step
-// sets its body on the explore model, runs the operation, and the answer is checked; the
-// first problem not found before ends the sequence as a FindingError, which fast-check then
-// shrinks. At the end, what the sequence created and did not delete is deleted: only that.
-import { createRunner, type Runner, type RunnerOptions } from '../runner/index.js';
+// One sequence on its own fork of the run's runner: fresh instance state (each path id comes
+// from a create this sequence made, its parents and prerequisites its own), the run's logins
+// shared. Every step is a probe: the drawn body and query sent as data, any status an answer.
+// The steps that act on one instance name the instance this sequence created, so a check only
+// ever judges what the sequence itself made; the first problem not found before ends the
+// sequence as a FindingError, which fast-check then shrinks. At the end, what the sequence
+// created and did not delete is deleted: only that.
+import type { ProbeOverrides, Runner } from '../runner/index.js';
 import type { FlowResponse } from '../http/index.js';
-import { extractAll } from '../runtime/index.js';
-import { type Operation, scalarText } from '../project/index.js';
+import type { Operation } from '../project/index.js';
 import type { Redactor } from '../redact/index.js';
 import type { FindingStep } from '../report/index.js';
 import { answerProblem, notPersisted, useAfterDelete, writtenFields, type ContractSchemas, type Problem, type Written } from './checks.js';
-import type { ExploreModel } from './model.js';
 
 /** Thrown by a step whose answer shows a problem: fast-check shrinks the sequence that led to it. */
 export class FindingError extends Error {
@@ -29,17 +29,20 @@ export interface StepRecord extends FindingStep {
   /** the status observed, absent when no answer came */
   status?: number;
   invalid: boolean;
+  /** a read of the collection: checked as any answer, not against what was written or deleted */
+  list?: boolean;
 }
 
 export interface SessionContext {
-  model: ExploreModel;
   contract: ContractSchemas;
   redactor: Redactor;
-  /** the model's graph (built once: a step changes bodies and queries, never which references there are) */
-  runnerOptions: Pick<RunnerOptions, 'env' | 'vars' | 'processEnv' | 'graph'>;
   /** `<code> <operation>` of the findings already made: seen again, they do not stop a sequence */
   known: Set<string>;
+  /** `<code> <operation>` of the findings whose replay did not show them: each new sighting is counted */
+  flaky: Map<string, { shown: number }>;
   deadline: number;
+  /** a step's timeout: within the budget */
+  timeoutMs: number;
   /** the create operations explore knows, and each resource's delete: the clean-up deletes what they made */
   creates: Set<string>;
   deletes: Map<string, Operation>;
@@ -48,58 +51,76 @@ export interface SessionContext {
   onStep?: () => void;
 }
 
+/** A problem and the operation at fault, as a replay collects them. */
+export interface Seen {
+  problem: Problem;
+  operation: string;
+}
+
 export class Session {
   readonly steps: StepRecord[] = [];
   /** what the last create or update of the instance wrote, and which operation wrote it */
   written: { fields: Written; by: string } | undefined;
   deletedBy: string | undefined;
-  private readonly runner: Runner;
-  private readonly answers = new Map<string, FlowResponse>();
-  /** the instances the creates of this sequence made, oldest first: the resource, and the instance's place in the runner's state (from 1) */
+  /** a step got an answer other than 401 or 403: the sequence got past its login */
+  pastLogin = false;
+  /** the instance (its place in the fork's state, from 1) that this sequence's last create made */
+  private current: number | undefined;
+  /** the instances made in this fork that a delete can remove, oldest first */
   private readonly created: Array<{ resource: string; index: number }> = [];
-  private readonly made = new Map<string, number>();
-  /** what an invalid create made (accepted when it should not have been): not in the runner's state, its values read from the answer */
-  private readonly strays: Array<{ resource: string; values: Record<string, unknown> }> = [];
 
-  constructor(private readonly ctx: SessionContext) {
-    this.runner = createRunner(ctx.model.project, {
-      ...ctx.runnerOptions,
-      redactor: ctx.redactor,
-      responseCheck: ({ operation, response }) => {
-        this.answers.set(operation, response);
-        return undefined;
-      },
-      onEvent: (event) => {
-        if (event.type === 'request') ctx.counters.requests++;
-        else if (event.type === 'operation:end' && event.result.status === 'passed') this.noteCreated(event.result.operation);
-      },
-    });
-  }
+  /**
+   * `runner`: this sequence's fork (closed with the session). `seen`: a replay's, which
+   * collects every problem instead of stopping at the first.
+   */
+  constructor(
+    private readonly ctx: SessionContext,
+    private readonly runner: Runner,
+    private readonly seen?: Seen[],
+  ) {}
 
   get expired(): boolean {
     return Date.now() >= this.ctx.deadline;
   }
 
-  /** Run one step; its answer, or undefined when none came or the budget is spent. */
-  async step(op: Operation, role: StepRecord['role'], body?: unknown, query?: Record<string, unknown>): Promise<FlowResponse | undefined> {
+  /** A prerequisite create that the fork ran (a parent, or its own resource's) made an instance to delete at the end. */
+  noteCreated(operation: string, resource: string): void {
+    if (this.ctx.creates.has(operation) && this.ctx.deletes.has(resource)) this.created.push({ resource, index: this.count(resource) });
+  }
+
+  /** Probe one step; its answer, or undefined when none came, it was not sent, or the budget is spent. */
+  async step(op: Operation, role: StepRecord['role'], body?: unknown, query?: Record<string, unknown>, list = false): Promise<FlowResponse | undefined> {
     if (this.expired) return undefined;
     const invalid = role === 'invalid';
-    const sent = this.ctx.model.step(op.id, invalid);
-    if (body !== undefined) sent.body = body as Operation['body'];
-    // the project's own values, then the drawn ones (which leave out what it writes with a {{…}})
-    sent.queryParams = query ? { ...op.queryParams, ...(query as Operation['queryParams']) } : op.queryParams;
-    this.answers.delete(sent.id);
-    const result = await this.runner.run(sent.id);
+    const overrides: ProbeOverrides = { timeoutMs: Math.min(op.timeoutMs ?? this.ctx.timeoutMs, this.ctx.timeoutMs), keepWritten: true };
+    // the project's own body, as written, is rendered by the runner; a drawn one is data
+    if (body !== undefined && body !== op.body) overrides.body = body;
+    if (query) overrides.query = query;
+    if (this.current !== undefined && onOwnInstance(op)) overrides.instance = this.current;
+    // a create's instance is what the next steps act on; one an invalid create made is only deleted
+    const creates = this.ctx.creates.has(op.id) && (role === 'create' || invalid);
+    if (creates) overrides.record = true;
+    const before = creates ? this.count(op.resource) : 0;
+    const { result, response } = await this.runner.probe(op.id, overrides);
     this.ctx.counters.steps++;
     this.ctx.onStep?.();
-    const res = this.answers.get(sent.id);
-    if (res) this.ctx.counters.answered++;
-    const exchange = [...result.exchanges].reverse().find((e) => e.purpose === sent.id);
-    this.steps.push({ operation: op.id, role, body, query, request: exchange?.request, response: exchange?.response, status: res?.status, invalid });
-    if (!res) return undefined;
-    const problem = answerProblem(op, res, invalid, this.ctx.contract, (v) => this.ctx.redactor.value(v));
+    const exchange = [...result.exchanges].reverse().find((e) => e.purpose === op.id);
+    // a step that was not sent (a prerequisite failed, a value is missing) did nothing: it is not part of the sequence
+    if (!exchange) return undefined;
+    if (creates && this.count(op.resource) > before) {
+      const index = this.count(op.resource);
+      if (!invalid) this.current = index;
+      if (this.ctx.deletes.has(op.resource)) this.created.push({ resource: op.resource, index });
+    }
+    const step: StepRecord = { operation: op.id, role, body, query, request: exchange.request, response: exchange.response, status: response?.status, invalid };
+    if (list) step.list = true;
+    this.steps.push(step);
+    if (!response) return undefined;
+    this.ctx.counters.answered++;
+    if (response.status !== 401 && response.status !== 403) this.pastLogin = true;
+    const problem = answerProblem(op, response, invalid, this.ctx.contract, (v) => this.ctx.redactor.value(v));
     if (problem) this.found(problem, op.id);
-    return res;
+    return response;
   }
 
   async write(op: Operation, role: 'create' | 'update', body: unknown): Promise<boolean> {
@@ -115,9 +136,14 @@ export class Session {
 
   async read(op: Operation): Promise<void> {
     const res = await this.step(op, 'read');
-    if (!res) return;
+    // only what this sequence created is judged: another's may change at any time
+    if (!res || this.current === undefined) return;
     const problem = this.deletedBy ? useAfterDelete(op, res, this.deletedBy) : this.written && notPersisted(this.written.fields, this.written.by, op, res);
     if (problem) this.found(problem, this.deletedBy ? op.id : this.written!.by);
+  }
+
+  async list(op: Operation, query: Record<string, unknown> | undefined): Promise<void> {
+    await this.step(op, 'read', undefined, query, true);
   }
 
   async delete(op: Operation): Promise<boolean> {
@@ -125,64 +151,46 @@ export class Session {
     if (!res || res.status < 200 || res.status >= 300) return false;
     this.deletedBy = op.id;
     this.written = undefined;
-    // the delete acted on the newest instance
-    const at = this.created.map((c) => c.resource).lastIndexOf(op.resource);
+    const at = this.created.findIndex((c) => c.resource === op.resource && c.index === this.current);
     if (at >= 0) this.created.splice(at, 1);
     return true;
   }
 
   async invalid(op: Operation, body: unknown): Promise<void> {
-    try {
-      await this.step(op, 'invalid', body);
-    } finally {
-      // an accepted invalid create made something: note it for the clean-up, finding or not
-      const res = this.answers.get(this.ctx.model.step(op.id, true).id);
-      if (res && res.status >= 200 && res.status < 300 && this.ctx.creates.has(op.id)) {
-        this.strays.push({ resource: op.resource, values: extractAll(op.extract, res).values });
-      }
-    }
+    await this.step(op, 'invalid', body);
   }
 
-  /**
-   * Delete what this sequence created and did not delete, newest first, each by its place in
-   * the runner's state (`{{item[2].id}}`: a sequence may create two); then close the runner.
-   */
+  /** Delete what this sequence created and did not delete, newest first, each by its place in the fork's state. */
   async close(): Promise<void> {
-    // the instance's own values written into the path; one the path needs and they lack: not deleted
-    const named = (resource: string, values: Record<string, unknown> | undefined) => (path: string) =>
-      path.replace(new RegExp(`\\{\\{\\s*${resource}\\.([\\w$-]+)\\s*\\}\\}`, 'g'), (ref, field: string) =>
-        values?.[field] === undefined || typeof values[field] === 'object' ? ref : encodeURIComponent(scalarText(values[field])),
-      );
     try {
-      for (const { resource, values } of this.strays) await this.cleanUp(resource, named(resource, values));
-      for (const { resource, index } of [...this.created].reverse()) await this.cleanUp(resource, named(resource, this.runner.values(resource, index)));
+      for (const { resource, index } of [...this.created].reverse()) {
+        const del = this.ctx.deletes.get(resource);
+        if (!del || Date.now() >= this.ctx.deadline + 5000) break;
+        await this.runner.probe(del.id, { instance: index, timeoutMs: this.ctx.timeoutMs });
+      }
     } finally {
       await this.runner.close();
     }
   }
 
-  /** Run the resource's delete (its clean-up twin) with its path naming one instance. */
-  private async cleanUp(resource: string, name: (path: string) => string): Promise<void> {
-    const del = this.ctx.deletes.get(resource);
-    if (!del || Date.now() >= this.ctx.deadline + 5000) return;
-    const path = name(del.path);
-    if (path.includes(`{{${resource}.`)) return;
-    const twin = this.ctx.model.cleanup(del.id);
-    twin.path = path;
-    await this.runner.run(twin.id);
-  }
-
-  private noteCreated(operation: string): void {
-    const resource = this.ctx.creates.has(operation) && this.ctx.model.project.operations.get(operation)?.resource;
-    if (!resource) return;
-    // each create that passed started a new instance in the runner's state (DESIGN, "State")
-    const index = (this.made.get(resource) ?? 0) + 1;
-    this.made.set(resource, index);
-    if (this.ctx.deletes.has(resource)) this.created.push({ resource, index });
+  /** How many instances of `resource` the fork's state holds. */
+  private count(resource: string): number {
+    let n = 0;
+    while (n < 100_000 && this.runner.values(resource, n + 1)) n++;
+    return n;
   }
 
   private found(problem: Problem, operation: string): void {
-    if (this.ctx.known.has(`${problem.code} ${operation}`)) return;
+    if (this.seen) return void this.seen.push({ problem, operation });
+    const key = `${problem.code} ${operation}`;
+    const flaky = this.ctx.flaky.get(key);
+    if (flaky) flaky.shown++;
+    if (flaky || this.ctx.known.has(key)) return;
     throw new FindingError(problem, operation, [...this.steps]);
   }
+}
+
+/** Its path names an instance of its own resource (`{{item.id}}`): it acts on one. */
+function onOwnInstance(op: Operation): boolean {
+  return op.path.includes(`{{${op.resource}.`);
 }

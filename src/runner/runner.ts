@@ -31,7 +31,7 @@ export interface Runner {
    * once per run; refresh on expiry as in a run), with fresh instance state and a fresh memo
    * of what ran. close() of a fork releases nothing shared.
    */
-  fork(options?: Pick<RunnerOptions, 'onEvent'>): Runner;
+  fork(options?: ForkOptions): Runner;
   /**
    * Send one operation once: its prerequisites (each once per runner, as run does) first, then
    * the operation with the overrides. Any status is an answer; no expect_status, no extract
@@ -39,6 +39,15 @@ export interface Runner {
    */
   probe(operationId: string, overrides?: ProbeOverrides): Promise<ProbeResult>;
   close(): Promise<void>;
+}
+
+/**
+ * A fork's own events; `project` (with its `graph`): an edited copy of the same project (the
+ * same resources and actors' logins; other expectations, bodies, paths), as a calibration
+ * tries its proposals; `responseCheck`: its own check of each operation's response.
+ */
+export interface ForkOptions extends Pick<RunnerOptions, 'onEvent' | 'responseCheck' | 'graph'> {
+  project?: Project;
 }
 
 export function createRunner(project: Project, options: RunnerOptions = {}): Runner {
@@ -83,10 +92,14 @@ export function createRunner(project: Project, options: RunnerOptions = {}): Run
 }
 
 /** A fork's context: what is shared is the root's; the state (sessions aside), the memo and the events are its own. */
-function forkContext(root: RunContext, onEvent: RunnerOptions['onEvent']): RunContext {
+function forkContext(root: RunContext, { onEvent, responseCheck, project, graph }: ForkOptions): RunContext {
   const ctx: RunContext = Object.create(root) as RunContext;
-  ctx.state = new RunState(root.project.resources.keys(), root.state.sessionValues);
-  ctx.options = { ...root.options, onEvent };
+  if (project) {
+    ctx.project = project;
+    ctx.graph = graph ?? buildGraph(project);
+  }
+  ctx.state = new RunState(ctx.project.resources.keys(), root.state.sessionValues);
+  ctx.options = { ...root.options, onEvent, responseCheck: responseCheck ?? root.options.responseCheck };
   ctx.emit = (event) => onEvent?.(event);
   ctx.sessions = root.sessions.forFork(ctx);
   return ctx;
@@ -148,7 +161,11 @@ function runnerOver(ctx: RunContext, ready: () => Promise<void>, close: () => Pr
       return session ? redactor.value({ ...session }) : undefined;
     },
     fork(forkOptions = {}) {
-      return runnerOver(forkContext(ctx, forkOptions.onEvent), ready, async () => {});
+      const forked = forkContext(ctx, forkOptions);
+      // an edited project may name what the root's does not (a faker value, a secret)
+      let loadedToo: Promise<void> | undefined;
+      const readyToo = forkOptions.project ? () => (loadedToo ??= ready().then(() => loadForRender(forked))) : ready;
+      return runnerOver(forked, readyToo, async () => {});
     },
     async probe(operationId, overrides = {}) {
       await ready();

@@ -147,7 +147,10 @@ export class Scheduler {
   async probe(opId: string, overrides: ProbeOverrides): Promise<ProbeResult> {
     const op = this.ctx.project.operations.get(opId);
     if (!op) return { result: this.failure(opId, new FlowError('E_REF_UNDEFINED', `operation "${opId}" is not defined`), []) };
-    const blocked = this.blocker(await Promise.all(this.depsOf(opId).map((d) => this.ensure(d, opId, new Set([opId])))));
+    // with an instance given, what its own resource needs first (the create, a depends_on on a read) already made it
+    const own = (d: string) => overrides.instance !== undefined && this.ctx.project.operations.get(d)?.resource === op.resource;
+    const deps = this.depsOf(opId).filter((d) => !own(d));
+    const blocked = this.blocker(await Promise.all(deps.map((d) => this.ensure(d, opId, new Set([opId])))));
     if (blocked) return { result: this.skipped(op, blocked.reason, [], blocked.by) };
     await this.semaphore.acquire();
     try {

@@ -154,7 +154,8 @@ export interface ProbeOverrides {
   query?: Record<string, unknown>;
   /**
    * which instance of the operation's own resource its {{<resource>.x}} references read
-   * (from 1, as {{item[2].id}}); default: the newest, as in a run
+   * (from 1, as {{item[2].id}}); default: the newest, as in a run. With an instance given,
+   * the prerequisites of its own resource are not run first (that instance exists already).
    */
   instance?: number;
   /** send as this actor instead of the operation's own; null: with no credentials at all */

@@ -1,6 +1,7 @@
 // The plugin's opt-in `explore` test (`flow({ openapi, explore: { budget, seed } })`): `flow
 // explore` on the project, in the worker, after its operations' tests; it fails with every
-// finding's text (redacted by the run's redactor). Loaded only when a suite has one.
+// finding's text (redacted by the run's redactor), and when no step got an answer. Loaded
+// only when a suite has one.
 import type { ProjectGraph } from '../graph/index.js';
 import type { Project } from '../project/index.js';
 import type { RunnerOptions } from '../runner/index.js';
@@ -36,9 +37,19 @@ export async function runExploreTest(project: Project, graph: ProjectGraph, opti
     processEnv: runner.processEnv,
     redactor: createRedactor(envSecretValues(runner.processEnv ?? process.env)),
   });
+  const loc = (id?: string) => (id && project.operations.get(id)?.loc) || { file: project.rootFile, line: 1, col: 1 };
+  // nothing explored is not a pass: the CLI exits 1 for it too
+  if (!result.answered)
+    throw new FlowTestError(
+      'E_NOTHING_EXPLORED',
+      result.resources.length
+        ? `no step got an answer (${result.requests} request(s) sent): the server does not answer, or a login or a prerequisite failed`
+        : 'nothing to explore: no resource has a create, a collection read or a bulk operation',
+      loc(),
+      EXPLORE_TEST,
+    );
   if (!result.findings.length) return;
   const text = result.findings.map((f) => findingText(f, process.cwd())).join('\n');
   const first = result.findings[0];
-  const loc = project.operations.get(first.operation)?.loc ?? { file: project.rootFile, line: 1, col: 1 };
-  throw new FlowTestError(first.code, `${result.findings.length} finding(s)\n${text}`, loc, EXPLORE_TEST);
+  throw new FlowTestError(first.code, `${result.findings.length} finding(s)\n${text}`, loc(first.operation), EXPLORE_TEST);
 }

@@ -23,3 +23,14 @@ test('the explore test fails with each finding, FINDING <CODE> <operation> and i
   expect(text).toContain('/name: expected a required property, got missing');
   expect(out.code).toBe(1);
 }, 180_000);
+
+test('the explore test fails when no step got an answer (the server is down), as the CLI exits 1', async () => {
+  const port = await freePort(); // nothing listens there
+  const dir = petsRepo(`{ vars: { baseUrl: 'http://127.0.0.1:@PORT@' }, openapi: 'openapi.yaml', explore: { budget: 1, seed: 1 } }`, port);
+  dirs.push(dir);
+  const out = await runVitest(dir, ['run']);
+  const text = out.stdout + out.stderr;
+  expect(text).toContain('FAIL  flow.yaml > explore');
+  expect(text).toContain('no step got an answer');
+  expect(out.code).toBe(1);
+}, 180_000);

@@ -1,10 +1,11 @@
 // `flow explore -p <project> --openapi <spec>`: stateful property-based testing from the graph
 // (src/explore). Wiring and output only: each finding as `FINDING <CODE> <operation>` with the
-// shrunk sequence (redacted by the runner), the replays written with --out, the reports.
+// shrunk sequence (redacted by the runner) as it is made, its replay written with --out first;
+// the flaky problems, the summary with the answers by class, the reports.
 import path from 'node:path';
 import { parseCommandArgs, usageError } from '../usage.js';
 import { loadContract } from '../../contract/index.js';
-import { explore, requestSchema, writeReplays, type ExploreProgress } from '../../explore/index.js';
+import { ANSWER_CLASSES, explore, prepareReplays, requestSchema, writeReplay, type ExploreProgress, type ExploreResult } from '../../explore/index.js';
 import { createRedactor } from '../../redact/index.js';
 import { findingText, wantsProgress } from '../../report/index.js';
 import { envSecretValues } from '../../runtime/index.js';
@@ -40,8 +41,10 @@ Draws sequences of each resource's operations (create, read, update, delete,
 read-after-delete, bodies that break the request schema) with bodies drawn from the
 description's request schemas (valid, boundary and invalid values); ids come from real
 creates run through the graph. Every answer is checked; a problem is shrunk to the shortest
-sequence and the smallest bodies that still show it, and printed as
-FINDING <CODE> <operation> with the request and the answer (secrets as ***).
+sequence and the smallest bodies that still show it, then its steps are sent once more: one
+the replay shows again is printed at once as FINDING <CODE> <operation> with the requests
+and the answers (secrets as ***); one it does not is listed at the end as FLAKY.
+The summary counts the answers by class (2xx, 401/403, 404, 429, other 4xx, 5xx).
 
 Codes: E_SERVER_ERROR (a 5xx), E_CONTRACT (an undocumented status, or a body that breaks
 its schema), E_ACCEPTS_INVALID (a body that breaks the request schema got a 2xx),
@@ -96,6 +99,18 @@ export default (async function exploreCommand(argv: string[], io: CliIO): Promis
   const redactor = createRedactor(envSecretValues(io.env));
   const progress = wantsProgress(io.isTTY, io.env) ? progressWriter(io.stderr) : undefined;
   const startedAt = new Date();
+  const described = (op: Parameters<typeof requestSchema>[2]) => requestSchema(contract.description, contract.schemas, op);
+  const outDir = o.out === undefined ? undefined : path.resolve(io.cwd, o.out);
+  let unwrittenReplays = false;
+  const cannotWrite = (err: unknown) => {
+    unwrittenReplays = true;
+    io.stderr(`flow explore: ${(err as { code?: string }).code ?? 'E_WRITE_FAILED'}: ${(err as Error).message}\n`);
+  };
+  try {
+    if (outDir !== undefined) await prepareReplays(project, outDir);
+  } catch (err) {
+    cannotWrite(err);
+  }
   const result = await explore(project, {
     contract,
     graph,
@@ -108,25 +123,22 @@ export default (async function exploreCommand(argv: string[], io: CliIO): Promis
     processEnv: io.env,
     redactor,
     onProgress: progress?.update,
+    // each finding as soon as its replay showed it again, its replay file written first
+    onFinding: (f) => {
+      try {
+        if (outDir !== undefined && !unwrittenReplays) writeReplay(project, f, outDir, described);
+      } catch (err) {
+        cannotWrite(err);
+      }
+      progress?.clear();
+      say(findingText(f, io.cwd));
+    },
   });
   progress?.stop();
-  const described = (op: Parameters<typeof requestSchema>[2]) => requestSchema(contract.description, contract.schemas, op);
-  let unwrittenReplays = false;
-  try {
-    if (o.out !== undefined) await writeReplays(project, result.findings, path.resolve(io.cwd, o.out), described);
-  } catch (err) {
-    unwrittenReplays = true;
-    io.stderr(`flow explore: ${(err as { code?: string }).code ?? 'E_WRITE_FAILED'}: ${(err as Error).message}\n`);
-  }
-  for (const f of result.findings) say(findingText(f, io.cwd));
+  for (const f of result.flaky)
+    say(`FLAKY ${f.code} ${f.operation}: shown by ${f.shown} sequence(s), not by the replay of the first: not a finding\n  ${f.message.split('\n')[0]}\n`);
   for (const s of result.skipped) say(`  not explored: ${s.operation}: ${s.why}\n`);
-  const seconds = result.ms / 1000;
-  say(
-    `explore: ${result.findings.length} finding(s) in ${result.resources.length} resource(s) (${result.resources.join(', ') || 'none'}); ` +
-      `${result.sequences} sequences, ${result.operations} operations, ${result.requests} requests in ${seconds.toFixed(1)} s ` +
-      `(${Math.round(result.requests / Math.max(seconds, 0.001))} requests/s)\n`,
-  );
-  if (result.attempts) say(`${attemptsLine(result.attempts)}\n`);
+  for (const line of summaryLines(result)) say(line);
   const report = {
     project,
     graph,
@@ -149,7 +161,28 @@ export default (async function exploreCommand(argv: string[], io: CliIO): Promis
   return result.findings.length || unwritten.length || unwrittenReplays || nothing ? EXIT.failed : EXIT.ok;
 } satisfies Command);
 
-/** `authz: 40 cross-actor attempts (alice -> bob 14, alice -> no credentials 12, …)` */
+/** The summary: findings, what was sent, the answers by class, and what kept the run from exploring. */
+function summaryLines(result: ExploreResult): string[] {
+  const seconds = result.ms / 1000;
+  const lines = [
+    `explore: ${result.findings.length} finding(s)${result.flaky.length ? `, ${result.flaky.length} flaky` : ''} in ${result.resources.length} resource(s) (${result.resources.join(', ') || 'none'}); ` +
+      `${result.sequences} sequences, ${result.operations} operations, ${result.requests} requests in ${seconds.toFixed(1)} s ` +
+      `(${Math.round(result.requests / Math.max(seconds, 0.001))} requests/s)\n`,
+  ];
+  const total = ANSWER_CLASSES.reduce((n, c) => n + result.answers[c], 0);
+  const counts = ANSWER_CLASSES.filter((c) => c !== 'other' || result.answers.other).map((c) => `${c} ${result.answers[c]}`);
+  lines.push(`  answers: ${total} (${counts.join(', ')})\n`);
+  if (result.sequences && result.pastLogin * 2 < result.sequences)
+    lines.push(
+      `  most sequences never got past their login: ${result.sequences - result.pastLogin} of ${result.sequences} had no answer but 401/403 (or none): check the actors' credentials\n`,
+    );
+  if (result.attempts) lines.push(`${attemptsLine(result.attempts)}\n`);
+  if (total && result.answers['429'] * 2 > total)
+    lines.push(`  most answers were 429 (too many requests): ${result.answers['429']} of ${total}; the server limits the rate, so little was explored\n`);
+  return lines;
+}
+
+/** `authz: 40 cross-actor attempt(s) (alice -> bob 14, alice -> no credentials 12, …)` */
 function attemptsLine(attempts: Record<string, number>): string {
   const pairs = Object.entries(attempts);
   if (!pairs.length) return 'authz: no cross-actor attempt (it needs two actors, and an instance one of them creates)';
@@ -161,6 +194,11 @@ function attemptsLine(attempts: Record<string, number>): string {
 function progressWriter(write: (text: string) => void) {
   let last = 0;
   return {
+    /** off the line, for a finding printed meanwhile (redrawn at the next update) */
+    clear: () => {
+      last = 0;
+      write('\r\u001b[K');
+    },
     update: (p: ExploreProgress) => {
       const now = Date.now();
       if (now - last < 100) return;

@@ -65,7 +65,7 @@ export class Resolver {
       if (source && this.usable(producer, e)) return { ref: this.extractions.ref(producer, source.field, source.evidence), why: source.evidence };
       return { ref: part.value ?? part.name, why: `the path as sent: ${e.ops[0].evidence.file} ${e.ops[0].evidence.at}` };
     }
-    return this.fromLink(e, part.name) ?? this.fromPath(e, part.name, index) ?? this.userParam(e, part.name, index);
+    return this.fromLink(e, part.name) ?? this.fromPath(e, part.name, index) ?? this.fromParamName(e, part.name) ?? this.userParam(e, part.name, index);
   }
 
   private fromLink(e: Endpoint, name: string): Bound | undefined {
@@ -93,13 +93,30 @@ export class Resolver {
     // `/checks/` and `/checks/{uuid}`: a trailing slash does not make another collection.
     const bare = (shape: string): string => shape.replace(/\/+$/, '');
     const collection = bare(shapeOf(e.segments.slice(0, index)));
-    const candidates = this.endpoints
-      .filter((p) => this.usable(p, e) && p.resource === resource && bare(shapeOf(p.segments)) === collection)
-      .sort((a, b) => rank(a) - rank(b));
-    for (const producer of candidates) {
+    const ofResource = this.endpoints.filter((p) => this.usable(p, e) && p.resource === resource);
+    // The same collection first; else the resource wherever it is created or listed
+    // (`/client/features/{featureName}` reads what `POST /projects/{projectId}/features` made).
+    const here = ofResource.filter((p) => bare(shapeOf(p.segments)) === collection);
+    const elsewhere = ofResource.filter((p) => !here.includes(p) && rank(p) < 2).sort(byRankThenLength);
+    for (const producer of [...here.sort(byRank), ...elsewhere]) {
       const found = findIdField(producer, name, resource);
       if (!found) continue;
       const why = `{${name}} follows /${word} in ${e.ops[0].key}, so it names a ${resource}; ${endpointId(producer)} (${producer.ops[0].key}) returns ${fieldText(found.path)} (${found.evidence.file} ${found.evidence.at})`;
+      return { ref: this.extractions.ref(producer, found.path, why, found.listPath), why };
+    }
+    return undefined;
+  }
+
+  /** `{featureName}`, `{feature_id}`: a parameter whose name spells a resource the input creates or lists. */
+  private fromParamName(e: Endpoint, name: string): Bound | undefined {
+    const m = /^([a-z][A-Za-z0-9]*?)(?:Name|Id|_name|_id)$/.exec(name);
+    if (!m) return undefined;
+    const resource = singular(snake(m[1]));
+    const producers = this.endpoints.filter((p) => this.usable(p, e) && p.resource === resource && rank(p) < 2).sort(byRankThenLength);
+    for (const producer of producers) {
+      const found = findIdField(producer, name, resource);
+      if (!found) continue;
+      const why = `{${name}} of ${e.ops[0].key} names a ${resource} (its name says so); ${endpointId(producer)} (${producer.ops[0].key}) returns ${fieldText(found.path)} (${found.evidence.file} ${found.evidence.at})`;
       return { ref: this.extractions.ref(producer, found.path, why, found.listPath), why };
     }
     return undefined;
@@ -152,6 +169,10 @@ function rank(p: Endpoint): number {
   return 2;
 }
 
+const byRank = (a: Endpoint, b: Endpoint): number => rank(a) - rank(b);
+/** …and, among producers elsewhere, the shortest path: `/refunds` over `/application_fees/{id}/refunds` */
+const byRankThenLength = (a: Endpoint, b: Endpoint): number => rank(a) - rank(b) || a.segments.length - b.segments.length;
+
 function successFields(p: Endpoint): ObservedField[] {
   const rs = p.ops.flatMap((o) => o.responses).filter((r) => r.status === undefined || (r.status >= 200 && r.status < 300));
   return rs.flatMap((r) => r.fields);
@@ -160,7 +181,10 @@ function successFields(p: Endpoint): ObservedField[] {
 /**
  * The response field a placeholder named `name` refers to: a top-level field of that name,
  * else the top-level `id` when the name is id-like (`id`, `petId`, `pid`, the resource's own
- * name as Stripe's `{customer}`), then the same one level down (an envelope or a list).
+ * name as Stripe's `{customer}`), else the top-level `name` when the placeholder is named
+ * after a name or after its resource and is not id-like (`{featureName}`, `{contextField}`),
+ * then the same one level down (an envelope or a list); last, `name` for an id-like
+ * placeholder named after its resource (`{environment}`) that found no `id`.
  */
 function findIdField(p: Endpoint, name: string, resource: string): ObservedField | undefined {
   const fields = successFields(p);
@@ -176,11 +200,21 @@ function findIdField(p: Endpoint, name: string, resource: string): ObservedField
     /(^|_)id$/.test(lower) ||
     /[a-z]Id$/.test(name) ||
     (lower.length <= 4 && lower.endsWith('id'));
+  // named after the item's name, or after the resource itself (`{contextField}` of a context)
+  // (never one that says it is an id, a token, a key or a code: `{shipping_rate_token}`)
+  const byName =
+    !/(^|_)(id|uuid|token|key|code|number|secret)$|[a-z](Id|Uuid|Token|Key|Code|Number|Secret)$/i.test(name) &&
+    (/(^|_)name$|[a-z]Name$/i.test(name) || lower.replace(/_/g, '').startsWith(r));
+  const at = (d: number): ObservedField[] => fields.filter((f) => depth(f) === d);
+  // the item's own name: top level, or in the items of a top-level list, never a nested object's (`tax_code.name`)
+  const named = (d: number): ObservedField | undefined =>
+    at(d).find((f) => last(f) === 'name' && (d === 1 || (f.path.length === 1 && f.listPath?.length === 1)));
   for (const d of [1, 2]) {
-    const at = fields.filter((f) => depth(f) === d);
-    const hit = at.find((f) => last(f) === name) ?? (idLike ? at.find((f) => last(f) === 'id') : undefined);
+    const hit = at(d).find((f) => last(f) === name) ?? (idLike ? at(d).find((f) => last(f) === 'id') : undefined) ?? (byName && !idLike ? named(d) : undefined);
     if (hit) return hit;
   }
+  // `{environment}` of an environment: its id when it has one, else its name
+  if (byName) return named(1) ?? named(2);
   return undefined;
 }
 

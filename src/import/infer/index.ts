@@ -11,6 +11,7 @@ import type { RequestFate } from '../check/coverage.js';
 import type { Draft, DraftOperation, DraftResource, VariableFlow } from './draft.js';
 import { buildEndpoints, endpointId, type Endpoint } from './endpoints.js';
 import { Extractions } from './extractions.js';
+import { itemParams } from './identity.js';
 import { buildOperation } from './operation.js';
 import { isPluralWord } from './names.js';
 import { segmentText, shapeOf, type Segment } from './paths.js';
@@ -46,9 +47,10 @@ export function infer(api: ObservedApi, options: InferOptions = {}): Draft {
   // Shorter paths first, so that longer ones inherit their placeholders' bindings.
   const live = endpoints.filter((e) => !e.blocked);
   const built = new Map<Endpoint, DraftOperation>();
+  const items = itemParams(endpoints);
   const byLength = [...live].sort((a, b) => a.segments.length - b.segments.length || a.ops[0].order - b.ops[0].order);
   byLength.forEach((e, i) => {
-    built.set(e, buildOperation(e, { ctx, resolver }));
+    built.set(e, buildOperation(e, { ctx, resolver, itemParams: items }));
     if (options.progress && (i + 1) % 50 === 0) options.progress(i + 1, live.length);
   });
   for (const [e, op] of built) {

@@ -6,6 +6,7 @@ import type { Resolver } from './bindings.js';
 import type { InferContext } from './context.js';
 import type { DraftOperation } from './draft.js';
 import type { Endpoint } from './endpoints.js';
+import { uniqueIdentity } from './identity.js';
 import { isCredentialName, snake } from './names.js';
 import { renderPath } from './paths.js';
 import { generated, generatorFor, templateBody, templateString, type ValueScope } from './values.js';
@@ -13,6 +14,8 @@ import { generated, generatorFor, templateBody, templateString, type ValueScope 
 export interface OperationDeps {
   ctx: InferContext;
   resolver: Resolver;
+  /** collection shape -> its item path's parameter (identity.ts), for a create's body */
+  itemParams: ReadonlyMap<string, string>;
 }
 
 /** Headers that the runtime, the actor or the transport sets: never copied from traffic. */
@@ -93,6 +96,8 @@ export function buildOperation(e: Endpoint, deps: OperationDeps): DraftOperation
     if (form && typeof body === 'object' && body !== null && !Array.isArray(body)) draft.bodyForm = flattenForm(body as Record<string, TemplateValue>);
     else draft.body = body;
     evidence.body = `${evidenceText(op.requestBody!.evidence)}${op.requestBody!.example !== undefined ? '' : ' (required fields only)'}`;
+    const unique = form ? undefined : uniqueIdentity(draft.body, e, deps.itemParams);
+    if (unique) evidence[unique.key] = unique.why;
   }
   return draft;
 }

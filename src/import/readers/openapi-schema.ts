@@ -20,14 +20,25 @@ export function isSchema(v: unknown): v is Schema {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
 
-/** The value a schema states for itself: `example`, `default`, `const`, or the first `enum` value. */
-export function schemaValue(s: unknown): unknown {
-  if (!isSchema(s)) return undefined;
+/**
+ * The value a schema states for itself: `example`, `default`, `const`, or the first `enum`
+ * value; else the first such value one of its `oneOf`/`anyOf`/`allOf` schemas states (a role
+ * given "either as its id or its name" has the id's example).
+ */
+export function schemaValue(s: unknown, depth = 0): unknown {
+  if (!isSchema(s) || depth > 4) return undefined;
   if (s.example !== undefined) return s.example;
   if (Array.isArray(s.examples) && s.examples.length) return s.examples[0];
   if (s.default !== undefined) return s.default;
   if (s.const !== undefined) return s.const;
   if (Array.isArray(s.enum) && s.enum.length) return s.enum.find((e) => e !== null && e !== '') ?? s.enum[0];
+  for (const alternatives of [s.oneOf, s.anyOf, s.allOf]) {
+    if (!Array.isArray(alternatives)) continue;
+    for (const alt of alternatives) {
+      const v = schemaValue(alt, depth + 1);
+      if (v !== undefined) return v;
+    }
+  }
   return undefined;
 }
 
