@@ -64,6 +64,7 @@ export const ERROR_CODES = {
   E_CONTRACT_LOAD: 'the OpenAPI description cannot be read',
   E_CONTRACT_LIMIT: 'a response too deep, too large or too slow to check against its schema',
   E_NOTHING_EXPLORED: 'flow explore sent steps and none got an answer',
+  E_CONTRACT_PATTERN: 'a pattern in the description that cannot be matched in linear time with its JavaScript meaning',
   // flow run --server
   E_SERVER_OPTIONS: 'server options that do not fit together',
   E_SERVER_IN_USE: 'the address the server is to answer on is already taken',

@@ -1,69 +1,34 @@
 // The data flows one way: files -> project -> graph/lint -> http -> auth -> runtime -> runner ->
 // calibrate/report/open -> vitest/cli. Each stage is one folder and imports only from the stages
-// before it, and from outside a stage only through its index.ts; this test reads every import in src/.
+// before it, and from outside a stage only through its index.ts. What each stage may import is the
+// table of docs/contributing.md#the-stages, read here; every import of src/ is read from its syntax
+// tree (oxc), so side-effect imports, backticks, require() and `typeof import()` count too.
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
+import { parseSync } from 'oxc-parser';
 import { describe, expect, it } from 'vitest';
 
 const SRC = path.resolve(__dirname, '../src');
+const CONTRIBUTING = path.resolve(__dirname, '../docs/contributing.md');
 
-/** stage -> the stages it may import from (besides itself) */
-const ALLOWED: Record<string, string[]> = {
-  errors: ['project'], // type-only: Loc
-  // bounds on untrusted input (file kind and size, nesting, linear-time patterns), for every stage that reads it
-  limits: ['errors'],
-  project: ['errors', 'limits'],
-  graph: ['project', 'errors'],
-  lint: ['project', 'graph', 'errors'],
-  // what any output must hide (secret values in every form, credential headers), for the run and
-  // for what an import sends to a model
-  redact: ['project', 'errors'],
-  // the wire: undici, the one request type, the response object, header helpers
-  http: ['project', 'errors', 'redact'],
-  auth: ['project', 'graph', 'errors', 'http', 'redact'],
-  // the leaves of running one operation: template, extract, assert, secrets, hooks
-  runtime: ['project', 'graph', 'errors', 'http', 'redact'],
-  // the runner orchestrates the leaves and the auth strategies
-  runner: ['project', 'graph', 'errors', 'http', 'runtime', 'auth', 'redact'],
-  // a run's neighbours: the server it starts (src/server), the description it checks responses
-  // against (src/contract), the model an import asks (src/llm), and calibrate, which runs
-  // operations to compare what an API answers with what the project says. The server reads
-  // the credential names of src/project to hide a credential in its command.
-  server: ['project', 'errors', 'redact'],
-  contract: ['project', 'errors', 'http', 'runtime', 'runner', 'redact', 'limits'],
-  llm: ['errors', 'redact'],
-  calibrate: ['project', 'graph', 'errors', 'http', 'runtime', 'runner', 'redact'],
-  // reports are formatted from results afterwards (flow run's reporters, the Vitest failure text)
-  report: ['project', 'graph', 'lint', 'errors', 'http', 'runtime', 'runner', 'redact'],
-  // flow explore: sequences drawn from the graph and the description, run through the runner,
-  // checked against the contract; its findings have the reports' shape
-  explore: ['project', 'graph', 'errors', 'http', 'runtime', 'runner', 'contract', 'redact', 'report'],
-  // opening a project: load, graph, lint gate, environment check, runner (src/open)
-  open: ['project', 'graph', 'lint', 'errors', 'http', 'runtime', 'auth', 'runner', 'redact'],
-  vitest: ['project', 'graph', 'lint', 'errors', 'http', 'runtime', 'auth', 'runner', 'server', 'contract', 'report', 'explore', 'open', 'redact'],
-  import: ['project', 'graph', 'lint', 'errors', 'redact', 'limits'],
-  cli: [
-    'project',
-    'graph',
-    'lint',
-    'errors',
-    'http',
-    'runtime',
-    'auth',
-    'runner',
-    'server',
-    'contract',
-    'llm',
-    'calibrate',
-    'report',
-    'explore',
-    'open',
-    'vitest',
-    'import',
-    'redact',
-  ],
-  index: ['project', 'graph', 'lint', 'errors', 'http', 'runtime', 'auth', 'runner', 'server', 'contract', 'calibrate', 'open', 'import', 'redact'],
-};
+/**
+ * stage -> the stages it may import from (besides itself), read from the table of
+ * docs/contributing.md#the-stages: the doc and this test cannot disagree, there is one table.
+ */
+function stageTable(markdown: string): Record<string, string[]> {
+  const section = markdown.slice(markdown.indexOf('## The stages'));
+  const table: Record<string, string[]> = {};
+  for (const line of section.split('\n')) {
+    if (line.startsWith('## ') && line !== '## The stages') break;
+    const cells = line.split('|').map((c) => c.trim());
+    if (cells.length < 5 || !cells[1].startsWith('`')) continue;
+    const names = (cell: string) => [...cell.matchAll(/`([^`]+)`/g)].map((m) => m[1].replace(/(\/|\.ts)$/, ''));
+    for (const stage of names(cells[1])) table[stage] = names(cells[cells.length - 2]);
+  }
+  return table;
+}
+
+const ALLOWED = stageTable(readFileSync(CONTRIBUTING, 'utf8'));
 
 /** Packages that must stay out of the early stages (Hurl's hurl_core reaches no network). */
 const FORBIDDEN_PACKAGES: Record<string, RegExp> = {
@@ -73,6 +38,13 @@ const FORBIDDEN_PACKAGES: Record<string, RegExp> = {
   import: /^(undici|tinypool|@napi-rs\/keyring|vitest)/,
   // reports are formatted from results: no network, no Vitest
   report: /^(undici|tinypool|@napi-rs\/keyring|jose|vitest)/,
+};
+
+/** The imports whose specifier is computed at run time, each with why. */
+const COMPUTED_IMPORTS: Record<string, string> = {
+  'runtime/hooks/hook-worker.js': "the user's hook file, by file URL with a version query",
+  'lint/schema/validators.ts': 'the precompiled validators the build writes beside it',
+  'project/lazy.ts': "lazy(id) loads the package its caller names; this test reads that caller's lazy('…')",
 };
 
 function stageOf(file: string): string {
@@ -88,7 +60,110 @@ function* sourceFiles(dir: string): Generator<string> {
   }
 }
 
-const IMPORT_RE = /(?:^|\n)\s*(?:import|export)\s[^'"]*?from\s*['"]([^'"]+)['"]|import\(\s*['"]([^'"]+)['"]\s*\)/g;
+interface Import {
+  /** the specifier, or undefined when it is computed (`import(url)`, a template with `${}`) */
+  spec: string | undefined;
+  /** static: `import`/`export … from`, a side-effect `import '…'`, `typeof import('…')`; dynamic: `import()`, `require()` */
+  kind: 'static' | 'dynamic';
+  line: number;
+}
+
+/**
+ * Every import of a source file, read from its syntax tree (not with a regular expression, which
+ * misses side-effect imports and backticks, and reads imports inside comments and strings).
+ */
+const parsed = new Map<string, Import[]>();
+function importsOf(file: string, text: string): Import[] {
+  const key = `${file}\0${text}`;
+  let found = parsed.get(key);
+  if (!found) parsed.set(key, (found = readImports(file, text)));
+  return found;
+}
+
+type Node = { type?: string; start: number; [k: string]: unknown };
+
+/** A string literal or a template without `${}`: the specifier; anything else is computed. */
+function literal(node: Node | undefined): string | undefined {
+  if (node?.type === 'Literal' && typeof node.value === 'string') return node.value;
+  const quasis = node?.type === 'TemplateLiteral' ? (node.quasis as { value: { cooked: string } }[]) : undefined;
+  return quasis?.length === 1 ? quasis[0].value.cooked : undefined;
+}
+
+function readImports(file: string, text: string): Import[] {
+  const parsed = parseSync(file, text);
+  if (parsed.errors.length) throw new Error(`${file}: ${parsed.errors[0].message}`);
+  const lineOf = (at: number) => text.slice(0, at).split('\n').length;
+  const out: Import[] = [];
+  const at = (start: number, spec: string | undefined, kind: Import['kind']) => out.push({ spec, kind, line: lineOf(start) });
+  // The module record (no syntax tree built in JS: fast): import and export declarations, side-effect
+  // imports, import() with the text of its argument.
+  const { staticImports, staticExports, dynamicImports } = parsed.module;
+  for (const i of staticImports) at(i.start, i.moduleRequest.value, 'static');
+  for (const e of staticExports) for (const entry of e.entries) if (entry.moduleRequest) at(e.start, entry.moduleRequest.value, 'static');
+  for (const d of dynamicImports) at(d.start, specifierText(text.slice(d.moduleRequest.start, d.moduleRequest.end)), 'dynamic');
+  // The rest needs the tree, built only for the files that may hold it: require(), lazy(),
+  // createRequire()(…), `typeof import('…')`.
+  if (!/\b(require|lazy|createRequire)\b|\bimport\s*\(/.test(text)) return out;
+  const callee = (node: Node) => node.callee as Node & { name?: string; callee?: { name?: string } };
+  // walked with a stack: a deep expression must not overflow the test
+  const stack: unknown[] = [parsed.program];
+  while (stack.length) {
+    const value = stack.pop();
+    if (Array.isArray(value)) {
+      stack.push(...(value as unknown[]));
+      continue;
+    }
+    if (!value || typeof value !== 'object') continue;
+    const node = value as Node;
+    if (node.type === 'TSImportType') at(node.start, literal((node.source ?? (node.argument as Node)?.literal ?? node.argument) as Node), 'static');
+    else if (node.type === 'TSExternalModuleReference') at(node.start, literal(node.expression as Node), 'static');
+    else if (node.type === 'CallExpression') {
+      const c = callee(node);
+      const loads =
+        (c.type === 'Identifier' && (c.name === 'require' || c.name === 'lazy')) || (c.type === 'CallExpression' && c.callee?.name === 'createRequire');
+      if (loads) at(node.start, literal((node.arguments as Node[])[0]), 'dynamic');
+    }
+    for (const k in node) if (node[k] && typeof node[k] === 'object') stack.push(node[k]);
+  }
+  return out;
+}
+
+/** The specifier of `import(<text>)`: a quoted string or a template without `${}`; else computed (undefined). */
+function specifierText(arg: string): string | undefined {
+  const m = /^(['"`])([^'"`\\$]*)\1$/.exec(arg.trim());
+  return m ? m[2] : undefined;
+}
+
+function stageViolations(file: string, text = readFileSync(file, 'utf8')): string[] {
+  const from = stageOf(file);
+  const rel = path.relative(SRC, file);
+  const allowed = ALLOWED[from];
+  if (!allowed) return [`${rel}: stage "${from}" is not in the table of docs/contributing.md#the-stages`];
+  const out: string[] = [];
+  for (const { spec, line } of importsOf(file, text)) {
+    if (spec === undefined) {
+      if (!(rel.split(path.sep).join('/') in COMPUTED_IMPORTS)) out.push(`${rel}:${line} imports a computed specifier`);
+    } else if (spec.startsWith('.')) {
+      const target = stageOf(path.resolve(path.dirname(file), spec));
+      if (target !== from && !allowed.includes(target)) out.push(`${rel}:${line} (${from}) imports ${spec} (${target})`);
+    } else if (FORBIDDEN_PACKAGES[from]?.test(spec)) {
+      out.push(`${rel}:${line} (${from}) imports the package ${spec}`);
+    }
+  }
+  return out;
+}
+
+function surfaceViolations(file: string, text = readFileSync(file, 'utf8')): string[] {
+  const out: string[] = [];
+  for (const { spec, kind, line } of importsOf(file, text)) {
+    if (kind !== 'static' || !spec?.startsWith('.')) continue;
+    const target = path.resolve(path.dirname(file), spec);
+    const rel = path.relative(SRC, target).split(path.sep);
+    if (rel.length === 1 || stageOf(target) === stageOf(file)) continue;
+    if (rel.length !== 2 || rel[1] !== 'index.js') out.push(`${path.relative(SRC, file)}:${line} imports ${spec}`);
+  }
+  return out;
+}
 
 describe('architecture', () => {
   const files = [...sourceFiles(SRC)];
@@ -97,46 +172,37 @@ describe('architecture', () => {
     expect(files.length).toBeGreaterThan(20);
   });
 
+  it('the stage table of docs/contributing.md names every stage, and only stages', () => {
+    const stages = new Set(files.map(stageOf));
+    expect(Object.keys(ALLOWED).sort()).toEqual([...stages].sort());
+    const unknown = Object.entries(ALLOWED).flatMap(([stage, may]) => may.filter((s) => !stages.has(s)).map((s) => `${stage} -> ${s}`));
+    expect(unknown).toEqual([]);
+  });
+
   it('every stage imports only from the stages before it', () => {
-    const violations: string[] = [];
-    for (const file of files) {
-      const from = stageOf(file);
-      const allowed = ALLOWED[from];
-      if (!allowed) {
-        violations.push(`${path.relative(SRC, file)}: stage "${from}" is not in the architecture table`);
-        continue;
-      }
-      const text = readFileSync(file, 'utf8');
-      for (const m of text.matchAll(IMPORT_RE)) {
-        const spec = m[1] ?? m[2];
-        if (spec.startsWith('.')) {
-          const target = stageOf(path.resolve(path.dirname(file), spec));
-          if (target !== from && !allowed.includes(target)) violations.push(`${path.relative(SRC, file)} (${from}) imports ${spec} (${target})`);
-        } else if (FORBIDDEN_PACKAGES[from]?.test(spec)) {
-          violations.push(`${path.relative(SRC, file)} (${from}) imports the package ${spec}`);
-        }
-      }
-    }
-    expect(violations).toEqual([]);
+    expect(files.flatMap((f) => stageViolations(f))).toEqual([]);
   });
 
   // A stage's index.ts is its surface: what later stages may use of it. A dynamic import() may
   // reach a module inside (lazy loading, for start-up time).
   it('from outside a stage, a static import reaches only its index.ts', () => {
-    const violations: string[] = [];
-    const STATIC_RE = /(?:^|\n)\s*(?:import|export)\s[^'"]*?from\s*['"]([^'"]+)['"]/g;
-    for (const file of files) {
-      const text = readFileSync(file, 'utf8');
-      for (const m of text.matchAll(STATIC_RE)) {
-        const spec = m[1];
-        if (!spec.startsWith('.')) continue;
-        const target = path.resolve(path.dirname(file), spec);
-        const rel = path.relative(SRC, target).split(path.sep);
-        if (rel.length === 1 || stageOf(target) === stageOf(file)) continue;
-        if (rel.length !== 2 || rel[1] !== 'index.js') violations.push(`${path.relative(SRC, file)} imports ${spec}`);
-      }
-    }
-    expect(violations).toEqual([]);
+    expect(files.flatMap((f) => surfaceViolations(f))).toEqual([]);
+  });
+
+  // The checks themselves, on planted violations: a check that sees nothing passes too.
+  it('sees side-effect imports, backticks, require() and computed specifiers', () => {
+    const graphFile = path.join(SRC, 'graph/planted.ts');
+    const planted = (text: string) => stageViolations(graphFile, text);
+    expect(planted("import '../runner/index.js';")).toEqual([expect.stringContaining('imports ../runner/index.js (runner)')]);
+    expect(planted('const m = await import(`../runner/index.js`);')).toEqual([expect.stringContaining('(runner)')]);
+    expect(planted("export * from '../runner/index.js';")).toHaveLength(1);
+    expect(planted("type R = typeof import('../runner/index.js');")).toHaveLength(1);
+    expect(planted("const r = createRequire(import.meta.url)('undici');")).toEqual([expect.stringContaining('the package undici')]);
+    expect(planted('const m = await import(`../${name}/index.js`);')).toEqual([expect.stringContaining('computed')]);
+    expect(planted("// import '../runner/index.js' in a comment is no import\nconst s = \"import '../runner/index.js'\";")).toEqual([]);
+    expect(planted("import { buildGraph } from './build.js';\nimport type { Project } from '../project/index.js';")).toEqual([]);
+    expect(surfaceViolations(graphFile, "import '../runner/state.js';")).toHaveLength(1);
+    expect(surfaceViolations(graphFile, "const m = await import('../runner/state.js');")).toEqual([]);
   });
 
   it('no source file passes 400 lines', () => {

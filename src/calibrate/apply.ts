@@ -1,4 +1,4 @@
-// --apply: the proposals written into the project's files in place (R7: comments, order and
+// --apply: the proposals written into the project's files in place (docs/format.md#r7: comments, order and
 // the user's other values kept), then `_provenance.verified_against: live_capture` and the
 // evidence `observed: METHOD path -> status` on the operations that passed.
 import { existsSync } from 'node:fs';
@@ -63,6 +63,7 @@ function located(project: Project, e: Exclude<Edit, { kind: 'login' }>, paths: R
     const list = Array.isArray(op.raw.expect_status) || e.to.length > 1;
     return [op.file, { path: [...op.yamlPath, 'expect_status'], value: list ? e.to : e.to[0] }];
   }
+  if (e.kind === 'body') return [op.file, { path: [...op.yamlPath, 'body'], value: e.value }];
   if (e.kind === 'body_field') return [op.file, { path: [...op.yamlPath, 'body', ...e.field.split('.')], value: e.value }];
   if (e.kind === 'path_ref') return [op.file, { path: [...op.yamlPath, 'path'], value: paths.get(op.id)! }];
   const spec = op.extract.find((x) => x.name === e.name);

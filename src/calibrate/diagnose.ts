@@ -7,8 +7,8 @@ import type { FlowResponse } from '../http/index.js';
 import { isFanOutPath } from '../graph/index.js';
 import { type Project, scalarText } from '../project/index.js';
 import type { OperationResult } from '../runner/index.js';
-import { namedFields } from './error-fields.js';
-import { idDiagnosis } from './links.js';
+import { bodyFieldsNamed, sendsBody } from './body.js';
+import { idDiagnosis, unproducedId } from './links.js';
 import { loginQuestion } from './login.js';
 import { otherHeaderForm, targetOf, withEdits } from './model.js';
 import { accepted, ownHeaders, searchAccepted, statusOf, type SearchContext } from './repair.js';
@@ -45,7 +45,9 @@ export async function diagnose(result: OperationResult, ctx: DiagnoseContext): P
     if (ctx.edited.has(targetOf(edit))) return;
     ctx.edited.add(targetOf(edit));
     ctx.pending.push(edit);
-    out.proposals.push({ edit, operation: op.id, observed, why });
+    // another operation's edit (a producer's extraction) is its own proposal, proven by this one
+    const other = 'operation' in edit && edit.operation !== op.id ? edit.operation : undefined;
+    out.proposals.push({ edit, operation: other ?? op.id, observed, why: other ? `${why} (proven by ${op.id})` : why });
   };
   const ask = (question: string) => out.questions.push({ operation: op.id, observed, question });
 
@@ -80,6 +82,9 @@ export async function diagnose(result: OperationResult, ctx: DiagnoseContext): P
   const sameClass = expected.every((s) => classOf(s) === classOf(actual));
   if (actual >= 500) {
     ask(`the server failed (${actual}); a 5xx proves nothing about the description`);
+  } else if (actual === 403 && op.actor && !sameClass && unproducedId(ctx.project, op.id)) {
+    // the id nobody produced is the likelier cause than the actor's permissions (linked by prove-links.ts when it can)
+    ask(idDiagnosis(ctx.project, op.id, observed.excerpt, actual));
   } else if ((actual === 401 || actual === 403) && op.actor) {
     await refusedAsActor(actual);
   } else if (sameClass) {
@@ -102,19 +107,30 @@ export async function diagnose(result: OperationResult, ctx: DiagnoseContext): P
     const last = found.last ?? result;
     const lastStatus = statusOf(last) ?? status;
     const tried = found.said.length ? ` (tried: ${found.said.join('; ')}; last answer ${lastStatus})` : '';
-    if (lastStatus === 401 || lastStatus === 403) {
+    const excerpt = observedOf(ctx.project, last).excerpt ?? '';
+    if ((lastStatus === 403 || lastStatus === 404) && unproducedId(ctx.project, op.id)) {
+      // an id given from outside that no run produced: the likelier cause than the login
+      ask(`${idDiagnosis(ctx.project, op.id, excerpt, lastStatus)}${tried}`);
+    } else if (found.unsent.length && (lastStatus === 401 || lastStatus === 403)) {
+      ask(`answered ${lastStatus} without an actor, and its actor(s) could not be tried: ${found.unsent.join('; ')}${tried}`);
+    } else if (lastStatus === 401 || lastStatus === 403) {
       const login = loginQuestion(ctx.project, lastStatus, ownHeaders(last));
       if (login.edit) propose(login.edit, login.why);
       ask(`${login.question}${tried}`);
     } else if (lastStatus === 400 || lastStatus === 422) {
-      const named = namedFields(observedOf(ctx.project, last).excerpt ?? '');
+      const named = bodyFieldsNamed(op, excerpt, ctx.fieldSchema);
+      const where = sendsBody(op) ? 'give them a value in `body`' : `a ${op.method} sends no body, so they are parameters: give them in \`query\` or the path`;
       ask(
         named.length
-          ? `the server answered ${lastStatus} naming body field(s) ${named.map((f) => `\`${f}\``).join(', ')}, and no value tried was accepted: give them a value in \`body\`${tried}`
+          ? `the server answered ${lastStatus} naming field(s) ${named.map((f) => `\`${f}\``).join(', ')}${sendsBody(op) ? ', and no value tried was accepted' : ''}: ${where}${tried}`
           : `the server answered ${lastStatus} without naming a missing field: the request needs a change no response proves${tried}`,
       );
+    } else if (lastStatus === 415) {
+      ask(
+        `answered 415 (the server does not take the body's media type)${op.body === undefined && sendsBody(op) ? ', and a JSON body tried was not accepted' : ''}: the body or its Content-Type needs a look${tried}`,
+      );
     } else if (lastStatus === 404) {
-      ask(`${idDiagnosis(ctx.project, op.id, observedOf(ctx.project, last).excerpt)}${tried}`);
+      ask(`${idDiagnosis(ctx.project, op.id, excerpt)}${tried}`);
     } else ask(`answered ${lastStatus} where ${expected.join(', ')} is expected: a failure is never written in as the expectation${tried}`);
   }
 
@@ -155,6 +171,8 @@ export async function diagnose(result: OperationResult, ctx: DiagnoseContext): P
     }
     const field = fieldName(path) ?? name;
     const place = json === undefined ? undefined : onePlace(json, field, isFanOutPath(path), ctx.isSecret);
+    // a list with no item is an answer, not a wrong path: nothing to say
+    if (!place && isFanOutPath(path) && hasEmptyList(json)) return;
     if (place === SECRET_PLACE)
       ask(
         `\`${name}\` (${path}) found nothing, and the answer has \`${field}\` only under a key that is a secret or a value learned at login: say where it is`,
@@ -166,4 +184,13 @@ export async function diagnose(result: OperationResult, ctx: DiagnoseContext): P
         `\`${name}\` (${path}) found nothing, and the answer has ${json === undefined ? 'no JSON body' : `\`${field}\` in ${place ? 'that place' : 'no single place'}`}: say where it is`,
       );
   }
+}
+
+/** Whether the answer is, or holds, a list with no item (bounded: an answer is untrusted). */
+function hasEmptyList(json: unknown, depth = 0): boolean {
+  if (Array.isArray(json)) return json.length === 0 || (depth < 8 && json.slice(0, 100).some((v) => hasEmptyList(v, depth + 1)));
+  if (!json || typeof json !== 'object' || depth >= 8) return false;
+  return Object.values(json)
+    .slice(0, 200)
+    .some((v) => hasEmptyList(v, depth + 1));
 }

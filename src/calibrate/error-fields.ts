@@ -89,6 +89,22 @@ export const SHAPES: readonly Shape[] = [
       }),
   },
   {
+    // Unleash and other Ajv-behind-OpenAPI servers: details[].path, a JSON pointer to the field
+    // itself (`/body/features`); a pointer into params or query names no body field
+    name: 'details[].path (JSON pointer)',
+    fields: (b) =>
+      list(b.details).flatMap((d) => {
+        if (isObj(d.info) && str(d.info.missingProperty)) return [];
+        const p = str(d.path);
+        if (!p?.startsWith('/') && !p?.startsWith('#/')) return [];
+        const at = fromPointer(p);
+        if (!at) return [];
+        const [first, ...rest] = at.split('.');
+        if (first === 'body') return rest.length ? [rest.join('.')] : [];
+        return ['params', 'query', 'headers', 'path', 'querystring'].includes(first) ? [] : [at];
+      }),
+  },
+  {
     // LoopBack 3 / juggler: details.codes: { title: ['presence'] }
     name: 'LoopBack juggler details.codes',
     fields: (b) =>
@@ -97,6 +113,10 @@ export const SHAPES: readonly Shape[] = [
         : [],
   },
 ];
+
+// Words a message may put where a field's name goes (`The \`/body/x\` property is required`):
+// never a field.
+const NOT_FIELDS = new Set(['property', 'field', 'parameter', 'value', 'body', 'it', 'this', 'that', 'data', 'request', 'input']);
 
 // Messages that name a required field, for servers that send only text.
 const MESSAGES = [
@@ -114,7 +134,7 @@ const FIELD = /^[A-Za-z_$][\w$-]*(?:\.[A-Za-z_$][\w$-]*){0,7}$/;
  * (a bounded excerpt); a JSON body is read through every shape above, at its top level and
  * under `error` (some frameworks wrap it), then messages are read as text.
  */
-export function namedFields(body: string): string[] {
+export function namedFields(body: string, known: readonly string[] = []): string[] {
   const names = new Set<string>();
   let json: Json;
   try {
@@ -125,6 +145,65 @@ export function namedFields(body: string): string[] {
   for (const root of isObj(json) ? [json, ...(isObj(json.error) ? [json.error] : [])] : []) {
     for (const shape of SHAPES) for (const f of shape.fields(root)) if (FIELD.test(f)) names.add(f);
   }
-  if (!names.size) for (const re of MESSAGES) for (const m of body.matchAll(re)) if (FIELD.test(m[1])) names.add(m[1]);
+  if (!names.size && isObj(json)) for (const f of sentenceFields(sentencesOf(json), known)) names.add(f);
+  // messages are read in the JSON's strings (a quote in JSON text is escaped), else in the text
+  const text = json === undefined ? body : stringsOf(json).join('\n');
+  if (!names.size) for (const re of MESSAGES) for (const m of text.matchAll(re)) if (FIELD.test(m[1]) && !NOT_FIELDS.has(m[1].toLowerCase())) names.add(m[1]);
   return [...names];
+}
+
+/** Every string of a JSON value, bounded (an answer is untrusted). */
+function stringsOf(v: Json, depth = 0, out: string[] = []): string[] {
+  if (out.length >= 200 || depth > 8) return out;
+  if (typeof v === 'string') out.push(v.slice(0, 1000));
+  else if (Array.isArray(v)) for (const x of v.slice(0, 100)) stringsOf(x, depth + 1, out);
+  else if (isObj(v)) for (const x of Object.values(v).slice(0, 100)) stringsOf(x, depth + 1, out);
+  return out;
+}
+
+/** Rails' full messages (Redmine): `errors: ["Subject cannot be blank"]`, plain sentences. */
+function sentencesOf(json: Obj): string[] {
+  const out: string[] = [];
+  for (const root of [json, ...(isObj(json.error) ? [json.error] : [])]) {
+    if (Array.isArray(root.errors)) for (const e of root.errors.slice(0, 50)) if (str(e)) out.push(str(e)!.slice(0, 300));
+  }
+  return out;
+}
+
+/** `project_id` -> ['project'], `dueDate` -> ['due', 'date']: the words a sentence uses for a field. */
+function wordsOf(key: string): string[] {
+  const words = key
+    .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
+    .split(/[^A-Za-z0-9]+/)
+    .filter(Boolean)
+    .map((w) => w.toLowerCase());
+  return words.length > 1 && ['id', 'ids'].includes(words.at(-1)!) ? words.slice(0, -1) : words;
+}
+
+const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+/** A sentence's subject before its verb, as Rails writes it: `Due date must be …` -> `Due date`. */
+const SUBJECT = /^([A-Za-z][A-Za-z0-9]*(?: [A-Za-z0-9]+){0,2}?) (?:can't|cannot|can not|must|is|are|has|have|should|doesn't|does not|was|were|isn't)\b/;
+
+/**
+ * The field each sentence names: a known property (the schema's, the body's) whose words the
+ * sentence holds, case-insensitive, whole words, the longest match; else the sentence's
+ * subject, as a field name (`Subject cannot be blank` -> `subject`).
+ */
+function sentenceFields(sentences: readonly string[], known: readonly string[]): string[] {
+  const out: string[] = [];
+  const candidates = known.flatMap((k) => {
+    const words = FIELD.test(k) ? wordsOf(k.split('.').at(-1)!) : [];
+    return words.length ? [{ k, n: words.length, re: new RegExp(`\\b${words.map(escape).join('[\\s_-]+')}\\b`, 'i') }] : [];
+  });
+  for (const s of sentences) {
+    const hit = candidates.filter((c) => c.re.test(s)).sort((a, b) => b.n - a.n)[0];
+    if (hit) {
+      out.push(hit.k);
+      continue;
+    }
+    const subject = SUBJECT.exec(s)?.[1];
+    const name = subject?.trim().toLowerCase().replace(/\s+/g, '_');
+    if (name && FIELD.test(name) && !NOT_FIELDS.has(name)) out.push(name);
+  }
+  return out;
 }

@@ -58,6 +58,8 @@ async function calibrateOn(root: Runner, project: Project, asked: readonly strin
   let questions: OpenQuestion[] = [];
   let results: OperationResult[] = [];
   let rounds = 0;
+  // every producer a round added (a link proven makes it a prerequisite in the next round's plan)
+  const added = new Map<string, string>();
   const redactor = options.redactor!;
   const isSecret = (text: string): boolean => redactor.text(text) !== text;
   const tryRun = (p: Project, id: string, purpose: string) => runOne(root, project, p, id, options, record(probes, purpose));
@@ -66,6 +68,7 @@ async function calibrateOn(root: Runner, project: Project, asked: readonly strin
     rounds++;
     const graph = buildGraph(model);
     plan = planCalibration(model, graph, asked, options);
+    for (const a of plan.added) if (!added.has(a.operation)) added.set(a.operation, a.for);
     const round = plan.run.length
       ? await runPlan(root, project, model, graph, plan, options, record(probes, `round ${rounds}`))
       : { results: [], responses: new Map<string, FlowResponse>() };
@@ -74,7 +77,8 @@ async function calibrateOn(root: Runner, project: Project, asked: readonly strin
     const applied = new Set(edited);
     const pending: Edit[] = [];
     for (const r of results) {
-      const f = await diagnose(r, { project: model, response: round.responses.get(r.operation), edited, applied, pending, tryRun, fieldSchema, isSecret });
+      const response = round.responses.get(r.operation);
+      const f = await diagnose(r, { project: model, response, responses: round.responses, edited, applied, pending, tryRun, fieldSchema, isSecret });
       found.proposals.push(...f.proposals);
       found.questions.push(...f.questions);
     }
@@ -96,6 +100,7 @@ async function calibrateOn(root: Runner, project: Project, asked: readonly strin
     const o = observedOf(model, r);
     if (r.status === 'passed' && o.status !== undefined) observed.set(r.operation, `${o.method} ${o.path} -> ${o.status}`);
   }
+  plan = { ...plan, added: [...added].map(([operation, needed]) => ({ operation, for: needed })) };
   return { plan, proposals, questions, results, observed, rounds, probes };
 }
 

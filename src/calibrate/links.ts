@@ -10,6 +10,8 @@ import { onePlace, SECRET_PLACE } from './search.js';
 
 const TEMPLATE = /\{\{\s*([^{}]+?)\s*\}\}/g;
 const shape = (p: string) => p.replace(TEMPLATE, '{}').replace(/\/+$/, '');
+/** A collection's path without a format suffix: `/issues.json` creates what `/issues/{id}.json` reads. */
+const collection = (p: string) => shape(p).replace(/\.(json|xml)$/i, '');
 
 interface PathId {
   /** as written: `{{env.bucket_id}}` */
@@ -25,7 +27,7 @@ function pathIds(project: Project, op: Operation): PathId[] {
   const out: PathId[] = [];
   for (const m of op.path.matchAll(TEMPLATE)) {
     const prefix = shape(op.path.slice(0, m.index));
-    const producer = [...project.operations.values()].find((p) => p.id !== op.id && p.method === 'POST' && shape(p.path) === prefix);
+    const producer = [...project.operations.values()].find((p) => p.id !== op.id && p.method === 'POST' && collection(p.path) === prefix);
     out.push({ template: m[0], expr: m[1], producer });
   }
   return out;
@@ -47,18 +49,33 @@ function missingOf(excerpt: string): string | undefined {
   return typeof b.message === 'string' ? `the server says "${b.message.slice(0, 200)}"` : undefined;
 }
 
-/** The 404 diagnosis: which id of the path comes from where, and what would produce it. */
-export function idDiagnosis(project: Project, operation: string, excerpt = ''): string {
+/** The creates of the ids given from outside in the operation's path (`{{env.bucket_id}}` -> bucket.create). */
+export function producersOf(project: Project, operation: string): Operation[] {
+  return pathIds(project, project.operations.get(operation)!).flatMap((id) => (id.expr.startsWith('env.') && id.producer ? [id.producer] : []));
+}
+
+/** Whether the operation's path holds an id given from outside (`{{env.X}}`) that a create of the project would produce. */
+export function unproducedId(project: Project, operation: string): boolean {
+  return pathIds(project, project.operations.get(operation)!).some((id) => id.expr.startsWith('env.') && id.producer);
+}
+
+/** The 404 (or 403) diagnosis: which id of the path comes from where, and what would produce it. */
+export function idDiagnosis(project: Project, operation: string, excerpt = '', status = 404): string {
   const op = project.operations.get(operation)!;
   const ids = pathIds(project, op);
   const said = missingOf(excerpt);
-  if (!ids.length) return `answered 404 where success is expected, and its path has no id${said ? ` (${said})` : ''}: the path or the base URL needs a look`;
+  if (!ids.length)
+    return `answered ${status} where success is expected, and its path has no id${said ? ` (${said})` : ''}: the path or the base URL needs a look`;
   const parts = ids.map((id) => {
     const from = id.expr.startsWith('env.') ? `is given from outside (env.${id.expr.slice(4)})` : `comes from ${id.expr}`;
     const by = id.producer ? `; ${id.producer.id} (${id.producer.method} ${id.producer.path}) creates it` : '; no operation of the project creates it';
     return `\`${id.template}\` ${from}${by}`;
   });
-  return `answered 404 where success is expected: a resource of its path is missing${said ? ` (${said})` : ''}. ${parts.join('. ')}`;
+  const missing =
+    status === 404
+      ? 'a resource of its path is missing'
+      : 'its path holds an id no operation of this run produced, and a server often refuses what does not exist';
+  return `answered ${status} where success is expected: ${missing}${said ? ` (${said})` : ''}. ${parts.join('. ')}`;
 }
 
 /** The field that holds a variable's value in its producer's answer: `bucket_id`, `bucketId` -> `id`. */
@@ -93,7 +110,8 @@ export function linkEdits(
     const response = responses.get(id.producer.id);
     let json: unknown;
     try {
-      json = response?.json();
+      // only a success carries the value: a refusal's body names the id it did not find
+      json = response && response.status >= 200 && response.status < 300 ? response.json() : undefined;
     } catch {
       json = undefined;
     }

@@ -17,6 +17,7 @@ export function withEdits(project: Project, edits: readonly Edit[]): Project {
     const op = operations.get(e.operation)!;
     if (e.kind === 'expect_status') operations.set(op.id, { ...op, expectStatus: e.to });
     else if (e.kind === 'extract') operations.set(op.id, { ...op, extract: withExtract(op, e.name, e.to) });
+    else if (e.kind === 'body') operations.set(op.id, { ...op, body: e.value });
     else if (e.kind === 'body_field') operations.set(op.id, { ...op, body: withField(op.body, e.field.split('.'), e.value) });
     else if (e.kind === 'path_ref') operations.set(op.id, { ...op, path: op.path.split(e.from).join(e.to) });
     else operations.set(op.id, { ...op, actor: e.to });

@@ -6,7 +6,7 @@ import type { Project } from '../project/index.js';
 import type { FlowResponse } from '../http/index.js';
 import type { OperationResult } from '../runner/index.js';
 import { observedOf } from './diagnose.js';
-import { linkEdits } from './links.js';
+import { linkEdits, unproducedId } from './links.js';
 import { targetOf } from './model.js';
 import { searchAccepted, statusOf, type SearchContext } from './repair.js';
 import type { CalibrationPlan, OpenQuestion, Proposal } from './types.js';
@@ -21,7 +21,10 @@ export async function proveLinks(
   const out = { proposals: [] as Proposal[], questions: [] as OpenQuestion[], proven: new Set<string>() };
   const candidates: Array<[string, string[]]> = [
     ...plan.notRun.filter((n) => n.variables?.length).map((n): [string, string[]] => [n.operation, n.variables!]),
-    ...results.filter((r) => r.status === 'failed' && statusOf(r) === 404).map((r): [string, string[]] => [r.operation, []]),
+    // a 404, or a 403 with an id given from outside (servers refuse what does not exist)
+    ...results
+      .filter((r) => r.status === 'failed' && (statusOf(r) === 404 || (statusOf(r) === 403 && unproducedId(model, r.operation))))
+      .map((r): [string, string[]] => [r.operation, []]),
   ];
   for (const [id, unset] of candidates) {
     const { edits, why } = linkEdits(model, id, responses, unset, ctx.isSecret);

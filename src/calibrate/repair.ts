@@ -3,7 +3,9 @@
 // tried again on a fresh runner, a few times. The edits are kept only once a try is accepted.
 import type { Operation, Project } from '../project/index.js';
 import type { OperationResult } from '../runner/index.js';
-import { namedFields } from './error-fields.js';
+import type { FlowResponse } from '../http/index.js';
+import { bodyFieldsNamed, requiredBody, sendsBody } from './body.js';
+import { linkEdits, unproducedId } from './links.js';
 import { fieldOf, otherHeaderForm, targetOf, withEdits } from './model.js';
 import type { Edit } from './types.js';
 import { valueFor } from './values.js';
@@ -18,6 +20,8 @@ export interface SearchContext {
   pending: Edit[];
   /** whether a text is (or holds) a secret or a value learned at login: never written into an edit */
   isSecret?: (text: string) => boolean;
+  /** this round's answers, by operation: a producer's answer links an id a 404 shows missing */
+  responses?: ReadonlyMap<string, FlowResponse>;
   /** the schema the description gives a body field (--openapi), for the value proposed */
   fieldSchema?: (op: Operation, field: string) => Record<string, unknown> | undefined;
 }
@@ -43,6 +47,8 @@ export interface Search {
   said: string[];
   /** the last try (or `first`) */
   last?: OperationResult;
+  /** why a try could not be sent at all (an actor's secret not given: E_SECRET_MISSING) */
+  unsent: string[];
 }
 
 /**
@@ -53,17 +59,18 @@ export async function searchAccepted(ctx: SearchContext, operation: string, star
   const steps = [...start];
   const clauses = [...said];
   const tryWith = (what: string) => ctx.tryRun(withEdits(ctx.project, [...ctx.pending, ...steps]), operation, `try ${operation} ${what}`);
+  const unsent: string[] = [];
   let last = first ?? (await tryWith(clauses.join(', ') || 'again'));
   for (let i = 0; i < MAX_TRIES; i++) {
-    if (accepted(last)) return { ok: true, steps, said: clauses, last };
+    if (accepted(last)) return { ok: true, steps, said: clauses, last, unsent };
     const model = withEdits(ctx.project, [...ctx.pending, ...steps]);
-    const next = await nextStep(ctx, model, operation, last);
+    const next = await nextStep(ctx, model, operation, last, unsent);
     if (!next) break;
     steps.push(...next.edits);
     clauses.push(next.why);
     last = next.tried ?? (await tryWith(next.what));
   }
-  return { ok: accepted(last), steps, said: clauses, last };
+  return { ok: accepted(last), steps, said: clauses, last, unsent };
 }
 
 /** What the answer asks for next: the edits (and the try that proved an actor), or nothing. */
@@ -72,6 +79,7 @@ async function nextStep(
   model: Project,
   operation: string,
   last: OperationResult,
+  unsent: string[],
 ): Promise<{ edits: Edit[]; why: string; what: string; tried?: OperationResult } | undefined> {
   const op = model.operations.get(operation)!;
   const status = statusOf(last);
@@ -83,6 +91,9 @@ async function nextStep(
         const what = `as ${actor.id}${edits.length > 1 ? ` with ${form!.header}: ${form!.to}` : ''}`;
         const tried = await ctx.tryRun(withEdits(model, edits), operation, `try ${operation} ${what}`);
         const got = statusOf(tried);
+        // nothing sent: the actor's credentials are not given, which is no answer of the server's
+        const secret = tried.error?.code === 'E_SECRET_MISSING' || tried.error?.details?.cause === 'E_SECRET_MISSING';
+        if (secret && !unsent.some((u) => u.startsWith(`${actor.id}: `))) unsent.push(`${actor.id}: E_SECRET_MISSING (${tried.error!.message})`);
         // a 400/422 (any answer but a refusal) as the actor: the login was accepted
         if (got !== undefined && got !== 401 && got !== 403 && got < 500)
           return { edits, why: `answered ${status} without an actor, and ${got} ${what} (the login was accepted)`, what, tried };
@@ -90,10 +101,25 @@ async function nextStep(
     }
     return undefined;
   }
+  // an id given from outside, missing: linked to what its producer answered this round
+  if (ctx.responses && (status === 404 || (status === 403 && unproducedId(model, operation)))) {
+    const { edits, why } = linkEdits(model, operation, ctx.responses, [], ctx.isSecret);
+    const fresh = edits.filter((e) => !ctx.edited.has(targetOf(e)));
+    if (fresh.some((e) => e.kind === 'path_ref')) return { edits: fresh, why: why.join('; '), what: 'with the produced id(s)' };
+    return undefined;
+  }
+  // a body only where the method sends one: a GET's named field is a parameter, a question
+  if (!sendsBody(op)) return undefined;
+  if (status === 415 && op.body === undefined) {
+    const value = requiredBody(op, ctx.fieldSchema);
+    const fields = Object.keys(value);
+    const why = `answered 415 to a ${op.method} without a body${fields.length ? `; the description requires ${fields.map((f) => `\`${f}\``).join(', ')}` : ''}`;
+    return { edits: [{ kind: 'body', operation, value }], why, what: 'with a JSON body' };
+  }
   if (status === 400 || status === 422) {
     if (op.body !== undefined && (!op.body || typeof op.body !== 'object' || Array.isArray(op.body))) return undefined;
     const excerpt = ownExchange(last)?.response?.body ?? '';
-    const named = namedFields(excerpt).filter((f) => fieldOf(op.body, f.split('.')) === undefined);
+    const named = bodyFieldsNamed(op, excerpt, ctx.fieldSchema).filter((f) => fieldOf(op.body, f.split('.')) === undefined);
     if (!named.length) return undefined;
     const edits: Edit[] = named.map((f) => ({ kind: 'body_field', operation, field: f, value: valueFor(f, ctx.fieldSchema?.(op, f)) }));
     return { edits, why: `answered ${status} naming ${named.map((f) => `\`${f}\``).join(', ')}`, what: `with ${named.join(', ')}` };

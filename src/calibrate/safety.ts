@@ -5,6 +5,8 @@
 // they change no data of the API.
 import { scheduleOrder, type ProjectGraph } from '../graph/index.js';
 import type { Operation, Project } from '../project/index.js';
+import { needsVars } from '../runner/index.js';
+import { producersOf } from './links.js';
 import type { CalibrationPlan, NotRun, SafetyFlags } from './types.js';
 
 const READS = new Set(['GET', 'HEAD', 'OPTIONS']);
@@ -29,7 +31,8 @@ export function planCalibration(project: Project, graph: ProjectGraph, asked: re
     if (!refused.has(id)) refused.set(id, refusal(project.operations.get(id)!, flags));
     return refused.get(id);
   };
-  for (const id of asked) {
+  const added = withProducers(project, graph, asked, (id) => !refusalOf(id));
+  for (const id of [...asked, ...added.map((a) => a.operation)]) {
     const own = refusalOf(id);
     if (own) {
       notRun.push({ operation: id, why: own });
@@ -41,9 +44,32 @@ export function planCalibration(project: Project, graph: ProjectGraph, asked: re
       continue;
     }
     const unset = flags.unsetVariables?.(project, scheduleOrder(graph, [id])) ?? [];
-    if (unset.length)
-      notRun.push({ operation: id, why: `needs ${unset.map((v) => `--var ${v}=…`).join(', ')} (<SET_VIA_--var>, not given)`, variables: unset });
+    if (unset.length) notRun.push({ operation: id, why: needsVars(unset), variables: unset });
     else run.push(id);
   }
-  return { run, order: run.length ? scheduleOrder(graph, run) : [], notRun };
+  return { run, order: run.length ? scheduleOrder(graph, run) : [], notRun, added };
+}
+
+/**
+ * A leaf pulls its chain: the creates of every id given from outside in the path of an asked
+ * operation or of its prerequisites, and theirs in turn, so that one calibrate proves each
+ * link (prove-links.ts). Only those that may run are added; each is named with what needs it.
+ */
+function withProducers(project: Project, graph: ProjectGraph, asked: readonly string[], mayRun: (id: string) => boolean): CalibrationPlan['added'] {
+  // what runs anyway (the asked operations and their prerequisites) is not added
+  const seen = new Set(asked.length ? scheduleOrder(graph, asked) : []);
+  const added: CalibrationPlan['added'] = [];
+  const queue = [...asked];
+  while (queue.length) {
+    const id = queue.shift()!;
+    for (const needed of scheduleOrder(graph, [id])) {
+      for (const producer of producersOf(project, needed)) {
+        if (seen.has(producer.id) || !mayRun(producer.id)) continue;
+        seen.add(producer.id);
+        added.push({ operation: producer.id, for: needed });
+        queue.push(producer.id);
+      }
+    }
+  }
+  return added;
 }

@@ -10,6 +10,8 @@ export type Edit =
   /** `from` absent: a new extraction */
   | { kind: 'extract'; operation: string; name: string; from?: string; to: string }
   | { kind: 'actor'; operation: string; to: string }
+  /** a JSON body for a write sent without one (a 415), with the fields the description requires */
+  | { kind: 'body'; operation: string; value: Record<string, TemplateValue> }
   /** a body field (dotted: nested keys) a 400/422 named, with a value */
   | { kind: 'body_field'; operation: string; field: string; value: TemplateValue }
   /** an id of the path given from outside (`{{env.bucket_id}}`) replaced by its producer's (`{{bucket.id}}`) */
@@ -73,6 +75,8 @@ export interface CalibrationPlan {
   /** every operation that will be sent, in schedule order, prerequisites included */
   order: string[];
   notRun: NotRun[];
+  /** producers not asked for, run because an asked operation's path holds an id they create */
+  added: Array<{ operation: string; for: string }>;
 }
 
 export interface Calibration {

@@ -1,6 +1,6 @@
 // What every command says about arguments node:util's parseArgs refuses, and about operation
 // ids the project does not define.
-import { closestName, didYouMean } from '../graph/index.js';
+import { closestName, didYouMean, MAX_PARTS } from '../graph/index.js';
 import { unmatchedImports, type Project } from '../project/index.js';
 import { formatLoc } from './format/run-output.js';
 
@@ -25,10 +25,17 @@ export function unknownOperations(ids: readonly string[], project: Project, cwd:
   return `unknown operation ${hints.join(', ')}; operations are named resource.operation${empty.join('')}`;
 }
 
-/** `--shard k/n`: { index: k, count: n } with 1 <= k <= n, or the usage message. */
+/**
+ * `--shard k/n`: { index: k, count: n } with 1 <= k <= n <= MAX_PARTS, or the usage message. A
+ * project splits into at most MAX_PARTS parts and a shard runs whole parts: past that, shards
+ * would only be empty (Vitest refuses more shards than test files too).
+ */
 export function parseShard(value: string): { index: number; count: number } | string {
-  const m = /^(\d{1,4})\/(\d{1,4})$/.exec(value);
+  const m = /^(\d{1,9})\/(\d{1,9})$/.exec(value);
   const [index, count] = m ? [Number(m[1]), Number(m[2])] : [0, 0];
   if (!m || index < 1 || count < 1 || index > count) return `--shard takes k/n with 1 <= k <= n (as 2/4); got "${value}"`;
+  if (count > MAX_PARTS) {
+    return `--shard ${value}: n is at most ${MAX_PARTS}, the most parts a project is split into (each shard runs whole parts; more shards would run nothing)`;
+  }
   return { index, count };
 }

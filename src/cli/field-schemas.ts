@@ -17,7 +17,8 @@ export async function fieldSchemas(file: string): Promise<FieldSchema> {
     const { operation } = matchOperation(desc, op.method, op.path.replace(/\{\{[^{}]*\}\}/g, 'x').split('?')[0]);
     if (!operation) return undefined;
     const body = record(record(record(at(desc, `${operation.pointer}/requestBody`)).content)['application/json']).schema;
-    return walk(desc, body, field.split('.'));
+    // '' is the body itself (its `required`, for a body a 415 asks for)
+    return walk(desc, body, field ? field.split('.') : []);
   };
 }
 

@@ -2,7 +2,7 @@
 // `nullable` and `discriminator` it supports), 3.1 on its JSON Schema 2020-12 build; `format`s
 // through ajv-formats. The whole bundled document is added once, so a schema's internal
 // `$ref`s (recursive ones too) resolve against it. Validation is bounded (./budget.ts):
-// patterns on RE2, the body measured first, the generated code on a clock.
+// patterns on RE2 with their JavaScript meaning, the body measured first, the generated code on a clock.
 import { createRequire } from 'node:module';
 import type { Ajv, ErrorObject, Options, ValidateFunction } from 'ajv';
 import { FlowError } from '../errors.js';
@@ -67,8 +67,10 @@ export class Schemas {
         return compileAt((this.#plain ??= this.#create({ discriminator: false })), pointer);
       }
     } catch (err) {
-      // a `pattern` that is no regular expression, a `$ref` to nothing: the description's fault
-      throw new FlowError('E_CONTRACT_LOAD', `the schema at ${pointer} cannot be compiled: ${(err as Error).message}`);
+      // a `pattern` that is no regular expression, a `$ref` to nothing: the description's fault;
+      // a pattern that cannot run in linear time keeps its own code
+      const code = (err as { code?: unknown }).code === 'E_CONTRACT_PATTERN' ? 'E_CONTRACT_PATTERN' : 'E_CONTRACT_LOAD';
+      throw new FlowError(code, `the schema at ${pointer} cannot be compiled: ${(err as Error).message}`);
     }
   }
 

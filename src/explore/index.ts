@@ -168,7 +168,7 @@ export async function explore(project: Project, options: ExploreOptions): Promis
           targets.splice(i, 1);
           break;
         }
-        // by code, not instanceof (STYLE): anything else is a bug of ours, not the API's
+        // by code, not instanceof (docs/design.md#errors-by-code): anything else is a bug of ours, not the API's
         const thrown = details.errorInstance;
         if ((thrown as { code?: string }).code !== 'E_FINDING') throw thrown instanceof Error ? thrown : new Error(String(thrown));
         const err = thrown as FindingError;

@@ -9,7 +9,8 @@
 import { mkdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { stringify } from 'yaml';
-import { isSecretRef, writeProjectFile, type Operation, type Project } from '../project/index.js';
+import { isSecretRef, readProjectFile, realProjectDir, writeProjectFile, type Operation, type Project } from '../project/index.js';
+import { isHookFile } from '../runtime/index.js';
 import type { Problem } from './checks.js';
 import type { RequestSchema } from './request-schema.js';
 import type { StepRecord } from './session.js';
@@ -52,6 +53,7 @@ export async function prepareReplays(project: Project, outDir: string): Promise<
     if (rel.startsWith('..') || path.isAbsolute(rel)) continue;
     writeProjectFile(outDir, path.join(outDir, rel), await readFile(file.path, 'utf8'));
   }
+  await copyHookFiles(project, outDir);
 }
 
 /** One finding's replay, a file of its own that replays alone (`flow run -p <outDir> <name>.check`); sets the finding's `file`. */
@@ -68,6 +70,27 @@ export function writeReplay(project: Project, f: ExploreFinding, outDir: string,
       path.join(outDir, 'README.txt'),
       'The project is inline (no imports): add `imports: [resources/*.yaml]` to flow.yaml to run the replays.\n',
     );
+  }
+}
+
+/**
+ * The hook files the operations name (`pre_request: ./hooks/sign.js`): a replay runs its steps'
+ * hooks. Read as the project's own files are (inside it, regular, capped); one that cannot be
+ * read is left out, and the replay then fails with E_HOOK as the project's own run does.
+ */
+async function copyHookFiles(project: Project, outDir: string): Promise<void> {
+  const hooks = new Set<string>();
+  for (const op of project.operations.values()) {
+    for (const hook of [op.preRequest, op.postResponse]) {
+      if (hook === undefined || !isHookFile(hook)) continue;
+      const rel = path.relative(project.dir, path.resolve(project.dir, hook.trim()));
+      if (!rel.startsWith('..') && !path.isAbsolute(rel)) hooks.add(rel);
+    }
+  }
+  const realDir = hooks.size ? await realProjectDir(project.dir) : project.dir;
+  for (const rel of hooks) {
+    const read = readProjectFile(path.join(project.dir, rel), realDir);
+    if (read.ok) writeProjectFile(outDir, path.join(outDir, rel), read.text);
   }
 }
 

@@ -168,7 +168,7 @@ function edgesOf(
     // that lists them is named in depends_on (docs/format.md#run-loops), so no producer is implied.
     if (expr.scope === op.forEach && expr.index === undefined) continue;
     const list = producers.get(expr.scope)?.get(expr.field) ?? [];
-    // Spec 2.9.1 + "the first declared is the prerequisite"; never the operation itself.
+    // the first declared producer, never the operation itself (docs/design.md#first-producer)
     const to = list[0] === op.id ? list[1] : list[0];
     if (to === undefined) {
       if (list.length) selfProduced.push({ opId: op.id, site });

@@ -8,7 +8,7 @@ import { renderPlan } from './emit/plan.js';
 import { IMPORT_CODES, importError } from './errors.js';
 import { infer } from './infer/index.js';
 import type { Draft } from './infer/draft.js';
-import { mergeApis, type InputFormat, type ObservedApi } from './observed.js';
+import { FORMAT_NAMES, INPUT_FORMATS, mergeApis, type InputFormat, type ObservedApi } from './observed.js';
 import { READERS } from './readers/index.js';
 import { MAX_INPUT_BYTES } from './readers/types.js';
 import { valueFields } from './readers/openapi-schema.js';
@@ -44,7 +44,8 @@ export async function readInput(file: string, options: ImportOptions = {}): Prom
   const text = await readRegularText(abs, { maxBytes: MAX_INPUT_BYTES, code: IMPORT_CODES.input, shown: file });
   let json = await inInput(file, () => parseJson(text));
   const format = options.from ?? detectFormat(text, json);
-  if (!format) throw importError(IMPORT_CODES.format, `${file}: cannot tell its format (OpenAPI, Postman, HAR, curl log, Markdown); give --from`, file);
+  if (!format)
+    throw importError(IMPORT_CODES.format, `${file}: cannot tell its format (${INPUT_FORMATS.map((f) => FORMAT_NAMES[f]).join(', ')}); give --from`, file);
   if (format === 'openapi' && json === undefined) {
     try {
       json = parseDescription(text); // parsed once: the reader and the coverage count share it

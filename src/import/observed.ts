@@ -1,11 +1,19 @@
 // The observed-API model: what the readers saw in their inputs, and where. Every reader
 // (OpenAPI, Postman, HAR, curl, Markdown) produces this one shape; inference reads only it.
 // Each fact carries its evidence (file, location, short quote) so that every inference made
-// from it can say why (R5), and the grounding check can trace every emitted name (R1).
+// from it can say why (docs/format.md#r5), and the grounding check can trace every emitted
+// name (docs/format.md#r1).
 import type { HttpMethod } from '../project/index.js';
 
-export type InputFormat = 'openapi' | 'postman' | 'har' | 'curl' | 'markdown';
-export const INPUT_FORMATS: readonly InputFormat[] = ['openapi', 'postman', 'har', 'curl', 'markdown'];
+/**
+ * The input formats, the one list: a format added here must get a reader (readers/index.ts
+ * READERS), an independent request count (check/coverage.ts) and a name in messages (below);
+ * each of those is a Record over InputFormat, so the compiler says what is missing.
+ */
+export const INPUT_FORMATS = ['openapi', 'postman', 'har', 'curl', 'markdown'] as const;
+export type InputFormat = (typeof INPUT_FORMATS)[number];
+/** How messages name each format, in INPUT_FORMATS order. */
+export const FORMAT_NAMES: Record<InputFormat, string> = { openapi: 'OpenAPI', postman: 'Postman', har: 'HAR', curl: 'curl log', markdown: 'Markdown' };
 
 /** Where a fact was read: the input file (as given), a location in it, and a short quote. */
 export interface Evidence {

@@ -1,6 +1,6 @@
 // Every code `flow lint` can print: who reports it, its severity, cause and remedy. The CLI's
 // --help lists them; docs/lint.md explains each (a test keeps the two in step).
-import type { Severity } from '../project/index.js';
+import { AUTH_STRATEGIES, type Severity } from '../project/index.js';
 
 export interface CodeInfo {
   severity: Severity;
@@ -109,8 +109,8 @@ export const CODES: Record<string, CodeInfo> = {
   W_UNKNOWN_STRATEGY: {
     severity: 'warning',
     from: 'lint',
-    cause: '`auth.strategy` is missing or not one of the eleven; it is read as `simple`',
-    remedy: 'write one of the eleven strategies',
+    cause: '`auth.strategy` is missing or not a strategy of the format; it is read as `simple`',
+    remedy: `write one of ${AUTH_STRATEGIES.join(', ')}`,
   },
   W_UNKNOWN_METHOD: {
     severity: 'warning',

@@ -1,4 +1,4 @@
-// Editing project files in place (R7, --record, --fix): the file is parsed again and changed
+// Editing project files in place (docs/design.md#edits-in-place: --record, --fix): the file is parsed again and changed
 // through the YAML Document API; only the lines the change touches are written back (see
 // splice.ts), so comments, key order and layout of everything else stay as the user wrote them.
 // The file is read and written through write.ts: a regular file inside the project, replaced

@@ -177,7 +177,7 @@ function addEntity(project: Project, kind: 'actor' | 'resource', raw: unknown, f
   for (const op of operations) project.operations.set(op.id, op);
 }
 
-/** Spec 2.1.4: the id is `name:`, else the filename stem (or the inline key). */
+/** docs/format.md#layout-ids: the id is `name:`, else the filename stem (or the inline key). */
 function idOf(map: RawMap, fallback: string): string {
   return asString(map.name)?.trim() || fallback;
 }

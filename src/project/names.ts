@@ -1,8 +1,23 @@
 // Names derived from words of a project or an input: shared by the importer and `flow lint --fix`
 // (which names the secrets it creates), so both spell a secret's name the same way.
+import { createHash } from 'node:crypto';
 
-/** `findByStatus` -> `find_by_status`, `pull-requests` -> `pull_requests`, `3d_secure` -> `_3d_secure`. */
+/** Longest name made from words: a file is named after it, and file systems take 255 bytes. */
+export const MAX_NAME = 64;
+
+/**
+ * `findByStatus` -> `find_by_status`, `pull-requests` -> `pull_requests`, `3d_secure` -> `_3d_secure`.
+ * A name past MAX_NAME is a readable prefix and a hash of the whole (`very_long_name_…_1a2b3c4d`):
+ * the same words always give the same name, so a second import names things as the first did.
+ */
 export function snake(text: string): string {
+  const s = snakeCase(text);
+  if (s.length <= MAX_NAME) return s;
+  const hash = createHash('sha256').update(s).digest('hex').slice(0, 8);
+  return `${s.slice(0, MAX_NAME - hash.length - 1).replace(/_+$/, '')}_${hash}`;
+}
+
+function snakeCase(text: string): string {
   const s = text
     .replace(/([a-z0-9])([A-Z])/g, '$1_$2')
     .replace(/([A-Z]+)([A-Z][a-z])/g, '$1_$2')

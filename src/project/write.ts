@@ -59,21 +59,34 @@ function segmentsOf(projectDir: string, file: string): string[] {
   return segments;
 }
 
-/** Check in advance that each path can be written under `projectDir` (names, place): nothing is written. */
+/**
+ * Check in advance that each path can be written under `projectDir`, names and place: every
+ * folder on the way that exists is a real folder (not a link), and the file is missing or a
+ * regular file. Nothing is written, so a later file's refusal never leaves the earlier ones.
+ */
 export function checkWritable(projectDir: string, files: Iterable<string>): void {
-  for (const f of files) segmentsOf(projectDir, f);
+  for (const f of files) {
+    const segments = segmentsOf(projectDir, f);
+    const dir = parentOf(projectDir, segments, f, 'stop');
+    const existing = dir === undefined ? undefined : lstatOrUndefined(path.join(dir, segments[segments.length - 1]), f);
+    if (existing && !existing.isFile()) throw writeError(WRITE_CODES.notFile, `${f} is ${fileKind(existing)}, not a regular file: not written`, f);
+  }
 }
 
 /**
  * The folder `file` goes in, every folder from the project down checked (not followed) to be
- * a real folder; missing ones are created when `create`.
+ * a real folder. A missing one is created (`create`), an error (`fail`), or ends the walk
+ * (`stop`: undefined, nothing below it can be in the way).
  */
-function parentOf(projectDir: string, segments: string[], file: string, create: boolean): string {
+function parentOf(projectDir: string, segments: string[], file: string, missing: 'create' | 'fail'): string;
+function parentOf(projectDir: string, segments: string[], file: string, missing: 'stop'): string | undefined;
+function parentOf(projectDir: string, segments: string[], file: string, missing: 'create' | 'fail' | 'stop'): string | undefined {
   let dir = projectDir;
   for (const name of segments.slice(0, -1)) {
     dir = path.join(dir, name);
     let st = lstatOrUndefined(dir, file);
-    if (!st && create) {
+    if (!st && missing === 'stop') return undefined;
+    if (!st && missing === 'create') {
       try {
         mkdirSync(dir);
       } catch (err) {
@@ -111,7 +124,7 @@ function failed(err: unknown, file: string): FlowError {
  */
 export function readForEdit(projectDir: string, file: string): string {
   const segments = segmentsOf(projectDir, file);
-  const target = path.join(parentOf(projectDir, segments, file, false), segments[segments.length - 1]);
+  const target = path.join(parentOf(projectDir, segments, file, 'fail'), segments[segments.length - 1]);
   let fd: number;
   try {
     fd = openSync(target, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
@@ -139,7 +152,7 @@ export function readForEdit(projectDir: string, file: string): string {
  */
 export function writeProjectFile(projectDir: string, file: string, text: string): void {
   const segments = segmentsOf(projectDir, file);
-  const dir = parentOf(projectDir, segments, file, true);
+  const dir = parentOf(projectDir, segments, file, 'create');
   const target = path.join(dir, segments[segments.length - 1]);
   const existing = lstatOrUndefined(target, file);
   if (existing && !existing.isFile()) throw writeError(WRITE_CODES.notFile, `${file} is ${fileKind(existing)}, not a regular file: not written`, file);

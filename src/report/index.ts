@@ -8,7 +8,7 @@ import { markdownReport } from './markdown.js';
 import type { Finding, FindingStep, RunReport } from './types.js';
 
 export { findingText } from './findings.js';
-export { createProgress, progressLine, wantsProgress } from './progress.js';
+export { wantsProgress } from './terminal.js';
 export { mermaidGraph } from './mermaid.js';
 export { githubAnnotations, markdownReport };
 export type { Finding, FindingStep, RunReport };

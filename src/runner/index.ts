@@ -3,3 +3,4 @@ export { createRunner, type ForkOptions, type Runner } from './runner.js';
 export type * from './types.js';
 export { chooseEnvironment, collectVars } from './environment.js';
 export { recordVerified } from './record.js';
+export { describeUnset, needsVars, unsetNames, unsetVariables, type UnsetVariable } from './unset-vars.js';

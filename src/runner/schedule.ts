@@ -11,6 +11,8 @@ import { executeOnce, type OnceResult } from './execute.js';
 import { forEach } from './loops.js';
 import { probeOnce, type ProbeOutcome } from './probe.js';
 import { errorRecord } from './records.js';
+import { unsetNames, needsVars } from './unset-vars.js';
+import { scheduleOrder } from '../graph/index.js';
 
 class Semaphore {
   private active = 0;
@@ -129,6 +131,8 @@ export class Scheduler {
   private async execute(opId: string, prerequisiteOf: string[], ancestry: Set<string>): Promise<OperationResult> {
     const op = this.ctx.project.operations.get(opId);
     if (!op) return this.failure(opId, new FlowError('E_REF_UNDEFINED', `operation "${opId}" is not defined`), prerequisiteOf);
+    const unset = this.unset(opId);
+    if (unset.length) return this.skipped(op, needsVars(unset), prerequisiteOf);
     const blocked = this.blocker(await Promise.all(this.depsOf(opId).map((d) => this.ensure(d, opId, ancestry))));
     if (blocked) return this.skipped(op, blocked.reason, prerequisiteOf, blocked.by);
     await this.semaphore.acquire();
@@ -186,6 +190,19 @@ export class Scheduler {
   }
 
   private readonly deps = new Map<string, string[]>();
+  private readonly unsetMemo = new Map<string, string[]>();
+
+  /** With skipUnset: the <SET_VIA_--var> variables (baseUrl aside) that `opId` and its prerequisites need and nobody gave. */
+  private unset(opId: string): string[] {
+    if (!this.ctx.options.skipUnset) return [];
+    let list = this.unsetMemo.get(opId);
+    if (!list) {
+      const { project, graph, environment, vars } = this.ctx;
+      list = unsetNames(project, graph, scheduleOrder(graph, [opId]), environment, vars).filter((v) => v !== 'baseUrl');
+      this.unsetMemo.set(opId, list);
+    }
+    return list;
+  }
 
   /** The distinct operations `opId` needs first (an operation can have several edges to one). */
   private depsOf(opId: string): string[] {
@@ -247,8 +264,10 @@ export class Scheduler {
     return result;
   }
 
-  private skipped(op: Operation, reason: string, prerequisiteOf: string[], blockedBy: string): OperationResult {
-    return this.ended({ ...this.base(op.id, op.loc, prerequisiteOf), status: 'skipped', skippedBecause: reason, blockedBy });
+  private skipped(op: Operation, reason: string, prerequisiteOf: string[], blockedBy?: string): OperationResult {
+    const result: OperationResult = { ...this.base(op.id, op.loc, prerequisiteOf), status: 'skipped', skippedBecause: reason };
+    if (blockedBy) result.blockedBy = blockedBy;
+    return this.ended(result);
   }
 
   private failure(opId: string, err: FlowError, prerequisiteOf: string[]): OperationResult {

@@ -69,7 +69,7 @@ export interface OperationResult {
   skippedBecause?: string;
   /** failed only its response check (a contract, E_CONTRACT): what it extracted was recorded and its dependents ran */
   valuesHandedOn?: boolean;
-  /** for a skip: the operation whose failure blocked this one, through any chain of skips */
+  /** for a skip: the operation whose failure blocked this one, through any chain of skips (none for a --var not given) */
   blockedBy?: string;
   /** what the operation's hooks printed with console.*, in order (redacted) */
   hookLogs?: HookLog[];
@@ -137,6 +137,12 @@ export interface RunnerOptions {
   responseCheck?: ResponseCheck;
   /** the clock for session expiry (tests move it forward); default Date.now */
   clock?: () => number;
+  /**
+   * skip (never fail) an operation that needs a <SET_VIA_--var> nobody gave, itself or through
+   * a prerequisite, with the --var it needs as the reason; baseUrl is not skipped for (every
+   * operation would be). `flow run` and the Vitest plugin set it; default: E_VAR_UNRESOLVED.
+   */
+  skipUnset?: boolean;
   /** the run's redactor, when the caller shows other output through it too (a managed server's); default: a new one */
   redactor?: Redactor;
 }

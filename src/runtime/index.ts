@@ -2,7 +2,7 @@
 export { evaluateAssert, parseAssert } from './assert/index.js';
 export { extractAll } from './extract/index.js';
 export type { ExtractResult } from './extract/index.js';
-export { createHookRunner } from './hooks/index.js';
+export { createHookRunner, isHookFile } from './hooks/index.js';
 export type { HookInput, HookKind, HookOutput, HookRunner } from './hooks/index.js';
 export { createNapiKeychain, createSecretStore, envSecretValues, keychainService, secretFromEnv } from './secrets/index.js';
 export type { Keychain, SecretStore } from './secrets/index.js';

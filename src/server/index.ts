@@ -72,6 +72,8 @@ const LINE_CHARS = 1_000;
 /** and kept to this many, to be redacted when shown (redact, then cut) */
 const HELD_CHARS = LINE_CHARS * 4;
 const STOP_GRACE_MS = 5_000;
+/** How long after the server's exit its output may still come (see `exited`). */
+const DRAIN_MS = 2_000;
 const EXIT_SIGNALS: NodeJS.Signals[] = process.platform === 'win32' ? ['SIGINT', 'SIGTERM'] : ['SIGINT', 'SIGTERM', 'SIGHUP'];
 
 /**
@@ -116,7 +118,14 @@ export async function startServer(options: ServerOptions, baseDir: string, event
   let ready = false;
   const exited = new Promise<string>((resolve) => {
     child.once('error', (err) => resolve(`could not start: ${err.message}`));
-    child.once('exit', (code, signal) => resolve(signal ? `was killed by ${signal}` : `exited with code ${code}`));
+    // Settled on 'close', once stdout and stderr are drained too: on 'exit' the last lines may
+    // still be in the pipes, and the error would not quote them. A process the server started
+    // that keeps the pipes open delays it by DRAIN_MS at most (stopTree then ends the group).
+    child.once('exit', (code, signal) => {
+      const how = signal ? `was killed by ${signal}` : `exited with code ${code}`;
+      child.once('close', () => resolve(how));
+      setTimeout(() => resolve(how), DRAIN_MS).unref();
+    });
   });
   // A run that ends any way (Ctrl+C, an uncaught error) must not leave the server behind.
   const killOnExit = () => killTree(child, 'SIGKILL');

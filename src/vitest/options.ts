@@ -45,13 +45,12 @@ export interface FlowOptions {
   projects?: Record<string, ProjectOptions>;
 }
 
+/** The options one project may set for itself (`projects`), and those `createFlowTest` takes. */
+const PROJECT_KEYS = ['env', 'vars', 'concurrency', 'strict'] as const satisfies readonly (keyof FlowOptions)[];
+const FLOW_TEST_KEYS = ['env', 'vars', 'concurrency'] as const satisfies readonly (keyof FlowOptions)[];
+
 /** What one project may set for itself (`projects`). */
-export interface ProjectOptions {
-  env?: string;
-  vars?: Record<string, string>;
-  concurrency?: number;
-  strict?: boolean;
-}
+export type ProjectOptions = Pick<FlowOptions, (typeof PROJECT_KEYS)[number]>;
 
 type ContractMode = 'fail' | 'warn';
 
@@ -95,49 +94,77 @@ declare module 'vitest' {
 
 export const DEFAULT_INCLUDE = ['**/flow.yaml'];
 export const ROOT_FILE_NAME = 'flow.yaml';
-const FLOW_OPTION_NAMES = ['env', 'vars', 'concurrency', 'include', 'server', 'openapi', 'contract', 'split', 'explore', 'strict', 'projects'];
+
+/** One option of `flow()`: what a valid value is, and what the generated suite carries of it. */
+interface OptionSpec {
+  /** the problems with a value given (not undefined); `all` is every option, for those that need another */
+  check(value: unknown, all: Record<string, unknown>): string[];
+  /**
+   * Its part of the suite options (JSON, written into the generated module; undefined: none),
+   * given the Vitest root when known; absent: the option is the main process's only (include,
+   * server, split).
+   */
+  suite?(value: unknown, options: FlowOptions, root: string | undefined): unknown;
+}
+
+const when = (bad: boolean, problem: string): string[] => (bad ? [problem] : []);
+const copy = (value: unknown) => value;
+
+/**
+ * Every option of `flow()`, in the order problems are reported: the one place an option is
+ * added (with its key in FlowOptions, which `satisfies` below holds to this table, and in
+ * SuiteOptions when the suite carries it). The names lists derive from it.
+ */
+const OPTIONS = {
+  env: { check: (v) => when(typeof v !== 'string' || v === '', `env must be an environment id (a non-empty string), got ${describe(v)}`), suite: copy },
+  vars: {
+    check: (v) =>
+      !isRecord(v)
+        ? [`vars must be an object of strings, got ${describe(v)}`]
+        : Object.entries(v).flatMap(([k, x]) => when(typeof x !== 'string', `vars.${k} must be a string, got ${describe(x)}`)),
+    // a managed server's origin is the baseUrl var (the config's own vars.baseUrl wins)
+    suite: (v, o, root) => {
+      const baseUrl = root !== undefined && o.server ? serverOrigin(o.server) : undefined;
+      return v !== undefined || baseUrl ? { ...(baseUrl && { baseUrl }), ...(v as Record<string, string> | undefined) } : undefined;
+    },
+  },
+  concurrency: { check: (v) => when(!(Number.isInteger(v) && (v as number) >= 1), `concurrency must be a whole number >= 1, got ${describe(v)}`), suite: copy },
+  include: {
+    check: (v) => when(!(Array.isArray(v) && v.every((p) => typeof p === 'string')), `include must be an array of glob patterns, got ${describe(v)}`),
+  },
+  server: { check: (v) => serverProblems(v) },
+  openapi: {
+    check: (v) => when(typeof v !== 'string' || v === '', `openapi must be the path of an OpenAPI description, got ${describe(v)}`),
+    suite: (v, _o, root) => (root === undefined || v === undefined ? v : path.resolve(root, v as string)),
+  },
+  contract: { check: (v) => when(v !== 'fail' && v !== 'warn', `contract must be 'fail' or 'warn', got ${describe(v)}`), suite: copy },
+  split: { check: (v) => when(typeof v !== 'boolean', `split must be true or false, got ${describe(v)}`) },
+  explore: { check: (v, all) => exploreProblems(v, all.openapi), suite: (v) => (v === undefined ? undefined : { ...(v as object) }) },
+  strict: { check: (v) => when(typeof v !== 'boolean', `strict must be true or false, got ${describe(v)}`), suite: copy },
+  projects: {
+    check: (v) => projectsProblems(v),
+    suite: (v, _o, root) => (root === undefined || v === undefined ? undefined : resolveProjects(v as Record<string, ProjectOptions>, root)),
+  },
+} satisfies Record<keyof FlowOptions, OptionSpec>;
+
+const FLOW_OPTION_NAMES = Object.keys(OPTIONS) as (keyof FlowOptions)[];
 const SERVER_OPTION_NAMES = ['command', 'cwd', 'env', 'url', 'port', 'timeout', 'reuseExisting', 'watch'];
-const SUITE_OPTION_NAMES = ['env', 'vars', 'concurrency'];
-const PROJECT_OPTION_NAMES = ['env', 'vars', 'concurrency', 'strict'];
 
 /**
  * Throws an Error naming every bad option: a misspelt key or `concurrency: 0` would otherwise
  * be ignored or fail far from the config. `where` is the call the message names.
  */
-export function validateOptions(options: unknown, where = 'flow()', names: string[] = FLOW_OPTION_NAMES): void {
+export function validateOptions(options: unknown, where = 'flow()', names: readonly (keyof FlowOptions)[] = FLOW_OPTION_NAMES): void {
   if (options === undefined) return;
   if (!isRecord(options)) throw new Error(`${where}: the options must be an object, got ${describe(options)}`);
   const problems: string[] = [];
+  const known: readonly string[] = names;
   for (const key of Object.keys(options)) {
-    if (!names.includes(key)) problems.push(`unknown option "${key}"${suggestion(key, names)}; the options are ${names.join(', ')}`);
+    if (!known.includes(key)) problems.push(`unknown option "${key}"${suggestion(key, names)}; the options are ${names.join(', ')}`);
   }
-  const { env, vars, concurrency, include } = options;
-  if (env !== undefined && (typeof env !== 'string' || env === '')) problems.push(`env must be an environment id (a non-empty string), got ${describe(env)}`);
-  if (vars !== undefined) {
-    if (!isRecord(vars)) problems.push(`vars must be an object of strings, got ${describe(vars)}`);
-    else for (const [k, v] of Object.entries(vars)) if (typeof v !== 'string') problems.push(`vars.${k} must be a string, got ${describe(v)}`);
+  for (const name of FLOW_OPTION_NAMES) {
+    if (names.includes(name) && options[name] !== undefined) problems.push(...(OPTIONS[name] as OptionSpec).check(options[name], options));
   }
-  if (concurrency !== undefined && !(Number.isInteger(concurrency) && (concurrency as number) >= 1)) {
-    problems.push(`concurrency must be a whole number >= 1, got ${describe(concurrency)}`);
-  }
-  if (names.includes('include') && include !== undefined && !(Array.isArray(include) && include.every((p) => typeof p === 'string'))) {
-    problems.push(`include must be an array of glob patterns, got ${describe(include)}`);
-  }
-  if (names.includes('server')) problems.push(...serverProblems(options.server));
-  if (names.includes('openapi') && options.openapi !== undefined && (typeof options.openapi !== 'string' || options.openapi === '')) {
-    problems.push(`openapi must be the path of an OpenAPI description, got ${describe(options.openapi)}`);
-  }
-  if (names.includes('contract') && options.contract !== undefined && options.contract !== 'fail' && options.contract !== 'warn') {
-    problems.push(`contract must be 'fail' or 'warn', got ${describe(options.contract)}`);
-  }
-  if (names.includes('split') && options.split !== undefined && typeof options.split !== 'boolean') {
-    problems.push(`split must be true or false, got ${describe(options.split)}`);
-  }
-  if (names.includes('explore')) problems.push(...exploreProblems(options.explore, options.openapi));
-  if (names.includes('strict') && options.strict !== undefined && typeof options.strict !== 'boolean') {
-    problems.push(`strict must be true or false, got ${describe(options.strict)}`);
-  }
-  if (names.includes('projects')) problems.push(...projectsProblems(options.projects));
   if (problems.length) throw new Error(`${where}: ${problems.join('; ')}`);
 }
 
@@ -161,7 +188,7 @@ function projectsProblems(projects: unknown): string[] {
   const out: string[] = [];
   for (const [key, value] of Object.entries(projects)) {
     try {
-      validateOptions(value, `projects[${JSON.stringify(key)}]`, PROJECT_OPTION_NAMES);
+      validateOptions(value, `projects[${JSON.stringify(key)}]`, PROJECT_KEYS);
     } catch (err) {
       out.push((err as Error).message);
     }
@@ -195,11 +222,11 @@ function serverProblems(server: unknown): string[] {
 
 /** The options `createFlowTest` takes: those of `flow()` a runner reads. */
 export function validateSuiteOptions(options: unknown): void {
-  validateOptions(options, 'createFlowTest()', SUITE_OPTION_NAMES);
+  validateOptions(options, 'createFlowTest()', FLOW_TEST_KEYS);
 }
 
 /** " (did you mean env?)": the edit distance misses `enviroment` for `env`, a shared start catches it. */
-function suggestion(key: string, names: string[]): string {
+function suggestion(key: string, names: readonly string[]): string {
   const lower = key.toLowerCase();
   const near = closestName(key, names) ?? names.find((n) => lower.length >= 3 && lower.startsWith(n.slice(0, 3)));
   return near ? ` (did you mean ${near}?)` : '';
@@ -221,16 +248,11 @@ function describe(v: unknown): string {
  * server's origin becomes the `baseUrl` var (the config's own `vars.baseUrl` wins).
  */
 export function suiteOptions(options: FlowOptions = {}, root?: string): SuiteOptions {
-  const out: SuiteOptions = {};
-  if (options.env !== undefined) out.env = options.env;
-  const baseUrl = root !== undefined && options.server ? serverOrigin(options.server) : undefined;
-  if (options.vars !== undefined || baseUrl) out.vars = { ...(baseUrl && { baseUrl }), ...options.vars };
-  if (options.concurrency !== undefined) out.concurrency = options.concurrency;
-  if (options.openapi !== undefined) out.openapi = root === undefined ? options.openapi : path.resolve(root, options.openapi);
-  if (options.contract !== undefined) out.contract = options.contract;
-  if (options.explore !== undefined) out.explore = { ...options.explore };
-  if (options.strict !== undefined) out.strict = options.strict;
-  if (options.projects !== undefined && root !== undefined) out.projects = resolveProjects(options.projects, root);
+  const out: Record<string, unknown> = {};
+  for (const name of FLOW_OPTION_NAMES) {
+    const carried = (OPTIONS[name] as OptionSpec).suite?.(options[name], options, root);
+    if (carried !== undefined) out[name] = carried;
+  }
   return out;
 }
 
@@ -260,7 +282,8 @@ export function withDefaults(own: SuiteOptions, defaults: SuiteOptions | undefin
 export function runnerOptions(options: SuiteOptions, processEnv: NodeJS.ProcessEnv = process.env): RunnerOptions {
   const env = processEnv.FLOW_ENV || options.env;
   const vars = { ...options.vars, ...varsFromEnv(processEnv) };
-  const out: RunnerOptions = { vars, processEnv };
+  // an operation that needs a var nobody gave is a skipped test with the var as its reason
+  const out: RunnerOptions = { vars, processEnv, skipUnset: true };
   if (env) out.env = env;
   if (options.concurrency !== undefined) out.concurrency = options.concurrency;
   return out;

@@ -7,29 +7,44 @@
 // process before Vitest globs (configureVitest), only when their text changes, each atomically
 // (shards started together on one machine write the same files); a project whose parts cannot
 // be written stays one file. Main process only.
-import { readdirSync, readFileSync, rmSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { readdirSync, rmSync } from 'node:fs';
 import path from 'node:path';
-import { writeProjectFile } from '../project/index.js';
+import { FlowError } from '../errors.js';
+import { readForEdit, writeProjectFile } from '../project/index.js';
 import { slash } from './dependencies.js';
 import { ROOT_FILE_NAME } from './options.js';
 
 const SPLIT_DIR = '.reqflow/split';
 const MARK = `/${SPLIT_DIR}/`;
-/** what a part's file is named: a resource id when it is a plain name, else a hash of it */
+/** a resource id that names its part's file as it is */
 const PLAIN_ID = /^[A-Za-z0-9_][\w.-]{0,99}$/;
 
-export function partFileName(partId: string): string {
-  if (PLAIN_ID.test(partId)) return `${partId}.yaml`;
-  let h = 0x811c9dc5;
-  for (let i = 0; i < partId.length; i++) h = Math.imul(h ^ partId.charCodeAt(i), 0x01000193) >>> 0;
-  return `part-${h.toString(16).padStart(8, '0')}.yaml`;
+/**
+ * The file name of each part, unique by construction, also where case does not count (macOS,
+ * Windows): two parts in one file would run one of them and drop the other without a word. A
+ * plain resource id is the name; any other id, and a plain one that differs from an earlier one
+ * only in case, is `part~<hash>`, and `~` is in no plain name. A clash left (a hash collision)
+ * is E_INTERNAL, never a part dropped.
+ */
+export function partFileNames(partIds: readonly string[]): Map<string, string> {
+  const names = new Map<string, string>();
+  const taken = new Set<string>();
+  for (const id of partIds) {
+    const plain = `${id}.yaml`;
+    const name = PLAIN_ID.test(id) && !taken.has(plain.toLowerCase()) ? plain : `part~${createHash('sha256').update(id).digest('hex').slice(0, 16)}.yaml`;
+    if (names.has(id) || taken.has(name.toLowerCase())) throw new FlowError('E_INTERNAL', `two parts of a project would share the file ${name} (${id})`);
+    taken.add(name.toLowerCase());
+    names.set(id, name);
+  }
+  return names;
 }
 
 /** The file of a part, or undefined when the project is outside `dir` (it then stays one file). */
-export function partFile(dir: string, projectRoot: string, partId: string): string | undefined {
+export function partFile(dir: string, projectRoot: string, fileName: string): string | undefined {
   const rel = slash(path.relative(dir, path.dirname(projectRoot)));
   if (rel.startsWith('..') || path.isAbsolute(rel)) return undefined;
-  return slash(path.join(dir, SPLIT_DIR, rel, ROOT_FILE_NAME, partFileName(partId)));
+  return slash(path.join(dir, SPLIT_DIR, rel, ROOT_FILE_NAME, fileName));
 }
 
 /** The project (its flow.yaml) and the part's file name, when `file` is a part's file. */
@@ -60,7 +75,8 @@ export async function writeSplitFiles(dir: string, roots: string[], env: string 
     const { graph, problem } = await openProject(root, { env });
     if (problem || !graph) continue;
     const parts = splitProject(graph);
-    const files = parts.map((p) => ({ part: p, file: partFile(dir, root, p.id) }));
+    const names = partFileNames(parts.map((p) => p.id));
+    const files = parts.map((p) => ({ part: p, file: partFile(dir, root, names.get(p.id)!) }));
     if (parts.length < 2 || files.some((f) => !f.file)) continue;
     const projectDir = path.dirname(files[0].file!);
     const keep = new Set<string>();
@@ -88,12 +104,17 @@ export async function writeSplitFiles(dir: string, roots: string[], env: string 
   return out;
 }
 
-/** Atomically, the one way reqflow writes inside a project (src/project/write.ts); not at all when the text is there. */
+/**
+ * Atomically, the one way reqflow writes inside a project (src/project/write.ts); not at all when
+ * the text is there. What is there is read as an edit reads it, bounded: a FIFO in its place
+ * would hang Vitest's start, a link to /dev/zero fill its memory; both are refused unread.
+ */
 function writeIfChanged(dir: string, file: string, text: string): void {
   try {
-    if (readFileSync(file, 'utf8') === text) return;
-  } catch {
-    // not there yet
+    if (readForEdit(dir, file) === text) return;
+  } catch (err) {
+    // not there yet; anything else (a FIFO, a link, a device) is refused by the writer too
+    if ((err as { code?: string }).code !== 'E_WRITE_FAILED') throw err;
   }
   writeProjectFile(dir, file, text);
 }

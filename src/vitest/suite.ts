@@ -12,7 +12,7 @@ import { FlowTestError, problemError, warnLint } from './failure.js';
 import { suiteLayout, type LayoutOperation } from './layout.js';
 import { runnerOptions, type SuitePlan } from './options.js';
 import { settle, type Reported } from './outcome.js';
-import { partFileName } from './split-files.js';
+import { partFileNames } from './split-files.js';
 
 export { createFlowTest, flowTest, type FlowHandle, type FlowFixtures } from './fixture.js';
 export { FlowTestError } from './failure.js';
@@ -45,13 +45,14 @@ export async function defineFlowSuite(plan: SuitePlan): Promise<void> {
   }
   const parts = plan.part === undefined ? undefined : splitProject(graph!);
   // What a project does once (its lint warnings, explore), a split project does in its first part.
-  const firstPart = !parts || partFileName(parts[0].id) === plan.part;
+  const fileOf = parts && partFileNames(parts.map((p) => p.id));
+  const firstPart = !parts || fileOf?.get(parts[0].id) === plan.part;
   // Without `strict`, lint's warnings pass: said where the run is read, not only by `flow lint`.
   if (firstPart) warnLint(opened.lint.diagnostics);
   let layout: LayoutOperation[];
   try {
     // a part the project no longer has (edited after Vitest listed its files) has no operations
-    layout = layoutOf(project, graph!, parts && (parts.find((p) => partFileName(p.id) === plan.part)?.operations ?? []));
+    layout = layoutOf(project, graph!, parts && (parts.find((p) => fileOf?.get(p.id) === plan.part)?.operations ?? []));
   } catch (err) {
     // Lint passed, so this is our bug; still a failing test, never a crash of collection.
     test(LINT_TEST, () => {

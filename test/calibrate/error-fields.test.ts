@@ -83,14 +83,60 @@ describe('namedFields: one shape each', () => {
     const body = { error: { statusCode: 422, details: { codes: { title: ['presence'], desc: ['length'] } } } };
     expect(named(body)).toEqual(['title']);
   });
+  test('details[].path, a JSON pointer to the field itself (Unleash 7): body only, never the word "property"', () => {
+    // as Unleash 7.5 answers a POST /api/admin/projects/default/features without `name`
+    const body = {
+      id: '8b0b8e2c',
+      name: 'ValidationError',
+      message: 'Request validation failed: your request body or params contain invalid data. Refer to the `details` list for more information.',
+      details: [
+        {
+          path: '/body/features',
+          description: 'The `/body/features` property is required. It was not present on the data you sent.',
+          message: 'The `/body/features` property is required. It was not present on the data you sent.',
+        },
+      ],
+    };
+    expect(named(body)).toEqual(['features']);
+    expect(
+      named({
+        details: [
+          { path: '/body/x', message: 'must be string' },
+          { path: '/query/limit', message: 'must be integer' },
+        ],
+      }),
+    ).toEqual(['x']);
+    expect(named({ details: [{ path: '/body/strategy/name', message: 'required' }] })).toEqual(['strategy.name']);
+    // the message alone: "property" is where a message puts a field's name, never one
+    expect(named({ message: 'The `/body/features` property is required.' })).toEqual([]);
+  });
   test('every shape has a test above', () => {
-    expect(SHAPES).toHaveLength(10);
+    expect(SHAPES).toHaveLength(11);
   });
   test('plain messages, when no shape names a field; a sentence is never a field', () => {
     expect(named('name is required')).toEqual(['name']);
     expect(named({ message: "must have required property 'title'" })).toEqual(['title']);
     expect(named({ errors: [{ field: 'not a field name', message: 'x' }] })).toEqual([]);
     expect(named({ error: 'Invalid parameters' })).toEqual([]);
+  });
+});
+
+describe('namedFields: sentences that name a field (Rails full messages, as Redmine answers a 422)', () => {
+  test('matched to the known properties by name: case-insensitive, whole words, an `_id` read as its noun', () => {
+    const known = ['issue', 'issue.project_id', 'issue.subject', 'issue.tracker_id', 'issue.due_date', 'issue.start_date'];
+    expect(namedFields(JSON.stringify({ errors: ['Subject cannot be blank'] }), known)).toEqual(['issue.subject']);
+    expect(namedFields(JSON.stringify({ errors: ['Project cannot be blank', 'Tracker cannot be blank'] }), known)).toEqual([
+      'issue.project_id',
+      'issue.tracker_id',
+    ]);
+    // the longest name the sentence holds wins; a word inside another word is no match
+    expect(namedFields(JSON.stringify({ errors: ['Due date must be greater than start date'] }), known)).toEqual(['issue.due_date']);
+    expect(namedFields(JSON.stringify({ errors: ['Subjects are closed'] }), ['subject'])).toEqual(['subjects']);
+  });
+  test("without a known property, the sentence's subject; a sentence that names nothing names nothing", () => {
+    expect(namedFields(JSON.stringify({ errors: ['Subject cannot be blank'] }))).toEqual(['subject']);
+    expect(namedFields(JSON.stringify({ errors: ['Due date is not a valid date'] }))).toEqual(['due_date']);
+    expect(namedFields(JSON.stringify({ errors: ['Something went wrong, please try again later'] }))).toEqual([]);
   });
 });
 

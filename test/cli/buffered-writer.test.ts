@@ -1,5 +1,5 @@
 // The run's output writer: batches, and lines formatted after the current turn of the event loop.
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { bufferedWriter } from '../../src/cli/io.js';
 
 const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
@@ -44,14 +44,27 @@ describe('bufferedWriter', () => {
     expect(writes).toEqual(['a\n(a line of output could not be formatted)\nc\n']);
   });
 
-  it('writes a batch once it reaches the size limit, and after the time limit', async () => {
-    const writes: string[] = [];
-    const out = bufferedWriter((t) => writes.push(t), { bytes: 4, ms: 5 });
-    out.write('12');
-    out.write('34');
-    expect(writes).toEqual(['1234']);
-    out.write(() => '5');
-    await new Promise((resolve) => setTimeout(resolve, 30));
-    expect(writes).toEqual(['1234', '5']);
+  // The clock is Vitest's: a test that waits on real 5 ms and 30 ms timers fails on a loaded machine,
+  // where the 30 ms wait may end before the 5 ms timer, set later, has fired.
+  it('writes a batch once it reaches the size limit, and after the time limit', () => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'setImmediate', 'clearImmediate'] });
+    try {
+      const writes: string[] = [];
+      const out = bufferedWriter((t) => writes.push(t), { bytes: 4, ms: 5 });
+      out.write('12');
+      expect(writes).toEqual([]);
+      out.write('34');
+      expect(writes).toEqual(['1234']);
+      out.write(() => '5');
+      vi.advanceTimersByTime(0); // the next turn: the line is formatted, and waits for the time limit
+      expect(writes).toEqual(['1234']);
+      vi.advanceTimersByTime(4);
+      expect(writes).toEqual(['1234']);
+      vi.advanceTimersByTime(1);
+      expect(writes).toEqual(['1234', '5']);
+      expect(vi.getTimerCount()).toBe(0);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 });

@@ -4,7 +4,7 @@
 // one calibrate proves the actor, the body field a Cornice 400 names, and the 3-deep chain
 // (record needs collection needs bucket) from the live answers; --apply writes it; `flow run
 // --all` passes; a second calibrate proposes nothing; no secret anywhere.
-import { readdir, readFile, writeFile } from 'node:fs/promises';
+import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { main } from '../../src/cli/main.js';
@@ -43,25 +43,29 @@ async function importedWithLogin(): Promise<string> {
 }
 
 describe('flow calibrate on a storage service (Basic auth undeclared, ids nobody produces, Cornice errors)', () => {
-  it('a 404 where success is expected names the id and its producer, and is never written in as expect_status', async () => {
+  it('a leaf pulls its chain: record.create and record.get alone add the creates of bucket and collection, link every id, and pass', async () => {
     const project = await importedWithLogin();
-    const vars = ['--var', `baseUrl=${api.url}`, '--var', `user_username=${STORAGE_USER}`, '--var', 'bucket_id=blog', '--var', 'collection_id=articles'];
+    // ids given by hand that do not exist, as the issue's user did: each answers 404
+    const vars = ['--var', `baseUrl=${api.url}`, '--var', `user_username=${STORAGE_USER}`, '--var', 'bucket_id=blog', '--var', 'collection_id=kc-coll'];
     const env = { FLOW_SECRET_USER_PASSWORD: STORAGE_PASSWORD };
-    // the actor written by hand, as the issue's user did: the 404 is the server's answer to the ids
-    const file = path.join(project, 'resources/records.yaml');
-    await writeFile(file, (await readFile(file, 'utf8')).replace(/( {2}create:\n {4}method: POST\n)/, '$1    actor: user\n'));
-    const before = await readFile(file, 'utf8');
-    expect(before).toMatch(/ {2}create:\n {4}method: POST\n {4}actor: user\n/);
-    const r = await flow(project, ['calibrate', 'record.create', '--writes', '--apply', ...vars], env);
-    expect(r.stdout).not.toMatch(/expect_status: 404/);
-    expect(r.stdout).toContain('## Proposals\n\nNone');
-    expect(r.stdout).toMatch(
-      /\*\*record\.create\*\*: answered 404 where success is expected: a resource of its path is missing \(the server says bucket `blog` is missing\)\. `\{\{env\.bucket_id\}\}` is given from outside \(env\.bucket_id\); bucket\.create \(POST \/buckets\) creates it\. `\{\{env\.collection_id\}\}` is given from outside \(env\.collection_id\); collection\.create \(POST \/buckets\/\{\{env\.bucket_id\}\}\/collections\) creates it/,
+    const r = await flow(project, ['calibrate', 'record.create', 'record.get', '--writes', '--apply', ...vars], env);
+    expect(r.stderr).toBe('');
+    expect(r.stdout).toContain(
+      "Producers added (not asked for; an asked operation's path holds an id they create): bucket.create (for record.create), collection.create (for record.create).",
     );
-    expect(r.stdout).not.toMatch(/^- record\.create: `/m);
-    expect(r.code).toBe(1);
-    expect(await readFile(file, 'utf8')).toBe(before);
-  }, 30_000);
+    expect(r.stdout).toMatch(/### \d+\. collection\.create: path \{\{env\.bucket_id\}\}/);
+    expect(r.stdout).toMatch(/### \d+\. record\.create: path \{\{env\.collection_id\}\}/);
+    expect(r.stdout).toMatch(/### \d+\. record\.get: path \{\{env\.record_id\}\}/);
+    // a 404 where success is expected is diagnosed, never written in
+    expect(r.stdout).not.toMatch(/expect_status: 404/);
+    expect(r.stdout).toContain('## Open questions\n\nNone.');
+    expect(r.code).toBe(0);
+    const records = await readFile(path.join(project, 'resources/records.yaml'), 'utf8');
+    expect(records).toContain('path: /buckets/{{bucket.id}}/collections/{{collection.id}}/records/{{record.id}}');
+    const run = await flow(project, ['run', 'record.get', ...vars], env);
+    expect(run.stdout).toMatch(/^4 passed, 0 failed/m);
+    expect(run.code).toBe(0);
+  }, 60_000);
 
   it('login proposed from the 401; then one calibrate proves the actor, the body field and the 3-deep chain', async () => {
     const doc = await (await fetch(`${api.url}/__api__`)).json();

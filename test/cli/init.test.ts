@@ -2,6 +2,7 @@
 // Vitest config only where Vitest is installed (.mts in a CommonJS package, which a .ts config
 // makes Vite warn about); an existing file is never replaced. The written project then runs,
 // under `flow run` and under a real `vitest run`, against a real server.
+import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, symlinkSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -9,7 +10,8 @@ import { main } from '../../src/cli/main.js';
 import { capturingIO } from '../helpers/capturing-io.js';
 import { json, startServer, type TestServer } from '../helpers/http-server.js';
 import { cleanProjects, writeProject } from '../helpers/project.js';
-import { ensureBuilt, REPO, runVitest } from '../vitest/helpers.js';
+import { collect, ensureBuilt, REPO, runVitest } from '../vitest/helpers.js';
+import { spawn } from 'node:child_process';
 
 const PROJECT_FILES = ['flow.yaml', 'environments/local.yaml', 'actors/user.yaml', 'resources/items.yaml'];
 const TOKEN = 'init-test-token-4711';
@@ -67,6 +69,27 @@ describe('flow init', () => {
     expect(readFileSync(path.join(dir, 'flow.yaml'), 'utf8')).toBe('version: 1\n# mine\n');
     for (const file of PROJECT_FILES.slice(1)) expect(existsSync(path.join(dir, file)), file).toBe(false);
   });
+
+  it.each([
+    ['a folder on the way is a link', 'resources', 'E_WRITE_OUTSIDE: resources is a symbolic link'],
+    ['a file is a link to nothing', 'vitest.config.mts', 'E_INIT_EXISTS: vitest.config.mts already exists'],
+  ])('%s (the last file written): nothing is written at all', async (_case, link, message) => {
+    const dir = await packageWithVitest();
+    symlinkSync(link === 'resources' ? await writeProject({}) : path.join(dir, 'nowhere'), path.join(dir, link));
+    const io = capturingIO({ cwd: dir });
+    expect(await main(['init'], io)).toBe(1);
+    expect(io.err).toContain(message);
+    for (const file of PROJECT_FILES) expect(existsSync(path.join(dir, file)), file).toBe(false);
+  });
+
+  it('a FIFO package.json in a shared parent folder neither hangs it nor stops it (bin/flow.js)', async () => {
+    const parent = await writeProject({});
+    execFileSync('mkfifo', [path.join(parent, 'package.json')]);
+    const child = spawn(process.execPath, [path.join(REPO, 'bin/flow.js'), 'init', 'api'], { cwd: parent, stdio: ['ignore', 'pipe', 'pipe'] });
+    const run = await collect(child, 20_000);
+    expect(run.code, run.stdout + run.stderr).toBe(0);
+    for (const file of PROJECT_FILES) expect(existsSync(path.join(parent, 'api', file)), file).toBe(true);
+  }, 30_000);
 
   it.each([
     ['module', 'vitest.config.ts'],

@@ -76,6 +76,9 @@ describe('flow run --shard k/4', () => {
     for (const [args, message] of [
       [['--shard', '5/4'], '--shard takes k/n with 1 <= k <= n (as 2/4); got "5/4"'],
       [['--shard', 'two'], '--shard takes k/n with 1 <= k <= n (as 2/4); got "two"'],
+      // the real limit, not the syntax's: a project has at most 32 parts
+      [['--shard', '1/1000000'], '--shard 1/1000000: n is at most 32, the most parts a project is split into'],
+      [['--shard', '1/33'], '--shard 1/33: n is at most 32'],
       [['--shard', '1/2', 'r000.create'], '--shard runs every operation: name operations (r000.create) or give --shard, not both'],
     ] as const) {
       const run = await flowRun(dir, [...args]);

@@ -65,9 +65,33 @@ describe('patterns run in linear time', () => {
     expect(await check(schema, JSON.stringify({ id: '12-abc' }))).toEqual(['/id: expected match pattern "^\\d{3}-[a-z]+$" (pattern), got "12-abc"']);
   });
 
-  test('a lookahead, which no linear-time engine runs, is E_CONTRACT_LOAD saying so', async () => {
+  test('a lookahead, which RE2 cannot run, is E_CONTRACT_PATTERN saying so', async () => {
     const { err } = await timed(() => check({ type: 'string', pattern: '^(?=.*\\d).+$' }, '"abc1"'));
-    expect(err).toMatchObject({ code: 'E_CONTRACT_LOAD', message: expect.stringContaining('cannot be matched in linear time') });
+    expect(err).toMatchObject({ code: 'E_CONTRACT_PATTERN', message: expect.stringContaining('cannot be matched in linear time: it has a lookahead') });
+  });
+
+  test('a named backreference is refused, not matched as the letters "k<x>"', async () => {
+    const { err } = await timed(() => check({ type: 'string', pattern: '^(?<x>a)\\k<x>$' }, '"ak<x>"'));
+    expect(err).toMatchObject({ code: 'E_CONTRACT_PATTERN', message: expect.stringContaining('backreference `\\k<x>`') });
+  });
+
+  test('a{0,1001} is refused for its count, not called a lookaround', async () => {
+    const { err } = await timed(() => check({ type: 'string', pattern: '^a{0,1001}$' }, '"a"'));
+    expect(err).toMatchObject({ code: 'E_CONTRACT_PATTERN', message: expect.stringContaining('repeats more than 1000 times') });
+    expect((err as Error).message).not.toMatch(/lookaround|lookahead/);
+  });
+
+  test('\\s, \\S and . mean what they mean in JavaScript: NBSP, BOM, U+2028 and \\r', async () => {
+    const schema = {
+      type: 'object',
+      properties: { space: { type: 'string', pattern: '^\\s+$' }, word: { type: 'string', pattern: '^\\S+$' }, line: { type: 'string', pattern: '^a.b$' } },
+    };
+    // spaces to JavaScript: RE2's own \s refused them
+    expect(await check(schema, JSON.stringify({ space: '\u00a0\ufeff\u2028' }))).toEqual([]);
+    // no match in JavaScript: RE2's own \S and . let them through
+    expect(await check(schema, JSON.stringify({ word: 'a\u00a0b' }))).toHaveLength(1);
+    expect(await check(schema, JSON.stringify({ line: 'a\rb' }))).toHaveLength(1);
+    expect(await check(schema, JSON.stringify({ line: 'a\u2028b' }))).toHaveLength(1);
   });
 });
 

@@ -49,7 +49,7 @@ describe('self-check (spec 1.8)', () => {
     ['an empty assert', { get: { path: '/o', assert: [] } }, {}, 'E_CHECK_EMPTY_KEY'],
     ['an empty actor', { get: { path: '/o', actor: '' } }, {}, 'E_CHECK_EMPTY_KEY'],
     ['a cycle', { a: { path: '/a/{{order.y}}', extract: { x: '$.data.x' } }, b: { path: '/b/{{order.x}}', extract: { y: '$.data.y' } } }, {}, 'E_CHECK_CYCLE'],
-    ['a strategy outside the eleven', { get: { path: '/o' } }, { actor: { auth: { strategy: 'oauth2', token: '{{secret.T}}' } } }, 'E_CHECK_STRATEGY'],
+    ['a strategy that does not exist', { get: { path: '/o' } }, { actor: { auth: { strategy: 'oauth2', token: '{{secret.T}}' } } }, 'E_CHECK_STRATEGY'],
     ['a key the spec does not list', { get: { path: '/o', url: 'https://h.test/o' } }, {}, 'E_CHECK_UNKNOWN_KEY'],
     ['an operation without _provenance', { get: { path: '/o', _provenance: undefined } }, {}, 'E_CHECK_PROVENANCE'],
   ];

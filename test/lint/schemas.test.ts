@@ -1,11 +1,11 @@
-// The JSON Schemas: valid draft-07 that Ajv compiles in strict mode, every key of spec parts 2
-// and 5 with a description, and the example and fixture projects valid against them.
-import { readdirSync } from 'node:fs';
+// The JSON Schemas: valid draft-07 that Ajv compiles in strict mode, every key of the format
+// (docs/format.md) with a description, and the example and fixture projects valid against them.
+import { readdirSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { lintableFiles } from '../../src/lint/files.js';
 import { createAjv, readSchema, SCHEMA_FILES } from '../../src/lint/schema/ajv.js';
 import { schemaIssues } from '../../src/lint/schema/issues.js';
-import { AUTH_STRATEGIES, HTTP_METHODS, loadProject } from '../../src/project/index.js';
+import { AUTH_STRATEGIES, HTTP_METHODS, isCredentialName, loadProject } from '../../src/project/index.js';
 
 type Schema = Record<string, any>;
 const FILES = ['common.schema.json', ...Object.values(SCHEMA_FILES)] as string[];
@@ -77,7 +77,7 @@ describe('every key of spec parts 2 and 5', () => {
     expect(keys(common.definitions.extractSource)).toEqual(['path', 'source']);
   });
 
-  it('the keys each strategy reads (5)', () => {
+  it('the keys each strategy reads (docs/format.md#authentication)', () => {
     const simple = ['method', 'path', 'headers', 'body', 'expect_status', 'extract'];
     const cc = ['token_url', 'client_id', 'client_secret', 'scope'];
     const expected: Record<string, string[]> = {
@@ -88,7 +88,7 @@ describe('every key of spec parts 2 and 5', () => {
       bearer: ['token'],
       oauth2_client_credentials: cc,
       oauth2_password: [...cc, 'username', 'password'],
-      // spec 5's keys, plus those issue 17 adds (signature_method; jwt kid and headers)
+      // the format's keys, plus those issue 17 adds (signature_method; jwt kid and headers)
       oauth1: ['consumer_key', 'consumer_secret', 'token', 'token_secret', 'realm', 'signature_method'],
       aws_sigv4: ['access_key', 'secret_key', 'region', 'service', 'session_token'],
       jwt: ['secret', 'payload', 'algorithm', 'kid', 'headers'],
@@ -99,6 +99,43 @@ describe('every key of spec parts 2 and 5', () => {
     );
     expect(actual).toEqual(expected);
     expect(keys(common.definitions.request)).toEqual(['id', ...simple]);
+  });
+
+  // A strategy is in three places of common.schema.json: the enum, its own branch, and the
+  // `simple` branch's `if.not.enum`, which lists every other strategy (a strategy missing there
+  // would also be read with simple's keys, and every key of its own would be "unknown").
+  it('the auth branches follow AUTH_STRATEGIES: one branch each, and simple is every other strategy', () => {
+    const auth = common.definitions.auth;
+    expect(auth.properties.strategy.enum).toEqual([...AUTH_STRATEGIES]);
+    const branches = auth.allOf as Schema[];
+    const simpleBranch = branches.filter((b) => b.if.not);
+    expect(simpleBranch).toHaveLength(1);
+    expect(simpleBranch[0].if.not.properties.strategy.enum).toEqual(AUTH_STRATEGIES.filter((s) => s !== 'simple'));
+    expect(branches.map((b) => b.if.properties?.strategy.const ?? (b.if.not ? 'simple' : '?')).sort()).toEqual([...AUTH_STRATEGIES].sort());
+    // the schema states no count of strategies: the enum is the list
+    expect(JSON.stringify(auth)).not.toMatch(/\b(ten|eleven|twelve|thirteen)\b/i);
+  });
+
+  it("docs/format.md's strategy table and README's strategy list name every strategy, and only those", () => {
+    const doc = (file: string) => readFileSync(new URL(`../../${file}`, import.meta.url), 'utf8');
+    const format = doc('docs/format.md');
+    const table = format.slice(format.indexOf('## Authentication'), format.indexOf('\n## ', format.indexOf('## Authentication') + 1));
+    expect([...table.matchAll(/^\| `(\w+)` \|/gm)].map((m) => m[1])).toEqual([...AUTH_STRATEGIES]);
+    const readme = doc('README.md');
+    const list = readme.slice(readme.indexOf('**Auth strategies**'), readme.indexOf('### Signed and certificate strategies'));
+    for (const s of AUTH_STRATEGIES) expect(list).toContain(`\`${s}\``);
+  });
+
+  // A key whose value is a secret must be one project/credentials.ts knows as a credential name:
+  // redaction hides it, lint warns when it is plain text, the importer writes it as a secret.
+  it('every auth key that holds a secret is a credential name', () => {
+    const secretKeys = (common.definitions.auth.allOf as Schema[]).flatMap((b) =>
+      Object.entries((b.then.properties ?? {}) as Record<string, Schema | true>)
+        .filter(([, v]) => v !== true && /!secret NAME/.test(String(v.description)))
+        .map(([k]) => k),
+    );
+    expect(secretKeys.length).toBeGreaterThan(10);
+    expect(secretKeys.filter((k) => !isCredentialName(k))).toEqual([]);
   });
 
   it('enums: strategy, method, api_key location', () => {

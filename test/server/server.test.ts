@@ -58,6 +58,17 @@ test('a server that exits before it is ready is E_SERVER_EXITED with what it pri
   expect(err.message).toContain('  | Error: pets.db: database is locked');
 });
 
+// The output is drained before the error is written: the shell exits at once, and what a process
+// it started prints after that exit (once the shell is reaped) still reaches the error.
+test('E_SERVER_EXITED quotes what the server printed up to its pipes closing, not up to its exit', async () => {
+  const port = await freePort();
+  const command = 'p=$$; (while kill -0 $p 2>/dev/null; do sleep 0.01; done; echo last words) & echo starting; exit 3';
+  const err = await refused(startServer({ command, port }, PETS));
+  expect(err.code).toBe('E_SERVER_EXITED');
+  expect(err.message).toContain('exited with code 3 before');
+  expect(err.message).toContain('  | starting\n  | last words');
+});
+
 test('a server that never answers is E_SERVER_TIMEOUT, and is stopped', async () => {
   const port = await freePort();
   // the shell prints at once (a node script may not have started within the timeout on a busy machine)

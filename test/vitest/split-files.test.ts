@@ -2,30 +2,47 @@
 import { describe, expect, test } from 'vitest';
 import { flow } from '../../src/vitest/index.js';
 import { junitClassname, moreWorkers, SPLIT_WORKERS } from '../../src/vitest/split-config.js';
-import { partFile, partFileName, partOf } from '../../src/vitest/split-files.js';
+import { partFile, partFileNames, partOf } from '../../src/vitest/split-files.js';
 
 describe('part files', () => {
   test('hold the project path, and map back to the project and the part', () => {
-    const file = partFile('/repo', '/repo/apis/shop/flow.yaml', 'order')!;
+    const file = partFile('/repo', '/repo/apis/shop/flow.yaml', 'order.yaml')!;
     expect(file).toBe('/repo/.reqflow/split/apis/shop/flow.yaml/order.yaml');
     expect(partOf(file)).toEqual({ root: '/repo/apis/shop/flow.yaml', fileName: 'order.yaml' });
-    const atRoot = partFile('/repo', '/repo/flow.yaml', 'order')!;
+    const atRoot = partFile('/repo', '/repo/flow.yaml', 'order.yaml')!;
     expect(atRoot).toBe('/repo/.reqflow/split/flow.yaml/order.yaml');
     expect(partOf(atRoot)).toEqual({ root: '/repo/flow.yaml', fileName: 'order.yaml' });
   });
 
   test('a project outside the Vitest dir is not split; other files are not parts', () => {
-    expect(partFile('/repo/web', '/repo/api/flow.yaml', 'order')).toBeUndefined();
+    expect(partFile('/repo/web', '/repo/api/flow.yaml', 'order.yaml')).toBeUndefined();
     expect(partOf('/repo/apis/shop/flow.yaml')).toBeUndefined();
     expect(partOf('/repo/.reqflow/split/apis/shop/order.yaml')).toBeUndefined();
   });
 
   test('a resource id that is no plain file name becomes a stable hash', () => {
-    expect(partFileName('order_item-2.v1')).toBe('order_item-2.v1.yaml');
-    const odd = partFileName('../etc/passwd');
-    expect(odd).toMatch(/^part-[0-9a-f]{8}\.yaml$/);
-    expect(partFileName('../etc/passwd')).toBe(odd);
-    expect(partFileName('.hidden')).not.toBe('.hidden.yaml');
+    const names = partFileNames(['order_item-2.v1', '../etc/passwd', '.hidden']);
+    expect(names.get('order_item-2.v1')).toBe('order_item-2.v1.yaml');
+    expect(names.get('../etc/passwd')).toMatch(/^part~[0-9a-f]{16}\.yaml$/);
+    expect(partFileNames(['../etc/passwd']).get('../etc/passwd')).toBe(names.get('../etc/passwd'));
+    expect(names.get('.hidden')).not.toBe('.hidden.yaml');
+  });
+
+  test('names are unique, also where case does not count: no plain id can take a hashed name', () => {
+    const long = 'x'.repeat(101);
+    const hashed = partFileNames([long])
+      .get(long)!
+      .replace(/\.yaml$/, '');
+    // the plain id spelt as the long id's file name: `~` keeps it a hash itself
+    const names = partFileNames([long, hashed, 'Pets', 'pets', 'part-0c1e4f2a']);
+    expect(new Set([...names.values()].map((n) => n.toLowerCase())).size).toBe(5);
+    expect(names.get('Pets')).toBe('Pets.yaml');
+    expect(names.get('pets')).toMatch(/^part~[0-9a-f]{16}\.yaml$/);
+    expect(names.get('part-0c1e4f2a')).toBe('part-0c1e4f2a.yaml');
+  });
+
+  test('the same part twice is an internal error, never one file for both', () => {
+    expect(() => partFileNames(['a', 'a'])).toThrow(expect.objectContaining({ code: 'E_INTERNAL' }));
   });
 });
 

@@ -1,4 +1,5 @@
 // The small pure parts of the plugin: layout, options, failure messages, outcomes.
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, test, type TestContext } from 'vitest';
 import { DEFAULT_HOOK_TIMEOUT_MS } from '../../src/runtime/hooks/index.js';
@@ -53,6 +54,25 @@ describe('suiteLayout', () => {
     const flat = blocks.flatMap((b) => b.operations);
     expect(flat.indexOf('order.create')).toBeLessThan(flat.indexOf('product.rename'));
   });
+
+  // A DELETE may cascade where the graph sees no edge (deleting a user deletes its sessions):
+  // nothing moves past it, in either direction, even when it shares no resource with what moves.
+  test('never moves an operation past a DELETE, even of an unrelated resource', () => {
+    const blocks = suiteLayout([
+      op('session.create', 'POST'),
+      op('user.delete', 'DELETE'),
+      op('session.list', 'GET'),
+      op('audit.list', 'GET'),
+      op('user.purge', 'DELETE'),
+    ]);
+    expect(blocks.map((b) => `${b.resource}: ${b.operations.join(', ')}`)).toEqual([
+      'session: session.create',
+      'user: user.delete',
+      'session: session.list',
+      'audit: audit.list',
+      'user: user.purge',
+    ]);
+  });
 });
 
 describe('runnerOptions', () => {
@@ -63,7 +83,7 @@ describe('runnerOptions', () => {
     const out = runnerOptions(plan, env);
     expect(out).toMatchObject({ env: 'staging', vars: { baseUrl: 'http://env', tenant: 'a' }, concurrency: 3 });
     expect(out.processEnv).toBe(env);
-    expect(runnerOptions({}, {})).toEqual({ vars: {}, processEnv: {} });
+    expect(runnerOptions({}, {})).toEqual({ vars: {}, processEnv: {}, skipUnset: true });
   });
 });
 
@@ -96,6 +116,24 @@ describe('validateOptions', () => {
     expect(() => validateOptions({ concurency: 2 })).toThrow('unknown option "concurency" (did you mean concurrency?)');
     expect(() => validateOptions({ variables: {} })).toThrow('unknown option "variables" (did you mean vars?)');
     expect(() => validateOptions({ retries: 2 })).toThrow(/unknown option "retries"; the options are/);
+  });
+
+  // The options are one table in src/vitest/options.ts; the docs' options block names each of them.
+  test("docs/vitest.md's options block names every option, in the table's order", () => {
+    const message = (() => {
+      try {
+        validateOptions({ bogus: 1 });
+      } catch (err) {
+        return (err as Error).message;
+      }
+      return '';
+    })();
+    const names = /the options are (.*)$/.exec(message)![1].split(', ');
+    expect(names).toContain('projects');
+    const doc = readFileSync(path.resolve(__dirname, '../../docs/vitest.md'), 'utf8');
+    const block = /## Options\n\n```ts\nflow\(\{\n([\s\S]*?)\n\}\)\n```/.exec(doc)![1];
+    const documented = [...block.matchAll(/^ {2}(\w+):/gm)].map((m) => m[1]);
+    expect(documented).toEqual(names);
   });
 
   test('explore: with openapi, a budget in seconds and a whole seed; each problem named', () => {

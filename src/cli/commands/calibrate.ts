@@ -13,7 +13,7 @@ import { formatCalibration, formatCalibrationPlan } from '../format/calibration.
 import { EXIT, type CliIO, type Command } from '../io.js';
 import { openLiveProject, parseVars } from '../open-live-project.js';
 import { CACHE_OPTIONS, cacheOptions, optionHelp, VAR_OPTION, type OptionTable } from '../options.js';
-import { describeUnset, unsetVariables } from '../unset-vars.js';
+import { describeUnset, unsetVariables } from '../../runner/index.js';
 
 const OPTIONS = {
   project: { type: 'string', short: 'p', default: '.', arg: '<dir>', help: 'project directory holding flow.yaml (default: .)' },
@@ -52,10 +52,12 @@ the live API, and for every expectation a real answer contradicts, proposes the 
 edit that answer proves: the status returned (in the class expected only: a failure where
 success is expected is diagnosed, never written in), the one place where an extracted field
 is, an actor for an operation refused (401/403) without one, the other standard form of an
-actor's Authorization header, a value for each body field a 400/422 names, an id given by
---var linked to the create that returns it, a login from a 401's WWW-Authenticate. Each edit
-is tried in memory on a fresh runner until the request is accepted. What no answer proves
-stays an open question.
+actor's Authorization header, a value for each body field a 400/422 names (never a body on
+a GET, HEAD, DELETE or OPTIONS), a JSON body for a 415 to a write sent without one, an id
+given by --var linked to the create that returns it, a login from a 401's WWW-Authenticate.
+The creates of the ids in an asked operation's path run too (the report names them). Each
+edit is tried in memory on a fresh runner until the request is accepted. What no answer
+proves stays an open question.
 
 Options:
 ${optionHelp(OPTIONS)}

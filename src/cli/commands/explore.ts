@@ -13,7 +13,7 @@ import { EXIT, type CliIO, type Command } from '../io.js';
 import { openLiveProject, parseVars } from '../open-live-project.js';
 import { CACHE_OPTIONS, cacheOptions, optionHelp, VAR_OPTION, type OptionTable } from '../options.js';
 import { chooseReporters, writeReports } from '../reporters.js';
-import { describeUnset, unsetVariables } from '../unset-vars.js';
+import { describeUnset, unsetVariables } from '../../runner/index.js';
 
 const OPTIONS = {
   project: { type: 'string', short: 'p', default: '.', arg: '<dir>', help: 'project directory holding flow.yaml (default: .)' },

@@ -78,7 +78,7 @@ const lintCommand: Command = async (argv: string[], io: CliIO): Promise<number> 
   const opened = await openProject(target, {
     strict: values.strict,
     cache: cacheOptions(values, io.env, io.cwd),
-    // R7: the files are edited in place, never regenerated; then the project is read again.
+    // docs/design.md#edits-in-place: the files are edited in place, never regenerated; then the project is read again.
     edit: values.fix
       ? async (project) => {
           const changed = await reportingWriteErrors('lint', io, () => fix(project, io));

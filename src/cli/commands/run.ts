@@ -11,11 +11,12 @@ import { lintLines } from '../format/lint-lines.js';
 import { parseShard } from '../args.js';
 import { openLiveProject, parseVars } from '../open-live-project.js';
 import { CACHE_OPTIONS, cacheOptions, optionHelp, VAR_OPTION, type OptionTable } from '../options.js';
-import { describeUnset, unsetVariables } from '../unset-vars.js';
+import { describeUnset, unsetVariables } from '../../runner/index.js';
 import { formatWarnings, runContract, SERVICE_OPTIONS, serverUrl, serviceUsage, startRunServer, waitingProgress } from '../run-services.js';
 import { bufferedWriter, EXIT, type CliIO, type Command } from '../io.js';
 import { allToFiles, chooseReporters, reportPaths, writeReports } from '../reporters.js';
-import { createProgress, wantsProgress } from '../../report/index.js';
+import { wantsProgress } from '../../report/index.js';
+import { createProgress } from '../progress.js';
 
 const OPTIONS = {
   project: { type: 'string', short: 'p', default: '.', arg: '<dir>', help: 'project directory holding flow.yaml (default: .)' },
@@ -25,7 +26,7 @@ const OPTIONS = {
   shard: {
     type: 'string',
     arg: '<k/n>',
-    help: ['run the k-th of n shards of every operation: the parts Vitest', 'splits a project into, dealt to n shards of about one size'],
+    help: ['run the k-th of n shards of every operation: the parts Vitest', 'splits a project into, dealt to n shards of about one size (n <= 32)'],
   },
   concurrency: { type: 'string', default: '1', arg: '<n>', help: 'independent operations run at once (default 1)' },
   'dry-run': { type: 'boolean', default: false, help: 'print the plan (order, method, path, why) and send nothing' },
@@ -77,9 +78,13 @@ Secrets come from FLOW_SECRET_<NAME>, then the OS keychain (flow secret set NAME
 Lint warnings (a misspelt key, say) are printed first, one line each; --strict makes
 them errors.
 
-Exit codes: 0 every operation asked for passed, 1 a failure or skip (or lint errors),
-2 usage error (unknown option, operation or environment, no such project or no
-flow.yaml in it, a <SET_VIA_--var> value the run needs and nobody gave).
+An operation that needs a <SET_VIA_--var> value nobody gave (itself, its actor or a
+prerequisite) is skipped, with the --var it needs; the others run.
+
+Exit codes: 0 every operation asked for passed, 1 a failure or skip (or lint errors;
+an operation skipped for a --var not given included), 2 usage error (unknown option,
+operation or environment, no such project or no flow.yaml in it, baseUrl not given,
+or no operation asked for can run without a --var nobody gave: nothing is sent).
 `;
 
 export default (async function run(argv: string[], io: CliIO): Promise<number> {
@@ -141,7 +146,10 @@ export default (async function run(argv: string[], io: CliIO): Promise<number> {
     if (unset.length) io.stdout(`\nBefore it can run:\n${describeUnset(unset).replace(/^/gm, '  ')}\n`);
     return EXIT.ok;
   }
-  if (unset.length) return usage(`${describeUnset(unset)}\nnothing was sent`);
+  // What can run runs; an operation that needs a --var nobody gave is skipped, named with it (exit
+  // 1). Nothing is sent when nothing could run, or when baseUrl itself is missing (exit 2).
+  const blocked = unset.length ? asked.filter((id) => unsetVariables(project, graph, scheduleOrder(graph, [id]), o.env, vars, io.env).length) : [];
+  if (unset.some((v) => v.name === 'baseUrl') || (blocked.length && blocked.length === asked.length)) return usage(`${describeUnset(unset)}\nnothing was sent`);
 
   const coded = (err: unknown) => `${(err as { code?: string }).code ?? 'E_FAILED'}: ${(err as Error).message}`;
   let responseCheck;
@@ -190,6 +198,7 @@ export default (async function run(argv: string[], io: CliIO): Promise<number> {
     concurrency,
     processEnv: io.env,
     responseCheck,
+    skipUnset: true,
     onEvent: (event) => {
       progress?.onEvent(event);
       if (event.type === 'operation:start') servedFor.set(event.operation, event.prerequisiteOf);
@@ -227,6 +236,10 @@ export default (async function run(argv: string[], io: CliIO): Promise<number> {
         everyResult.filter((r) => r.status === 'failed'),
       ),
     );
+  if (unset.length) {
+    const say = `${blocked.length} operation(s) asked for skipped: they need a <SET_VIA_--var> nobody gave\n${describeUnset(unset).replace(/^/gm, '  ')}\n`;
+    (lines ? io.stdout : io.stderr)(say);
+  }
   const environment = o.env ?? project.defaultEnvironment ?? project.environments.keys().next().value;
   // A shard reports its own operations; a prerequisite from another part is reported by the shard that owns it.
   const owned = shard ? new Set(asked) : undefined;

@@ -14,6 +14,7 @@ export function formatCalibration(project: Project, c: Calibration, cwd: string,
     `Project \`${project.name}\`: ${c.results.length - count('skipped')} operation(s) run (${c.rounds} round(s)), ${count('passed')} passed with the proposals below${skipped}; ${c.proposals.length} proposal(s), ${c.questions.length} open question(s), ${c.plan.notRun.length} not run.`,
     '',
   );
+  if (c.plan.added.length) out.push(`Producers added (not asked for; an asked operation's path holds an id they create): ${added(c.plan)}.`, '');
   out.push('## Proposals', '');
   if (!c.proposals.length) out.push('None: no answer contradicts an expectation.', '');
   c.proposals.forEach((p, i) => {
@@ -48,8 +49,13 @@ export function formatCalibrationPlan(project: Project, plan: CalibrationPlan): 
     const op = project.operations.get(id)!;
     lines.push(`  ${String(i + 1).padStart(3)}. ${id.padEnd(28)} ${op.method.padEnd(6)} ${op.path}${op.actor ? ` as ${op.actor}` : ''}`);
   });
+  if (plan.added.length) lines.push('', `Producers added: ${added(plan)}`);
   lines.push('', 'Not run:', ...notRun(plan).map((l) => `  ${l}`));
   return `${lines.join('\n')}\n`;
+}
+
+function added(plan: CalibrationPlan): string {
+  return plan.added.map((a) => `${a.operation} (for ${a.for})`).join(', ');
 }
 
 function notRun(plan: CalibrationPlan): string[] {
@@ -73,6 +79,8 @@ function title(e: Edit): string {
       return `actor ${e.actor}: header form`;
     case 'body_field':
       return `body ${e.field}`;
+    case 'body':
+      return 'body';
     case 'path_ref':
       return `path ${e.from}`;
     case 'login':
@@ -90,6 +98,8 @@ function describe(e: Edit): string {
       return e.from === undefined ? `add \`extract: { ${e.name}: ${e.to} }\`` : `\`${e.name}: ${e.from}\` -> \`${e.name}: ${e.to}\``;
     case 'body_field':
       return `add \`body.${e.field}: ${JSON.stringify(e.value)}\``;
+    case 'body':
+      return `add \`body: ${JSON.stringify(e.value)}\` (sent as JSON)`;
     case 'path_ref':
       return `\`${e.from}\` -> \`${e.to}\` in \`path\``;
     case 'login':

@@ -83,7 +83,7 @@ function labelOf(block: Block, previous: Block | undefined): string | undefined 
   return undefined;
 }
 
-/** Spec 1.6: the plan's sections, all five, in order (numbering and case aside). */
+/** docs/format.md#the-plan: the plan's sections, all five, in order (numbering and case aside). */
 export function planFindings(answer: Answer): CheckFinding[] {
   const wanted = PLAN_SECTIONS.map((name) => name.toLowerCase());
   const found = answer.headings.map((h) =>

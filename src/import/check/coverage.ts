@@ -47,46 +47,55 @@ const STATIC = /\.(js|mjs|css|png|jpe?g|gif|svg|ico|woff2?|ttf|map|html?)(\?|$)/
 const CURL = /(?:^|[\s$>`(])curl\s[^\n]*?(?:https?:\/\/|localhost|[A-Z_]{2,}\/|\$\{?[A-Z]|\{\{)/gm;
 const ENDPOINT = /\b(?:GET|POST|PUT|PATCH|DELETE|HEAD|OPTIONS)\s+(?:\/|[A-Z_]{2,}\/|https?:\/\/|\{\{)/g;
 
+type Scan = (text: string, value: unknown) => number;
+
+/** Requests named in prose and logs: curl commands, or `METHOD /path` mentions (not in links). */
+const scanText: Scan = (text) => {
+  const curls = text.match(CURL)?.length ?? 0;
+  const mentions = text.replace(/\[[^\]\n]*\]\([^)\n]*\)/g, '').match(ENDPOINT)?.length ?? 0;
+  return Math.max(curls, mentions);
+};
+
+/** One count per input format: a new format (INPUT_FORMATS) does not compile until it has one. */
+const SCANS: Record<InputFormat, Scan> = {
+  openapi: (_text, value) => {
+    let n = 0;
+    for (const item of Object.values(obj(obj(value).paths))) for (const k of Object.keys(obj(item))) if (HTTP.includes(k)) n++;
+    return n;
+  },
+  postman: (_text, value) => {
+    const doc = obj(obj(value).collection ?? value);
+    let n = 0;
+    const walk = (list: unknown): void => {
+      if (!Array.isArray(list)) return;
+      for (const it of list.map(obj)) {
+        if (it.request !== undefined) n++;
+        walk(it.item);
+      }
+    };
+    walk(doc.item);
+    return n;
+  },
+  har: (_text, value) => {
+    const entries = obj(obj(value).log).entries;
+    if (!Array.isArray(entries)) return 0;
+    return entries.map(obj).filter((e: Obj) => {
+      const url = scalarText(obj(e.request).url);
+      const type = scalarText(e._resourceType);
+      return !STATIC.test(url) && !['image', 'script', 'stylesheet', 'font', 'media', 'document'].includes(type);
+    }).length;
+  },
+  curl: scanText,
+  markdown: scanText,
+};
+
 /**
  * Requests an input holds, by a count that shares no code with its reader. It errs low (a
  * command split over lines counts once; a link naming an endpoint does not count), since it
  * only has to tell "some" from "none".
  */
 export function scanRequests(format: InputFormat, text: string, value: unknown): number {
-  switch (format) {
-    case 'openapi': {
-      let n = 0;
-      for (const item of Object.values(obj(obj(value).paths))) for (const k of Object.keys(obj(item))) if (HTTP.includes(k)) n++;
-      return n;
-    }
-    case 'postman': {
-      const doc = obj(obj(value).collection ?? value);
-      let n = 0;
-      const walk = (list: unknown): void => {
-        if (!Array.isArray(list)) return;
-        for (const it of list.map(obj)) {
-          if (it.request !== undefined) n++;
-          walk(it.item);
-        }
-      };
-      walk(doc.item);
-      return n;
-    }
-    case 'har': {
-      const entries = obj(obj(value).log).entries;
-      if (!Array.isArray(entries)) return 0;
-      return entries.map(obj).filter((e: Obj) => {
-        const url = scalarText(obj(e.request).url);
-        const type = scalarText(e._resourceType);
-        return !STATIC.test(url) && !['image', 'script', 'stylesheet', 'font', 'media', 'document'].includes(type);
-      }).length;
-    }
-    default: {
-      const curls = text.match(CURL)?.length ?? 0;
-      const mentions = text.replace(/\[[^\]\n]*\]\([^)\n]*\)/g, '').match(ENDPOINT)?.length ?? 0;
-      return Math.max(curls, mentions);
-    }
-  }
+  return SCANS[format](text, value);
 }
 
 /**

@@ -8,7 +8,7 @@ export interface CheckFinding {
   message: string;
 }
 
-/** Codes, one per item of docs/format.md#self-check plus R3/R4/R5 and the two import-only checks. */
+/** Codes, one per item of docs/format.md#self-check plus docs/format.md#r3, docs/format.md#r4, docs/format.md#r5 and the two import-only checks. */
 export const CHECK_CODES = {
   ungrounded: 'E_IMPORT_UNGROUNDED',
   leak: 'E_IMPORT_SECRET_LEAK',

@@ -1,4 +1,4 @@
-// The grounding check (R1): every path, field name and status code in the emitted files traces
+// The grounding check (docs/format.md#r1): every path, field name and status code in the emitted files traces
 // to the input. It runs on every import; a failure fails the import loudly.
 import { obj, type ObservedApi, type ObservedOperation } from '../observed.js';
 import { parsePath, shapeOf } from '../infer/paths.js';

@@ -1,5 +1,5 @@
 // Every check of an import, run on every import (and on any project with `flow import --check`):
-// the self-check of docs/format.md#self-check, the grounding check (R1) and the leak check.
+// the self-check of docs/format.md#self-check, the grounding check (docs/format.md#r1) and the leak check.
 import { isSecretRef } from '../../project/index.js';
 import type { EmittedFile } from '../emit/files.js';
 import type { ObservedApi } from '../observed.js';
@@ -19,7 +19,7 @@ export interface CheckContext {
   requests?: RequestFate[];
 }
 
-/** The self-check of docs/format.md#self-check (plus R3–R5) on a project view. */
+/** The self-check of docs/format.md#self-check (plus docs/format.md#r3, docs/format.md#r4, docs/format.md#r5) on a project view. */
 export function selfCheck(view: ProjectView): CheckFinding[] {
   const secretEnv = new Set<string>();
   for (const env of view.environments) for (const [k, v] of Object.entries(env.variables)) if (isSecretRef(v)) secretEnv.add(k);

@@ -1,7 +1,7 @@
-// Self-check items about the shape of the files (docs/format.md#self-check and R3–R5): credentials are
-// secrets, baseUrl stops at the host, depends_on/assert are non-empty sequences, no empty
-// keys, the strategy is one of AUTH_STRATEGIES, only the format's keys, `_provenance` on every
-// imported operation.
+// Self-check items about the shape of the files (docs/format.md#self-check, and
+// docs/format.md#r3, docs/format.md#r4, docs/format.md#r5): credentials are secrets, baseUrl
+// stops at the host, depends_on/assert are non-empty sequences, no empty keys, the strategy is
+// one of AUTH_STRATEGIES, only the format's keys, `_provenance` on every imported operation.
 import { AUTH_STRATEGIES, isCredentialName, isSecretRef, SET_VIA_VAR } from '../../project/index.js';
 import { readSchema, SCHEMA_FILES } from '../../lint/index.js';
 import { CHECK_CODES, type CheckFinding } from './finding.js';
@@ -12,7 +12,7 @@ import { obj } from '../observed.js';
 type KeyedKind = 'root' | 'environment' | 'actor' | 'resource' | 'operation';
 let keys: Record<KeyedKind, readonly string[]> | undefined;
 
-/** The keys each kind may hold (R4): the schemas' own `properties`, the lists lint and editors check against. */
+/** The keys each kind may hold (docs/format.md#r4): the schemas' own `properties`, the lists lint and editors check against. */
 function keysOf(kind: KeyedKind): readonly string[] {
   keys ??= {
     root: propertiesOf(readSchema(SCHEMA_FILES.root!)),
@@ -35,7 +35,8 @@ export function checkShape(view: ProjectView, secretEnv: Set<string>): CheckFind
   };
   for (const f of view.files) {
     if (f.kind !== 'root' && f.kind !== 'environment' && f.kind !== 'actor' && f.kind !== 'resource') continue;
-    for (const k of Object.keys(f.value)) if (!keysOf(f.kind).includes(k)) push(f, k, CHECK_CODES.unknownKey, `"${k}" is not a key of ${f.kind} files (R4)`);
+    for (const k of Object.keys(f.value))
+      if (!keysOf(f.kind).includes(k)) push(f, k, CHECK_CODES.unknownKey, `"${k}" is not a key of ${f.kind} files (docs/format.md#r4)`);
   }
   for (const env of view.environments) {
     const base = env.variables.baseUrl;
@@ -78,18 +79,18 @@ export function checkShape(view: ProjectView, secretEnv: Set<string>): CheckFind
   for (const [id, op] of view.operations) {
     const where = (k: string): string => `operations.${op.name}${k ? `.${k}` : ''}`;
     for (const k of Object.keys(op.value))
-      if (!keysOf('operation').includes(k)) push(op.file, where(k), CHECK_CODES.unknownKey, `${id}: "${k}" is not an operation key (R4)`);
+      if (!keysOf('operation').includes(k)) push(op.file, where(k), CHECK_CODES.unknownKey, `${id}: "${k}" is not an operation key (docs/format.md#r4)`);
     for (const k of ['depends_on', 'assert']) {
       if (!(k in op.value)) continue;
       const v = op.value[k];
       if (!Array.isArray(v)) push(op.file, where(k), CHECK_CODES.notSequence, `${id}: ${k} must be a sequence`);
-      else if (!v.length) push(op.file, where(k), CHECK_CODES.empty, `${id}: empty ${k}: omit it (R3)`);
+      else if (!v.length) push(op.file, where(k), CHECK_CODES.empty, `${id}: empty ${k}: omit it (docs/format.md#r3)`);
     }
     for (const k of ['actor', 'headers', 'query_params', 'body_form', 'extract', 'body']) {
       if (!(k in op.value)) continue;
       const v = op.value[k];
       const empty = v === null || v === '' || (typeof v === 'object' && !isSecretRef(v) && Object.keys(v).length === 0);
-      if (empty) push(op.file, where(k), CHECK_CODES.empty, `${id}: empty ${k}: omit it (R3)`);
+      if (empty) push(op.file, where(k), CHECK_CODES.empty, `${id}: empty ${k}: omit it (docs/format.md#r3)`);
     }
     if (typeof op.value.actor === 'string' && op.value.actor && !view.actors.has(op.value.actor)) {
       push(op.file, where('actor'), CHECK_CODES.scope, `${id}: actor "${op.value.actor}" does not exist`);
@@ -105,7 +106,12 @@ export function checkShape(view: ProjectView, secretEnv: Set<string>): CheckFind
     for (const k of ['headers', 'query_params', 'body', 'body_form', 'auth']) credentialsIn(op.file, op.value[k], where(k), secretEnv, push);
     const prov = obj(op.value._provenance);
     if (prov.source !== 'ai_import' || !Object.keys(obj(prov.evidence)).length || typeof prov.verified_against !== 'string') {
-      push(op.file, where('_provenance'), CHECK_CODES.provenance, `${id}: _provenance needs source: ai_import, evidence and verified_against (R5)`);
+      push(
+        op.file,
+        where('_provenance'),
+        CHECK_CODES.provenance,
+        `${id}: _provenance needs source: ai_import, evidence and verified_against (docs/format.md#r5)`,
+      );
     }
   }
   return out;

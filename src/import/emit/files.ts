@@ -90,7 +90,7 @@ function resourceFile(r: DraftResource): EmittedFile {
   return { path: `resources/${r.plural}.yaml`, kind: 'resource', id: r.name, doc };
 }
 
-/** Spec 2.6 keys only (R4), in a fixed order; empty ones omitted (R3). */
+/** Only the keys of docs/format.md#operations (docs/format.md#r4), in a fixed order; empty ones omitted (docs/format.md#r3). */
 function operationValue(op: DraftOperation): Record<string, unknown> {
   const out: Record<string, unknown> = { method: op.method, path: op.path };
   if (op.actor) out.actor = op.actor;

@@ -1,4 +1,4 @@
-// `--into` (R7): an import edits an existing project in place. Existing files keep their
+// `--into` (docs/format.md#r7): an import edits an existing project in place. Existing files keep their
 // comments, key order and every value a user wrote; only what is missing is added: new
 // operations, new keys of existing operations, new variables, new actor and resource files.
 // Files are read and written through src/project/write.ts: regular files inside the project,

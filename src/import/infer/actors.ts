@@ -1,6 +1,6 @@
 // Actors from security schemes and login requests. The strategy is the one the input grounds
 // (docs/format.md#authentication); a scheme with no matching strategy is an open question, and the operations that
-// need it are skipped (R6). Every credential is a {{secret.X}}; nothing seen is copied.
+// need it are skipped (docs/format.md#r6). Every credential is a {{secret.X}}; nothing seen is copied.
 import type { TemplateValue } from '../../project/index.js';
 import { quote, type SecurityScheme } from '../observed.js';
 import type { Resolver } from './bindings.js';
@@ -134,7 +134,7 @@ export function inferActors(endpoints: Endpoint[], ctx: InferContext, resolver: 
   for (const e of endpoints) {
     if (e.blocked) continue;
     const uses = e.ops[0].security;
-    if (!uses?.length) continue; // public (R3: actor omitted)
+    if (!uses?.length) continue; // public: actor omitted (docs/format.md#r3)
     const sentTogether = e.ops[0].concrete;
     const supported = preferred(
       uses.map((u) => schemes.get(u.scheme)),

@@ -1,7 +1,7 @@
 // Where each placeholder's value comes from, in order of strength of the grounding:
 // an OpenAPI link, a collection script that stores a response field, a value seen in traffic,
 // the path itself (`/pets/{petId}` names a pet, and the operation creating pets returns `id`;
-// R2's own example), and else a variable the user supplies on each run (`<SET_VIA_--var>`).
+// docs/format.md#r2's own example), and else a variable the user supplies on each run (`<SET_VIA_--var>`).
 import { SET_VIA_VAR } from '../../project/index.js';
 import type { ObservedField, ObservedOperation } from '../observed.js';
 import type { InferContext } from './context.js';

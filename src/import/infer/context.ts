@@ -33,7 +33,7 @@ export class InferContext {
     return `{{secret.${id}}}`;
   }
 
-  /** Raise an open question (R2); returns its 1-based number. Identical texts are merged. */
+  /** Raise an open question (docs/format.md#r2); returns its 1-based number. Identical texts are merged. */
   ask(text: string, blocks: string[], evidence?: Evidence): number {
     const same = this.questions.findIndex((q) => q.text === text);
     if (same >= 0) {

@@ -19,7 +19,7 @@ export interface Endpoint {
   name: EndpointName;
   resource: string;
   operation: string;
-  /** why the endpoint is not emitted (R6), with the open question number when there is one */
+  /** why the endpoint is not emitted (docs/format.md#r6), with the open question number when there is one */
   blocked?: { reason: string; question?: number };
   actor?: string;
 }

@@ -129,7 +129,7 @@ function blockUnfillableBodies(endpoints: Endpoint[], ctx: InferContext): void {
 }
 
 /**
- * R6: a DELETE, PUT or PATCH on a collection path changes every item of the collection, data
+ * docs/format.md#r6: a DELETE, PUT or PATCH on a collection path changes every item of the collection, data
  * the test did not create (a bulk DELETE /accounts removes the admin mid-run). It is an open
  * question, not an operation, until the user says it may run. A collection path: one with
  * items below it (a path below it ending in an id), or one named in the plural that items are

@@ -97,10 +97,13 @@ function isLiteralId(w: string): boolean {
   );
 }
 
+const HASHED = /_[0-9a-f]{8}$/;
+
 function resourceOf(word: string): { resource: string; plural: string } {
   const w = snake(word) || 'root';
   const one = singular(w);
-  return { resource: one, plural: isPluralWord(w) ? w : plural(one) };
+  // a long name shortened with its hash (project/names.ts) is its own plural: no `s` after the hash
+  return { resource: one, plural: isPluralWord(w) || HASHED.test(w) ? w : plural(one) };
 }
 
 function parentOf(segs: Segment[], collectionIdx: number): string | undefined {

@@ -138,7 +138,7 @@ function paramValue(p: ObservedParam, scope: ValueScope, key: string): TemplateV
   );
 }
 
-/** The success statuses stated (documents) or seen (traffic); none stated -> omitted (R1, R3). */
+/** The success statuses stated (documents) or seen (traffic); none stated -> omitted (docs/format.md#r1, docs/format.md#r3). */
 function expectStatus(e: Endpoint): number[] {
   const codes = [...new Set(e.ops.flatMap((o) => o.responses.map((r) => r.status)).filter((c): c is number => c !== undefined))].sort((a, b) => a - b);
   const ok = codes.filter((c) => c >= 200 && c < 300);

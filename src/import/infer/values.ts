@@ -1,7 +1,7 @@
 // Request values (body, query, headers) as templates: a credential becomes a secret and is
 // never copied; a collection variable or a value an earlier response returned becomes a
 // reference; a documented example stays; a required field the input gives no value for is
-// supplied by the user on each run. Nothing else is added (R3: no placeholder fields).
+// supplied by the user on each run. Nothing else is added (docs/format.md#r3: no placeholder fields).
 import type { TemplateValue } from '../../project/index.js';
 import type { Evidence, ObservedBody, ObservedField } from '../observed.js';
 import type { Resolver } from './bindings.js';
@@ -175,7 +175,7 @@ function setPath(target: Record<string, TemplateValue>, path: string[], value: T
   node[path[path.length - 1]] = value;
 }
 
-/** The request body of an endpoint as a template, or undefined (R3: omit rather than fill). */
+/** The request body of an endpoint as a template, or undefined (docs/format.md#r3: omit rather than fill). */
 export function templateBody(body: ObservedBody | undefined, scope: ValueScope): TemplateValue | undefined {
   if (!body) return undefined;
   if (body.example !== undefined) {

@@ -1,4 +1,4 @@
-// `flow lint --fix`: the safe fixes, applied to the files in place (R7: comments, order and
+// `flow lint --fix`: the safe fixes, applied to the files in place (docs/format.md#r7: comments, order and
 // every other value kept). A scalar depends_on/assert becomes a sequence; a path in baseUrl
 // moves into every operation path; a plaintext credential becomes a `!secret`. The credential
 // itself is never printed: the fix names the secret to set.

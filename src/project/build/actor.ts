@@ -27,7 +27,7 @@ export function buildActor(id: string, raw: RawMap, file: string, yamlPath: Yaml
   };
 }
 
-/** Spec 2.4: session.refresh reads `method`, `path`, `body` and `extract` only. */
+/** docs/format.md#actors: session.refresh reads `method`, `path`, `body` and `extract` only. */
 function buildRefresh(raw: unknown, file: string, yamlPath: YamlPath, at: Locator): RequestSpec | undefined {
   const request = buildRequest(raw, file, yamlPath, at);
   return request && { ...request, headers: {}, queryParams: {}, bodyForm: undefined, expectStatus: undefined };

@@ -20,7 +20,7 @@ export function buildAuth(raw: unknown, file: string, yamlPath: YamlPath, at: Lo
 }
 
 /**
- * A simple login or a chain step. Spec 5 lists the keys read (method, path, headers, body,
+ * A simple login or a chain step. docs/format.md#authentication lists the keys read (method, path, headers, body,
  * expect_status, extract; a step's id): `query_params` and `body_form` are silently ignored
  * (docs/format.md#unknown-keys, lint W_UNKNOWN_KEY), so the server never receives them.
  */

@@ -7,7 +7,7 @@ import { scalarText } from '../text.js';
 
 const METHODS = new Set<string>(HTTP_METHODS);
 
-/** Spec 2.6: default GET; an unknown value silently becomes GET. Case is forgiven. */
+/** docs/format.md#silent-method: default GET; an unknown value silently becomes GET. Case is forgiven. */
 function normalizeMethod(v: unknown): HttpMethod {
   const m = typeof v === 'string' ? v.trim().toUpperCase() : '';
   return METHODS.has(m) ? (m as HttpMethod) : 'GET';

@@ -1,7 +1,7 @@
 // The live progress line of `flow run` on a terminal: done/total, the operations running now,
 // the time so far, redrawn in place and cleared when the run ends (the normal output then
-// stands alone). Never on a pipe or a file, and never under CI=true, where a log keeps every
-// redraw as a line of its own.
+// stands alone). A widget with state and a timer: the CLI's, not the reports' (which are pure
+// functions of a RunReport). Whether a stream wants it at all: wantsProgress (src/report).
 import type { RunEvent } from '../runner/index.js';
 
 export interface ProgressState {
@@ -10,12 +10,6 @@ export interface ProgressState {
   /** operations started and not ended yet, in start order */
   running: string[];
   elapsedMs: number;
-}
-
-/** Whether to show it: the stream is a terminal and no CI says otherwise. */
-export function wantsProgress(isTTY: boolean, env: NodeJS.ProcessEnv): boolean {
-  const ci = env.CI?.toLowerCase();
-  return isTTY && !(ci && ci !== 'false' && ci !== '0') && env.TERM !== 'dumb';
 }
 
 /** The line itself, cut to `columns` so that it never wraps (a wrapped line cannot be redrawn in place). */

@@ -1,0 +1,59 @@
+// What calibrate may propose for a request's body: only on a method that sends one; the
+// fields a 400/422 names read against the fields known (the body's own keys, the schema's
+// properties), and, for a 415 to a write sent without a body, a JSON body with the fields
+// the description requires.
+import type { Operation, TemplateValue } from '../project/index.js';
+import { namedFields } from './error-fields.js';
+import { valueFor } from './values.js';
+
+type Schema = Record<string, unknown>;
+type FieldSchema = ((op: Operation, field: string) => Schema | undefined) | undefined;
+
+/** GET, HEAD, DELETE and OPTIONS send no body here: a field they lack is a parameter, never a body. */
+export const sendsBody = (op: Pick<Operation, 'method'>) => op.method === 'POST' || op.method === 'PUT' || op.method === 'PATCH';
+
+const isMap = (v: unknown): v is Record<string, unknown> => !!v && typeof v === 'object' && !Array.isArray(v);
+
+/** Keys read at most from a body or a schema: both are untrusted. */
+const MAX_KEYS = 200;
+
+/** `{ issue: { subject } }` -> `issue`, `issue.subject`: every key of a body, dotted, two levels deep. */
+function keysOf(value: unknown, prefix = '', depth = 0, out: string[] = []): string[] {
+  if (!isMap(value) || depth > 2) return out;
+  for (const [k, v] of Object.entries(value)) {
+    if (out.length >= MAX_KEYS) break;
+    out.push(prefix + k);
+    keysOf(v, `${prefix}${k}.`, depth + 1, out);
+  }
+  return out;
+}
+
+/** The body schema's properties, dotted one wrapper deep (`issue.subject`). */
+function schemaKeys(schema: Schema | undefined): string[] {
+  const props = isMap(schema?.properties) ? schema.properties : {};
+  const out: string[] = [];
+  for (const [k, v] of Object.entries(props).slice(0, MAX_KEYS)) {
+    out.push(k);
+    if (isMap(v) && isMap(v.properties)) for (const n of Object.keys(v.properties).slice(0, MAX_KEYS)) out.push(`${k}.${n}`);
+  }
+  return out;
+}
+
+/**
+ * The body fields a 400/422 names. A plain name in a body that wraps everything in one object
+ * (`{ issue: { … } }`, as Rails takes it) goes inside the wrapper, as its server reads it.
+ */
+export function bodyFieldsNamed(op: Operation, excerpt: string, fieldSchema: FieldSchema): string[] {
+  const known = [...new Set([...schemaKeys(fieldSchema?.(op, '')), ...keysOf(op.body)])];
+  const top = isMap(op.body) ? Object.keys(op.body) : [];
+  const wrapper = top.length === 1 && isMap((op.body as Record<string, unknown>)[top[0]]) ? top[0] : undefined;
+  return namedFields(excerpt, known).map((f) => (wrapper && !f.includes('.') && f !== wrapper && !known.includes(f) ? `${wrapper}.${f}` : f));
+}
+
+/** A JSON body with each field the description's body schema requires, a value for each (`{}` without a description). */
+export function requiredBody(op: Operation, fieldSchema: FieldSchema): Record<string, TemplateValue> {
+  const schema = fieldSchema?.(op, '');
+  const required = Array.isArray(schema?.required) ? schema.required.filter((r): r is string => typeof r === 'string').slice(0, MAX_KEYS) : [];
+  const props = isMap(schema?.properties) ? schema.properties : {};
+  return Object.fromEntries(required.map((f) => [f, valueFor(f, isMap(props[f]) ? props[f] : undefined)]));
+}

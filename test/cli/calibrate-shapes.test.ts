@@ -1,0 +1,176 @@
+// `flow calibrate` on the answers real servers gave it (test/helpers/shapes-api.ts): a
+// feature-flag server's JSON-pointer errors, its 415 to a write without a body, a GET that
+// names a field, an empty list; an issue tracker's sentences naming a field, empty bodies
+// labelled JSON, a PUT answering 204 with nothing, `.json` paths, ids reused after a delete.
+// Each is read without a false diagnosis; what is proven is proposed, and the run then passes.
+import { readFile, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { main } from '../../src/cli/main.js';
+import type { TestServer } from '../helpers/http-server.js';
+import { cleanProjects, writeProject } from '../helpers/project.js';
+import { SHAPES_KEY, startShapesApi } from '../helpers/shapes-api.js';
+import { recordedIO } from '../runtime/secrets/cli-io.js';
+
+let api: TestServer;
+beforeAll(async () => {
+  api = await startShapesApi();
+});
+afterAll(async () => {
+  await api.close();
+  await cleanProjects();
+});
+
+async function flow(cwd: string, args: string[], env: Record<string, string> = {}) {
+  const rec = recordedIO({ cwd, env });
+  const code = await main([...args, '--var', `baseUrl=${api.url}`], rec.io);
+  return { code, stdout: rec.out(), stderr: rec.err() };
+}
+
+const ROOT = 'version: 1\nname: shapes\nimports: [environments/*.yaml, actors/*.yaml, resources/*.yaml]\n';
+const ENV = 'name: local\nvariables:\n  baseUrl: <SET_VIA_--var>\n';
+
+/** The feature-flag server's description: the revive body requires `features`. */
+const FLAGS_OPENAPI = JSON.stringify({
+  openapi: '3.0.3',
+  info: { title: 'flags', version: '1' },
+  paths: {
+    '/api/admin/archive/revive': {
+      post: {
+        requestBody: {
+          content: {
+            'application/json': {
+              schema: {
+                type: 'object',
+                required: ['features'],
+                properties: { features: { type: 'array', items: { type: 'string' } }, note: { type: 'string' } },
+              },
+            },
+          },
+        },
+        responses: { '200': { description: 'ok' } },
+      },
+    },
+  },
+});
+
+describe('flow calibrate on the error shapes of a feature-flag server', () => {
+  it('reads details[].path as the field, proposes a JSON body for a 415, never a body on a GET, and says nothing of an empty list', async () => {
+    const dir = await writeProject({
+      'flow.yaml': ROOT,
+      'environments/local.yaml': ENV,
+      'openapi.json': FLAGS_OPENAPI,
+      'resources/admin.yaml': [
+        'name: admin',
+        'operations:',
+        '  tag_create: { method: POST, path: /api/admin/tags, body: { value: t1 }, expect_status: 201 }',
+        '  revive: { method: POST, path: /api/admin/archive/revive }',
+        '  profile: { path: /api/admin/user/profile }',
+        '  apps: { path: /api/admin/metrics/applications, extract: { appName: "$.data.applications[*].appName" } }',
+        '',
+      ].join('\n'),
+    });
+    const r = await flow(dir, ['calibrate', '--writes', '--apply', '--openapi', 'openapi.json']);
+    expect(r.stderr).toBe('');
+    const report = r.stdout;
+    // /body/type is the field `type` (not `property`, the word of its message)
+    expect(report).toContain('add `body.type: "{{$.faker.word}}"`');
+    expect(report).toMatch(/- Why: answered 400 naming `type`; then 201\n/);
+    expect(report).not.toContain('`property`');
+    // 415 to a POST without a body: a JSON body with the description's required field
+    expect(report).toContain('### 2. admin.revive: body');
+    expect(report).toContain('add `body: {"features":[]}` (sent as JSON)');
+    expect(report).toMatch(/answered 415 to a POST without a body; the description requires `features`; then 200/);
+    // a GET's named field is a parameter: a question, never a body
+    expect(report).not.toMatch(/admin\.profile: body/);
+    expect(report).toMatch(
+      /\*\*admin\.profile\*\*: the server answered 400 naming field\(s\) `id`: a GET sends no body, so they are parameters: give them in `query` or the path/,
+    );
+    // an empty list found nothing because there is nothing
+    expect(report).not.toMatch(/appName/);
+    expect(report).toMatch(/- admin\.apps: `GET \/api\/admin\/metrics\/applications -> 200`/);
+    const file = await readFile(path.join(dir, 'resources/admin.yaml'), 'utf8');
+    expect(file).not.toMatch(/profile: \{[^}]*body/);
+    const run = await flow(dir, ['run', 'admin.tag_create', 'admin.revive', 'admin.apps']);
+    expect(run.stdout).toMatch(/^3 passed, 0 failed/m);
+  }, 60_000);
+});
+
+const TRACKER = {
+  'flow.yaml': ROOT,
+  'environments/local.yaml': ENV,
+  'actors/api.yaml': 'name: api\nauth:\n  strategy: api_key\n  name: X-API-Key\n  key: "{{secret.TRACKER_KEY}}"\n',
+  'resources/account.yaml': 'name: account\noperations:\n  me: { path: /my/account.json }\n',
+  'resources/issues.yaml': [
+    'name: issue',
+    'operations:',
+    '  create: { method: POST, path: /issues.json, actor: api, body: { issue: { project_id: 1 } }, expect_status: 201, extract: { id: $.data.issue.id } }',
+    '  get: { path: "/issues/{{issue.id}}.json", actor: api }',
+    '  update: { method: PUT, path: "/issues/{{issue.id}}.json", actor: api, body: { issue: { subject: renamed } }, expect_status: 204 }',
+    '  delete: { method: DELETE, path: "/issues/{{issue.id}}.json", actor: api, expect_status: 204 }',
+    '  orphan: { path: "/issues/{{env.issue_id}}.json", actor: api }',
+    '',
+  ].join('\n'),
+};
+
+describe('flow calibrate on an issue tracker (a hand-written project, no description)', () => {
+  it('sentences name the field, empty 401/404 bodies are read as what they are, a 204 PUT and `.json` paths pass, reused ids run twice', async () => {
+    const dir = await writeProject({ ...TRACKER, 'environments/local.yaml': `${ENV}  issue_id: "999"\n` });
+    const env = { FLOW_SECRET_TRACKER_KEY: SHAPES_KEY };
+    const r = await flow(dir, ['calibrate', '--writes', '--destructive', '--apply'], env);
+    expect(r.stderr).toBe('');
+    const report = r.stdout;
+    // "Subject cannot be blank": the field inside the body's wrapper, as the server reads it
+    expect(report).toContain('add `body.issue.subject: "{{$.faker.word}}"`');
+    expect(report).toMatch(/answered 422 naming `issue\.subject`; then 201/);
+    // an empty 401 labelled JSON: the actor the project has
+    expect(report).toContain('### 1. account.me: actor');
+    // an empty 404 on an id given from outside: linked to the create of `/issues.json`
+    expect(report).toContain('`{{env.issue_id}}` -> `{{issue.id}}` in `path`');
+    expect(report).toContain('## Open questions\n\nNone.');
+    expect(r.code).toBe(0);
+    expect(await readFile(path.join(dir, 'resources/issues.yaml'), 'utf8')).toContain('path: "/issues/{{issue.id}}.json"');
+    // ids reused after the delete: a second run gets the same id again and passes
+    for (let i = 0; i < 2; i++) {
+      const run = await flow(dir, ['run', '--all'], env);
+      expect(run.stdout).toMatch(/^6 passed, 0 failed/m);
+    }
+    const again = await flow(dir, ['calibrate', '--writes', '--destructive'], env);
+    expect(again.stdout).toContain('## Proposals\n\nNone: no answer contradicts an expectation.');
+    expect(again.stdout).toContain('## Open questions\n\nNone.');
+  }, 60_000);
+
+  it("an actor's secret not given: E_SECRET_MISSING, as flow run says, not its credentials", async () => {
+    const dir = await writeProject(TRACKER);
+    const r = await flow(dir, ['calibrate', 'account.me']);
+    expect(r.stdout).toMatch(
+      /\*\*account\.me\*\*: answered 401 without an actor, and its actor\(s\) could not be tried: api: E_SECRET_MISSING \(.*FLOW_SECRET_TRACKER_KEY/,
+    );
+    expect(r.stdout).not.toContain('need a look');
+    expect(r.code).toBe(1);
+  });
+
+  it('a 403 or 404 whose path holds an id nobody produced names the id and its producer, not the login', async () => {
+    const dir = await writeProject({ ...TRACKER, 'environments/local.yaml': `${ENV}  issue_id: "999"\n` });
+    api.route('GET /issues/998.json', (_req, res) => {
+      res.writeHead(403, { 'content-type': 'application/json', 'content-length': 0 });
+      res.end();
+    });
+    const file = path.join(dir, 'resources/issues.yaml');
+    await writeFile(
+      file,
+      (await readFile(file, 'utf8')).replace(
+        'issue_id}}.json", actor: api }',
+        'issue_id}}.json", actor: api }\n  refused: { path: "/issues/{{env.other_id}}.json", actor: api }',
+      ),
+    );
+    const r = await flow(dir, ['calibrate', 'issue.orphan', 'issue.refused', '--var', 'other_id=998'], { FLOW_SECRET_TRACKER_KEY: SHAPES_KEY });
+    expect(r.stdout).toMatch(
+      /\*\*issue\.refused\*\*: answered 403 where success is expected: its path holds an id no operation of this run produced.*`\{\{env\.other_id\}\}` is given from outside \(env\.other_id\); issue\.create \(POST \/issues\.json\) creates it/,
+    );
+    expect(r.stdout).toMatch(
+      /\*\*issue\.orphan\*\*: answered 404 where success is expected: a resource of its path is missing\. `\{\{env\.issue_id\}\}` is given from outside \(env\.issue_id\); issue\.create \(POST \/issues\.json\) creates it/,
+    );
+    expect(r.stdout).not.toMatch(/permissions need a look|needs a login/);
+  });
+});

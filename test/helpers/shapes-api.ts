@@ -1,0 +1,86 @@
+// An API answering with the shapes real servers showed calibrate (a feature-flag server and an
+// issue tracker): JSON-pointer error paths, sentences naming a field, 415 to a write without
+// a body, empty bodies labelled application/json, a PUT answering 204 with nothing, paths
+// ending in `.json`, ids reused after a delete, and an empty list as an answer.
+import { json, startServer, type RecordedRequest, type TestServer } from './http-server.js';
+import type { ServerResponse } from 'node:http';
+
+/** An answer with no body whose Content-Type still says JSON (as the tracker sends 401/403/404). */
+function empty(res: ServerResponse, status: number): void {
+  res.writeHead(status, { 'content-type': 'application/json; charset=utf-8', 'content-length': 0 });
+  res.end();
+}
+
+const isJson = (req: RecordedRequest) => /^application\/json/.test(String(req.headers['content-type'] ?? ''));
+const body = (req: RecordedRequest): Record<string, unknown> => {
+  try {
+    const b = req.json();
+    return b && typeof b === 'object' ? (b as Record<string, unknown>) : {};
+  } catch {
+    return {};
+  }
+};
+
+export const SHAPES_KEY = 'tracker-key-52e1';
+
+export async function startShapesApi(): Promise<TestServer> {
+  // issues: the lowest free id is given again after a delete (as the tracker's table did)
+  const issues = new Map<number, Record<string, unknown>>();
+  const nextId = () => {
+    let id = 1;
+    while (issues.has(id)) id++;
+    return id;
+  };
+  return startServer({
+    // the feature-flag server: Ajv errors whose details[].path points at the field
+    'POST /api/admin/tags': (req, res) =>
+      typeof body(req).type === 'string'
+        ? json(res, 201, { value: body(req).value, type: body(req).type })
+        : json(res, 400, {
+            id: 'e1',
+            name: 'ValidationError',
+            message: 'Request validation failed: your request body or params contain invalid data. Refer to the `details` list for more information.',
+            details: [{ path: '/body/type', description: 'The `/body/type` property is required.', message: 'The `/body/type` property is required.' }],
+          }),
+    // a write that takes JSON only, sent with no body at all
+    'POST /api/admin/archive/revive': (req, res) => {
+      if (!isJson(req))
+        return json(res, 415, {
+          name: 'ContentTypeError',
+          message: `We do not accept the content-type you provided (${req.headers['content-type'] ?? 'undefined'}). Try using one of the content-types we do accept instead (application/json) and make sure the body is in line with the data format of your content-type. You didn't provide one`,
+        });
+      return Array.isArray(body(req).features)
+        ? json(res, 200, { revived: (body(req).features as unknown[]).length })
+        : json(res, 400, { details: [{ path: '/body/features', message: 'required' }] });
+    },
+    // a GET that names a field: a parameter, never a body
+    'GET /api/admin/user/profile': (_req, res) => json(res, 400, { name: 'BadDataError', message: '"id" is required' }),
+    // an empty list is an answer
+    'GET /api/admin/metrics/applications': (_req, res) => json(res, 200, { applications: [] }),
+    // the tracker: empty 401/403/404 bodies labelled JSON
+    'GET /my/account.json': (req, res) => (req.headers['x-api-key'] === SHAPES_KEY ? json(res, 200, { user: { id: 1 } }) : empty(res, 401)),
+    '*': (req, res) => {
+      if (req.headers['x-api-key'] !== SHAPES_KEY) return empty(res, 401);
+      if (req.method === 'POST' && req.path === '/issues.json') {
+        const issue = (body(req).issue ?? {}) as Record<string, unknown>;
+        if (typeof issue.subject !== 'string' || !issue.subject) return json(res, 422, { errors: ['Subject cannot be blank'] });
+        const id = nextId();
+        issues.set(id, { id, subject: issue.subject });
+        return json(res, 201, { issue: issues.get(id) });
+      }
+      const m = /^\/issues\/(\d+)\.json$/.exec(req.path);
+      const issue = m ? issues.get(Number(m[1])) : undefined;
+      if (!m || !issue) return empty(res, 404);
+      if (req.method === 'GET') return json(res, 200, { issue });
+      if (req.method === 'PUT') {
+        Object.assign(issue, (body(req).issue ?? {}));
+        return empty(res, 204);
+      }
+      if (req.method === 'DELETE') {
+        issues.delete(Number(m[1]));
+        return empty(res, 204);
+      }
+      return empty(res, 404);
+    },
+  });
+}
