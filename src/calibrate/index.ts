@@ -20,7 +20,7 @@ export { planCalibration } from './safety.js';
 export { applyCalibration } from './apply.js';
 export type * from './types.js';
 
-export interface CalibrateOptions extends SafetyFlags, Pick<RunnerOptions, 'env' | 'vars' | 'processEnv' | 'onEvent'> {
+export interface CalibrateOptions extends SafetyFlags, Pick<RunnerOptions, 'env' | 'vars' | 'processEnv' | 'onEvent' | 'brake'> {
   graph?: ProjectGraph;
   /** shared by every run of the calibration (made when absent) */
   redactor?: Redactor;
@@ -41,6 +41,8 @@ export async function calibrate(project: Project, asked: readonly string[], opti
     processEnv: options.processEnv,
     redactor: options.redactor,
     graph: options.graph,
+    guardWrites: true,
+    brake: options.brake,
   });
   try {
     return await calibrateOn(root, project, asked, options);
@@ -147,6 +149,8 @@ async function withRunner<T>(
     redactor: options.redactor,
     graph: graph ?? buildGraph(model),
     ...fork,
+    guardWrites: true,
+    brake: options.brake,
   });
   try {
     return await use(runner);

@@ -4,6 +4,7 @@
 import path from 'node:path';
 import type { ParseArgsConfig } from 'node:util';
 import { isOn, type CacheOptions } from '../project/index.js';
+import { createBrake, MAX_RETRY_WAIT_MS, type Brake } from '../http/index.js';
 
 /** One option as parseArgs reads it (@types/node 20 does not export the name). */
 type ParseArgsOption = NonNullable<ParseArgsConfig['options']>[string];
@@ -40,6 +41,29 @@ export const VAR_OPTION = {
     help: ['value for a <SET_VIA_--var> placeholder, or for any environment', 'variable (it wins over the file); repeatable; also FLOW_VAR_<name>'],
   },
 } satisfies OptionTable;
+
+/** --rate, for the commands that send requests to an API under test (flow run, flow calibrate, flow explore). */
+export const RATE_OPTION = {
+  rate: {
+    type: 'string',
+    arg: '<n>',
+    help: ['at most n requests a second, logins included (a number > 0;', 'default: no cap); a 429 or 503 with Retry-After is waited for always'],
+  },
+} satisfies OptionTable;
+
+/** The brake of --rate (undefined: no cap), or the usage message for a value that is not a rate. */
+export function parseRate(value: string | undefined): Brake | string {
+  if (value === undefined) return createBrake();
+  const rate = Number(value);
+  if (!(rate > 0) || !Number.isFinite(rate)) return `--rate is a number of requests a second above 0; got "${value}"`;
+  return createBrake(rate);
+}
+
+/** The line a summary adds when answers asked the run to wait (429 or 503 with Retry-After). */
+export function brakeLine(brake: Brake): string {
+  if (!brake.waited) return '';
+  return `${brake.waited} answer(s) were 429 or 503 with Retry-After: each was waited for (at most ${MAX_RETRY_WAIT_MS / 1000} s) and the request sent again\n`;
+}
 
 /** The parse cache's options, shared by every command that loads a project (README "The parse cache"). */
 export const CACHE_OPTIONS = {

@@ -31,6 +31,8 @@ interface Difference {
   path: string;
   expected: unknown;
   actual: unknown;
+  /** what was written held a secret: shown as `***`, and no replay asserts it */
+  redacted?: boolean;
 }
 
 export interface ContractSchemas {
@@ -86,7 +88,8 @@ export function writtenFields(sent: unknown, answer: FlowResponse | undefined): 
   return out;
 }
 
-export function notPersisted(written: Written, writer: string, read: Operation, res: FlowResponse): Problem | undefined {
+/** `redact`: the run's redactor over parsed JSON; the values shown (message, replay asserts) go through it, by their field's name too */
+export function notPersisted(written: Written, writer: string, read: Operation, res: FlowResponse, redact: (v: unknown) => unknown): Problem | undefined {
   if (!is2xx(res.status) || !written.size) return undefined;
   const found = entity(jsonOf(res));
   if (!found) return undefined;
@@ -95,7 +98,10 @@ export function notPersisted(written: Written, writer: string, read: Operation, 
     // a field the read does not show (write-only, or another representation) proves nothing
     if (!(k in found.value)) continue;
     const actual = found.value[k];
-    if (!same(expected, actual)) differences.push({ path: `${found.path}.${k}`, expected, actual });
+    if (same(expected, actual)) continue;
+    const shown = redact({ [k]: expected, [`${k} `]: actual }) as Record<string, unknown>;
+    const hidden = JSON.stringify(shown[k]) !== JSON.stringify(expected);
+    differences.push({ path: `${found.path}.${k}`, expected: shown[k], actual: shown[`${k} `], ...(hidden ? { redacted: true } : {}) });
   }
   if (!differences.length) return undefined;
   const shown = differences.map((d) => `${d.path.slice('$.data.'.length)} ${JSON.stringify(d.actual)} (written: ${JSON.stringify(d.expected)})`).join(', ');

@@ -27,7 +27,7 @@ export { writeReplay, writeReplays, prepareReplays } from './replay.js';
 export { requestSchema } from './request-schema.js';
 export { ANSWER_CLASSES, type AnswerClass, type AnswerCounts } from './answers.js';
 
-export interface ExploreOptions extends Pick<RunnerOptions, 'env' | 'vars' | 'processEnv'> {
+export interface ExploreOptions extends Pick<RunnerOptions, 'env' | 'vars' | 'processEnv' | 'brake'> {
   contract: ContractSchemas;
   graph?: ProjectGraph;
   /** wall time, in ms */
@@ -119,7 +119,16 @@ export async function explore(project: Project, options: ExploreOptions): Promis
     onStep: report,
   };
   // one runner for the run: one HTTP client, each actor logged in once; a fork per sequence
-  const root = createRunner(project, { env: options.env, vars: options.vars, processEnv: options.processEnv, graph, redactor });
+  // writes go only to loopback or the hosts the environment declares (guardWrites), at the run's rate
+  const root = createRunner(project, {
+    env: options.env,
+    vars: options.vars,
+    processEnv: options.processEnv,
+    graph,
+    redactor,
+    guardWrites: true,
+    brake: options.brake,
+  });
   const open = (seen?: Seen[], context = ctx): Session => {
     const fork = root.fork({
       onEvent: (event) => {
@@ -150,7 +159,7 @@ export async function explore(project: Project, options: ExploreOptions): Promis
         if (Date.now() >= deadline) break;
         const seed = (options.seed + round * targets.length + i) | 0;
         const property = fc.asyncProperty(sequenceArbitrary(t, bodiesFor), async (steps) => {
-          if (Date.now() >= deadline) return;
+          if (Date.now() >= deadline || ctx.stop) return;
           progress.sequences++;
           const session = open();
           try {
@@ -161,6 +170,7 @@ export async function explore(project: Project, options: ExploreOptions): Promis
           }
         });
         const details = await fc.check(property, { seed, numRuns: RUNS_PER_ROUND });
+        if (ctx.stop) throw ctx.stop;
         if (!details.failed) continue;
         if (details.errorInstance === null) {
           // fast-check could not draw bodies the schema accepts (too many skips): leave the resource

@@ -11,6 +11,8 @@ import path from 'node:path';
 import { stringify } from 'yaml';
 import { isSecretRef, readProjectFile, realProjectDir, writeProjectFile, type Operation, type Project } from '../project/index.js';
 import { isHookFile } from '../runtime/index.js';
+import { escapeTemplate } from '../graph/index.js';
+import { isObject } from './model.js';
 import type { Problem } from './checks.js';
 import type { RequestSchema } from './request-schema.js';
 import type { StepRecord } from './session.js';
@@ -111,8 +113,8 @@ function replayYaml(project: Project, f: ExploreFinding, name: string, described
     if (step.actor === null) delete written.actor;
     else if (step.actor !== undefined) written.actor = step.actor;
     if (previous) written.depends_on = [`${name}.${previous}`];
-    if (step.body !== undefined) written.body = own(step.body);
-    if (step.query) written.query_params = { ...(own(op.raw.query_params) as Record<string, unknown> | undefined), ...step.query };
+    if (step.body !== undefined) written.body = own(asWritten(step.body, op.body));
+    if (step.query) written.query_params = { ...(own(op.raw.query_params) as Record<string, unknown> | undefined), ...(escaped(step.query) as object) };
     const expected = last ? expectation(f, step, op, described(op)) : { status: step.status === undefined ? undefined : [step.status] };
     if (expected.status?.length) written.expect_status = expected.status.length === 1 ? expected.status[0] : expected.status;
     if (expected.asserts?.length) written.assert = expected.asserts;
@@ -160,7 +162,7 @@ function expectation(f: ExploreFinding, step: StepRecord, op: Operation, describ
     case 'E_NOT_PERSISTED':
       return {
         status: step.status === undefined ? undefined : [step.status],
-        asserts: (f.problem.differences ?? []).flatMap((d) => literal(d.expected).map((lit) => `${d.path} == ${lit}`)),
+        asserts: (f.problem.differences ?? []).flatMap((d) => (d.redacted ? [] : literal(d.expected).map((lit) => `${d.path} == ${lit}`))),
       };
     default: {
       // E_CONTRACT: a status the description does not have, or required fields the answer lacks
@@ -185,6 +187,20 @@ function pathOf(pointer: string): string {
     out += /^\d+$/.test(part) ? `[${part}]` : /^[A-Za-z_$][\w$]*$/.test(part) ? `.${part}` : `['${part.replace(/'/g, "\\'")}']`;
   }
   return out;
+}
+
+/** A step's body as YAML writes it: what was drawn is data (its `{{` escaped, as explore sent it unrendered: asSent); the project's own fields as written. */
+function asWritten(body: unknown, written: unknown): unknown {
+  if (body === written) return body;
+  if (!isObject(body) || !isObject(written)) return escaped(body);
+  return Object.fromEntries(Object.entries(body).map(([k, v]) => [k, v === written[k] ? v : escaped(v)]));
+}
+
+function escaped(v: unknown, depth = 0): unknown {
+  if (typeof v === 'string') return escapeTemplate(v);
+  if (!v || typeof v !== 'object' || depth > 32) return v;
+  if (Array.isArray(v)) return v.map((x) => escaped(x, depth + 1));
+  return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, escaped(x, depth + 1)]));
 }
 
 /** `{{item.id}}` -> `{{finding_….id}}`: the steps act on what the replay itself creates; `!secret X` -> `{{secret.X}}`. */

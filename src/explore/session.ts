@@ -5,6 +5,7 @@
 // ever judges what the sequence itself made; the first problem not found before ends the
 // sequence as a FindingError, which fast-check then shrinks. At the end, what the sequence
 // created and did not delete is deleted: only that.
+import { FlowError } from '../errors.js';
 import type { ProbeOverrides, Runner } from '../runner/index.js';
 import type { FlowResponse } from '../http/index.js';
 import type { Operation } from '../project/index.js';
@@ -49,6 +50,8 @@ export interface SessionContext {
   /** steps sent, steps that got an answer, requests (logins and prerequisites included) */
   counters: { steps: number; answered: number; requests: number };
   onStep?: () => void;
+  /** set by the first write refused for its host (E_HOST_NOT_WRITABLE): every session stops, explore throws it */
+  stop?: FlowError;
 }
 
 /** A problem and the operation at fault, as a replay collects them. */
@@ -90,7 +93,7 @@ export class Session {
 
   /** Probe one step; its answer, or undefined when none came, it was not sent, or the budget is spent. */
   async step(op: Operation, role: StepRecord['role'], body?: unknown, query?: Record<string, unknown>, list = false): Promise<FlowResponse | undefined> {
-    if (this.expired) return undefined;
+    if (this.expired || this.ctx.stop) return undefined;
     const invalid = role === 'invalid';
     const overrides: ProbeOverrides = { timeoutMs: Math.min(op.timeoutMs ?? this.ctx.timeoutMs, this.ctx.timeoutMs), keepWritten: true };
     // the project's own body, as written, is rendered by the runner; a drawn one is data
@@ -102,6 +105,11 @@ export class Session {
     if (creates) overrides.record = true;
     const before = creates ? this.count(op.resource) : 0;
     const { result, response } = await this.runner.probe(op.id, overrides);
+    // a write to a host not declared for writes: explore stops (not a finding to shrink), and says how to declare it
+    if (result.error?.code === 'E_HOST_NOT_WRITABLE') {
+      this.ctx.stop ??= new FlowError(result.error.code, result.error.message, { details: result.error.details });
+      return undefined;
+    }
     this.ctx.counters.steps++;
     this.ctx.onStep?.();
     const exchange = [...result.exchanges].reverse().find((e) => e.purpose === op.id);
@@ -138,7 +146,9 @@ export class Session {
     const res = await this.step(op, 'read');
     // only what this sequence created is judged: another's may change at any time
     if (!res || this.current === undefined) return;
-    const problem = this.deletedBy ? useAfterDelete(op, res, this.deletedBy) : this.written && notPersisted(this.written.fields, this.written.by, op, res);
+    const problem = this.deletedBy
+      ? useAfterDelete(op, res, this.deletedBy)
+      : this.written && notPersisted(this.written.fields, this.written.by, op, res, (v) => this.ctx.redactor.value(v));
     if (problem) this.found(problem, this.deletedBy ? op.id : this.written!.by);
   }
 

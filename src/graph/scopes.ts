@@ -20,7 +20,8 @@ export interface ScopeNames {
   sessionFields?(actor: string): ReadonlySet<string>;
 }
 
-const BUILTIN_KINDS = new Set<Expr['kind']>(['uuid', 'now', 'faker', 'codec']);
+// a quoted literal resolves to itself, as a builtin does
+const BUILTIN_KINDS = new Set<Expr['kind']>(['uuid', 'now', 'faker', 'codec', 'literal']);
 
 const MATCHES: Record<ResolutionStep, (expr: Expr, names: ScopeNames) => boolean> = {
   builtin: (e) => BUILTIN_KINDS.has(e.kind),

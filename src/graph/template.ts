@@ -13,6 +13,8 @@ export type Expr =
   /** `method` as written; `name` the generator it means (spellings vary: first_name, firstName) */
   | { kind: 'faker'; method: string; name: FakerName }
   | { kind: 'codec'; codec: Codec; op: 'encode' | 'decode'; arg: TemplatePart[] }
+  /** `{{'…'}}`: the quoted text as it is, never rendered (how a literal `{{` is written: `{{'{{'}}`) */
+  | { kind: 'literal'; text: string }
   | { kind: 'env'; name: string }
   | { kind: 'secret'; name: string }
   /** `<scope>.<field>` or `<scope>[n].<field>`; scope is an actor or a resource (decided by the project) */
@@ -102,9 +104,14 @@ const FAKER_RE = /^\$\.faker\.([A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*
 // One quoted argument; inside it a backslash escapes the quote or itself.
 const CODEC_RE = /^\$\.(base64|hex|url)\.(encode|decode)\(\s*(?:'((?:\\[\s\S]|[^\\'])*)'|"((?:\\[\s\S]|[^\\"])*)")\s*\)$/;
 
+// A quoted text; inside it a backslash escapes the quote or itself.
+const LITERAL_RE = /^(?:'((?:\\[\s\S]|[^\\'])*)'|"((?:\\[\s\S]|[^\\"])*)")$/;
+
 /** Parse the inside of `{{ }}`; returns an error message string when it is not a known form. */
 export function parseExpr(inner: string): Expr | string {
   if (!inner) return 'empty reference "{{}}"';
+  const quoted = LITERAL_RE.exec(inner);
+  if (quoted) return { kind: 'literal', text: (quoted[1] ?? quoted[2]).replace(/\\([\s\S])/g, '$1') };
   if (inner.startsWith('$')) return parseBuiltin(inner);
   const m = SCOPED_RE.exec(inner);
   if (!m) return `"${inner}" is not a reference of the form scope.field`;
@@ -146,6 +153,15 @@ function parseBuiltin(inner: string): Expr | string {
   }
   if (/^\$\.(random|timestamp|date)/.test(inner)) return `"${inner}" does not exist: only $.uuid, $.now and $.faker.* generate values`;
   return `"${inner}" is not a known builtin ($.uuid, $.now, $.faker.*, $.base64/$.hex/$.url)`;
+}
+
+/**
+ * Text written so that it is never rendered: every `{{` becomes `{{'{{'}}`, which renders to
+ * `{{`. For values from outside (an API description's enum or example, a server's answer)
+ * written into a project file: they are data, not templates.
+ */
+export function escapeTemplate(text: string): string {
+  return text.includes('{{') ? text.replaceAll('{{', "{{'{{'}}") : text;
 }
 
 /** Every reference expression in a parsed template, nested codec arguments included. */

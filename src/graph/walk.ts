@@ -1,5 +1,5 @@
 // Every string of a value tree, with its path: the strings that may hold `{{ }}` references.
-import { isSecretRef, type TemplateValue, type YamlPath } from '../project/index.js';
+import { isLiteral, isSecretRef, type TemplateValue, type YamlPath } from '../project/index.js';
 
 export interface TemplateString {
   text: string;
@@ -31,7 +31,8 @@ export function visitStrings(
     if (wanted(value)) visit(value, basePath);
     return;
   }
-  if (typeof value !== 'object' || value === null || isSecretRef(value)) return;
+  // a literal is data: no reference in it is one
+  if (typeof value !== 'object' || value === null || isSecretRef(value) || isLiteral(value)) return;
   if (Array.isArray(value)) {
     for (let i = 0; i < value.length; i++) visitChild(value[i], basePath, i, visit, wanted);
     return;

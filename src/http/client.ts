@@ -10,7 +10,8 @@ import type { FlowResponse } from './response.js';
 import { ResponseCollector, type CollectOptions } from './collect.js';
 import { decompressInterceptor } from './decompress.js';
 import { EXCHANGE, hopsInterceptor, type ExchangeState, type FlowDispatchOptions } from './exchange.js';
-import { retryInterceptor, retryOptionsFor } from './retry.js';
+import { createBrake, MAX_WAITS, retryAfterMs, sleep } from './brake.js';
+import { MAX_RETRY_WAIT_MS, retryInterceptor, retryOptionsFor } from './retry.js';
 import { timeoutInterceptor } from './timeout.js';
 import {
   DEFAULT_MAX_BODY_BYTES,
@@ -55,8 +56,24 @@ export function createHttpClient(options: HttpClientOptions = {}): HttpClient {
     return d;
   };
   let closed = false;
+  const brake = options.brake ?? createBrake();
 
-  function send(req: HttpRequest): Promise<FlowResponse> {
+  /**
+   * Through the brake (--rate); a 429 or 503 with Retry-After is waited for (at most
+   * MAX_RETRY_WAIT_MS, MAX_WAITS times) and sent again, counted in the brake.
+   */
+  async function send(req: HttpRequest): Promise<FlowResponse> {
+    for (let waits = 0; ; waits++) {
+      await brake.take(req.signal);
+      const res = await sendOnce(req);
+      const wait = waits < MAX_WAITS ? retryAfterMs(res.status, res.headers['retry-after']) : undefined;
+      if (wait === undefined) return res;
+      brake.noteWait();
+      await sleep(Math.min(wait, MAX_RETRY_WAIT_MS), req.signal);
+    }
+  }
+
+  function sendOnce(req: HttpRequest): Promise<FlowResponse> {
     return new Promise<FlowResponse>((resolve, reject) => {
       let target: URL;
       try {
@@ -72,6 +89,7 @@ export function createHttpClient(options: HttpClientOptions = {}): HttpClient {
       const state: ExchangeState = { timeoutMs: req.timeoutMs ?? DEFAULT_TIMEOUT_MS, origin, jar: req.cookieJar, url: target.href, setCookies: [] };
       if (req.credentialHeaders?.length) state.credentialHeaders = new Set(req.credentialHeaders.map((n) => n.toLowerCase()));
       if (req.resign) state.resign = req.resign;
+      if (req.redirectHosts) state.redirectHosts = req.redirectHosts;
       if (hasClientCert(req.tls) || hasClientCert(options.tls)) state.clientCert = true;
       const signal = req.signal;
       // Without a signal the promise's own functions settle it: no listener to remove after.

@@ -3,6 +3,7 @@
 // The hop interceptor sits below redirect and retry: it sees every attempt and every hop,
 // which is where the cookie jar and the final URL must be handled.
 import type { Dispatcher } from 'undici';
+import { FlowError } from '../errors.js';
 import { isCredentialHeader } from '../redact/index.js';
 import type { CookieJar } from './cookie-jar.js';
 import { resigned } from './resign.js';
@@ -23,6 +24,8 @@ export interface ExchangeState {
   resign?: Resign;
   /** the request carries a client certificate (mTLS): a connection closed at once is its refusal */
   clientCert?: boolean;
+  /** hosts a redirect may lead to from `origin` (the environment's `redirect_hosts`) */
+  redirectHosts?: readonly string[];
 }
 
 /** The options key our interceptors read. */
@@ -43,6 +46,12 @@ export function hopsInterceptor(): Dispatcher.DispatcherComposeInterceptor {
     const state = exchangeOf(opts);
     if (!state) return dispatch(opts, handler);
     const url = `${opts.origin}${opts.path}`;
+    // a hop to another origin: refused unless the environment allows its host (nothing is sent there)
+    if (String(opts.origin) !== state.origin && !hostAllowed(new URL(url), state.redirectHosts)) {
+      const err = redirectRefused(state.url, url);
+      queueMicrotask(() => handler.onResponseError?.(null as unknown as Controller, err));
+      return true;
+    }
     state.url = url;
     // undici drops Authorization and Cookie on such a hop; an API key or a token header of
     // any other name must not follow a redirect to another host either.
@@ -55,6 +64,30 @@ export function hopsInterceptor(): Dispatcher.DispatcherComposeInterceptor {
     }
     return dispatch(opts, new HopHandler(state, url, handler));
   };
+}
+
+/**
+ * A host in a list (`redirect_hosts`, `write_hosts`): `host` or `host:port` as written in a URL,
+ * or `*.example.com` for every host below example.com. Case does not matter.
+ */
+export function hostAllowed(url: URL, hosts: readonly string[] | undefined): boolean {
+  if (!hosts?.length) return false;
+  const host = url.host.toLowerCase();
+  const name = url.hostname.toLowerCase();
+  return hosts.some((entry) => {
+    const h = entry.trim().toLowerCase();
+    if (h.startsWith('*.')) return name.endsWith(h.slice(1)) || host.endsWith(h.slice(1));
+    return h === host || h === name;
+  });
+}
+
+function redirectRefused(from: string, to: string): FlowError {
+  const target = new URL(to);
+  return new FlowError(
+    'E_REDIRECT_ORIGIN',
+    `${new URL(from).origin} redirected to another origin, ${target.origin}: not followed, so that neither the request's body nor its credentials go there. If that host is yours, allow it in the environment: redirect_hosts: [${target.host}]`,
+    { details: { from: new URL(from).origin, to: target.origin } },
+  );
 }
 
 class HopHandler implements Dispatcher.DispatchHandler {

@@ -37,6 +37,8 @@ export interface HttpClientOptions extends Omit<DispatcherOptions, 'connect'> {
   maxBodyBytes?: number;
   /** sent when the request has no User-Agent; default `reqflow`; '' sends none */
   userAgent?: string;
+  /** the run's brake (--rate, Retry-After waits counted), shared by its clients; default: one of its own, without a cap */
+  brake?: import('./brake.js').Brake;
 }
 
 export interface RetryOptions {
@@ -59,6 +61,8 @@ export interface HttpRequest {
   body?: string | Buffer | FormData;
   /** headers not sent on a redirect to another origin (besides every header named like a credential) */
   credentialHeaders?: string[];
+  /** hosts a redirect may lead to on another origin (`hostAllowed`); any other such redirect is E_REDIRECT_ORIGIN */
+  redirectHosts?: readonly string[];
   /** per attempt (each retry and each redirect hop): connect, headers and the whole body; default 30000 */
   timeoutMs?: number;
   retry?: RetryOptions;

@@ -37,10 +37,31 @@ export function isSecretRef(v: unknown): v is SecretRef {
 }
 
 /**
- * A value as written in YAML: scalars, arrays, maps, and `SecretRef`s. Strings may hold
- * `{{ ... }}` references; they are rendered by the runtime.
+ * A value from outside (a body explore drew from an API description, a server's answer) set on
+ * an operation at run time: data, sent as it is and never rendered, whatever `{{` it holds.
+ * Never read from a file (a file writes such text escaped: `{{'{{'}}`, docs/format.md#literal).
  */
-export type TemplateValue = string | number | boolean | null | SecretRef | TemplateValue[] | { [key: string]: TemplateValue };
+export interface LiteralValue {
+  readonly __reqflow: 'literal';
+  readonly value: unknown;
+}
+
+export function literal(value: unknown): LiteralValue {
+  const lit = { __reqflow: 'literal' as const, value };
+  // JSON of the value itself: a step's body shows as what was sent
+  Object.defineProperty(lit, 'toJSON', { value: () => value, enumerable: false });
+  return lit;
+}
+
+export function isLiteral(v: unknown): v is LiteralValue {
+  return typeof v === 'object' && v !== null && (v as LiteralValue).__reqflow === 'literal';
+}
+
+/**
+ * A value as written in YAML: scalars, arrays, maps, and `SecretRef`s (and, set at run time,
+ * `LiteralValue`s). Strings may hold `{{ ... }}` references; they are rendered by the runtime.
+ */
+export type TemplateValue = string | number | boolean | null | SecretRef | LiteralValue | TemplateValue[] | { [key: string]: TemplateValue };
 
 /** The path of a node inside its file's YAML document, e.g. ['operations', 'create', 'body']. */
 export type YamlPath = ReadonlyArray<string | number>;
@@ -206,6 +227,10 @@ export interface Resource extends Origin {
 export interface Environment extends Origin {
   id: string;
   variables: Record<string, TemplateValue>;
+  /** `redirect_hosts`: hosts a redirect to another origin may go to (any other is E_REDIRECT_ORIGIN) */
+  redirectHosts?: string[];
+  /** `write_hosts`: hosts besides loopback that calibrate and explore may send writes to */
+  writeHosts?: string[];
 }
 
 export interface Project {

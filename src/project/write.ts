@@ -7,6 +7,8 @@ import { randomBytes } from 'node:crypto';
 import {
   closeSync,
   constants,
+  fchmodSync,
+  fchownSync,
   fstatSync,
   fsyncSync,
   lstatSync,
@@ -147,7 +149,7 @@ export function readForEdit(projectDir: string, file: string): string {
 /**
  * Write `text` to `file` inside `projectDir`, atomically: a temporary file in the same folder,
  * fsync, rename over the target, fsync of the folder. An existing target must be a regular
- * file (its mode is kept); missing folders are created. Throws E_WRITE_* and leaves the old
+ * file (its mode and, where this process may set it, its owner are kept); missing folders are created. Throws E_WRITE_* and leaves the old
  * file as it was.
  */
 export function writeProjectFile(projectDir: string, file: string, text: string): void {
@@ -163,6 +165,7 @@ export function writeProjectFile(projectDir: string, file: string, text: string)
     fd = openSync(temp, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW, existing ? existing.mode & 0o7777 : 0o666);
     const buf = Buffer.from(text, 'utf8');
     for (let off = 0; off < buf.length;) off += writeSync(fd, buf, off, buf.length - off);
+    if (existing) keepModeAndOwner(fd, existing);
     fsyncSync(fd);
     closeSync(fd);
     fd = undefined;
@@ -177,6 +180,29 @@ export function writeProjectFile(projectDir: string, file: string, text: string)
     throw err instanceof FlowError ? err : failed(err, file);
   }
   syncFolder(dir);
+}
+
+/**
+ * The replaced file's mode exactly (open's mode passes through the umask: a 664 became 644),
+ * and its owner and group: an edit by root (or by a member of the file's group) must not take
+ * the file from its owner. Only root may give a file away; anyone else keeps their own, so a
+ * refusal (EPERM) of the owner or group is not an error.
+ */
+function keepModeAndOwner(fd: number, existing: Stats): void {
+  const st = fstatSync(fd);
+  if (st.uid !== existing.uid || st.gid !== existing.gid) {
+    try {
+      fchownSync(fd, existing.uid, existing.gid);
+    } catch {
+      try {
+        fchownSync(fd, -1, existing.gid);
+      } catch {
+        // not ours to give: the file stays the writer's, as any editor leaves it
+      }
+    }
+  }
+  // after chown, which clears set-uid/set-gid bits
+  fchmodSync(fd, existing.mode & 0o7777);
 }
 
 /**

@@ -2,9 +2,10 @@
 // rendered URL, query, headers and body. Auth is applied afterwards by the caller.
 import { FlowError } from '../errors.js';
 import type { RequestSpec, TemplateValue } from '../project/index.js';
-import { buildBody, buildUrl, getHeader, isAbsoluteUrl, type PreparedRequest, setHeader } from '../http/index.js';
+import { buildBody, buildUrl, getHeader, hostAllowed, isAbsoluteUrl, type PreparedRequest, setHeader } from '../http/index.js';
 import { render, renderString, type RenderContext } from '../runtime/index.js';
 import type { RunContext } from './context.js';
+import { renderPath } from './path.js';
 
 /** What an operation, a login, a chain step and a refresh have in common. */
 export type WrittenRequest = Pick<RequestSpec, 'method' | 'path' | 'headers' | 'queryParams' | 'body' | 'bodyForm'>;
@@ -19,12 +20,13 @@ export async function prepareRequest(
   /** a probe's query values, over the rendered ones: data, never rendered */
   extraQuery?: Record<string, unknown>,
 ): Promise<PreparedRequest> {
-  const path = renderString(spec.path, rc);
+  const path = renderPath(spec.path, rc);
   const query: Record<string, unknown> = {};
   for (const [name, value] of Object.entries(spec.queryParams)) query[name] = render(value, rc);
   if (extraQuery) Object.assign(query, extraQuery);
   const url = parseUrl(buildUrl(isAbsoluteUrl(path) ? '' : baseUrl(ctx, rc), path, query));
   if (isAbsoluteUrl(path) && !anyOrigin) checkOrigin(url, spec.path, baseUrl(ctx, rc));
+  if (ctx.options.guardWrites && !anyOrigin) checkWriteHost(ctx, spec.method, url);
   const req: PreparedRequest = { method: spec.method, url, headers: {} };
   // The actor's inject.headers first; the operation's own headers win on a clash.
   for (const [name, value] of [...Object.entries(baseHeaders), ...Object.entries(spec.headers)]) {
@@ -62,6 +64,28 @@ function checkOrigin(url: URL, pathTemplate: string, base: string): void {
       details: { path: pathTemplate, origin: url.origin, baseOrigin: origin },
     },
   );
+}
+
+const WRITES = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
+
+/**
+ * calibrate and explore send writes of their own choosing: only to this machine, or to a host
+ * the environment declares as one that may take them (`write_hosts`), never to whatever
+ * baseUrl a user happened to point them at. A login is not held to it (anyOrigin).
+ */
+function checkWriteHost(ctx: RunContext, method: string, url: URL): void {
+  if (!WRITES.has(method) || isLoopback(url.hostname) || hostAllowed(url, ctx.environment?.writeHosts)) return;
+  const env = ctx.environment ? `environments file of "${ctx.environment.id}"` : 'environment';
+  throw new FlowError(
+    'E_HOST_NOT_WRITABLE',
+    `${method} to ${url.host} refused: calibrate and explore write only to loopback or to a host the environment declares for writes. If ${url.host} is a server whose data may be changed, add to the ${env}: write_hosts: [${url.host}]`,
+    { details: { method, host: url.host } },
+  );
+}
+
+function isLoopback(hostname: string): boolean {
+  const h = hostname.toLowerCase().replace(/^\[|\]$/g, '');
+  return h === 'localhost' || h.endsWith('.localhost') || h === '::1' || /^127\.\d+\.\d+\.\d+$/.test(h);
 }
 
 /**

@@ -1,7 +1,7 @@
 // What a run reads asynchronously, read once before its first request, so that rendering is synchronous: every secret the
 // project names outside the environments not chosen (a `{{secret.X}}` site the graph found, or a `!secret X` value) and faker
 // when a template uses it. A secret that cannot be read fails only the operations that render it, when they do (SecretStore.value throws the error).
-import { isSecretRef } from '../project/index.js';
+import { isLiteral, isSecretRef } from '../project/index.js';
 import { loadFaker } from '../runtime/index.js';
 import type { RunContext } from './context.js';
 
@@ -25,7 +25,7 @@ function* writtenValues({ project, environment }: RunContext): Iterable<unknown>
 }
 
 function collectSecretRefs(value: unknown, into: Set<string>, depth = 0): void {
-  if (typeof value !== 'object' || value === null || depth > 64) return;
+  if (typeof value !== 'object' || value === null || depth > 64 || isLiteral(value)) return;
   if (isSecretRef(value)) into.add(value.name);
   else for (const v of Array.isArray(value) ? value : Object.values(value)) collectSecretRefs(v, into, depth + 1);
 }

@@ -60,7 +60,7 @@ export function createRunner(project: Project, options: RunnerOptions = {}): Run
     project,
     graph: options.graph ?? buildGraph(project),
     state: new RunState(project.resources.keys()),
-    http: createHttpClient({ env: processEnv }),
+    http: createHttpClient({ env: processEnv, brake: options.brake }),
     secrets: createSecretStore({ projectName: project.name, env: processEnv, onReveal: (v: string) => redactor.add(v) }),
     redactor,
     get hooks() {

@@ -22,6 +22,7 @@ export async function send(ctx: RunContext, req: PreparedRequest, opts: SendOpti
   req.timeoutMs = opts.timeoutMs; // the client applies DEFAULT_TIMEOUT_MS when the operation sets none
   req.retry = opts.retry;
   req.cookieJar = ctx.jar(opts.actor);
+  if (ctx.environment?.redirectHosts) req.redirectHosts = ctx.environment.redirectHosts;
   const sent = ctx.http.send(req);
   // Recorded once the request is on its way (the client writes it before it returns): this
   // work then overlaps the server's instead of delaying the request. The exchange holds its

@@ -145,6 +145,10 @@ export interface RunnerOptions {
   skipUnset?: boolean;
   /** the run's redactor, when the caller shows other output through it too (a managed server's); default: a new one */
   redactor?: Redactor;
+  /** writes (POST, PUT, PATCH, DELETE) only to loopback or the environment's `write_hosts`, else E_HOST_NOT_WRITABLE (calibrate, explore) */
+  guardWrites?: boolean;
+  /** the brake (--rate, Retry-After waits counted) shared by every runner of one command; default: the client's own */
+  brake?: import('../http/index.js').Brake;
 }
 
 /** What a probe sends instead of what the operation writes (Runner.probe). */

@@ -442,7 +442,7 @@ describe('redirects', () => {
     expect(got.text()).toBe(body);
   });
 
-  test('credentials do not follow a redirect to another origin; other headers do, and same-origin hops keep them', async () => {
+  test('a redirect to another origin: refused unless its host is allowed; there credentials do not follow, other headers do, and same-origin hops keep them', async () => {
     const other = await startServer({ '/echo': (req, res) => json(res, 200, { headers: req.headers }) });
     const away = await startServer({
       '/away': (req, res) => {
@@ -452,7 +452,12 @@ describe('redirects', () => {
     });
     try {
       const headers = { Authorization: 'Bearer t-1', 'X-Api-Key': 'k-1', 'X-Shop': 's-1', 'X-Trace': 'tr-1', Cookie: 'sid=1' };
-      const send = (to: string) => client.send({ method: 'GET', url: `${away.url}/away?to=${encodeURIComponent(to)}`, headers, credentialHeaders: ['x-shop'] });
+      const redirectHosts = [new URL(other.url).host];
+      const send = (to: string, allowed = redirectHosts) =>
+        client.send({ method: 'GET', url: `${away.url}/away?to=${encodeURIComponent(to)}`, headers, credentialHeaders: ['x-shop'], redirectHosts: allowed });
+      // a host not allowed: not followed at all
+      expect((await failure(send(`${other.url}/echo`, []))).code).toBe('E_REDIRECT_ORIGIN');
+      expect(other.requests).toEqual([]);
       await send(`${other.url}/echo`);
       const there = other.requests.at(-1)!.headers;
       expect(there['x-trace']).toBe('tr-1');

@@ -53,7 +53,7 @@ describe('documentation pages and curl logs', () => {
     const r = await importApi(['apps.md'], { cwd: dir });
     expect(r.findings).toEqual([]);
     const create = operation(r, 'app.create');
-    expect(create.body).toEqual({ name: 'demo', client_id: '{{env.client_id}}' });
+    expect(create.body).toEqual({ name: 'demo-{{$.uuid}}', client_id: '{{env.client_id}}' });
     const logo = operation(r, 'app.logo');
     expect(logo.path).toBe('/api/v1/apps/42/logo'); // a value the page shows, named as an app's
     expect(logo.body_form).toEqual({ caption: 'Our logo', kind: 'png' });

@@ -95,7 +95,7 @@ const TABLES: CodeTable[] = [
         name: 'environment',
         files: { 'environments/e.yaml': y('vars:', '  a: 1') },
         expect: ['environments/e.yaml:1:1'],
-        message: /unknown key "vars" is ignored \(known keys here: name, variables\)/,
+        message: /unknown key "vars" is ignored \(known keys here: name, variables, redirect_hosts, write_hosts\)/,
       },
       { name: 'actor', files: { 'actors/a.yaml': y('name: a', 'role: admin') }, expect: ['actors/a.yaml:2:1'] },
       {

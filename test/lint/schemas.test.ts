@@ -38,7 +38,8 @@ describe('every key of spec parts 2 and 5', () => {
 
   it('root, environment, actor, resource (2.2–2.5)', () => {
     expect(keys(schemas['flow.schema.json'])).toEqual(['version', 'name', 'default_environment', 'imports', 'environment', 'actors', 'resources']);
-    expect(keys(schemas['environment.schema.json'])).toEqual(['name', 'variables']);
+    // reqflow's own: the hosts beyond loopback that redirects and calibrate's and explore's writes may go to
+    expect(keys(schemas['environment.schema.json'])).toEqual(['name', 'variables', 'redirect_hosts', 'write_hosts']);
     expect(keys(actor)).toEqual(['name', 'description', 'auth', 'session', 'inject']);
     expect(keys(actor.properties.session)).toEqual(['ttl', 'refresh']);
     expect(keys(actor.properties.session.properties.refresh)).toEqual(['method', 'path', 'body', 'extract']);

@@ -9,6 +9,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { describeWhenAvailable } from '../helpers/needs.js';
+import { asOther, noOtherUser, OTHER } from '../helpers/other-user.js';
 import { lint } from '../../src/lint/index.js';
 import { loadProject } from '../../src/project/index.js';
 import { ParseCache, seal } from '../../src/project/parse-cache.js';
@@ -18,25 +19,11 @@ import { childEnv, ensureBuilt, REPO } from '../vitest/helpers.js';
 
 afterAll(cleanProjects);
 
-const OTHER = 'reqflow-other';
 const ROOT = 'version: 1\nname: shop\nimports:\n  - resources/*.yaml\n';
 /** `ordr` is a typo: lint must report E_REF_UNDEFINED. */
 const BROKEN =
   'name: order\noperations:\n  create:\n    method: POST\n    path: /orders\n    extract:\n      id: $.data.id\n  get:\n    path: /orders/{{ordr.id}}\n';
 const FIXED = BROKEN.replace('{{ordr.id}}', '{{order.id}}');
-
-/** A second user to plant files as (created when missing); undefined when this process may not. */
-function otherUser(): string | undefined {
-  if (process.getuid?.() !== 0) return undefined;
-  try {
-    execFileSync('id', ['-u', OTHER], { stdio: 'ignore' });
-  } catch {
-    execFileSync('useradd', ['--no-create-home', '--shell', '/usr/sbin/nologin', OTHER]);
-  }
-  return OTHER;
-}
-
-const asOther = (script: string) => execFileSync('runuser', ['-u', OTHER, '--', 'sh', '-c', script]);
 
 type CacheModule = typeof import('../../src/project/parse-cache.js');
 
@@ -107,8 +94,7 @@ function flowLint(
 }
 
 // In CI (root, .ci/run) the second user is always made: there a missing one fails the test.
-const user = otherUser();
-const noUser = user || process.env.CI === 'true' ? undefined : 'needs root, to create a second user and run as it (runuser)';
+const noUser = noOtherUser();
 
 describeWhenAvailable('a cache folder that is not the user own', noUser, () => {
   it(

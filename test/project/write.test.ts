@@ -3,7 +3,7 @@
 // device opened), names checked before anything is written, and an edit never holds a secret.
 import { execFileSync, spawn } from 'node:child_process';
 import { existsSync, watch } from 'node:fs';
-import { mkdir, mkdtemp, readFile, readdir, rename, rm, symlink, writeFile } from 'node:fs/promises';
+import { chmod, mkdir, mkdtemp, readFile, readdir, rename, rm, stat, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -11,6 +11,8 @@ import { main } from '../../src/cli/main.js';
 import { loadProject } from '../../src/project/index.js';
 import { recordVerified } from '../../src/runner/record.js';
 import { capturingIO } from '../helpers/capturing-io.js';
+import { describeWhenAvailable } from '../helpers/needs.js';
+import { noOtherUser, OTHER } from '../helpers/other-user.js';
 import { json, startServer } from '../helpers/http-server.js';
 import { cleanProjects, writeProject } from '../helpers/project.js';
 import { recordedIO } from '../runtime/secrets/cli-io.js';
@@ -198,5 +200,40 @@ describe('the writer refuses before writing', () => {
     expect(await readFile(path.join(dir, 'resources', 'a.yaml'), 'utf8')).toBe('name: a\n');
     expect((await readdir(path.join(dir, 'resources'))).filter((n) => n.endsWith('.tmp'))).toEqual([]);
     await rm(path.join(dir, 'resources'), { recursive: true });
+  });
+});
+
+describe('the writer keeps what it replaces', () => {
+  it("the replaced file's mode, exactly (640, and 664 which a umask of 022 would turn to 644)", async () => {
+    const { writeProjectFile } = await import('../../src/project/write.js');
+    const dir = await writeProject({ 'flow.yaml': ROOT, 'a.yaml': 'name: a\n', 'b.yaml': 'name: b\n' });
+    const old = process.umask(0o022);
+    try {
+      for (const [file, mode] of [
+        ['a.yaml', 0o640],
+        ['b.yaml', 0o664],
+      ] as const) {
+        await chmod(path.join(dir, file), mode);
+        writeProjectFile(dir, path.join(dir, file), 'name: x\n');
+        expect((await stat(path.join(dir, file))).mode & 0o7777).toBe(mode);
+      }
+    } finally {
+      process.umask(old);
+    }
+  });
+
+  describeWhenAvailable('owned by another user', noOtherUser(), () => {
+    it("an edit by root leaves the file its owner's (owner and group kept)", async () => {
+      const { writeProjectFile } = await import('../../src/project/write.js');
+      const dir = await writeProject({ 'flow.yaml': ROOT, 'a.yaml': 'name: a\n' });
+      const file = path.join(dir, 'a.yaml');
+      execFileSync('chown', [`${OTHER}:${OTHER}`, file]);
+      await chmod(file, 0o640);
+      const before = await stat(file);
+      writeProjectFile(dir, file, 'name: x\n');
+      const after = await stat(file);
+      expect([after.uid, after.gid, after.mode & 0o7777]).toEqual([before.uid, before.gid, 0o640]);
+      expect(await readFile(file, 'utf8')).toBe('name: x\n');
+    });
   });
 });

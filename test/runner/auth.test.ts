@@ -376,7 +376,8 @@ describe('credentials issued in advance, inline auth, and no actor', () => {
       const { runner } = await load(
         {
           'flow.yaml': ROOT,
-          'environments/test.yaml': envFile({ baseUrl: home.url }),
+          // allowed, or the redirect is not followed at all (E_REDIRECT_ORIGIN: test/runner/redirect-origin.test.ts)
+          'environments/test.yaml': `${envFile({ baseUrl: home.url })}redirect_hosts: ["${new URL(other.url).host}"]\n`,
           'actors/shop.yaml': [
             'name: shop',
             'auth: { strategy: api_key, key: "{{secret.API_KEY}}", location: header, name: X-Shop }',

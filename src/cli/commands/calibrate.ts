@@ -12,13 +12,14 @@ import { fieldSchemas, type FieldSchema } from '../field-schemas.js';
 import { formatCalibration, formatCalibrationPlan } from '../format/calibration.js';
 import { EXIT, type CliIO, type Command } from '../io.js';
 import { openLiveProject, parseVars } from '../open-live-project.js';
-import { CACHE_OPTIONS, cacheOptions, optionHelp, VAR_OPTION, type OptionTable } from '../options.js';
+import { brakeLine, CACHE_OPTIONS, cacheOptions, optionHelp, parseRate, RATE_OPTION, VAR_OPTION, type OptionTable } from '../options.js';
 import { describeUnset, unsetVariables } from '../../runner/index.js';
 
 const OPTIONS = {
   project: { type: 'string', short: 'p', default: '.', arg: '<dir>', help: 'project directory holding flow.yaml (default: .)' },
   env: { type: 'string', arg: '<name>', help: 'environment to use' },
   ...VAR_OPTION,
+  ...RATE_OPTION,
   writes: {
     type: 'boolean',
     default: false,
@@ -73,6 +74,8 @@ export default (async function calibrateCommand(argv: string[], io: CliIO): Prom
   if (o.destructive && !o.writes) return usage('--destructive needs --writes as well');
   if (o['dry-run'] && o.apply) return usage('--dry-run sends nothing, so there is nothing to --apply');
   const vars = parseVars(o.var);
+  const brake = parseRate(o.rate);
+  if (typeof brake === 'string') return usage(brake);
   if (typeof vars === 'string') return usage(vars);
   const opened = await openLiveProject('calibrate', o, positionals, io, cacheOptions(o, io.env, io.cwd));
   if (typeof opened === 'number') return opened;
@@ -99,7 +102,7 @@ export default (async function calibrateCommand(argv: string[], io: CliIO): Prom
   } catch (err) {
     return usage(`--openapi: ${err instanceof FlowError ? `${err.code}: ${err.message}` : String(err)}`);
   }
-  const result = await calibrate(project, asked, { ...flags, graph, env: o.env, vars, processEnv: io.env, fieldSchema });
+  const result = await calibrate(project, asked, { ...flags, graph, env: o.env, vars, processEnv: io.env, fieldSchema, brake });
   const applied = o.apply
     ? await reportingWriteErrors('calibrate', io, () => applyCalibration(project, result.proposals, result.results, result.observed))
     : undefined;
@@ -112,6 +115,7 @@ export default (async function calibrateCommand(argv: string[], io: CliIO): Prom
       `flow calibrate: report written to ${o.report}: ${result.proposals.length} proposal(s), ${result.questions.length} open question(s)${applied ? `; ${applied.files.length} file(s) edited` : ''}\n`,
     );
   } else io.stdout(report);
+  io.stdout(brakeLine(brake));
   const failing = result.results.some((r) => r.status !== 'passed');
   return result.questions.length || failing ? EXIT.failed : EXIT.ok;
 } satisfies Command);

@@ -11,7 +11,7 @@ import { findingText, wantsProgress } from '../../report/index.js';
 import { envSecretValues } from '../../runtime/index.js';
 import { EXIT, type CliIO, type Command } from '../io.js';
 import { openLiveProject, parseVars } from '../open-live-project.js';
-import { CACHE_OPTIONS, cacheOptions, optionHelp, VAR_OPTION, type OptionTable } from '../options.js';
+import { brakeLine, CACHE_OPTIONS, cacheOptions, optionHelp, parseRate, RATE_OPTION, VAR_OPTION, type OptionTable } from '../options.js';
 import { chooseReporters, writeReports } from '../reporters.js';
 import { describeUnset, unsetVariables } from '../../runner/index.js';
 
@@ -29,6 +29,7 @@ const OPTIONS = {
   },
   env: { type: 'string', arg: '<name>', help: 'environment to use' },
   ...VAR_OPTION,
+  ...RATE_OPTION,
   reporter: { type: 'string', multiple: true, default: [] as string[], arg: '<name>', help: 'default, json, junit, markdown (repeatable), as for flow run' },
   'output-file': { type: 'string', multiple: true, default: [] as string[], arg: '<name=path>', help: "write that reporter's report to a file (repeatable)" },
   ...CACHE_OPTIONS,
@@ -80,6 +81,8 @@ export default (async function exploreCommand(argv: string[], io: CliIO): Promis
   const reporters = chooseReporters(o.reporter, o['output-file'], io.cwd);
   if (typeof reporters === 'string') return usage(reporters);
   const vars = parseVars(o.var);
+  const brake = parseRate(o.rate);
+  if (typeof brake === 'string') return usage(brake);
   if (typeof vars === 'string') return usage(vars);
   const opened = await openLiveProject('explore', o, [], io, cacheOptions(o, io.env, io.cwd));
   if (typeof opened === 'number') return opened;
@@ -111,34 +114,44 @@ export default (async function exploreCommand(argv: string[], io: CliIO): Promis
   } catch (err) {
     cannotWrite(err);
   }
-  const result = await explore(project, {
-    contract,
-    graph,
-    budgetMs: budget * 1000,
-    seed,
-    destructive: o.destructive,
-    authz: o.authz,
-    env: o.env,
-    vars,
-    processEnv: io.env,
-    redactor,
-    onProgress: progress?.update,
-    // each finding as soon as its replay showed it again, its replay file written first
-    onFinding: (f) => {
-      try {
-        if (outDir !== undefined && !unwrittenReplays) writeReplay(project, f, outDir, described);
-      } catch (err) {
-        cannotWrite(err);
-      }
-      progress?.clear();
-      say(findingText(f, io.cwd));
-    },
-  });
+  let result;
+  try {
+    result = await explore(project, {
+      contract,
+      graph,
+      budgetMs: budget * 1000,
+      seed,
+      destructive: o.destructive,
+      authz: o.authz,
+      env: o.env,
+      vars,
+      processEnv: io.env,
+      brake,
+      redactor,
+      onProgress: progress?.update,
+      // each finding as soon as its replay showed it again, its replay file written first
+      onFinding: (f) => {
+        try {
+          if (outDir !== undefined && !unwrittenReplays) writeReplay(project, f, outDir, described);
+        } catch (err) {
+          cannotWrite(err);
+        }
+        progress?.clear();
+        say(findingText(f, io.cwd));
+      },
+    });
+  } catch (err) {
+    // a host that is not declared for writes: nothing was written there; the message says how to declare it
+    if ((err as { code?: string }).code !== 'E_HOST_NOT_WRITABLE') throw err;
+    progress?.stop();
+    return usage(`E_HOST_NOT_WRITABLE: ${(err as Error).message}`);
+  }
   progress?.stop();
   for (const f of result.flaky)
     say(`FLAKY ${f.code} ${f.operation}: shown by ${f.shown} sequence(s), not by the replay of the first: not a finding\n  ${f.message.split('\n')[0]}\n`);
   for (const s of result.skipped) say(`  not explored: ${s.operation}: ${s.why}\n`);
   for (const line of summaryLines(result)) say(line);
+  say(brakeLine(brake));
   const report = {
     project,
     graph,

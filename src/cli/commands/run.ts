@@ -10,7 +10,7 @@ import { formatEvent, formatResult, formatSummary, type RunFormatOptions } from 
 import { lintLines } from '../format/lint-lines.js';
 import { parseShard } from '../args.js';
 import { openLiveProject, parseVars } from '../open-live-project.js';
-import { CACHE_OPTIONS, cacheOptions, optionHelp, VAR_OPTION, type OptionTable } from '../options.js';
+import { brakeLine, CACHE_OPTIONS, cacheOptions, optionHelp, parseRate, RATE_OPTION, VAR_OPTION, type OptionTable } from '../options.js';
 import { describeUnset, unsetVariables } from '../../runner/index.js';
 import { formatWarnings, runContract, SERVICE_OPTIONS, serverUrl, serviceUsage, startRunServer, waitingProgress } from '../run-services.js';
 import { bufferedWriter, EXIT, type CliIO, type Command } from '../io.js';
@@ -29,6 +29,7 @@ const OPTIONS = {
     help: ['run the k-th of n shards of every operation: the parts Vitest', 'splits a project into, dealt to n shards of about one size (n <= 32)'],
   },
   concurrency: { type: 'string', default: '1', arg: '<n>', help: 'independent operations run at once (default 1)' },
+  ...RATE_OPTION,
   'dry-run': { type: 'boolean', default: false, help: 'print the plan (order, method, path, why) and send nothing' },
   record: {
     type: 'boolean',
@@ -94,6 +95,8 @@ export default (async function run(argv: string[], io: CliIO): Promise<number> {
   const usage = (message: string) => usageError(io, 'run', message);
   const concurrency = Number(o.concurrency);
   if (!Number.isInteger(concurrency) || concurrency < 1) return usage(`--concurrency must be a whole number from 1; got "${o.concurrency}"`);
+  const brake = parseRate(o.rate);
+  if (typeof brake === 'string') return usage(brake);
   const vars = parseVars(o.var);
   if (typeof vars === 'string') return usage(vars);
   const serviceProblem = serviceUsage(o);
@@ -196,6 +199,7 @@ export default (async function run(argv: string[], io: CliIO): Promise<number> {
     env: o.env,
     vars,
     concurrency,
+    brake,
     processEnv: io.env,
     responseCheck,
     skipUnset: true,
@@ -240,6 +244,7 @@ export default (async function run(argv: string[], io: CliIO): Promise<number> {
     const say = `${blocked.length} operation(s) asked for skipped: they need a <SET_VIA_--var> nobody gave\n${describeUnset(unset).replace(/^/gm, '  ')}\n`;
     (lines ? io.stdout : io.stderr)(say);
   }
+  if (lines || filesOnly) io.stdout(brakeLine(brake));
   const environment = o.env ?? project.defaultEnvironment ?? project.environments.keys().next().value;
   // A shard reports its own operations; a prerequisite from another part is reported by the shard that owns it.
   const owned = shard ? new Set(asked) : undefined;

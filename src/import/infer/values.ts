@@ -3,7 +3,8 @@
 // reference; a documented example stays; a required field the input gives no value for is
 // supplied by the user on each run. Nothing else is added (docs/format.md#r3: no placeholder fields).
 import type { TemplateValue } from '../../project/index.js';
-import type { Evidence, ObservedBody, ObservedField } from '../observed.js';
+import { escapeTemplate } from '../../graph/index.js';
+import type { Evidence, InputFormat, ObservedBody, ObservedField } from '../observed.js';
 import type { Resolver } from './bindings.js';
 import type { InferContext } from './context.js';
 import type { Endpoint } from './endpoints.js';
@@ -24,11 +25,18 @@ const USERINFO_RE = /([a-z][a-z0-9+.-]*:\/\/)([^:@/\s]+):([^@/\s]+)@/gi;
 
 /** A string as sent or documented, with variables, credentials in URLs and earlier values resolved. */
 export function templateString(text: string, key: string, scope: ValueScope): string {
-  let out = text.replace(VAR_RE, (_m, name: string) => {
-    const b = scope.resolver.variable(name.trim(), scope.endpoint);
-    if (b.ref.startsWith('{{') && !b.ref.startsWith('{{env.') && !b.ref.startsWith('{{secret.') && !b.ref.startsWith('{{$')) scope.evidence[key] = b.why;
-    return b.ref;
-  });
+  // A description or captured traffic has no variables: a `{{` there is data (an enum of
+  // "{{secret.X}}" must not become a reference), written escaped. Postman, curl and Markdown
+  // inputs write their variables as {{name}}.
+  const data = isDataInput(scope);
+  const start = data ? escapeTemplate(text) : text;
+  let out = data
+    ? start
+    : text.replace(VAR_RE, (_m, name: string) => {
+        const b = scope.resolver.variable(name.trim(), scope.endpoint);
+        if (b.ref.startsWith('{{') && !b.ref.startsWith('{{env.') && !b.ref.startsWith('{{secret.') && !b.ref.startsWith('{{$')) scope.evidence[key] = b.why;
+        return b.ref;
+      });
   // A URL with user:password@ inside a value (e.g. a replication target) keeps its shape only.
   out = out.replace(USERINFO_RE, (_m, proto: string, user: string) => {
     const u = scope.ctx.userVar(`${snake(scope.owner)}_url_user`, `user name inside a URL sent in ${key}`);
@@ -36,7 +44,7 @@ export function templateString(text: string, key: string, scope: ValueScope): st
     void user;
     return `${proto}${u}:${p}@`;
   });
-  if (out === text) {
+  if (out === start) {
     const b = scope.resolver.value(text, scope.endpoint);
     if (b) {
       scope.evidence[key] = b.why;
@@ -44,6 +52,14 @@ export function templateString(text: string, key: string, scope: ValueScope): st
     }
   }
   return out;
+}
+
+const DATA_FORMATS = new Set<InputFormat>(['openapi', 'har']);
+
+function isDataInput(scope: ValueScope): boolean {
+  const file = scope.endpoint.ops[0]?.evidence.file;
+  const input = scope.ctx.api.inputs.find((i) => i.file === file) ?? (scope.ctx.api.inputs.length === 1 ? scope.ctx.api.inputs[0] : undefined);
+  return input !== undefined && DATA_FORMATS.has(input.format);
 }
 
 /** A JSON value as sent or documented. */
@@ -69,11 +85,31 @@ function templateValue(value: unknown, key: string, scope: ValueScope, depth = 0
         continue;
       }
       const t = templateValue(v, child, scope, depth + 1);
-      if (t !== undefined) out[k] = t;
+      if (t !== undefined) out[k] = runUnique(k, t, child, scope);
     }
     return out;
   }
   return undefined;
+}
+
+/** Field names whose value a server usually keeps unique: a second run with the same literal answers 409. */
+const UNIQUE_NAME = /^(name|slug|username|user_?name|login|handle|email|e_?mail|identifier|key|code)$/i;
+/** An e-mail address, whatever its field's name (an owner, a contact): accounts keep them unique. */
+const EMAIL = /^[^@\s]+@[^@\s]+\.[^@\s]+$/;
+
+/**
+ * A literal that must be unique, in a create's body (a POST), gets a run-unique part so the
+ * project runs twice: `disable-comments` becomes `disable-comments-{{$.uuid}}`, an e-mail (in
+ * any field) `jo+{{$.uuid}}@example.com`. A reference or a generated value is left as it is.
+ */
+function runUnique(field: string, value: TemplateValue, key: string, scope: ValueScope): TemplateValue {
+  if (scope.endpoint.method !== 'POST' || typeof value !== 'string' || !value || value.includes('{{')) return value;
+  const email = EMAIL.test(value);
+  if (!email && !UNIQUE_NAME.test(field)) return value;
+  const at = value.indexOf('@');
+  const out = email ? `${value.slice(0, at)}+{{$.uuid}}${value.slice(at)}` : `${value}-{{$.uuid}}`;
+  scope.evidence[key] = `${JSON.stringify(value)} with a run-unique part: a server keeps ${field} unique, and a second run must not answer 409`;
+  return out;
 }
 
 function isReference(v: unknown): boolean {
@@ -126,7 +162,8 @@ function bodyFromFields(fields: ObservedField[], scope: ValueScope): Record<stri
     let value: TemplateValue;
     if (isCredentialName(name))
       value = scope.ctx.secret(`${scope.owner}_${name}`, `${name} required by ${scope.endpoint.ops[0].key} (${f.evidence.file} ${f.evidence.at})`);
-    else if (f.example !== undefined && (typeof f.example !== 'object' || f.example === null)) value = f.example as TemplateValue;
+    else if (f.example !== undefined && (typeof f.example !== 'object' || f.example === null))
+      value = runUnique(name, typeof f.example === 'string' ? escapeTemplate(f.example) : (f.example as TemplateValue), `body.${f.path.join('.')}`, scope);
     else if (generatorFor(f.format)) value = generated(f.format!, `body.${f.path.join('.')}`, f.evidence, scope);
     else
       value = scope.ctx.userVar(

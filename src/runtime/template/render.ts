@@ -4,7 +4,7 @@
 // id 42 is the number 42 in a JSON body); text around a reference makes a string.
 import { FlowError } from '../../errors.js';
 import { type Expr, hasTemplate, parseCached, type TemplatePart } from '../../graph/index.js';
-import { isSecretRef, type TemplateValue } from '../../project/index.js';
+import { isLiteral, isSecretRef, type TemplateValue } from '../../project/index.js';
 import * as builtins from './builtins/index.js';
 import type { RenderContext } from './context.js';
 import { env } from './env.js';
@@ -20,6 +20,7 @@ const RESOLVERS: ResolverTable = {
   now: builtins.now,
   faker: builtins.faker,
   codec: builtins.codec,
+  literal: (expr) => expr.text,
   env,
   secret,
   scoped,
@@ -38,6 +39,7 @@ function renderValue(value: TemplateValue, frame: Frame): unknown {
   }
   if (value === null || typeof value !== 'object') return value;
   if (isSecretRef(value)) return secretValue(value.name, frame);
+  if (isLiteral(value)) return value.value;
   if (Array.isArray(value)) return value.map((item) => renderValue(item, frame));
   // Keys are not templates: only values are rendered.
   const out: Record<string, unknown> = {};
