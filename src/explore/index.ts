@@ -9,7 +9,7 @@
 // go over the resources until the budget (wall time) is spent; a finding already made (same
 // code, same operation) does not stop later sequences.
 import fc from 'fast-check';
-import { buildGraph, type ProjectGraph } from '../graph/index.js';
+import { buildGraph, scheduleOrder, type ProjectGraph } from '../graph/index.js';
 import type { Operation, Project } from '../project/index.js';
 import { createRedactor, type Redactor } from '../redact/index.js';
 import { createRunner, type RunnerOptions } from '../runner/index.js';
@@ -18,10 +18,12 @@ import { crossActorPass } from './authz-run.js';
 import type { ContractSchemas } from './checks.js';
 import { requestSchema } from './request-schema.js';
 import { reproduces } from './reprove.js';
-import { bodiesOf, sequenceArbitrary, type Bodies } from './sequence.js';
+import { bodiesOf, type Bodies } from './bodies.js';
+import { SchemaRefusal } from './schema-bounds.js';
+import { sequenceArbitrary } from './sequence.js';
 import type { ExploreFinding } from './replay.js';
 import { Session, type FindingError, type Seen, type SessionContext } from './session.js';
-import { resourceTargets, type SkippedOperation } from './targets.js';
+import { resourceTargets, type Blocked, type SkippedOperation } from './targets.js';
 
 export { writeReplay, writeReplays, prepareReplays } from './replay.js';
 export { requestSchema } from './request-schema.js';
@@ -37,6 +39,8 @@ export interface ExploreOptions extends Pick<RunnerOptions, 'env' | 'vars' | 'pr
   destructive: boolean;
   /** also try each instance one actor creates as every other actor and with no credentials (authz-run.ts) */
   authz?: boolean;
+  /** the <SET_VIA_--var> variables the operations in `order` need and nobody gave (the CLI's, shared with calibrate) */
+  unsetVariables?: (project: Project, order: string[]) => string[];
   /** the run's redactor (the CLI's, which knows the FLOW_SECRET_* values) */
   redactor?: Redactor;
   onProgress?: (p: ExploreProgress) => void;
@@ -89,12 +93,26 @@ export async function explore(project: Project, options: ExploreOptions): Promis
   const started = Date.now();
   const deadline = started + options.budgetMs;
   const graph = options.graph ?? buildGraph(project);
-  const { targets, skipped } = resourceTargets(project, graph, options.destructive);
   const bodies = new Map<string, Bodies>();
   const bodiesFor = (op: Operation) => {
-    if (!bodies.has(op.id)) bodies.set(op.id, bodiesOf(op, requestSchema(options.contract.description, options.contract.schemas, op)));
+    if (!bodies.has(op.id)) bodies.set(op.id, bodiesOf(op, requestSchema(options.contract.description, options.contract.schemas, op), options.seed));
     return bodies.get(op.id)!;
   };
+  // what cannot be sent is skipped, the rest explored
+  const blocked: Blocked = (op) => {
+    const unset = options.unsetVariables?.(project, scheduleOrder(graph, [op.id])) ?? [];
+    if (unset.length) return { why: `needs ${unset.map((n) => `env.${n}`).join(', ')}, which is <SET_VIA_--var> and was not given`, unset };
+    // drawing is synchronous (no timer fires meanwhile): past the budget, the rest is not prepared
+    if (Date.now() >= deadline) return { why: 'the budget was spent before its values were drawn' };
+    try {
+      bodiesFor(op);
+    } catch (err) {
+      if (!(err instanceof SchemaRefusal)) throw err;
+      return { code: err.code, pointer: err.pointer, why: err.why };
+    }
+    return undefined;
+  };
+  const { targets, skipped } = resourceTargets(project, graph, options.destructive, blocked);
   const findings: ExploreFinding[] = [];
   const flaky = new Map<string, FlakyProblem>();
   const progress = { operations: 0, requests: 0, findings: 0, sequences: 0, ms: 0 };
@@ -128,6 +146,8 @@ export async function explore(project: Project, options: ExploreOptions): Promis
     redactor,
     guardWrites: true,
     brake: options.brake,
+    // one seed for every random value: the draws, and the project's {{$.faker.*}} and {{$.uuid}}
+    random: { seed: options.seed },
   });
   const open = (seen?: Seen[], context = ctx): Session => {
     const fork = root.fork({

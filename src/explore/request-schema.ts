@@ -1,28 +1,36 @@
 // Where an operation's request body is described: the OpenAPI operation its method and path
 // match (src/contract's matcher), its JSON request body schema with local `$ref`s followed
-// (bounded: a recursive schema stops at MAX_DEPTH), and Ajv's validator of that schema, which
-// has the last word on whether a generated body is valid.
+// (bounded, recursion cut: ./schema-bounds.ts), and Ajv's validator of that schema, which
+// has the last word on whether a generated body is valid. A schema that cannot be drawn from
+// (or compiled) is `refused`: the operation is skipped, the rest explored.
 import { escapePointer, matchOperation, record, type DescribedOperation, type Description, type Schemas, type SchemaValidator } from '../contract/index.js';
 import type { Operation } from '../project/index.js';
+import { pointerValue as at, resolveSchema, SchemaRefusal, schemaProblem, type JsonSchema } from './schema-bounds.js';
 
-export type JsonSchema = Record<string, unknown>;
+export type { JsonSchema } from './schema-bounds.js';
 
 export interface RequestSchema {
   /** `POST /items`, as the description writes it */
   described: string;
   /** JSON pointer of the operation object in the description */
   pointer: string;
-  /** the body schema, local `$ref`s followed to MAX_DEPTH; undefined when the operation has no JSON body */
+  /** the body schema, local `$ref`s followed (./schema-bounds.ts); undefined when the operation has no JSON body */
   body?: JsonSchema;
   validate?: SchemaValidator;
+  /** JSON pointer of the body schema */
+  bodyPointer?: string;
   /** the statuses the description documents (`200`, `4XX`, `default`) */
   statuses: string[];
   /** the query parameters it documents whose values are scalars */
   query: QueryParameter[];
+  /** why its body or a query parameter is not drawn from: the operation is not explored */
+  refused?: SchemaRefusal;
 }
 
 interface QueryParameter {
   name: string;
+  /** JSON pointer of its schema */
+  pointer: string;
   required: boolean;
   schema: JsonSchema;
   validate: SchemaValidator;
@@ -30,16 +38,34 @@ interface QueryParameter {
 
 const MAX_DEPTH = 8;
 
-/** The operation of the description that `op`'s method and path match. */
-export function describedOperation(desc: Description, op: Operation): DescribedOperation | undefined {
-  // `{{item.id}}` stands for any one path segment
-  const pathname = op.path.split('?')[0].replace(/\{\{[^}]*\}\}/g, 'x');
-  return matchOperation(desc, op.method, pathname).operation;
-}
-
 /** The described operation of `op`, or undefined when the description does not have it. */
 export function requestSchema(desc: Description, schemas: Schemas, op: Operation): RequestSchema | undefined {
-  const operation = describedOperation(desc, op);
+  try {
+    return describedRequest(desc, schemas, op);
+  } catch (err) {
+    if (!(err instanceof SchemaRefusal)) throw err;
+    const { operation } = matchOperation(desc, op.method, op.path.split('?')[0].replace(/\{\{[^}]*\}\}/g, 'x'));
+    return { described: `${op.method} ${op.path}`, pointer: operation?.pointer ?? '', statuses: [], query: [], refused: err };
+  }
+}
+
+/** The schema at `pointer`, resolved and shape-checked, and its compiled validator; throws SchemaRefusal. */
+function drawable(desc: Description, schemas: Schemas, pointer: string): { schema: JsonSchema; validate: SchemaValidator } {
+  const resolved = resolveSchema(desc.doc, pointer);
+  const problem = schemaProblem(resolved);
+  if (problem) throw problem;
+  try {
+    return { schema: resolved.schema, validate: schemas.validator(pointer) };
+  } catch (err) {
+    // Ajv could not compile it (a `pattern` that is no regular expression, a `$ref` to nothing)
+    throw new SchemaRefusal(pointer, (err as Error).message);
+  }
+}
+
+function describedRequest(desc: Description, schemas: Schemas, op: Operation): RequestSchema | undefined {
+  // `{{item.id}}` stands for any one path segment
+  const pathname = op.path.split('?')[0].replace(/\{\{[^}]*\}\}/g, 'x');
+  const { operation } = matchOperation(desc, op.method, pathname);
   if (!operation) return undefined;
   const found: RequestSchema = {
     described: `${operation.method} ${operation.template}`,
@@ -57,8 +83,10 @@ export function requestSchema(desc: Description, schemas: Schemas, op: Operation
   const key = Object.keys(content).find((k) => /^application\/(.+\+)?json\b/i.test(k.trim()));
   if (!key || !('schema' in record(content[key]))) return found;
   const pointer = `${bodyPointer}/content/${escapePointer(key)}/schema`;
-  found.body = resolved(desc.doc, record(at(desc.doc, pointer)), 0);
-  found.validate = requestValidator(schemas.validator(pointer), readOnlyNames(found.body));
+  const { schema, validate } = drawable(desc, schemas, pointer);
+  found.body = schema;
+  found.bodyPointer = pointer;
+  found.validate = requestValidator(validate, readOnlyNames(schema));
   return found;
 }
 
@@ -109,41 +137,16 @@ function queryParameters(desc: Description, schemas: Schemas, opPointer: string)
         pointer = ref.slice(1);
       }
       const p = record(at(desc.doc, pointer));
-      const schema = resolved(desc.doc, record(p.schema), 0);
-      if (p.in !== 'query' || typeof p.name !== 'string' || !SCALARS.has(String(schema.type))) return;
-      byName.set(p.name, { name: p.name, required: p.required === true, schema, validate: schemas.validator(`${pointer}/schema`) });
+      if (p.in !== 'query' || typeof p.name !== 'string' || !p.schema) return;
+      const { schema, validate } = drawable(desc, schemas, `${pointer}/schema`);
+      if (!SCALARS.has(String(schema.type))) return;
+      byName.set(p.name, { name: p.name, pointer: `${pointer}/schema`, required: p.required === true, schema, validate });
     });
   }
   return [...byName.values()];
 }
 
-/** A copy of `schema` with local `$ref`s replaced by what they point at, to MAX_DEPTH (deeper: `{}`). */
-function resolved(doc: unknown, schema: JsonSchema, depth: number): JsonSchema {
-  if (depth > MAX_DEPTH) return {};
-  let node = schema;
-  for (let hops = 0; typeof node.$ref === 'string' && hops < 10; hops++) {
-    const ref = node.$ref;
-    if (!ref.startsWith('#/')) return {};
-    node = { ...record(at(doc, ref.slice(1))), ...Object.fromEntries(Object.entries(node).filter(([k]) => k !== '$ref')) };
-  }
-  const out: JsonSchema = {};
-  for (const [k, v] of Object.entries(node)) {
-    if (k === 'properties' && v && typeof v === 'object') {
-      out.properties = Object.fromEntries(Object.entries(v).map(([name, s]) => [name, resolved(doc, record(s), depth + 1)]));
-    } else if ((k === 'items' || k === 'additionalProperties' || k === 'not') && v && typeof v === 'object' && !Array.isArray(v)) {
-      out[k] = resolved(doc, record(v), depth + 1);
-    } else if ((k === 'allOf' || k === 'oneOf' || k === 'anyOf') && Array.isArray(v)) {
-      out[k] = v.map((s) => resolved(doc, record(s), depth + 1));
-    } else out[k] = v;
-  }
-  return out;
-}
-
-function at(doc: unknown, pointer: string): unknown {
-  let n = doc;
-  for (const part of pointer.split('/').slice(1)) {
-    const key = part.replace(/~1/g, '/').replace(/~0/g, '~');
-    n = Array.isArray(n) ? n[Number(key)] : record(n)[key];
-  }
-  return n;
+/** The operation of the description that `op`'s method and path match (`{{item.id}}`: any one segment). */
+export function describedOperation(desc: Description, op: Operation): DescribedOperation | undefined {
+  return matchOperation(desc, op.method, op.path.split('?')[0].replace(/\{\{[^}]*\}\}/g, 'x')).operation;
 }

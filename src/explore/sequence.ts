@@ -4,10 +4,8 @@
 // the instance it needs exists. fast-check
 // draws the sequence and its bodies and, on a finding, shrinks both: fewer steps, smaller values.
 import fc from 'fast-check';
-import { type Operation, scalarText } from '../project/index.js';
-import { invalidArbitrary, validArbitrary } from './arbitrary.js';
-import { withWrittenRefs } from './model.js';
-import type { RequestSchema } from './request-schema.js';
+import type { Operation } from '../project/index.js';
+import type { Bodies } from './bodies.js';
 import type { Session } from './session.js';
 import type { ResourceTargets } from './targets.js';
 
@@ -87,42 +85,6 @@ class Invalid implements Step {
   check = (m: Readonly<State>) => !this.onInstance || m.live;
   run = async (_m: State, s: Session) => s.invalid(this.op, this.body);
   toString = () => `${this.op.id}~invalid(${JSON.stringify(this.body)})`;
-}
-
-/** The bodies of one operation: valid and invalid ones from its request schema, or what the project wrote. */
-export interface Bodies {
-  valid?: fc.Arbitrary<unknown>;
-  invalid?: fc.Arbitrary<unknown>;
-  /** query values for the documented query parameters the project does not write with a `{{…}}` */
-  query?: fc.Arbitrary<Record<string, unknown>>;
-}
-
-export function bodiesOf(op: Operation, described: RequestSchema | undefined): Bodies {
-  const query = queryArbitrary(op, described);
-  return { ...bodyArbitraries(op, described), ...(query ? { query } : {}) };
-}
-
-function queryArbitrary(op: Operation, described: RequestSchema | undefined): fc.Arbitrary<Record<string, unknown>> | undefined {
-  const params = (described?.query ?? []).filter((p) => !scalarText(op.queryParams[p.name]).includes('{{'));
-  if (!params.length) return undefined;
-  const arbs = Object.fromEntries(params.map((p) => [p.name, validArbitrary(p.schema).filter((v) => p.validate(v))]));
-  return fc.record(arbs, { requiredKeys: params.filter((p) => p.required).map((p) => p.name) });
-}
-
-function bodyArbitraries(op: Operation, described: RequestSchema | undefined): Bodies {
-  if (op.bodyForm !== undefined) return {};
-  const written = op.body;
-  if (!described?.body || !described.validate) return written === undefined ? {} : { valid: fc.constant(written) };
-  const validate = described.validate;
-  const refKeys = written && typeof written === 'object' && !Array.isArray(written) ? Object.keys(withWrittenRefs({}, written) as object) : [];
-  const valid = validArbitrary(described.body)
-    .filter((b) => validate(b))
-    .map((b) => withWrittenRefs(b, written));
-  // the fields the project writes with a reference are sent as written, so a mutation there would be undone
-  const invalid = invalidArbitrary(described.body, new Set(refKeys))
-    ?.filter((b) => b !== undefined && !validate(b))
-    .map((b) => withWrittenRefs(b, written));
-  return { valid, invalid };
 }
 
 export function sequenceArbitrary(t: ResourceTargets, bodies: (op: Operation) => Bodies): fc.Arbitrary<Iterable<Step>> {

@@ -2,7 +2,8 @@
 // (a POST that extracts what the others' paths read), reads it, updates it and deletes it
 // (their paths hold `{{<resource>.…}}`: they act on one instance a create really made).
 // Bulk operations (a DELETE, PUT or PATCH on a path with no `{{…}}`: a whole collection) only
-// with --destructive; an operation whose prerequisites include one it may not send is left out.
+// with --destructive; an operation whose prerequisites include one it may not send is left out,
+// and so is one the caller says cannot be sent (a variable not given, a refused schema).
 import { scheduleOrder, type ProjectGraph } from '../graph/index.js';
 import type { Operation, Project } from '../project/index.js';
 
@@ -22,7 +23,16 @@ export interface ResourceTargets {
 export interface SkippedOperation {
   operation: string;
   why: string;
+  /** W_EXPLORE_SCHEMA: its request schema cannot be drawn from */
+  code?: 'W_EXPLORE_SCHEMA';
+  /** where in the description, for a refused schema */
+  pointer?: string;
+  /** the <SET_VIA_--var> variables it (or a prerequisite, or its actor) needs and nobody gave */
+  unset?: string[];
 }
+
+/** Why explore cannot send `op` (a variable not given, a refused schema); undefined when it can. */
+export type Blocked = (op: Operation) => Omit<SkippedOperation, 'operation'> | undefined;
 
 const BULK = new Set(['DELETE', 'PUT', 'PATCH']);
 
@@ -37,14 +47,21 @@ function unusable(op: Operation): string | undefined {
   return undefined;
 }
 
-export function resourceTargets(project: Project, graph: ProjectGraph, destructive: boolean): { targets: ResourceTargets[]; skipped: SkippedOperation[] } {
+export function resourceTargets(
+  project: Project,
+  graph: ProjectGraph,
+  destructive: boolean,
+  blocked: Blocked = () => undefined,
+): { targets: ResourceTargets[]; skipped: SkippedOperation[] } {
   const skipped: SkippedOperation[] = [];
   const refused = (op: Operation) => !destructive && isBulk(op);
   const usable = (op: Operation): boolean => {
     const why = unusable(op) ?? (refused(op) ? `${op.method} on a collection path: a bulk change, only with --destructive` : undefined);
-    const blocked = why ? undefined : scheduleOrder(graph, [op.id]).find((id) => id !== op.id && refused(project.operations.get(id)!));
-    if (why || blocked) skipped.push({ operation: op.id, why: why ?? `its prerequisite ${blocked} is a bulk change, only with --destructive` });
-    return !why && !blocked;
+    const bulkFirst = why ? undefined : scheduleOrder(graph, [op.id]).find((id) => id !== op.id && refused(project.operations.get(id)!));
+    if (why || bulkFirst) skipped.push({ operation: op.id, why: why ?? `its prerequisite ${bulkFirst} is a bulk change, only with --destructive` });
+    const cannot = why || bulkFirst ? undefined : blocked(op);
+    if (cannot) skipped.push({ operation: op.id, ...cannot });
+    return !why && !bulkFirst && !cannot;
   };
   const targets: ResourceTargets[] = [];
   for (const resource of project.resources.values()) {

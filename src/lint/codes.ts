@@ -119,6 +119,12 @@ export const CODES: Record<string, CodeInfo> = {
     remedy: 'write GET, POST, PUT, PATCH, DELETE, HEAD, OPTIONS or TRACE',
   },
   W_NOT_SEQUENCE: { severity: 'warning', from: 'lint', cause: '`depends_on` or `assert` is not a sequence; it is ignored', remedy: 'write it as a list' },
+  W_WRITE_NOT_OWNED: {
+    severity: 'warning',
+    from: 'lint',
+    cause: 'a PUT, PATCH, DELETE or POST action on an instance that a list or for_each feeds: a run sends it only for instances it created',
+    remedy: 'add `acts_on: existing` if it is meant to change data that exists before the run',
+  },
   W_EMPTY_KEY: { severity: 'warning', from: 'lint', cause: 'an empty `depends_on`, `assert`, `actor` or `expect_status`', remedy: 'omit the key' },
   E_AUTH_FILE_NOT_FOUND: {
     severity: 'error',

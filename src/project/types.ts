@@ -194,6 +194,12 @@ export interface Operation extends Origin {
   /** resource id to iterate over */
   forEach?: string;
   force: boolean;
+  /**
+   * `acts_on: existing`: a write (PUT, PATCH, DELETE, a POST action) on instances that exist
+   * before the run (from a list, a for_each, an id read back). Without it such a write is sent
+   * only for instances this run created (docs/format.md#ownership).
+   */
+  actsOnExisting: boolean;
   auth?: AuthConfig;
   timeoutMs?: number;
   retry?: RetrySpec;

@@ -24,6 +24,8 @@ export interface RunContext {
   jar(actor: string | undefined): CookieJar;
   emit(event: RunEvent): void;
   now(): number;
+  /** the answers seen, for the stop when most turn to 503 (outage.ts); shared with forks */
+  outage: import('./outage.js').Outage;
 }
 
 /** The HTTP exchanges of one operation, logins and poll attempts included. */
@@ -64,6 +66,7 @@ function makeRenderContext(ctx: RunContext, binding?: Binding): RenderContext {
     envName: ctx.environment?.id,
     vars: ctx.vars,
     secrets: ctx.secrets,
+    faker: ctx.options.random,
     lookupScoped: (ref) =>
       // an index always means the resource list, even inside for_each
       ref.index !== undefined && binding?.resource === ref.scope

@@ -2,12 +2,15 @@
 // pre_request -> send (poll_until repeats it) -> expect_status -> extract -> post_response
 // -> assert. for_each wraps it from loops.ts.
 import { type Loc, locate, type Operation, type Project } from '../project/index.js';
+import type { FlowResponse } from '../http/index.js';
 import type { AssertRecord } from './types.js';
 import { renderContext, type Binding, type RunContext, type Trace } from './context.js';
 import { postResponseHook } from './hooks.js';
 import { pollUntil } from './loops.js';
 import { requestOnce } from './request.js';
 import { checkAsserts, checkResponse, checkStatus, extract } from './verify.js';
+import { checkOutage } from './outage.js';
+import { checkOwnership, checkSwitch, recordSource, targetInstance } from './ownership.js';
 
 export interface OnceResult {
   extracted: Record<string, unknown>;
@@ -22,9 +25,14 @@ export async function executeOnce(ctx: RunContext, op: Operation, trace: Trace, 
   const rc = renderContext(ctx, binding);
   // inside for_each over its own resource, the operation works on the bound instance
   const target = binding?.resource === op.resource ? binding.instance : undefined;
+  // what a write acts on is decided before anything is sent (docs/format.md#ownership)
+  checkOutage(ctx);
+  checkSwitch(ctx, op);
+  checkOwnership(ctx, op, binding);
   const exchange = () => requestOnce(ctx, op, rc, trace, target);
   const res = op.pollUntil ? await pollUntil(ctx, op, rc, exchange) : await exchange();
   if (!op.pollUntil) checkStatus(res, op.expectStatus, ctx.redactor, () => expectStatusLoc(ctx.project, op));
+  if (op.method === 'DELETE') markGone(ctx, op, res, binding);
   // A response that breaks the contract still goes through extract and assert: when nothing
   // else fails, its values are recorded and its dependents run, so one run shows every drift.
   const contract = ctx.options.responseCheck ? checkResponse(ctx, op, res, trace) : undefined;
@@ -35,7 +43,7 @@ export async function executeOnce(ctx: RunContext, op: Operation, trace: Trace, 
     extracted = op.postResponse
       ? { ...scalars, ...(await postResponseHook(ctx, op, trace, res, { ...(target ?? ctx.state.into(op.resource, op.id))?.values, ...scalars })) }
       : scalars;
-    ctx.state.record(op.resource, op.id, extracted, many, target, op.actor);
+    ctx.state.record(op.resource, op.id, extracted, many, target, recordSource(ctx, op, op.actor));
     for (const name in many) extracted[name] = many[name];
   } catch (err) {
     // the contract's violation comes first, as it came first in the checks (and often explains the rest)
@@ -46,6 +54,13 @@ export async function executeOnce(ctx: RunContext, op: Operation, trace: Trace, 
   const asserted = { extracted: ctx.redactor.value(extracted), asserts: records };
   if (contract) return { ...asserted, error: contract.error, handsOn: error === undefined };
   return { ...asserted, error };
+}
+
+/** A DELETE that answered 2xx (or found it gone already) removed its instance: the clean-up leaves it. */
+export function markGone(ctx: RunContext, op: Operation, res: FlowResponse, binding?: Binding): void {
+  if ((res.status < 200 || res.status >= 300) && res.status !== 404 && res.status !== 410) return;
+  const found = targetInstance(ctx, op, binding);
+  if (found) found.instance.gone = true;
 }
 
 /** The `expect_status` line, which a mismatch is about; without one (any 2xx), the operation's. */

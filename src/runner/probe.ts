@@ -9,6 +9,7 @@ import { postResponseHook } from './hooks.js';
 import { requestOnce } from './request.js';
 import type { ProbeOverrides } from './types.js';
 import { extract } from './verify.js';
+import { recordSource } from './ownership.js';
 
 export interface ProbeOutcome {
   response: FlowResponse;
@@ -29,7 +30,7 @@ export async function probeOnce(ctx: RunContext, op: Operation, overrides: Probe
       ? { ...scalars, ...(await postResponseHook(ctx, op, trace, response, { ...(target ?? ctx.state.into(op.resource, op.id))?.values, ...scalars })) }
       : scalars;
     const actor = overrides.actor === undefined ? op.actor : (overrides.actor ?? undefined);
-    ctx.state.record(op.resource, op.id, extracted, many, target, actor);
+    ctx.state.record(op.resource, op.id, extracted, many, target, recordSource(ctx, op, actor));
     for (const name in many) extracted[name] = many[name];
     return { response, extracted: ctx.redactor.value(extracted), recorded: true };
   } catch (err) {

@@ -12,9 +12,11 @@ export async function loadForRender(ctx: RunContext): Promise<void> {
     if (site.owner.kind === 'environment' && site.owner.id !== ctx.environment?.id) continue;
     if (site.expr?.kind === 'secret') secrets.add(site.expr.name);
     else if (site.expr?.kind === 'faker') faker = true;
+    // a seeded `$.uuid` draws from the seeded faker
+    else if (site.expr?.kind === 'uuid' && ctx.options.random) faker = true;
   }
   for (const value of writtenValues(ctx)) collectSecretRefs(value, secrets);
-  await Promise.all([ctx.secrets.load(secrets), faker && loadFaker({})]);
+  await Promise.all([ctx.secrets.load(secrets), faker && loadFaker({ faker: ctx.options.random })]);
 }
 
 /** Where a `!secret` may be written: what the runner renders. */

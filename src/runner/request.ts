@@ -10,6 +10,8 @@ import type { RunContext, Trace } from './context.js';
 import { preRequestHook } from './hooks.js';
 import { prepareRequest } from './prepare.js';
 import { send } from './send.js';
+import { targetOf } from './ownership.js';
+import { readPriorState } from './switches.js';
 import type { Instance } from './state.js';
 import type { ProbeOverrides } from './types.js';
 
@@ -55,6 +57,7 @@ export async function requestOnce(
   // an operation's inline auth is its own identity: a probe as another actor (or none) leaves it out
   if (op.auth && probe?.actor === undefined) await ctx.sessions.applyInline(op.auth, req, trace);
   if (op.preRequest) req = await preRequestHook(ctx, op, trace, req, { ...(target ?? ctx.state.newest(op.resource))?.values });
+  if (!probe && targetOf(ctx, op).kind === 'switch') await readPriorState(ctx, op.id, req, trace, actor?.id);
   // a probe is sent once: a 5xx or a 429 is its answer, not a hiccup to retry
   const timeoutMs = probe ? (probe.timeoutMs ?? op.timeoutMs) : op.timeoutMs;
   return send(ctx, req, { trace, purpose: op.id, actor: actor?.id, timeoutMs, retry: probe ? undefined : op.retry });

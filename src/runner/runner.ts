@@ -5,7 +5,9 @@ import type { Project } from '../project/index.js';
 import { createHookRunner, createSecretStore, type HookRunner } from '../runtime/index.js';
 import { CookieJar, createHttpClient } from '../http/index.js';
 import { createRedactor } from '../redact/index.js';
-import type { OperationResult, ProbeOverrides, ProbeResult, RunnerOptions, RunSummary } from './types.js';
+import type { CleanupReport, OperationResult, ProbeOverrides, ProbeResult, RunnerOptions, RunSummary } from './types.js';
+import { cleanUp } from './cleanup.js';
+import { newOutage } from './outage.js';
 import type { RunContext } from './context.js';
 import { chooseEnvironment, collectVars } from './environment.js';
 import { loadForRender } from './ready.js';
@@ -38,6 +40,13 @@ export interface Runner {
    * (unless record), no asserts, no retry, a timeout. Never throws for API failures.
    */
   probe(operationId: string, overrides?: ProbeOverrides): Promise<ProbeResult>;
+  /**
+   * Leave the server as the run found it (docs/format.md#ownership): write back each switch the
+   * run flipped, then delete each instance its creates made that no DELETE removed, newest
+   * first, with the project's own delete operation. A fork cleans up its own. Never throws for
+   * API failures: what could not be undone is in the report.
+   */
+  cleanUp(): Promise<CleanupReport>;
   close(): Promise<void>;
 }
 
@@ -80,6 +89,7 @@ export function createRunner(project: Project, options: RunnerOptions = {}): Run
       options.onEvent?.(event);
     },
     now: options.clock ?? (() => Date.now()),
+    outage: newOutage(),
   } as RunContext;
   ctx.sessions = new Sessions(ctx);
   let loaded: Promise<void> | undefined;
@@ -170,6 +180,10 @@ function runnerOver(ctx: RunContext, ready: () => Promise<void>, close: () => Pr
     async probe(operationId, overrides = {}) {
       await ready();
       return scheduler.probe(operationId, overrides);
+    },
+    async cleanUp() {
+      await ready();
+      return cleanUp(ctx);
     },
     close,
   };

@@ -14,6 +14,13 @@ import { errorRecord } from './records.js';
 import { unsetNames, needsVars } from './unset-vars.js';
 import { scheduleOrder } from '../graph/index.js';
 
+/** Refusals decided before a request is sent: the operation is skipped, not failed. */
+const NOT_SENT = new Set(['E_NOT_OWNED', 'E_SWITCH_NOT_NAMED']);
+
+function notSent(err: unknown): boolean {
+  return hasCode(err) && NOT_SENT.has(err.code);
+}
+
 class Semaphore {
   private active = 0;
   private readonly waiting: Array<() => void> = [];
@@ -225,7 +232,12 @@ export class Scheduler {
     }
     // A failed assert keeps what was extracted and every assert record; other failures have none.
     const result: OperationResult = { ...this.base(op.id, op.loc, prerequisiteOf, trace), extracted: once?.extracted ?? {}, asserts: once?.asserts ?? [] };
-    if (failure) {
+    if (failure && notSent(failure.error)) {
+      // refused before anything was sent (docs/format.md#ownership): a skip that says why
+      result.status = 'skipped';
+      result.skippedBecause = this.ctx.redactor.text((failure.error as FlowError).message);
+      result.error = errorRecord(withLoc(failure.error, op.loc), this.ctx.redactor);
+    } else if (failure) {
       result.status = 'failed';
       result.error = errorRecord(withLoc(this.explain(failure.error), op.loc), this.ctx.redactor);
       if (failure.handsOn) result.valuesHandedOn = true;

@@ -3,6 +3,7 @@ import type { RetrySpec } from '../project/index.js';
 import type { FlowResponse, PreparedRequest } from '../http/index.js';
 import type { RunContext, Trace } from './context.js';
 import { errorRecord, requestRecord, responseRecord } from './records.js';
+import { noteAnswer } from './outage.js';
 
 export interface SendOptions {
   trace: Trace;
@@ -32,6 +33,7 @@ export async function send(ctx: RunContext, req: PreparedRequest, opts: SendOpti
   try {
     const res = await sent;
     opts.inspect?.(res);
+    noteAnswer(ctx, req.method, res.status, `${req.method} ${request.url} (${opts.purpose})`);
     const response = responseRecord(res, ctx.redactor);
     opts.trace.exchanges[at] = Object.freeze({ request, response, purpose: opts.purpose });
     ctx.emit({ type: 'request', operation: opts.trace.operation, purpose: opts.purpose, request, response });

@@ -5,8 +5,14 @@ export interface Instance {
   values: Record<string, unknown>;
   /** operations that wrote into this instance */
   writers: Set<string>;
-  /** the operation whose answer created it, and the actor it ran as */
+  /** the operation whose answer started it, and the actor it ran as */
   origin?: InstanceOrigin;
+  /** this run's create made it (docs/format.md#ownership): only such an instance is written to, and cleaned up */
+  owned?: boolean;
+  /** a DELETE of this run answered 2xx for it */
+  gone?: boolean;
+  /** creation order across every resource, from 1 (the clean-up goes newest first) */
+  seq: number;
 }
 
 export interface InstanceOrigin {
@@ -14,10 +20,17 @@ export interface InstanceOrigin {
   actor?: string;
 }
 
+/** How an extraction came: which operation, as which actor, and whether that operation creates (graph/writes.ts). */
+export interface RecordSource extends InstanceOrigin {
+  creates: boolean;
+}
+
 export class RunState {
   private readonly instancesByResource = new Map<string, Instance[]>();
   /** the values of each instance, kept beside the list so that lookups allocate nothing */
   private readonly valueLists = new Map<string, Array<Record<string, unknown>>>();
+  private seq = 0;
+
   /**
    * `sessionValues`: the actors' session values, shared by the forks of one runner (each actor
    * logs in once per run); instances are each runner's own.
@@ -36,7 +49,11 @@ export class RunState {
     return this.valueLists.get(resource);
   }
 
-  private push(resource: string, instance: Instance): void {
+  private push(resource: string, values: Record<string, unknown>, op: string, source?: RecordSource): void {
+    const instance: Instance = { values, writers: new Set([op]), seq: ++this.seq };
+    // without a source (a test, a caller that is not an operation): it came from `op`
+    instance.origin = source?.actor ? { operation: source.operation, actor: source.actor } : { operation: source?.operation ?? op };
+    if (source?.creates) instance.owned = true;
     this.instancesByResource.get(resource)!.push(instance);
     this.valueLists.get(resource)!.push(instance.values);
   }
@@ -55,9 +72,10 @@ export class RunState {
    * Store what operation `op` extracted. A scalar extraction merges into the newest instance
    * unless `op` already wrote it, in which case it starts a new one (so create twice gives
    * two orders, and get after create fills in the same order). Each `[*]` match appends an
-   * instance. `target` pins the instance (inside for_each).
+   * instance. `target` pins the instance (inside for_each). A create (`source.creates`, a POST
+   * that extracts, docs/format.md#ownership) always starts its own.
    */
-  record(resource: string, op: string, scalars: Record<string, unknown>, many: Record<string, unknown[]> = {}, target?: Instance, actor?: string): void {
+  record(resource: string, op: string, scalars: Record<string, unknown>, many: Record<string, unknown[]> = {}, target?: Instance, source?: RecordSource): void {
     const list = this.instancesByResource.get(resource);
     if (!list) return;
     const fanOut = hasKeys(many) ? Object.entries(many) : NO_FAN_OUT;
@@ -66,17 +84,19 @@ export class RunState {
       for (let i = 0; i < count; i++) {
         const values: Record<string, unknown> = { ...scalars };
         for (const [name, matches] of fanOut) if (i < matches.length) values[name] = matches[i];
-        this.push(resource, { values, writers: new Set([op]), origin: originOf(op, actor) });
+        // a fan-out reads what the server lists: none of it is the run's own
+        this.push(resource, values, op, source && { ...source, creates: false });
       }
       return;
     }
     if (!hasKeys(scalars)) return;
-    const into = target ?? this.into(resource, op);
+    // a create's answer is a new thing: it never merges into another instance (a listed one, another create's)
+    const into = source?.creates && !target ? undefined : (target ?? this.into(resource, op));
     if (into) {
       Object.assign(into.values, scalars);
       into.writers.add(op);
     } else {
-      this.push(resource, { values: { ...scalars }, writers: new Set([op]), origin: originOf(op, actor) });
+      this.push(resource, { ...scalars }, op, source);
     }
   }
 
@@ -84,6 +104,17 @@ export class RunState {
   into(resource: string, op: string): Instance | undefined {
     const newest = this.newest(resource);
     return newest && !newest.writers.has(op) ? newest : undefined;
+  }
+
+  /** Every instance this run created and no DELETE of it removed, newest first. */
+  ownedLeft(): Array<{ resource: string; index: number; instance: Instance }> {
+    const out: Array<{ resource: string; index: number; instance: Instance }> = [];
+    for (const [resource, list] of this.instancesByResource) {
+      list.forEach((instance, i) => {
+        if (instance.owned && !instance.gone) out.push({ resource, index: i + 1, instance });
+      });
+    }
+    return out.sort((a, b) => b.instance.seq - a.instance.seq);
   }
 
   session(actor: string): Record<string, unknown> | undefined {
@@ -94,10 +125,6 @@ export class RunState {
     if (values) this.sessionValues.set(actor, values);
     else this.sessionValues.delete(actor);
   }
-}
-
-function originOf(operation: string, actor: string | undefined): InstanceOrigin {
-  return actor === undefined ? { operation } : { operation, actor };
 }
 
 const NO_FAN_OUT: Array<[string, unknown[]]> = [];

@@ -113,6 +113,40 @@ export interface RunSummary {
   ms: number;
 }
 
+/** One instance the clean-up deleted, or could not (docs/format.md#ownership). */
+export interface CleanupEntry {
+  resource: string;
+  /** its place in the run's state, from 1 (`{{item[2].id}}`) */
+  index: number;
+  /** the value its delete names it by, redacted */
+  id?: string;
+  /** the operation whose answer made it */
+  createdBy?: string;
+  /** the delete operation sent */
+  via?: string;
+  /** what the delete answered */
+  status?: number;
+  /** why it is left */
+  why?: string;
+}
+
+export interface RestoreEntry {
+  operation: string;
+  restored: boolean;
+  /** the status the restore got, or why there was none */
+  detail: string;
+}
+
+/** What a clean-up did: switches written back, then what the run created deleted, newest first. */
+export interface CleanupReport {
+  restored: RestoreEntry[];
+  deleted: CleanupEntry[];
+  /** what could not be deleted, with why */
+  left: CleanupEntry[];
+  /** the requests sent, redacted */
+  exchanges: Exchange[];
+}
+
 /** Progress events, for `flow run` output and the Vitest reporter. */
 export type RunEvent =
   | { type: 'operation:start'; operation: string; prerequisiteOf: string[] }
@@ -143,12 +177,22 @@ export interface RunnerOptions {
    * operation would be). `flow run` and the Vitest plugin set it; default: E_VAR_UNRESOLVED.
    */
   skipUnset?: boolean;
+  /**
+   * The operations the user named (docs/format.md#ownership): a switch — a write whose path
+   * names no instance — is sent only when named. Absent: every operation counts as named.
+   */
+  named?: readonly string[];
   /** the run's redactor, when the caller shows other output through it too (a managed server's); default: a new one */
   redactor?: Redactor;
   /** writes (POST, PUT, PATCH, DELETE) only to loopback or the environment's `write_hosts`, else E_HOST_NOT_WRITABLE (calibrate, explore) */
   guardWrites?: boolean;
   /** the brake (--rate, Retry-After waits counted) shared by every runner of one command; default: the client's own */
   brake?: import('../http/index.js').Brake;
+  /**
+   * seeds `{{$.faker.*}}` and `{{$.uuid}}` (explore's --seed): the same seed renders the same
+   * values; runners given the same object continue one sequence. Default: unseeded.
+   */
+  random?: { seed: number };
 }
 
 /** What a probe sends instead of what the operation writes (Runner.probe). */

@@ -51,11 +51,15 @@ describe('flow run (in process)', () => {
       '',
       // every operation that ran is counted, prerequisites included
       `4 passed, 0 failed \\(${MS}\\)`,
+      // what the run created, newest first, deleted with the project's own delete; products have none
+      'flow run: clean-up of what this run created: 1 deleted, 1 left',
+      '  deleted order 2 \\(order\\.delete 20\\d\\)',
+      '  left product 1: product has no DELETE operation on one instance',
       '',
     ];
     expect(lines).toHaveLength(expected.length);
     lines.forEach((l, i) => expect(l).toMatch(line(expected[i])));
-    expect(api().log).toEqual(['POST /login', 'POST /products', 'POST /products/1/publish', 'POST /orders', 'GET /orders/2']);
+    expect(api().log).toEqual(['POST /login', 'POST /products', 'POST /products/1/publish', 'POST /orders', 'GET /orders/2', 'DELETE /orders/2']);
   });
 
   it('exit 1 when an operation fails: the coded error with file:line, and its dependents skipped', async () => {

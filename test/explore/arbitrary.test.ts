@@ -6,7 +6,7 @@ import { Ajv } from 'ajv';
 import addFormats from 'ajv-formats';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { invalidArbitrary, validArbitrary } from '../../src/explore/arbitrary.js';
+import { invalidArbitrary, Sieve, validArbitrary, validWithEdges } from '../../src/explore/arbitrary.js';
 
 const SCHEMA = {
   type: 'object',
@@ -64,5 +64,65 @@ describe('explore: schema to arbitrary', () => {
 
   it('a schema with nothing to break has no invalid arbitrary', () => {
     expect(invalidArbitrary({})).toBeUndefined();
+  });
+});
+
+describe('explore: edges first, bounded draws', () => {
+  const first = (arb: fc.Arbitrary<unknown>, n: number) => fc.sample(arb, { seed: 1, numRuns: n });
+  const priority = (p: Record<string, unknown>) => ({ type: 'object', required: ['p'], properties: { p: { type: 'integer', ...p } } });
+
+  it('invalid draws start with one past each bound, then the required property left out, then the wrong types', () => {
+    const values = first(invalidArbitrary(priority({ minimum: 1, maximum: 5 }))!, 5) as Array<Record<string, unknown>>;
+    expect(values.map((v) => ('p' in v ? v.p : 'missing'))).toEqual([0, 6, 'missing', '12', null]);
+  });
+
+  it.each([
+    ['3.1 numbers', { exclusiveMinimum: 1, exclusiveMaximum: 5 }],
+    ['3.0 booleans', { minimum: 1, exclusiveMinimum: true, maximum: 5, exclusiveMaximum: true }],
+  ])('exclusive bounds (%s): the valid edges are the first whole numbers inside, the invalid ones the bounds', (_, bounds) => {
+    const valid = first(validWithEdges(priority(bounds)), 2) as Array<Record<string, unknown>>;
+    expect(valid.map((v) => v.p)).toEqual([2, 4]);
+    const invalid = first(invalidArbitrary(priority(bounds))!, 2) as Array<Record<string, unknown>>;
+    expect(invalid.map((v) => v.p)).toEqual([1, 5]);
+  });
+
+  it('lengths and enums: the shortest and longest string and one past each, each enum value and one outside', () => {
+    const schema = { type: 'object', properties: { s: { type: 'string', minLength: 2, maxLength: 4 }, k: { enum: ['x', 'y'] } } };
+    const valid = first(validWithEdges(schema), 5) as Array<Record<string, unknown>>;
+    expect([...valid.slice(0, 3).map((v) => v.s), ...valid.slice(3).map((v) => v.k)]).toEqual(['aa', 'aaaa', 'éééé', 'x', 'y']);
+    const invalid = first(invalidArbitrary(schema)!, 3) as Array<Record<string, unknown>>;
+    expect([...invalid.slice(0, 2).map((v) => v.s), invalid[2].k]).toEqual(['aaaaa', 'a', 'not-x-x']);
+  });
+
+  it('integer bounds past Number.MAX_SAFE_INTEGER are drawn within the safe integers', () => {
+    const values = draw(validArbitrary({ type: 'integer', minimum: 0, maximum: 2 ** 63 }), 300);
+    expect(values.every((v) => Number.isSafeInteger(v) && (v as number) >= 0)).toBe(true);
+  });
+
+  it('a filter no value passes gives up: the fallback, or the last draw; never a hang', () => {
+    expect(
+      draw(
+        new Sieve(
+          fc.integer(),
+          () => false,
+          () => 42,
+        ),
+        5,
+      ),
+    ).toEqual([42, 42, 42, 42, 42]);
+    expect(draw(new Sieve(fc.integer(), () => false), 5)).toHaveLength(5);
+    // a keep that throws (Ajv past its budget) refuses the value
+    expect(
+      draw(
+        new Sieve(
+          fc.constant(1),
+          () => {
+            throw new Error('over budget');
+          },
+          () => 2,
+        ),
+        2,
+      ),
+    ).toEqual([2, 2]);
   });
 });

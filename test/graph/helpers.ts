@@ -61,6 +61,7 @@ export function syntheticProject(n: number, deps: (i: number) => number[], delet
       assert: [],
       assertLocs: [],
       force: false,
+      actsOnExisting: false,
       raw: { depends_on: dependsOn },
       file,
       yamlPath: ['operations', `o${i}`],

@@ -65,6 +65,7 @@ describe('every key of spec parts 2 and 5', () => {
         'poll_until',
         'for_each',
         'force',
+        'acts_on',
         'auth',
         'timeout',
         'retry',

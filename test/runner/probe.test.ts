@@ -251,7 +251,7 @@ describe('instance origin', () => {
   it('each instance names the operation whose answer made it and the actor it ran as', async () => {
     const { RunState } = await import('../../src/runner/state.js');
     const state = new RunState(['item']);
-    state.record('item', 'item.create', { id: 1 }, {}, undefined, 'admin');
+    state.record('item', 'item.create', { id: 1 }, {}, undefined, { operation: 'item.create', actor: 'admin', creates: true });
     state.record('item', 'item.get', { name: 'x' });
     state.record('item', 'item.list', {}, { id: [2, 3] });
     expect(state.instances('item')!.map((i) => i.origin)).toEqual([

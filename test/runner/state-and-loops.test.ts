@@ -106,7 +106,7 @@ describe('for_each', () => {
         '  item:',
         '    operations:',
         '      list: { path: /items, extract: { id: "$.data[*].id" } }',
-        '      patch: { method: PATCH, path: "/items/{{item.id}}", for_each: item, depends_on: [item.list], extract: { etag: $.data.etag } }',
+        '      patch: { method: PATCH, path: "/items/{{item.id}}", for_each: item, depends_on: [item.list], acts_on: existing, extract: { etag: $.data.etag } }',
         '',
       ].join('\n'),
       ['item.patch'],

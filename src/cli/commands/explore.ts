@@ -14,11 +14,28 @@ import { openLiveProject, parseVars } from '../open-live-project.js';
 import { brakeLine, CACHE_OPTIONS, cacheOptions, optionHelp, parseRate, RATE_OPTION, VAR_OPTION, type OptionTable } from '../options.js';
 import { chooseReporters, writeReports } from '../reporters.js';
 import { describeUnset, unsetVariables } from '../../runner/index.js';
+import { armWatchdog } from '../watchdog.js';
+
+/** How long past its budget explore may run (the clean-up, a step under way) before the command stops it. */
+const WALL_MS = 10_000;
+
+/** `work`'s value, or undefined when `ms` passed first: the budget is a wall for the whole command. */
+async function withinWall<T>(work: Promise<T>, ms: number): Promise<T | undefined> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const wall = new Promise<undefined>((resolve) => {
+    timer = setTimeout(() => resolve(undefined), ms);
+  });
+  try {
+    return await Promise.race([work, wall]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
 
 const OPTIONS = {
   project: { type: 'string', short: 'p', default: '.', arg: '<dir>', help: 'project directory holding flow.yaml (default: .)' },
   openapi: { type: 'string', arg: '<file>', help: 'the OpenAPI 3.0/3.1 description: request schemas to draw from, responses to check (required)' },
-  budget: { type: 'string', default: '60', arg: '<seconds>', help: 'wall time to explore for (default 60)' },
+  budget: { type: 'string', default: '60', arg: '<seconds>', help: 'wall time to explore for (default 60); the command ends within it + 10 s' },
   seed: { type: 'string', arg: '<n>', help: 'seed of the draws: the same seed sends the same requests (default: random, printed)' },
   out: { type: 'string', arg: '<dir>', help: ["write a replayable project there: the project's files and one", 'resources/finding_*.yaml per finding'] },
   destructive: { type: 'boolean', default: false, help: 'also send bulk operations (DELETE, PUT, PATCH on a path with no {{…}})' },
@@ -52,6 +69,12 @@ its schema), E_ACCEPTS_INVALID (a body that breaks the request schema got a 2xx)
 E_USE_AFTER_DELETE (a read after a delete did not answer 404 or 410), E_NOT_PERSISTED
 (a read right after a create or update does not show what was written).
 
+Each schema's edges come first (each bound and one past it, each length limit and one past
+it, each enum value and one outside, each required property left out, the wrong type), then
+random values. An operation that needs a <SET_VIA_--var> nobody gave, or whose request schema
+cannot be drawn from (W_EXPLORE_SCHEMA, with its pointer), is listed as "not explored" and
+the rest runs. The same --seed sends the same requests, {{$.faker.*}} and {{$.uuid}} included.
+
 With --authz (two or more actors): E_AUTHZ_OTHER_READ (another actor read or listed an
 instance it did not create), E_AUTHZ_OTHER_WRITE (another actor changed or deleted it, as
 the owner's next read shows), E_AUTHZ_ANONYMOUS (an operation the description secures
@@ -64,8 +87,8 @@ Only what the run created is deleted.
 
 Options:
 ${optionHelp(OPTIONS)}
-Exit codes: 0 no finding, 1 a finding (or lint errors, or no step got an answer),
-2 usage error.
+Exit codes: 0 no finding, 1 a finding (or lint errors, or no step got an answer, or the
+command reached its wall, budget + 10 s), 2 usage error (or no operation can be explored).
 `;
 
 export default (async function exploreCommand(argv: string[], io: CliIO): Promise<number> {
@@ -87,8 +110,6 @@ export default (async function exploreCommand(argv: string[], io: CliIO): Promis
   const opened = await openLiveProject('explore', o, [], io, cacheOptions(o, io.env, io.cwd));
   if (typeof opened === 'number') return opened;
   const { project, graph } = opened;
-  const unset = unsetVariables(project, graph, [...project.operations.keys()], o.env, vars, io.env);
-  if (unset.length) return usage(`${describeUnset(unset)}\nnothing was sent`);
   let contract;
   try {
     contract = await loadContract(o.openapi, 'fail', io.cwd);
@@ -114,39 +135,60 @@ export default (async function exploreCommand(argv: string[], io: CliIO): Promis
   } catch (err) {
     cannotWrite(err);
   }
+  // past the wall's timer, for work that keeps the main thread from running it
+  const disarm = armWatchdog(budget * 1000 + WALL_MS + 4000, `flow explore: W_EXPLORE_WALL: stuck past its budget + ${WALL_MS / 1000 + 4} s: killed\n`);
   let result;
   try {
-    result = await explore(project, {
-      contract,
-      graph,
-      budgetMs: budget * 1000,
-      seed,
-      destructive: o.destructive,
-      authz: o.authz,
-      env: o.env,
-      vars,
-      processEnv: io.env,
-      brake,
-      redactor,
-      onProgress: progress?.update,
-      // each finding as soon as its replay showed it again, its replay file written first
-      onFinding: (f) => {
-        try {
-          if (outDir !== undefined && !unwrittenReplays) writeReplay(project, f, outDir, described);
-        } catch (err) {
-          cannotWrite(err);
-        }
-        progress?.clear();
-        say(findingText(f, io.cwd));
-      },
-    });
+    result = await withinWall(
+      explore(project, {
+        contract,
+        graph,
+        budgetMs: budget * 1000,
+        seed,
+        destructive: o.destructive,
+        authz: o.authz,
+        env: o.env,
+        vars,
+        processEnv: io.env,
+        // an operation a missing --var blocks is "not explored" (with the variable), as in calibrate; the others run
+        unsetVariables: (p, order) => unsetVariables(p, graph, order, o.env, vars, io.env).map((v) => v.name),
+        brake,
+        redactor,
+        onProgress: progress?.update,
+        // each finding as soon as its replay showed it again, its replay file written first
+        onFinding: (f) => {
+          try {
+            if (outDir !== undefined && !unwrittenReplays) writeReplay(project, f, outDir, described);
+          } catch (err) {
+            cannotWrite(err);
+          }
+          progress?.clear();
+          say(findingText(f, io.cwd));
+        },
+      }),
+      budget * 1000 + WALL_MS,
+    );
   } catch (err) {
     // a host that is not declared for writes: nothing was written there; the message says how to declare it
     if ((err as { code?: string }).code !== 'E_HOST_NOT_WRITABLE') throw err;
     progress?.stop();
     return usage(`E_HOST_NOT_WRITABLE: ${(err as Error).message}`);
+  } finally {
+    disarm();
   }
   progress?.stop();
+  if (result === undefined) {
+    io.stderr(`flow explore: W_EXPLORE_WALL: explore did not end within its budget + ${WALL_MS / 1000} s and was stopped; nothing more is reported\n`);
+    return EXIT.failed;
+  }
+  for (const s of result.skipped) if (s.code) io.stderr(`flow explore: ${s.code}: ${s.operation} is not explored: #${s.pointer}: ${s.why}\n`);
+  const unset = result.skipped.filter((s) => s.unset?.length);
+  // nothing at all could run: what would make it run is a usage question
+  if (!result.resources.length && (unset.length || result.skipped.some((s) => s.code))) {
+    for (const s of result.skipped) say(`  not explored: ${s.operation}: ${s.why}\n`);
+    const names = [...new Set(unset.flatMap((s) => s.unset!))].map((name) => ({ name }));
+    return usage(`${names.length ? `${describeUnset(names)}\n` : ''}no operation can be explored: nothing was sent`);
+  }
   for (const f of result.flaky)
     say(`FLAKY ${f.code} ${f.operation}: shown by ${f.shown} sequence(s), not by the replay of the first: not a finding\n  ${f.message.split('\n')[0]}\n`);
   for (const s of result.skipped) say(`  not explored: ${s.operation}: ${s.why}\n`);

@@ -17,6 +17,9 @@ import { bufferedWriter, EXIT, type CliIO, type Command } from '../io.js';
 import { allToFiles, chooseReporters, reportPaths, writeReports } from '../reporters.js';
 import { wantsProgress } from '../../report/index.js';
 import { createProgress } from '../progress.js';
+import type { CleanupReport } from '../../runner/index.js';
+import { formatCleanup } from '../format/cleanup.js';
+import { onInterrupt } from '../interrupt.js';
 
 const OPTIONS = {
   project: { type: 'string', short: 'p', default: '.', arg: '<dir>', help: 'project directory holding flow.yaml (default: .)' },
@@ -31,6 +34,11 @@ const OPTIONS = {
   concurrency: { type: 'string', default: '1', arg: '<n>', help: 'independent operations run at once (default 1)' },
   ...RATE_OPTION,
   'dry-run': { type: 'boolean', default: false, help: 'print the plan (order, method, path, why) and send nothing' },
+  keep: {
+    type: 'boolean',
+    default: false,
+    help: ['leave what the run created, and any switch it flipped, in place', '(for debugging); by default the run cleans them up'],
+  },
   record: {
     type: 'boolean',
     default: false,
@@ -81,6 +89,9 @@ them errors.
 
 An operation that needs a <SET_VIA_--var> value nobody gave (itself, its actor or a
 prerequisite) is skipped, with the --var it needs; the others run.
+
+After the run, what it created is deleted with the project's own delete operations and
+any switch it flipped is written back (--keep leaves them); Ctrl-C cleans up too.
 
 Exit codes: 0 every operation asked for passed, 1 a failure or skip (or lint errors;
 an operation skipped for a --var not given included), 2 usage error (unknown option,
@@ -156,7 +167,7 @@ export default (async function run(argv: string[], io: CliIO): Promise<number> {
 
   const coded = (err: unknown) => `${(err as { code?: string }).code ?? 'E_FAILED'}: ${(err as Error).message}`;
   let responseCheck;
-  let server;
+  let server: Awaited<ReturnType<typeof startRunServer>> | undefined;
   try {
     if (o.openapi !== undefined) responseCheck = await runContract(o.openapi, o.contract, io.cwd);
   } catch (err) {
@@ -203,6 +214,8 @@ export default (async function run(argv: string[], io: CliIO): Promise<number> {
     processEnv: io.env,
     responseCheck,
     skipUnset: true,
+    // a switch (a write whose path names no instance) is sent only when named on the command line
+    named: whole ? [] : positionals,
     onEvent: (event) => {
       progress?.onEvent(event);
       if (event.type === 'operation:start') servedFor.set(event.operation, event.prerequisiteOf);
@@ -219,13 +232,25 @@ export default (async function run(argv: string[], io: CliIO): Promise<number> {
     },
   });
   let summaryResult;
+  let cleanup: CleanupReport | undefined;
+  const stopServer = () => server?.stop();
+  // Ctrl-C: what the run created is cleaned up before it exits (a second Ctrl-C leaves it)
+  const interrupted = onInterrupt(io, o.keep ? undefined : () => runner.cleanUp(), async () => {
+    await runner.close();
+    await stopServer();
+  });
   try {
     summaryResult = await runner.runMany(asked, plan);
   } finally {
     out.flush();
     progress?.stop();
-    await runner.close();
-    await server?.stop();
+    interrupted.off();
+    try {
+      if (!o.keep) cleanup = await runner.cleanUp();
+    } finally {
+      await runner.close();
+      await stopServer();
+    }
   }
   // each one's latest result: a prerequisite's names every operation that reused it
   const everyResult = [...ran].map((id) => runner.result(id)!);
@@ -240,6 +265,7 @@ export default (async function run(argv: string[], io: CliIO): Promise<number> {
         everyResult.filter((r) => r.status === 'failed'),
       ),
     );
+  if (cleanup) (lines ? io.stdout : io.stderr)(formatCleanup(cleanup, 'flow run'));
   if (unset.length) {
     const say = `${blocked.length} operation(s) asked for skipped: they need a <SET_VIA_--var> nobody gave\n${describeUnset(unset).replace(/^/gm, '  ')}\n`;
     (lines ? io.stdout : io.stderr)(say);

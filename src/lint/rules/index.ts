@@ -14,6 +14,7 @@ import secretName from './secret-name.js';
 import sharedNames from './shared-names.js';
 import targets from './targets.js';
 import templateSyntax from './template-syntax.js';
+import writeNotOwned from './write-not-owned.js';
 
 export const RULES: Rule[] = [
   // structural rules: the JSON Schemas (E_SCHEMA and the warnings that claim schema issues:
@@ -37,4 +38,6 @@ export const RULES: Rule[] = [
   targets,
   cycles,
   fieldsExtracted,
+  // what a run would not send: a write on instances a list feeds
+  writeNotOwned,
 ];

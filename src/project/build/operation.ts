@@ -22,6 +22,7 @@ export function buildOperation(resource: string, name: string, raw: unknown, fil
     pollUntil: buildPoll(map.poll_until),
     forEach: nonEmpty(asString(map.for_each)),
     force: map.force === true,
+    actsOnExisting: map.acts_on === 'existing',
     auth: buildAuth(map.auth, file, [...yamlPath, 'auth'], at),
     timeoutMs: positive(asInt(map.timeout)),
     retry: buildRetry(map.retry),

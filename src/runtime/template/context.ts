@@ -30,6 +30,6 @@ export interface RenderContext {
   lookupScoped(ref: ScopedRef): ScopedLookup;
   /** the clock of `$.now` (tests fix it) */
   now?: () => Date;
-  /** a seed makes `$.faker.*` reproducible; one sequence per `faker` object */
+  /** a seed makes `$.faker.*` and `$.uuid` reproducible; one sequence per `faker` object */
   faker?: { seed: number };
 }

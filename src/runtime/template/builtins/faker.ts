@@ -51,7 +51,8 @@ export async function loadFaker(ctx: Pick<RenderContext, 'faker'>): Promise<void
   else english ??= (await import('@faker-js/faker/locale/en')).faker;
 }
 
-function fakerFor(ctx: RenderContext): Faker {
+/** The faker a render draws from: seeded when the context has a seed (`$.uuid` draws from it too). */
+export function fakerFor(ctx: RenderContext): Faker {
   if (!ctx.faker) return english ?? notLoaded();
   const options = ctx.faker;
   // One seeded instance per options object: its sequence continues across renders. Never
