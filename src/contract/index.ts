@@ -12,7 +12,7 @@ import { readDescription, type Description } from './description.js';
 import { Schemas } from './schemas.js';
 
 export { checkResponse, type Violation } from './check.js';
-export { escapePointer, matchOperation, readDescription, record, type Description } from './description.js';
+export { escapePointer, matchOperation, readDescription, record, type DescribedOperation, type Description } from './description.js';
 export { Schemas, type SchemaValidator } from './schemas.js';
 
 export type ContractMode = 'fail' | 'warn';

@@ -5,6 +5,7 @@
 import { checkResponse, violationLine, type Description, type Schemas } from '../contract/index.js';
 import type { Operation } from '../project/index.js';
 import type { FlowResponse } from '../http/index.js';
+import type { AuthzCode } from './authz.js';
 import { isObject } from './model.js';
 
 /**
@@ -12,7 +13,7 @@ import { isObject } from './model.js';
  * breaks its schema; a 2xx to a body that breaks the request schema; a read after a delete
  * that did not answer 404 or 410; a read right after a write that does not show it.
  */
-type FindingCode = 'E_SERVER_ERROR' | 'E_CONTRACT' | 'E_ACCEPTS_INVALID' | 'E_USE_AFTER_DELETE' | 'E_NOT_PERSISTED';
+type FindingCode = 'E_SERVER_ERROR' | 'E_CONTRACT' | 'E_ACCEPTS_INVALID' | 'E_USE_AFTER_DELETE' | 'E_NOT_PERSISTED' | AuthzCode;
 
 export interface Problem {
   code: FindingCode;
@@ -114,7 +115,7 @@ function entity(body: unknown): { value: Record<string, unknown>; path: string }
   return { value: body, path: '$.data' };
 }
 
-function jsonOf(res: FlowResponse): unknown {
+export function jsonOf(res: FlowResponse): unknown {
   try {
     return res.truncated ? undefined : res.json();
   } catch {

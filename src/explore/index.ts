@@ -14,6 +14,7 @@ import type { Operation, Project } from '../project/index.js';
 import { createRedactor, type Redactor } from '../redact/index.js';
 import { createRunner, type RunnerOptions } from '../runner/index.js';
 import { answerClass, emptyAnswers, type AnswerCounts } from './answers.js';
+import { crossActorPass } from './authz-run.js';
 import type { ContractSchemas } from './checks.js';
 import { requestSchema } from './request-schema.js';
 import { reproduces } from './reprove.js';
@@ -36,6 +37,8 @@ export interface ExploreOptions extends Pick<RunnerOptions, 'env' | 'vars' | 'pr
   seed: number;
   /** bulk operations (DELETE, PUT, PATCH on a collection path) too */
   destructive: boolean;
+  /** also try each instance one actor creates as every other actor and with no credentials (authz-run.ts) */
+  authz?: boolean;
   /** the <SET_VIA_--var> variables the operations in `order` need and nobody gave (the CLI's, shared with calibrate) */
   unsetVariables?: (project: Project, order: string[]) => string[];
   /** the operations chosen (--only/--exclude); absent: every one */
@@ -71,6 +74,8 @@ export interface ExploreResult extends Omit<ExploreProgress, 'findings'> {
   /** the resources explored */
   resources: string[];
   skipped: SkippedOperation[];
+  /** with --authz: the cross-actor attempts sent, by `<owner> -> <other>` (`no credentials` for none) */
+  attempts?: Record<string, number>;
 }
 
 export interface FlakyProblem {
@@ -167,7 +172,16 @@ export async function explore(project: Project, options: ExploreOptions): Promis
     const session: Session = new Session(context, fork, seen);
     return session;
   };
+  let attempts: Record<string, number> | undefined;
   try {
+    // the cross-actor checks first, on the same budget and runner (authz-run.ts)
+    if (options.authz) {
+      attempts = await crossActorPass(project, root, { ...ctx, seed: options.seed }, targets, async (f) => {
+        findings.push(f);
+        report();
+        await options.onFinding?.(f);
+      });
+    }
     for (let round = 0; Date.now() < deadline && targets.length; round++) {
       for (const [i, t] of targets.entries()) {
         if (Date.now() >= deadline) break;
@@ -233,5 +247,6 @@ export async function explore(project: Project, options: ExploreOptions): Promis
     pastLogin,
     resources: targets.map((t) => t.resource),
     skipped,
+    attempts,
   };
 }

@@ -99,8 +99,10 @@ async function copyHookFiles(project: Project, outDir: string): Promise<void> {
 function replayYaml(project: Project, f: ExploreFinding, name: string, described: (op: Operation) => RequestSchema | undefined): string {
   const operations: Record<string, unknown> = {};
   let previous: string | undefined;
-  // exactly what the sequence sent: a step that was not sent is not replayed either
-  const sent = f.steps.filter((s) => s.request);
+  // exactly what the sequence sent: a step that was not sent is not replayed either; for
+  // --authz, the owner's step and the other actor's, which a correct server refuses (the owner's read after it is left out)
+  const authz = f.code.startsWith('E_AUTHZ_');
+  const sent = (authz ? f.steps.slice(0, 2) : f.steps).filter((s) => s.request);
   sent.forEach((step, i) => {
     const op = project.operations.get(step.operation)!;
     const last = i === sent.length - 1;
@@ -108,6 +110,8 @@ function replayYaml(project: Project, f: ExploreFinding, name: string, described
     const own = (v: unknown) => ownRefs(v, op.resource, name);
     const written: Record<string, unknown> = {};
     for (const [k, v] of Object.entries(op.raw)) if (!REWRITTEN.has(k)) written[k] = own(v);
+    if (step.actor === null) delete written.actor;
+    else if (step.actor !== undefined) written.actor = step.actor;
     if (previous) written.depends_on = [`${name}.${previous}`];
     if (step.body !== undefined) written.body = own(asWritten(step.body, op.body));
     if (step.query) written.query_params = { ...(own(op.raw.query_params) as Record<string, unknown> | undefined), ...(escaped(step.query) as object) };
@@ -124,6 +128,9 @@ function replayYaml(project: Project, f: ExploreFinding, name: string, described
     `# Move this file into the project's resources/ to keep it as a regression test.`,
   ];
   if (f.code === 'E_CONTRACT') head.push('# The whole contract is checked with --openapi <description>.');
+  const tried = f.code === 'E_AUTHZ_OTHER_READ' ? project.operations.get(f.steps[1]?.operation ?? '') : undefined;
+  if (tried?.method === 'GET' && !tried.path.includes(`{{${tried.resource}.`))
+    head.push("# A correct API may also answer the list with a 2xx that leaves the owner's instance out: then check the body.");
   return `${head.join('\n')}\n${stringify({ name, operations }, { lineWidth: 0 })}`;
 }
 
@@ -139,6 +146,10 @@ function expectation(f: ExploreFinding, step: StepRecord, op: Operation, describ
   // an authentication failure would prove nothing about the bug: never an expected answer
   const documented = (described?.statuses ?? []).map(Number).filter((n) => Number.isInteger(n) && n >= 100 && n < 600 && !AUTH_FAILURES.has(n));
   const below = (n: number) => documented.filter((s) => s < n);
+  if (f.code.startsWith('E_AUTHZ_')) {
+    const denials = (described?.statuses ?? []).map(Number).filter((n) => n === 401 || n === 403 || n === 404);
+    return { status: denials.length ? denials : [401, 403, 404] };
+  }
   switch (f.code) {
     case 'E_SERVER_ERROR':
       return { status: below(500).length ? below(500) : step.invalid ? [400, 422] : (op.expectStatus ?? [200, 201, 202, 204]) };

@@ -3,7 +3,7 @@
 // (bounded, recursion cut: ./schema-bounds.ts), and Ajv's validator of that schema, which
 // has the last word on whether a generated body is valid. A schema that cannot be drawn from
 // (or compiled) is `refused`: the operation is skipped, the rest explored.
-import { escapePointer, matchOperation, record, type Description, type Schemas, type SchemaValidator } from '../contract/index.js';
+import { escapePointer, matchOperation, record, type DescribedOperation, type Description, type Schemas, type SchemaValidator } from '../contract/index.js';
 import type { Operation } from '../project/index.js';
 import { pointerValue as at, resolveSchema, SchemaRefusal, schemaProblem, type JsonSchema } from './schema-bounds.js';
 
@@ -144,4 +144,9 @@ function queryParameters(desc: Description, schemas: Schemas, opPointer: string)
     });
   }
   return [...byName.values()];
+}
+
+/** The operation of the description that `op`'s method and path match (`{{item.id}}`: any one segment). */
+export function describedOperation(desc: Description, op: Operation): DescribedOperation | undefined {
+  return matchOperation(desc, op.method, op.path.split('?')[0].replace(/\{\{[^}]*\}\}/g, 'x')).operation;
 }

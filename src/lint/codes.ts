@@ -183,7 +183,8 @@ export const CODES: Record<string, CodeInfo> = {
   E_REF_UNDEFINED: {
     severity: 'error',
     from: 'graph',
-    cause: 'the scope of a `{{X.y}}` reference, a `depends_on` target, an `actor` or `default_environment` names nothing',
+    cause:
+      "the scope of a `{{X.y}}` reference, a `depends_on` target, an `actor`, an actor of a resource's `shared.with` or `default_environment` names nothing",
     remedy: 'add the producer or correct the name',
   },
   E_CYCLE: {

@@ -210,11 +210,24 @@ export interface Operation extends Origin {
   raw: Record<string, unknown>;
 }
 
+/**
+ * **reqflow:** who besides the actor that created an instance may use it, by design
+ * (docs/format.md#sharing). `flow explore --authz` judges another actor's access by it.
+ */
+export interface Sharing {
+  /** the actors it is shared with; undefined: every actor of the project */
+  with?: string[];
+  /** `read`: they may read it; `write`: read, change and delete it too */
+  access: 'read' | 'write';
+}
+
 export interface Resource extends Origin {
   id: string;
   description?: string;
   /** operation ids in declaration order */
   operations: string[];
+  /** absent: an instance is its creator's alone */
+  shared?: Sharing;
 }
 
 export interface Environment extends Origin {

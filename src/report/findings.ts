@@ -10,7 +10,8 @@ export function findingText(f: Finding, cwd: string): string {
   out.push(`  sequence (${f.steps.length} step${f.steps.length === 1 ? '' : 's'}, seed ${f.seed}):`);
   f.steps.forEach((s, i) => {
     const req = s.request;
-    out.push(`    ${i + 1}. ${s.operation}${s.role === 'invalid' ? ' (invalid body)' : ''}  ${req ? `${req.method} ${req.url}` : '(not sent)'}`);
+    const as = s.actor === undefined ? '' : s.actor === null ? ' (no credentials)' : ` (as ${s.actor})`;
+    out.push(`    ${i + 1}. ${s.operation}${s.role === 'invalid' ? ' (invalid body)' : ''}${as}  ${req ? `${req.method} ${req.url}` : '(not sent)'}`);
     if (req?.body) out.push(`       ${oneLine(req.body)}`);
     out.push(`       -> ${s.response ? `${s.response.status}${s.response.body ? ` ${oneLine(s.response.body)}` : ''}` : 'no answer'}`);
   });

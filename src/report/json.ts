@@ -55,7 +55,7 @@ function finding(f: Finding, cwd: string) {
     message: f.message,
     seed: f.seed,
     file: f.file ? displayPath(f.file, cwd) : null,
-    steps: f.steps.map((s) => ({ operation: s.operation, role: s.role, ...exchange(s) })),
+    steps: f.steps.map((s) => ({ operation: s.operation, role: s.role, ...(s.actor === undefined ? {} : { actor: s.actor }), ...exchange(s) })),
   };
 }
 

@@ -28,7 +28,7 @@ export interface RunReport {
  * the runner). `flow run`'s reporters take findings next to results, so CI shows them as failures.
  */
 export interface Finding {
-  /** E_SERVER_ERROR, E_CONTRACT, E_ACCEPTS_INVALID, E_USE_AFTER_DELETE, E_NOT_PERSISTED */
+  /** E_SERVER_ERROR, E_CONTRACT, E_ACCEPTS_INVALID, E_USE_AFTER_DELETE, E_NOT_PERSISTED; with --authz E_AUTHZ_OTHER_READ, E_AUTHZ_OTHER_WRITE, E_AUTHZ_ANONYMOUS, E_AUTHZ_ROLE */
   code: string;
   /** the project operation at fault, `<resource>.<operation>` */
   operation: string;
@@ -45,6 +45,8 @@ export interface FindingStep {
   operation: string;
   /** what the step does to the resource: create, read, update, delete, or invalid (a body that breaks the schema) */
   role: 'create' | 'read' | 'update' | 'delete' | 'invalid';
+  /** `flow explore --authz`: the actor it was sent as; null: with no credentials at all */
+  actor?: string | null;
   /** the body as sent, before rendering: generated values, and the project's own `{{…}}` where it wrote them */
   body?: unknown;
   /** query values drawn for the step, added to the operation's own */

@@ -31,6 +31,7 @@ export async function runExploreTest(project: Project, graph: ProjectGraph, opti
     budgetMs: (options.explore?.budget ?? DEFAULT_BUDGET_S) * 1000,
     seed: options.explore?.seed ?? 1,
     destructive: false,
+    authz: options.explore?.authz ?? false,
     env: runner.env,
     vars: runner.vars,
     processEnv: runner.processEnv,

@@ -32,6 +32,8 @@ export interface FlowOptions {
     budget?: number;
     /** the seed of the draws (default 1: a test is reproducible) */
     seed?: number;
+    /** also try what each actor creates as every other actor and with no credentials (`flow explore --authz`) */
+    authz?: boolean;
   };
   /** lint warnings (a misspelt key) fail the project's `lint` test; without it they are printed as warnings */
   strict?: boolean;
@@ -172,14 +174,15 @@ export function validateOptions(options: unknown, where = 'flow()', names: reado
 
 function exploreProblems(explore: unknown, openapi: unknown): string[] {
   if (explore === undefined) return [];
-  if (!isRecord(explore)) return [`explore must be an object ({ budget, seed }), got ${describe(explore)}`];
+  if (!isRecord(explore)) return [`explore must be an object ({ budget, seed, authz }), got ${describe(explore)}`];
   const out: string[] = [];
   if (openapi === undefined) out.push('explore needs openapi: its request schemas are what is drawn from');
   for (const key of Object.keys(explore))
-    if (key !== 'budget' && key !== 'seed') out.push(`unknown option "explore.${key}"; the explore options are budget, seed`);
+    if (key !== 'budget' && key !== 'seed' && key !== 'authz') out.push(`unknown option "explore.${key}"; the explore options are budget, seed, authz`);
   if (explore.budget !== undefined && !(typeof explore.budget === 'number' && explore.budget > 0))
     out.push(`explore.budget must be a number of seconds > 0, got ${describe(explore.budget)}`);
   if (explore.seed !== undefined && !Number.isSafeInteger(explore.seed)) out.push(`explore.seed must be a whole number, got ${describe(explore.seed)}`);
+  if (explore.authz !== undefined && typeof explore.authz !== 'boolean') out.push(`explore.authz must be true or false, got ${describe(explore.authz)}`);
   return out;
 }
 

@@ -63,6 +63,12 @@ const TABLES: CodeTable[] = [
         message: /imports must be a sequence/,
       },
       { name: 'inline environment that is a list', files: { 'flow.yaml': y('version: 1', 'environment: [a]') }, expect: ['flow.yaml:2:14'] },
+      {
+        name: 'a sharing access that is neither read nor write',
+        files: { 'resources/r.yaml': y('shared: {access: readonly}', 'operations: {a: {path: /a}}') },
+        expect: ['resources/r.yaml:1:9'],
+        message: /^shared must be true or false, or a map of with \(a sequence of actors\) and access \(read or write\)$/,
+      },
     ],
     keeps: [
       {
@@ -386,6 +392,12 @@ const TABLES: CodeTable[] = [
         expect: ['flow.yaml:6:22'],
         message: /default_environment "prod" names no environment \(defined: dev\)/,
       },
+      {
+        name: 'a resource shared with an actor that does not exist',
+        files: { 'actors/alice.yaml': y('name: alice'), 'resources/r.yaml': y('shared:', '  with: [alice, bobb]', 'operations: {a: {path: /a}}') },
+        expect: ['resources/r.yaml:2:17'],
+        message: /^shared with "bobb", which is not an actor of this project$/,
+      },
     ],
     keeps: [
       {
@@ -393,6 +405,14 @@ const TABLES: CodeTable[] = [
         files: { 'flow.yaml': `${ROOT}default_environment: staging\n`, 'environments/s.yaml': y('name: staging', 'variables: {}') },
       },
       { name: 'the inline environment is "default"', files: { 'flow.yaml': y('version: 1', 'default_environment: default', 'environment: {variables: {}}') } },
+      {
+        name: 'a resource shared with actors that exist, or with everyone',
+        files: {
+          'actors/alice.yaml': y('name: alice'),
+          'resources/r.yaml': y('shared: {with: [alice], access: read}', 'operations: {a: {path: /a}}'),
+          'resources/s.yaml': y('shared: true', 'operations: {a: {path: /a}}'),
+        },
+      },
     ],
   },
 ];

@@ -44,7 +44,8 @@ describe('every key of spec parts 2 and 5', () => {
     expect(keys(actor.properties.session)).toEqual(['ttl', 'refresh']);
     expect(keys(actor.properties.session.properties.refresh)).toEqual(['method', 'path', 'body', 'extract']);
     expect(keys(actor.properties.inject)).toEqual(['headers']);
-    expect(keys(schemas['resource.schema.json'])).toEqual(['name', 'description', 'operations']);
+    // and reqflow's `shared` (docs/format.md#sharing)
+    expect(keys(schemas['resource.schema.json'])).toEqual(['name', 'description', 'shared', 'operations']);
   });
 
   it('operation (2.6), extraction (2.7), retry and _provenance', () => {

@@ -210,6 +210,25 @@ describe('values are normalized silently (spec 7); lint reports them', () => {
     });
   });
 
+  it("reads a resource's sharing: true, a map (access write by default), false or absent as not shared", async () => {
+    const dir = await writeProject({
+      'flow.yaml': ROOT,
+      'resources/a.yaml': 'shared: true\noperations: { x: { path: /a } }\n',
+      'resources/b.yaml': 'shared: { with: [alice, bob], access: read }\noperations: { x: { path: /b } }\n',
+      'resources/c.yaml': 'shared: { with: [alice] }\noperations: { x: { path: /c } }\n',
+      'resources/d.yaml': 'shared: false\noperations: { x: { path: /d } }\n',
+      'resources/e.yaml': 'operations: { x: { path: /e } }\n',
+    });
+    const p = await loadProject(dir);
+    expect(Object.fromEntries([...p.resources].map(([id, r]) => [id, r.shared]))).toEqual({
+      a: { access: 'write' },
+      b: { with: ['alice', 'bob'], access: 'read' },
+      c: { with: ['alice'], access: 'write' },
+      d: undefined,
+      e: undefined,
+    });
+  });
+
   it('reads actors: chain steps, session ttl and refresh, inject', async () => {
     const dir = await writeProject({
       'flow.yaml': ROOT,

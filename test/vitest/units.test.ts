@@ -137,10 +137,10 @@ describe('validateOptions', () => {
   });
 
   test('explore: with openapi, a budget in seconds and a whole seed; each problem named', () => {
-    expect(() => validateOptions({ openapi: 'openapi.yaml', explore: { budget: 5, seed: 3 } })).not.toThrow();
+    expect(() => validateOptions({ openapi: 'openapi.yaml', explore: { budget: 5, seed: 3, authz: true } })).not.toThrow();
     expect(() => validateOptions({ explore: {} })).toThrow('explore needs openapi');
-    expect(() => validateOptions({ openapi: 'o.yaml', explore: { budget: 0, seed: 1.5, runs: 3 } })).toThrow(
-      'flow(): unknown option "explore.runs"; the explore options are budget, seed; explore.budget must be a number of seconds > 0, got 0; explore.seed must be a whole number, got 1.5',
+    expect(() => validateOptions({ openapi: 'o.yaml', explore: { budget: 0, seed: 1.5, runs: 3, authz: 'yes' } })).toThrow(
+      'flow(): unknown option "explore.runs"; the explore options are budget, seed, authz; explore.budget must be a number of seconds > 0, got 0; explore.seed must be a whole number, got 1.5; explore.authz must be true or false, got "yes"',
     );
     expect(suiteOptions({ openapi: 'o.yaml', explore: { budget: 2 } }, '/repo')).toEqual({ openapi: '/repo/o.yaml', explore: { budget: 2 } });
   });

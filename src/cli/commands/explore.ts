@@ -51,6 +51,11 @@ const OPTIONS = {
   seed: { type: 'string', arg: '<n>', help: 'seed of the draws: the same seed sends the same requests (default: random, printed)' },
   out: { type: 'string', arg: '<dir>', help: ["write a replayable project there: the project's files and one", 'resources/finding_*.yaml per finding'] },
   destructive: { type: 'boolean', default: false, help: 'also send bulk operations (DELETE, PUT, PATCH on a path with no {{…}})' },
+  authz: {
+    type: 'boolean',
+    default: false,
+    help: ['also try what each actor creates as every other actor and with no', "credentials, and a role's operations as the other actors"],
+  },
   env: { type: 'string', arg: '<name>', help: 'environment to use' },
   ...VAR_OPTION,
   ...RATE_OPTION,
@@ -81,6 +86,13 @@ it, each enum value and one outside, each required property left out, the wrong 
 random values. An operation that needs a <SET_VIA_--var> nobody gave, or whose request schema
 cannot be drawn from (W_EXPLORE_SCHEMA, with its pointer), is listed as "not explored" and
 the rest runs. The same --seed sends the same requests, {{$.faker.*}} and {{$.uuid}} included.
+
+With --authz (two or more actors): E_AUTHZ_OTHER_READ (another actor read or listed an
+instance it did not create), E_AUTHZ_OTHER_WRITE (another actor changed or deleted it, as
+the owner's next read shows), E_AUTHZ_ANONYMOUS (an operation the description secures
+answered 2xx with no credentials), E_AUTHZ_ROLE (an operation the description scopes to a
+role answered another actor). What the description makes public (security: []) and what a
+resource is shared with (shared: in its file) is not tried.
 
 Writes are sent (this command exists to write); bulk operations only with --destructive.
 Only what the run created is deleted.
@@ -147,6 +159,7 @@ export default (async function exploreCommand(argv: string[], io: CliIO): Promis
         budgetMs: budget * 1000,
         seed,
         destructive: o.destructive,
+        authz: o.authz,
         env: o.env,
         vars,
         processEnv: io.env,
@@ -233,9 +246,18 @@ function summaryLines(result: ExploreResult): string[] {
     lines.push(
       `  most sequences never got past their login: ${result.sequences - result.pastLogin} of ${result.sequences} had no answer but 401/403 (or none): check the actors' credentials\n`,
     );
+  if (result.attempts) lines.push(`${attemptsLine(result.attempts)}\n`);
   if (total && result.answers['429'] * 2 > total)
     lines.push(`  most answers were 429 (too many requests): ${result.answers['429']} of ${total}; the server limits the rate, so little was explored\n`);
   return lines;
+}
+
+/** `authz: 40 cross-actor attempt(s) (alice -> bob 14, alice -> no credentials 12, …)` */
+function attemptsLine(attempts: Record<string, number>): string {
+  const pairs = Object.entries(attempts);
+  if (!pairs.length) return 'authz: no cross-actor attempt (it needs two actors, and an instance one of them creates)';
+  const total = pairs.reduce((n, [, k]) => n + k, 0);
+  return `authz: ${total} cross-actor attempt(s) (${pairs.map(([pair, k]) => `${pair} ${k}`).join(', ')})`;
 }
 
 /** The live line on a terminal: operations, requests, findings, time; redrawn at most 10 times a second. */

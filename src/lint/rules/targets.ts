@@ -1,5 +1,6 @@
 // E_REF_UNDEFINED for names an operation gives (docs/format.md#operations, #error-codes): a depends_on target that is
-// not an operation, an actor that is not an actor, a for_each that names no resource.
+// not an operation, an actor that is not an actor, a for_each that names no resource; and a
+// resource shared with an actor that is not one (`shared.with`).
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { dependsOnEntries, didYouMean } from '../../graph/index.js';
@@ -20,6 +21,14 @@ const targetsRule: Rule = {
       if (op.forEach !== undefined && !project.resources.has(op.forEach)) {
         const message = `for_each "${op.forEach}" names no resource${didYouMean(op.forEach, project.resources.keys())}`;
         yield undefinedAt(op, ['for_each'], message, { kind: 'resource', name: op.forEach });
+      }
+    }
+    for (const resource of project.resources.values()) {
+      for (const [i, actor] of (resource.shared?.with ?? []).entries()) {
+        if (project.actors.has(actor)) continue;
+        const message = `shared with "${actor}", which is not an actor of this project${unloaded(project, actor) ?? didYouMean(actor, project.actors.keys())}`;
+        const yamlPath = [...resource.yamlPath, 'shared', 'with', i];
+        yield { code: 'E_REF_UNDEFINED', severity: 'error', message, file: resource.file, yamlPath, missing: { kind: 'actor', name: actor } };
       }
     }
   },

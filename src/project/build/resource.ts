@@ -1,8 +1,8 @@
 // A resource file or inline entry (docs/format.md#resources) and its operations.
-import type { Operation, Resource, YamlPath } from '../types.js';
+import type { Operation, Resource, Sharing, YamlPath } from '../types.js';
 import type { Locator } from './origin.js';
 import { buildOperation } from './operation.js';
-import { asMap, asString, type RawMap } from './values.js';
+import { asMap, asString, asStringList, type RawMap } from './values.js';
 
 export function buildResource(id: string, raw: RawMap, file: string, yamlPath: YamlPath, at: Locator): { resource: Resource; operations: Operation[] } {
   const operations: Operation[] = [];
@@ -17,5 +17,17 @@ export function buildResource(id: string, raw: RawMap, file: string, yamlPath: Y
     yamlPath,
     loc: at(yamlPath),
   };
+  const shared = sharing(raw.shared);
+  if (shared) resource.shared = shared;
   return { resource, operations };
+}
+
+/** `shared: true` (every actor, every access) or `{ with, access }`; anything else is not shared (lint: E_SCHEMA). */
+function sharing(v: unknown): Sharing | undefined {
+  if (v === true) return { access: 'write' };
+  const m = asMap(v);
+  if (!m) return undefined;
+  const out: Sharing = { access: m.access === 'read' ? 'read' : 'write' };
+  if (m.with !== undefined) out.with = asStringList(m.with);
+  return out;
 }
