@@ -118,7 +118,7 @@ describeWhenAvailable('aws_sigv4 against @20minutes/s3rver (verifies SigV4)', se
       ['object.get', 'passed', undefined],
       ['object.list', 'passed', undefined],
     ]);
-    const put = events.find((e) => e.type === 'request' && e.operation === 'object.put');
+    const put = events.find((e) => e.type === 'request' && e.purpose === 'object.put');
     expect(put?.type === 'request' && put.response?.status).toBe(200); // the prerequisite, signed too
     expect(put?.type === 'request' && put.request.headers['x-amz-content-sha256']).toMatch(/^[0-9a-f]{64}$/);
     expect(JSON.stringify(events)).not.toContain(S3_SECRET);
@@ -141,7 +141,7 @@ describeWhenAvailable('aws_sigv4 against @20minutes/s3rver (verifies SigV4)', se
     const { runner, events } = await project(S3_SECRET, '  session_token: "{{secret.S3_TOKEN}}"\n');
     const r = await runner.run('object.put');
     expect(r.status, JSON.stringify(r.error)).toBe('passed');
-    const put = events.find((e) => e.type === 'request' && e.operation === 'object.put');
+    const put = events.find((e) => e.type === 'request' && e.purpose === 'object.put');
     expect(put?.type === 'request' && put.request.headers['x-amz-security-token']).toBe('***');
     expect(JSON.stringify(events)).not.toContain('temporary-session-token-xyz');
   });

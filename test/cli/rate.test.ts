@@ -49,8 +49,9 @@ describe('--rate and Retry-After', () => {
     expect(code, out).toBe(0);
     expect(seen).toHaveLength(10);
     const gaps = seen.slice(1).map((t, i) => t - seen[i]);
-    // a little below 200 ms for the timer's and the socket's jitter
-    for (const gap of gaps) expect(gap).toBeGreaterThan(180);
+    // the brake spaces them as they leave; a loaded machine can delay one on its way, and the
+    // next then arrives sooner: each gap well above none, and the whole run at the rate
+    for (const gap of gaps) expect(gap).toBeGreaterThan(100);
     expect(seen[9] - seen[0]).toBeGreaterThanOrEqual(1750);
   });
 

@@ -1,0 +1,77 @@
+// Own your writes, on a real feature-flag server shared with "someone else": their flag is
+// seeded first; then the whole imported project is calibrated with --writes --destructive
+// --apply and run with --all, nothing named, nothing left out by hand. Afterwards their flag is
+// there, unchanged; the maintenance switch was never flipped; the project's environments are
+// all still there (the list feeds environment.delete: E_NOT_OWNED); and none of the flags the
+// run created is left behind.
+//
+// Run with `npm run test:unleash` (see calibrate.test.ts beside it).
+import path from 'node:path';
+import { afterAll, beforeAll, expect, test } from 'vitest';
+import { main } from '../../src/cli/main.js';
+import { cleanProjects, writeProject } from '../helpers/project.js';
+import { createUser, describeUnleash, seedFeature, unleashApi, type Unleash } from '../helpers/unleash.js';
+import { recordedIO } from '../runtime/secrets/cli-io.js';
+
+interface Feature {
+  name: string;
+  description?: string;
+  type?: string;
+  archived?: boolean;
+}
+
+describeUnleash('Unleash 7.5.1: a calibrate and a run touch only what they created', (server) => {
+  let u: Unleash;
+  let theirs: string;
+  let before: { features: Feature[]; environments: string[] };
+  const outputs: string[] = [];
+
+  const features = async () => ((await unleashApi(u, 'GET', '/api/admin/projects/default/features')) as { features: Feature[] }).features;
+  const environments = async () =>
+    ((await unleashApi(u, 'GET', '/api/admin/projects/default')) as { environments: Array<string | { environment: string }> }).environments
+      .map((e) => (typeof e === 'string' ? e : e.environment))
+      .sort();
+
+  beforeAll(async () => {
+    u = server();
+    const someone = await createUser(u, 'someone-else');
+    theirs = await seedFeature(u, `theirs-${Date.now()}`, someone);
+    before = { features: await features(), environments: await environments() };
+    const doc = await (await fetch(`${u.url}/docs/openapi.json`)).text();
+    const dir = await writeProject({ 'openapi.json': doc });
+    const project = path.join(dir, 'project');
+    const flow = async (args: string[]) => {
+      const rec = recordedIO({ cwd: dir, env: { FLOW_SECRET_API_KEY_KEY: u.adminToken, FLOW_VAR_baseUrl: u.url } });
+      const code = await main(args, rec.io);
+      outputs.push(rec.out(), rec.err());
+      return code;
+    };
+    expect(await flow(['import', 'openapi.json', '--out', 'project'])).toBe(0);
+    await flow(['calibrate', '-p', project, '--writes', '--destructive', '--apply']);
+    await flow(['run', '-p', project, '--all']);
+  }, 600_000);
+  afterAll(async () => {
+    await cleanProjects();
+  });
+
+  test("someone else's flag is still there, unchanged", async () => {
+    const now = (await features()).find((f) => f.name === theirs);
+    expect(now).toEqual(before.features.find((f) => f.name === theirs));
+    expect(((await unleashApi(u, 'GET', '/api/admin/archive/features')) as { features: Feature[] }).features.map((f) => f.name)).not.toContain(theirs);
+  });
+
+  test('the maintenance switch was not flipped, and every environment is still in the project', async () => {
+    expect(await unleashApi(u, 'GET', '/api/admin/maintenance')).toMatchObject({ enabled: false });
+    expect(await environments()).toEqual(before.environments);
+    expect(outputs.join('\n')).toMatch(/E_SWITCH_NOT_NAMED|a switch/);
+  });
+
+  test('no flag the run created is left in the project', async () => {
+    const left = (await features()).map((f) => f.name).filter((n) => !before.features.some((f) => f.name === n));
+    expect(left).toEqual([]);
+  });
+
+  test('no credential in any output', () => {
+    for (const text of outputs) expect(text).not.toContain(u.adminToken);
+  });
+});
