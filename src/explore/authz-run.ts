@@ -60,7 +60,7 @@ export async function crossActorPass(
 }
 
 /** Every cross-actor attempt on the targets' instances, then the roles' operations; the findings, each re-proven. */
-export async function authzPass(ctx: AuthzContext, targets: ResourceTargets[]): Promise<ExploreFinding[]> {
+async function authzPass(ctx: AuthzContext, targets: ResourceTargets[]): Promise<ExploreFinding[]> {
   const found: ExploreFinding[] = [];
   const security = new Map<string, OperationSecurity>();
   const securityOf = (op: Operation) => {

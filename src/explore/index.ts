@@ -27,7 +27,7 @@ import { resourceTargets, type Blocked, type SkippedOperation } from './targets.
 
 export { writeReplay, writeReplays, prepareReplays } from './replay.js';
 export { requestSchema } from './request-schema.js';
-export { ANSWER_CLASSES, type AnswerClass, type AnswerCounts } from './answers.js';
+export { ANSWER_CLASSES } from './answers.js';
 
 export interface ExploreOptions extends Pick<RunnerOptions, 'env' | 'vars' | 'processEnv' | 'brake'> {
   contract: ContractSchemas;
@@ -78,7 +78,7 @@ export interface ExploreResult extends Omit<ExploreProgress, 'findings'> {
   attempts?: Record<string, number>;
 }
 
-export interface FlakyProblem {
+interface FlakyProblem {
   code: string;
   operation: string;
   message: string;

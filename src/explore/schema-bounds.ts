@@ -29,7 +29,7 @@ const MAX_NODES = 5000;
 /** Nesting depth of a resolved schema; deeper is cut. */
 const MAX_DEPTH = 12;
 /** A string longer than this is not drawn: minLength past it is refused. */
-export const MAX_MIN_LENGTH = 10_000;
+const MAX_MIN_LENGTH = 10_000;
 /** Items an array must hold at most, for minItems (nested arrays multiply). */
 export const MAX_MIN_ITEMS = 20;
 /** `{n}` in a pattern past this would draw strings of that length. */

@@ -5,7 +5,7 @@ export { buildBody, encodeBody, isFileRef } from './body.js';
 export { buildUrl, isAbsoluteUrl } from './url.js';
 export { hostAllowed } from './exchange.js';
 export { MAX_RETRY_WAIT_MS } from './retry.js';
-export { createBrake, MAX_WAITS, type Brake } from './brake.js';
+export { createBrake, type Brake } from './brake.js';
 export type { HttpClient, PreparedRequest, SignableRequest, TlsOptions } from './types.js';
 export { getHeader, setCredentialHeader, setHeader } from './headers.js';
 export { excerpt, header } from './response.js';

@@ -11,7 +11,7 @@ import type { AST, RegExpParser } from '@eslint-community/regexpp';
 export class PatternRefused extends Error {}
 
 /** RE2's limit on `{n,m}`: it unrolls the repetition. */
-export const MAX_REPEAT = 1000;
+const MAX_REPEAT = 1000;
 const MAX_CODE_POINT = 0x10ffff;
 
 type Ranges = [number, number][];

@@ -56,7 +56,7 @@ export function checkOwnership(ctx: RunContext, op: Operation, binding?: Binding
 }
 
 /** Whether the user named this operation (a switch is sent only then). Without a list, every operation counts as named. */
-export function named(ctx: RunContext, op: Operation): boolean {
+function named(ctx: RunContext, op: Operation): boolean {
   return ctx.options.named === undefined || ctx.options.named.includes(op.id);
 }
 

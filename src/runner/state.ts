@@ -15,7 +15,7 @@ export interface Instance {
   seq: number;
 }
 
-export interface InstanceOrigin {
+interface InstanceOrigin {
   operation: string;
   actor?: string;
 }

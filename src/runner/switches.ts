@@ -8,7 +8,7 @@ import { send } from './send.js';
 import type { RestoreEntry } from './types.js';
 
 /** A switch this run flipped, and what it read before. */
-export interface SwitchRecord {
+interface SwitchRecord {
   operation: string;
   actor?: string;
   method: HttpMethod;
@@ -23,7 +23,7 @@ export interface SwitchRecord {
 /** Every switch a runner flipped, in order (kept per runner: a fork restores its own). */
 const flipped = new WeakMap<RunContext, SwitchRecord[]>();
 
-export function switchesOf(ctx: RunContext): SwitchRecord[] {
+function switchesOf(ctx: RunContext): SwitchRecord[] {
   let list = flipped.get(ctx);
   if (!list) flipped.set(ctx, (list = []));
   return list;

@@ -5,7 +5,7 @@ import { execFileSync } from 'node:child_process';
 export const OTHER = 'reqflow-other';
 
 /** The second user's name; undefined when this process may not make or use one. */
-export function otherUser(): string | undefined {
+function otherUser(): string | undefined {
   if (process.getuid?.() !== 0) return undefined;
   try {
     execFileSync('id', ['-u', OTHER], { stdio: 'ignore' });

@@ -70,7 +70,7 @@ export async function startProjectsApi(options: { flakyOnce?: boolean; status?: 
 
 const ref = (s: string) => `{ application/json: { schema: { $ref: '#/components/schemas/${s}' } } }`;
 
-export const PROJECTS_OPENAPI = `openapi: 3.0.3
+const PROJECTS_OPENAPI = `openapi: 3.0.3
 info: { title: projects, version: '1' }
 paths:
   /projects:
