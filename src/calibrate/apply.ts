@@ -40,7 +40,16 @@ export async function applyCalibration(
     const changed = await editYamlFile(project.dir, file, (doc) => {
       for (const c of changes) {
         const atPath = c.extract && typeof doc.getIn(c.path) !== 'string';
-        doc.setIn(atPath ? [...c.path, 'path'] : c.path, c.value);
+        const target = atPath ? [...c.path, 'path'] : c.path;
+        // a field under a value written as a scalar (`body: null`, or a body the same round
+        // gave a whole value): the scalar becomes a map to hold it, instead of the edit failing
+        for (let i = target.length - 1; i > 0; i--) {
+          if (isScalar(doc.getIn(target.slice(0, i), true))) {
+            doc.setIn(target.slice(0, i), doc.createNode({}));
+            break;
+          }
+        }
+        doc.setIn(target, c.value);
       }
     });
     if (changed) files.add(file);

@@ -28,7 +28,7 @@ describeUnleash('Unleash 7.5.1: a calibrate and a run touch only what they creat
 
   const features = async () => ((await unleashApi(u, 'GET', '/api/admin/projects/default/features')) as { features: Feature[] }).features;
   const environments = async () =>
-    ((await unleashApi(u, 'GET', '/api/admin/projects/default')) as { environments: Array<string | { environment: string }> }).environments
+    ((await unleashApi(u, 'GET', '/api/admin/projects/default/overview')) as { environments: Array<string | { environment: string }> }).environments
       .map((e) => (typeof e === 'string' ? e : e.environment))
       .sort();
 
