@@ -49,7 +49,8 @@ export async function applyCalibration(
             break;
           }
         }
-        doc.setIn(target, c.value);
+        // an object as a node: a later change in the same file may set a field inside it (a body, then one of its fields)
+        doc.setIn(target, c.value !== null && typeof c.value === 'object' ? doc.createNode(c.value) : c.value);
       }
     });
     if (changed) files.add(file);
