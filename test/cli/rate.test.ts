@@ -49,10 +49,12 @@ describe('--rate and Retry-After', () => {
     expect(code, out).toBe(0);
     expect(seen).toHaveLength(10);
     const gaps = seen.slice(1).map((t, i) => t - seen[i]);
-    // the brake spaces them as they leave; a loaded machine can delay one on its way, and the
-    // next then arrives sooner: each gap well above none, and the whole run at the rate
+    // the brake spaces them as they leave; a loaded machine can delay one on its way (the first
+    // also opens the connection), and the next then arrives sooner: each gap well above none,
+    // and the nine gaps together nearer 5 a second (1.8 s) than 6 (1.5 s); unbraked they take
+    // a few ms each
     for (const gap of gaps) expect(gap).toBeGreaterThan(100);
-    expect(seen[9] - seen[0]).toBeGreaterThanOrEqual(1750);
+    expect(seen[9] - seen[0]).toBeGreaterThanOrEqual(1650);
   });
 
   it('a 429 with Retry-After: 1 is waited for and sent again, without any retry written, and the summary counts it', async () => {
