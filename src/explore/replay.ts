@@ -12,6 +12,7 @@ import { stringify } from 'yaml';
 import { isSecretRef, readProjectFile, realProjectDir, writeProjectFile, type Operation, type Project } from '../project/index.js';
 import { isHookFile } from '../runtime/index.js';
 import { escapeTemplate } from '../graph/index.js';
+import { pointerSegments } from '../openapi/index.js';
 import { isObject } from './model.js';
 import type { Problem } from './checks.js';
 import type { RequestSchema } from './request-schema.js';
@@ -182,8 +183,7 @@ function literal(v: unknown): string[] {
 /** `/items/0/title` -> `$.data.items[0].title` */
 function pathOf(pointer: string): string {
   let out = '$.data';
-  for (const raw of pointer.split('/').slice(1)) {
-    const part = raw.replace(/~1/g, '/').replace(/~0/g, '~');
+  for (const part of pointerSegments(pointer)) {
     out += /^\d+$/.test(part) ? `[${part}]` : /^[A-Za-z_$][\w$]*$/.test(part) ? `.${part}` : `['${part.replace(/'/g, "\\'")}']`;
   }
   return out;
