@@ -9,6 +9,7 @@ import { FlowError } from '../errors.js';
 import type { ProbeOverrides, Runner } from '../runner/index.js';
 import type { FlowResponse } from '../http/index.js';
 import type { Operation } from '../project/index.js';
+import { refersTo } from '../graph/index.js';
 import type { Redactor } from '../redact/index.js';
 import type { FindingStep } from '../report/index.js';
 import { answerProblem, notPersisted, useAfterDelete, writtenFields, type ContractSchemas, type Problem, type Written } from './checks.js';
@@ -204,5 +205,5 @@ export class Session {
 
 /** Its path names an instance of its own resource (`{{item.id}}`): it acts on one. */
 function onOwnInstance(op: Operation): boolean {
-  return op.path.includes(`{{${op.resource}.`);
+  return refersTo(op.path, op.resource);
 }

@@ -172,3 +172,36 @@ export function* refsOf(parts: TemplatePart[]): Generator<Expr> {
     if (p.expr.kind === 'codec') yield* refsOf(p.expr.arg);
   }
 }
+
+type RefPart = Extract<TemplatePart, { kind: 'ref' }>;
+
+/**
+ * `text` with each reference replaced by what `replace` gives for it, the rest as written; a
+ * reference it gives `undefined` for stays, and the references inside its codec argument
+ * (`{{$.base64.encode('{{item.id}}')}}`) are offered in turn. Read by the parser, not a
+ * pattern: spaces inside the braces, quotes and `}}` inside an argument are what they are here.
+ */
+export function mapRefs(text: string, replace: (ref: RefPart) => string | undefined): string {
+  if (!text.includes('{{')) return text;
+  return parseTemplate(text)
+    .map((p) => {
+      if (p.kind === 'text') return p.text;
+      if (p.kind === 'error') return p.raw;
+      const out = replace(p);
+      if (out !== undefined) return out;
+      return p.expr.kind === 'codec' ? `{{${mapRefs(p.raw.slice(2, -2), replace)}}}` : p.raw;
+    })
+    .join('');
+}
+
+/** Whether `text` refers to `scope` (`{{item.id}}`, `{{ item[2].id }}`, inside a codec argument too). */
+export function refersTo(text: string, scope: string): boolean {
+  if (!text.includes('{{')) return false;
+  for (const expr of refsOf(parseTemplate(text))) if (expr.kind === 'scoped' && expr.scope === scope) return true;
+  return false;
+}
+
+/** The inside of one reference as written, trimmed: `{{ product.id }}` -> `product.id`. */
+export function refSource(raw: string): string {
+  return raw.startsWith('{{') && raw.endsWith('}}') ? raw.slice(2, -2).trim() : raw;
+}

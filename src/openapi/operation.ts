@@ -4,7 +4,7 @@
 // `+json` type), a field inside that body (through `$ref`s and `allOf`), and the response
 // documented for a status. Each answer is a JSON pointer into the description, so that a
 // caller compiles or resolves the schema there; every walk is bounded.
-import { parseTemplate } from '../graph/index.js';
+import { mapRefs } from '../graph/index.js';
 import { matchOperation, type DescribedOperation, type Description } from './description.js';
 import { escapePointer, followRefs, pointerValue, record } from './pointer.js';
 
@@ -13,9 +13,7 @@ const MAX_STEPS = 32;
 
 /** The pathname a request would have: each `{{…}}` one value (`x`), the query left out. */
 export function requestPathname(path: string): string {
-  const parts = parseTemplate(path);
-  const text = parts.map((p) => (p.kind === 'text' ? p.text : 'x')).join('');
-  return text.split('?')[0];
+  return mapRefs(path, () => 'x').split('?')[0];
 }
 
 /** The described operation `op`'s method and path match (`{{item.id}}` stands for any one segment). */
