@@ -1,7 +1,7 @@
 // Parsing of `{{ ... }}` references (docs/format.md#references). Pure: no project, no runtime.
 // The runtime renders these parts; the graph and lint read their scopes.
 
-import { parseDuration } from '../project/index.js';
+import { isSecretRef, parseDuration } from '../project/index.js';
 import { FAKER_NAMES, fakerKey, fakerName, type FakerName } from './faker.js';
 import { didYouMean } from './suggest.js';
 
@@ -26,6 +26,25 @@ export type TemplatePart =
 /** True when the string contains at least one `{{`. Cheap pre-check for hot paths. */
 export function hasTemplate(text: string): boolean {
   return text.includes('{{');
+}
+
+/** Levels of a value read at most: deeper than a project file may nest (its loader stops at 64). */
+const MAX_VALUE_DEPTH = 100;
+
+/**
+ * Whether a value the project writes holds a reference: a `{{` in one of its strings, or a
+ * `!secret`. Allocates nothing: the graph asks it of every request value before walking one.
+ */
+export function holdsReference(value: unknown, depth = 0): boolean {
+  if (typeof value === 'string') return hasTemplate(value);
+  if (typeof value !== 'object' || value === null || depth > MAX_VALUE_DEPTH) return false;
+  if (isSecretRef(value)) return true;
+  if (Array.isArray(value)) {
+    for (const v of value) if (holdsReference(v, depth + 1)) return true;
+    return false;
+  }
+  for (const key in value) if (holdsReference((value as Record<string, unknown>)[key], depth + 1)) return true;
+  return false;
 }
 
 /**

@@ -1,5 +1,16 @@
 import { describe, expect, it } from 'vitest';
-import { FAKER_NAMES, mapRefs, parseExpr, parseTemplate, refersTo, refSource, refsOf, type Expr, type TemplatePart } from '../../src/graph/index.js';
+import {
+  FAKER_NAMES,
+  holdsReference,
+  mapRefs,
+  parseExpr,
+  parseTemplate,
+  refersTo,
+  refSource,
+  refsOf,
+  type Expr,
+  type TemplatePart,
+} from '../../src/graph/index.js';
 
 function onlyRef(text: string): Expr {
   const parts = parseTemplate(text);
@@ -141,5 +152,15 @@ describe('mapRefs, refersTo, refSource: templates read by the parser where patte
     expect(refersTo('/items/{{items.id}}', 'item')).toBe(false);
     expect(refSource('{{ product.id }}')).toBe('product.id');
     expect(refSource('order.create')).toBe('order.create');
+  });
+});
+
+describe('holdsReference: one answer for the graph, the runner and explore', () => {
+  it('a `{{` in a string at any depth, or a !secret; plain values and look-alikes do not', () => {
+    const secret = { __reqflow: 'secret', name: 'PW' };
+    expect(holdsReference('{{env.x}}')).toBe(true);
+    expect(holdsReference({ a: [{ b: 'x {{order.id}}' }] })).toBe(true);
+    expect(holdsReference({ login: { password: secret } })).toBe(true);
+    expect(holdsReference({ a: ['{ {not}}', 1, null, true], name: 'PW' })).toBe(false);
   });
 });
