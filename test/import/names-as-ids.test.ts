@@ -9,6 +9,9 @@ import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { importApi, type ImportResult } from '../../src/import/index.js';
+import type { Endpoint } from '../../src/import/infer/endpoints.js';
+import { itemParams, uniqueIdentity } from '../../src/import/infer/identity.js';
+import { parsePath } from '../../src/import/infer/paths.js';
 import { fileValue, operation, tempDir } from './helpers.js';
 
 const json = (schema: object) => ({ content: { 'application/json': { schema } } });
@@ -119,5 +122,16 @@ describe('a create whose item is addressed by its name', () => {
     expect(operation(result, 'context.create')._provenance).toMatchObject({
       evidence: { 'body.name': '"subscriptionTier" with a run-unique part: a server keeps name unique, and a second run must not answer 409' },
     });
+  });
+});
+
+describe('the identity rule on its own (a literal name no other rule made unique)', () => {
+  it('appends the same UUID part as every unique literal, never a number that a later run may draw again', () => {
+    const endpoint = (method: string, path: string, kind: string) => ({ method, segments: parsePath(path), name: { kind } }) as unknown as Endpoint;
+    const create = endpoint('POST', '/features', 'collection');
+    const body = { name: 'beta', enabled: true };
+    const why = uniqueIdentity(body, create, itemParams([create, endpoint('GET', '/features/{featureName}', 'item')]));
+    expect(body).toEqual({ name: 'beta-{{$.uuid}}', enabled: true });
+    expect(why?.key).toBe('body.name');
   });
 });
