@@ -3,13 +3,14 @@
 // and when the producer (the POST on the path before the id) answered this round with an
 // object carrying the value, the link is proposed: `extract` where the value really is,
 // `{{resource.field}}` in the consumer's path, proven by the consumer's 2xx.
+import { mapRefs, parseTemplate, refSource } from '../graph/index.js';
 import type { FlowResponse } from '../http/index.js';
 import type { Operation, Project } from '../project/index.js';
 import type { Edit } from './types.js';
 import { onePlace, SECRET_PLACE } from './search.js';
 
-const TEMPLATE = /\{\{\s*([^{}]+?)\s*\}\}/g;
-const shape = (p: string) => p.replace(TEMPLATE, '{}').replace(/\/+$/, '');
+/** A path's shape: each reference (the graph's parser reads it) one `{}`, no trailing slash. */
+const shape = (p: string) => mapRefs(p, () => '{}').replace(/\/+$/, '');
 /** A collection's path without a format suffix: `/issues.json` creates what `/issues/{id}.json` reads. */
 const collection = (p: string) => shape(p).replace(/\.(json|xml)$/i, '');
 
@@ -25,10 +26,11 @@ interface PathId {
 /** The ids of an operation's path and the operation that creates each. */
 function pathIds(project: Project, op: Operation): PathId[] {
   const out: PathId[] = [];
-  for (const m of op.path.matchAll(TEMPLATE)) {
-    const prefix = shape(op.path.slice(0, m.index));
+  for (const part of parseTemplate(op.path)) {
+    if (part.kind !== 'ref') continue;
+    const prefix = shape(op.path.slice(0, part.offset));
     const producer = [...project.operations.values()].find((p) => p.id !== op.id && p.method === 'POST' && collection(p.path) === prefix);
-    out.push({ template: m[0], expr: m[1], producer });
+    out.push({ template: part.raw, expr: refSource(part.raw), producer });
   }
   return out;
 }

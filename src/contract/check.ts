@@ -4,7 +4,17 @@
 // found (redacted by the caller's function before it is shown).
 import type { ErrorObject } from 'ajv';
 import { excerpt, header, type FlowResponse } from '../http/index.js';
-import { escapePointer, matchOperation, record, type DescribedOperation, type Description } from './description.js';
+import {
+  escapePointer,
+  isJsonMediaType,
+  matchOperation,
+  mediaKey,
+  pointerValue,
+  record,
+  responseKey,
+  responsePointer,
+  type Description,
+} from '../openapi/index.js';
 import type { Schemas } from './schemas.js';
 
 export interface Violation {
@@ -41,13 +51,13 @@ export function checkResponse(
     return { violations: [], undocumented: pathKnown ? `${method} is not documented for ${pathname}` : `${method} ${pathname} is not in the description` };
   }
   const verdict: ResponseVerdict = { operation: `${op.method} ${op.template}`, violations: [] };
-  const status = statusKey(op, res.status);
+  const status = responseKey(op, res.status);
   if (!status) {
     verdict.violations.push({ expected: `a documented status (${Object.keys(op.responses).join(', ') || 'none'})`, actual: `status ${res.status}` });
     return verdict;
   }
-  const responsePointer = followRefs(desc, `${op.pointer}/responses/${escapePointer(status)}`);
-  const response = record(at(desc.doc, responsePointer));
+  const pointer = responsePointer(desc, op, status);
+  const response = record(pointerValue(desc.doc, pointer));
   const content = record(response.content);
   const documented = Object.keys(content);
   const contentType = header(res.headers, 'content-type');
@@ -65,7 +75,7 @@ export function checkResponse(
     return verdict;
   }
   const media = record(content[key]);
-  if (!hasBody || !('schema' in media) || !isJson(mediaType) || res.truncated) return verdict;
+  if (!hasBody || !('schema' in media) || !isJsonMediaType(mediaType) || res.truncated) return verdict;
   let body: unknown;
   try {
     body = res.json();
@@ -73,45 +83,9 @@ export function checkResponse(
     verdict.violations.push({ pointer: '', expected: `JSON (${mediaType})`, actual: String(redact(excerpt(res.text(), VALUE_CHARS))) });
     return verdict;
   }
-  const validate = schemas.validator(`${responsePointer}/content/${escapePointer(key)}/schema`);
+  const validate = schemas.validator(`${pointer}/content/${escapePointer(key)}/schema`);
   if (!validate(body)) verdict.violations.push(...violations(validate.errors ?? [], body, redact));
   return verdict;
-}
-
-/** The status key that covers `status`: exact, then `2XX`, then `default`. */
-function statusKey(op: DescribedOperation, status: number): string | undefined {
-  const keys = Object.keys(op.responses);
-  const exact = String(status);
-  if (keys.includes(exact)) return exact;
-  const range = `${exact[0]}XX`;
-  return keys.find((k) => k.toUpperCase() === range) ?? (keys.includes('default') ? 'default' : undefined);
-}
-
-/** `application/json`, then `application/*`, then `*\/*`; parameters ignored. */
-function mediaKey(documented: string[], mediaType: string): string | undefined {
-  const bare = (k: string) => k.split(';')[0].trim().toLowerCase();
-  const family = `${mediaType.split('/')[0]}/*`;
-  return documented.find((k) => bare(k) === mediaType) ?? documented.find((k) => bare(k) === family) ?? documented.find((k) => bare(k) === '*/*');
-}
-
-function isJson(mediaType: string | undefined): boolean {
-  return !!mediaType && (mediaType === 'application/json' || mediaType.endsWith('+json'));
-}
-
-/** Where a response really is: through `$ref: '#/components/responses/X'` (a schema's own refs are Ajv's). */
-function followRefs(desc: Description, pointer: string): string {
-  for (let hops = 0; hops < 10; hops++) {
-    const ref = record(at(desc.doc, pointer)).$ref;
-    if (typeof ref !== 'string' || !ref.startsWith('#/')) break;
-    pointer = ref.slice(1);
-  }
-  return pointer;
-}
-
-function at(doc: unknown, pointer: string): unknown {
-  let n = doc;
-  for (const part of pointer.split('/').slice(1)) n = record(n)[part.replace(/~1/g, '/').replace(/~0/g, '~')];
-  return n;
 }
 
 function violations(errors: ErrorObject[], body: unknown, redact: (v: unknown) => unknown): Violation[] {
@@ -130,7 +104,7 @@ function violations(errors: ErrorObject[], body: unknown, redact: (v: unknown) =
 
 function violation(e: ErrorObject, body: unknown, redact: (v: unknown) => unknown): Violation {
   const p = e.params as Record<string, unknown>;
-  const shown = (pointer: string) => show(valueAt(body, pointer), redact);
+  const shown = (pointer: string) => show(pointerValue(body, pointer), redact);
   switch (e.keyword) {
     case 'required': {
       const pointer = `${e.instancePath}/${escapePointer(String(p.missingProperty))}`;
@@ -152,15 +126,6 @@ function violation(e: ErrorObject, body: unknown, redact: (v: unknown) => unknow
       // Ajv's own words ("must be >= 0", "must match exactly one schema in oneOf"), with the keyword
       return { pointer: e.instancePath, expected: `${(e.message ?? e.keyword).replace(/^must (be )?/, '')} (${e.keyword})`, actual: shown(e.instancePath) };
   }
-}
-
-function valueAt(body: unknown, pointer: string): unknown {
-  let n = body;
-  for (const part of pointer.split('/').slice(1)) {
-    if (n === null || typeof n !== 'object') return undefined;
-    n = (n as Record<string, unknown>)[part.replace(/~1/g, '/').replace(/~0/g, '~')];
-  }
-  return n;
 }
 
 function show(value: unknown, redact: (v: unknown) => unknown): string {

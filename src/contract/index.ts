@@ -8,11 +8,10 @@ import { FlowError, hasCode } from '../errors.js';
 import { displayPath } from '../project/index.js';
 import type { CheckedResponse, ResponseCheck, ResultWarning } from '../runner/index.js';
 import { checkResponse, type ResponseVerdict, type Violation } from './check.js';
-import { readDescription, type Description } from './description.js';
+import { readDescription, type Description } from '../openapi/index.js';
 import { Schemas } from './schemas.js';
 
 export { checkResponse, type Violation } from './check.js';
-export { escapePointer, matchOperation, readDescription, record, type DescribedOperation, type Description } from './description.js';
 export { Schemas, type SchemaValidator } from './schemas.js';
 
 export type ContractMode = 'fail' | 'warn';

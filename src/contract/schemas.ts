@@ -8,7 +8,7 @@ import type { Ajv, ErrorObject, Options, ValidateFunction } from 'ajv';
 import { FlowError } from '../errors.js';
 import { linearRegExp } from '../limits/index.js';
 import { Budget, instrument } from './budget.js';
-import type { Doc } from './description.js';
+import type { Doc } from '../openapi/index.js';
 
 const require = createRequire(import.meta.url);
 const DOC_ID = 'reqflow:openapi';

@@ -5,7 +5,7 @@
 // enum, then each required property left out (one at a time), then the wrong type for each
 // property. A random draw of those finds 0 and 6 around `minimum: 1, maximum: 5` about never.
 import fc from 'fast-check';
-import { record } from '../contract/index.js';
+import { record } from '../openapi/index.js';
 import { CUT, integerRange, numberBounds, type JsonSchema } from './schema-bounds.js';
 
 /** One way to change a valid value: a property removed, or a value put at a path. */

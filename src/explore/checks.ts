@@ -2,7 +2,8 @@
 // proves: a 5xx, a status or body the description does not allow, a 2xx to a body that breaks
 // the request schema (Ajv said so before it was sent), a deleted instance still answered, a
 // read that does not show what was just written.
-import { checkResponse, violationLine, type Description, type Schemas } from '../contract/index.js';
+import { checkResponse, violationLine, type Schemas } from '../contract/index.js';
+import type { Description } from '../openapi/index.js';
 import type { Operation } from '../project/index.js';
 import type { FlowResponse } from '../http/index.js';
 import type { AuthzCode } from './authz.js';

@@ -140,7 +140,6 @@ export async function explore(project: Project, options: ExploreOptions): Promis
     deadline,
     timeoutMs: Math.max(1000, Math.round(options.budgetMs * TIMEOUT_SHARE)),
     creates: new Set(targets.flatMap((t) => (t.create ? [t.create.id] : []))),
-    deletes: new Map(targets.flatMap((t) => (t.delete ? [[t.resource, t.delete] as const] : []))),
     counters,
     onStep: report,
   };
@@ -160,17 +159,12 @@ export async function explore(project: Project, options: ExploreOptions): Promis
   const open = (seen?: Seen[], context = ctx): Session => {
     const fork = root.fork({
       onEvent: (event) => {
-        if (event.type === 'request') {
-          counters.requests++;
-          if (event.response) answers[answerClass(event.response.status)]++;
-        } else if (event.type === 'operation:end' && event.result.status === 'passed' && event.result.prerequisiteOf.length) {
-          const op = project.operations.get(event.result.operation);
-          if (op) session.noteCreated(op.id, op.resource);
-        }
+        if (event.type !== 'request') return;
+        counters.requests++;
+        if (event.response) answers[answerClass(event.response.status)]++;
       },
     });
-    const session: Session = new Session(context, fork, seen);
-    return session;
+    return new Session(context, fork, seen);
   };
   let attempts: Record<string, number> | undefined;
   try {

@@ -1,6 +1,7 @@
 // The generated body with the project's own references: what explore writes in a finding's
 // steps and its replay file (the probe itself renders those fields, `keepWritten`).
-import { isSecretRef, type TemplateValue } from '../project/index.js';
+import { holdsReference } from '../graph/index.js';
+import type { TemplateValue } from '../project/index.js';
 
 /**
  * The generated body with the project's own references kept: a top-level field the project
@@ -10,15 +11,8 @@ import { isSecretRef, type TemplateValue } from '../project/index.js';
 export function withWrittenRefs(generated: unknown, written: TemplateValue | undefined): unknown {
   if (!isObject(generated) || !isObject(written)) return generated;
   const out: Record<string, unknown> = { ...generated };
-  for (const [k, v] of Object.entries(written)) if (holdsTemplate(v, 0)) out[k] = v;
+  for (const [k, v] of Object.entries(written)) if (holdsReference(v)) out[k] = v;
   return out;
-}
-
-function holdsTemplate(v: unknown, depth: number): boolean {
-  if (typeof v === 'string') return v.includes('{{');
-  if (!v || typeof v !== 'object' || depth > 16) return false;
-  if (isSecretRef(v)) return true;
-  return Object.values(v).some((x) => holdsTemplate(x, depth + 1));
 }
 
 export function isObject(v: unknown): v is Record<string, unknown> {

@@ -11,7 +11,8 @@ import path from 'node:path';
 import { stringify } from 'yaml';
 import { isSecretRef, readProjectFile, realProjectDir, writeProjectFile, type Operation, type Project } from '../project/index.js';
 import { isHookFile } from '../runtime/index.js';
-import { escapeTemplate } from '../graph/index.js';
+import { escapeTemplate, mapRefs, refersTo } from '../graph/index.js';
+import { pointerSegments } from '../openapi/index.js';
 import { isObject } from './model.js';
 import type { Problem } from './checks.js';
 import type { RequestSchema } from './request-schema.js';
@@ -129,7 +130,7 @@ function replayYaml(project: Project, f: ExploreFinding, name: string, described
   ];
   if (f.code === 'E_CONTRACT') head.push('# The whole contract is checked with --openapi <description>.');
   const tried = f.code === 'E_AUTHZ_OTHER_READ' ? project.operations.get(f.steps[1]?.operation ?? '') : undefined;
-  if (tried?.method === 'GET' && !tried.path.includes(`{{${tried.resource}.`))
+  if (tried?.method === 'GET' && !refersTo(tried.path, tried.resource))
     head.push("# A correct API may also answer the list with a 2xx that leaves the owner's instance out: then check the body.");
   return `${head.join('\n')}\n${stringify({ name, operations }, { lineWidth: 0 })}`;
 }
@@ -182,8 +183,7 @@ function literal(v: unknown): string[] {
 /** `/items/0/title` -> `$.data.items[0].title` */
 function pathOf(pointer: string): string {
   let out = '$.data';
-  for (const raw of pointer.split('/').slice(1)) {
-    const part = raw.replace(/~1/g, '/').replace(/~0/g, '~');
+  for (const part of pointerSegments(pointer)) {
     out += /^\d+$/.test(part) ? `[${part}]` : /^[A-Za-z_$][\w$]*$/.test(part) ? `.${part}` : `['${part.replace(/'/g, "\\'")}']`;
   }
   return out;
@@ -205,7 +205,8 @@ function escaped(v: unknown, depth = 0): unknown {
 
 /** `{{item.id}}` -> `{{finding_….id}}`: the steps act on what the replay itself creates; `!secret X` -> `{{secret.X}}`. */
 function ownRefs(v: unknown, resource: string, name: string, depth = 0): unknown {
-  if (typeof v === 'string') return v.split(`{{${resource}.`).join(`{{${name}.`).split(`{{${resource}[`).join(`{{${name}[`);
+  if (typeof v === 'string')
+    return mapRefs(v, (ref) => (ref.expr.kind === 'scoped' && ref.expr.scope === resource ? ref.raw.replace(resource, name) : undefined));
   if (isSecretRef(v)) return `{{secret.${v.name}}}`;
   if (!v || typeof v !== 'object' || depth > 32) return v;
   if (Array.isArray(v)) return v.map((x) => ownRefs(x, resource, name, depth + 1));

@@ -1,11 +1,12 @@
 // Where an operation's request body is described: the OpenAPI operation its method and path
-// match (src/contract's matcher), its JSON request body schema with local `$ref`s followed
+// match (src/openapi's matcher), its JSON request body schema with local `$ref`s followed
 // (bounded, recursion cut: ./schema-bounds.ts), and Ajv's validator of that schema, which
 // has the last word on whether a generated body is valid. A schema that cannot be drawn from
 // (or compiled) is `refused`: the operation is skipped, the rest explored.
-import { escapePointer, matchOperation, record, type DescribedOperation, type Description, type Schemas, type SchemaValidator } from '../contract/index.js';
+import type { Schemas, SchemaValidator } from '../contract/index.js';
+import { describedOperation, followRefs, pointerValue, record, requestBodySchema, type Description } from '../openapi/index.js';
 import type { Operation } from '../project/index.js';
-import { pointerValue as at, resolveSchema, SchemaRefusal, schemaProblem, type JsonSchema } from './schema-bounds.js';
+import { resolveSchema, SchemaRefusal, schemaProblem, type JsonSchema } from './schema-bounds.js';
 
 export type { JsonSchema } from './schema-bounds.js';
 
@@ -44,8 +45,7 @@ export function requestSchema(desc: Description, schemas: Schemas, op: Operation
     return describedRequest(desc, schemas, op);
   } catch (err) {
     if (!(err instanceof SchemaRefusal)) throw err;
-    const { operation } = matchOperation(desc, op.method, op.path.split('?')[0].replace(/\{\{[^}]*\}\}/g, 'x'));
-    return { described: `${op.method} ${op.path}`, pointer: operation?.pointer ?? '', statuses: [], query: [], refused: err };
+    return { described: `${op.method} ${op.path}`, pointer: describedOperation(desc, op)?.pointer ?? '', statuses: [], query: [], refused: err };
   }
 }
 
@@ -63,9 +63,7 @@ function drawable(desc: Description, schemas: Schemas, pointer: string): { schem
 }
 
 function describedRequest(desc: Description, schemas: Schemas, op: Operation): RequestSchema | undefined {
-  // `{{item.id}}` stands for any one path segment
-  const pathname = op.path.split('?')[0].replace(/\{\{[^}]*\}\}/g, 'x');
-  const { operation } = matchOperation(desc, op.method, pathname);
+  const operation = describedOperation(desc, op);
   if (!operation) return undefined;
   const found: RequestSchema = {
     described: `${operation.method} ${operation.template}`,
@@ -73,16 +71,8 @@ function describedRequest(desc: Description, schemas: Schemas, op: Operation): R
     statuses: Object.keys(operation.responses),
     query: queryParameters(desc, schemas, operation.pointer),
   };
-  let bodyPointer = `${operation.pointer}/requestBody`;
-  for (let hops = 0; hops < 10; hops++) {
-    const ref = record(at(desc.doc, bodyPointer)).$ref;
-    if (typeof ref !== 'string' || !ref.startsWith('#/')) break;
-    bodyPointer = ref.slice(1);
-  }
-  const content = record(record(at(desc.doc, bodyPointer)).content);
-  const key = Object.keys(content).find((k) => /^application\/(.+\+)?json\b/i.test(k.trim()));
-  if (!key || !('schema' in record(content[key]))) return found;
-  const pointer = `${bodyPointer}/content/${escapePointer(key)}/schema`;
+  const pointer = requestBodySchema(desc, operation)?.pointer;
+  if (pointer === undefined) return found;
   const { schema, validate } = drawable(desc, schemas, pointer);
   found.body = schema;
   found.bodyPointer = pointer;
@@ -127,16 +117,11 @@ function queryParameters(desc: Description, schemas: Schemas, opPointer: string)
   const byName = new Map<string, QueryParameter>();
   const pathPointer = opPointer.slice(0, opPointer.lastIndexOf('/'));
   for (const listPointer of [`${pathPointer}/parameters`, `${opPointer}/parameters`]) {
-    const list = at(desc.doc, listPointer);
+    const list = pointerValue(desc.doc, listPointer);
     if (!Array.isArray(list)) continue;
     list.forEach((_, i) => {
-      let pointer = `${listPointer}/${i}`;
-      for (let hops = 0; hops < 10; hops++) {
-        const ref = record(at(desc.doc, pointer)).$ref;
-        if (typeof ref !== 'string' || !ref.startsWith('#/')) break;
-        pointer = ref.slice(1);
-      }
-      const p = record(at(desc.doc, pointer));
+      const pointer = followRefs(desc.doc, `${listPointer}/${i}`);
+      const p = record(pointerValue(desc.doc, pointer));
       if (p.in !== 'query' || typeof p.name !== 'string' || !p.schema) return;
       const { schema, validate } = drawable(desc, schemas, `${pointer}/schema`);
       if (!SCALARS.has(String(schema.type))) return;
@@ -144,9 +129,4 @@ function queryParameters(desc: Description, schemas: Schemas, opPointer: string)
     });
   }
   return [...byName.values()];
-}
-
-/** The operation of the description that `op`'s method and path match (`{{item.id}}`: any one segment). */
-export function describedOperation(desc: Description, op: Operation): DescribedOperation | undefined {
-  return matchOperation(desc, op.method, op.path.split('?')[0].replace(/\{\{[^}]*\}\}/g, 'x')).operation;
 }

@@ -7,7 +7,7 @@
 // to draw (minLength 1e8) and a pattern Ajv cannot run (it matches on RE2: no lookaround). A
 // refusal names the JSON pointer in the description; explore skips only that operation, with
 // a W_EXPLORE_SCHEMA warning.
-import { escapePointer, record } from '../contract/index.js';
+import { escapePointer, pointerValue, record } from '../openapi/index.js';
 
 export type JsonSchema = Record<string, unknown>;
 
@@ -197,13 +197,4 @@ function patternProblem(pattern: string): string | undefined {
     if (Number(m[1]) > MAX_REPEAT) return `pattern ${shown} repeats ${m[1]} times: explore draws strings of at most ${MAX_REPEAT}`;
   }
   return undefined;
-}
-
-export function pointerValue(doc: unknown, pointer: string): unknown {
-  let n = doc;
-  for (const part of pointer.split('/').slice(1)) {
-    const key = part.replace(/~1/g, '/').replace(/~0/g, '~');
-    n = Array.isArray(n) ? n[Number(key)] : record(n)[key];
-  }
-  return n;
 }

@@ -5,9 +5,8 @@
 // from components.securitySchemes (OpenAPI 3) and securityDefinitions (Swagger 2.0, which
 // src/contract converts: both are read, for a document that was not). A description is
 // anyone's text: lists are bounded.
-import { record, type DescribedOperation, type Description } from '../contract/index.js';
+import { describedOperation, pointerValue, record, type DescribedOperation, type Description } from '../openapi/index.js';
 import type { Operation } from '../project/index.js';
-import { describedOperation } from './request-schema.js';
 
 interface SchemeUse {
   /** the scheme's name in the description */
@@ -40,7 +39,7 @@ export function operationSecurity(desc: Description, op: Operation): OperationSe
 }
 
 function securityAt(desc: Description, found: DescribedOperation): OperationSecurity {
-  const own = record(at(desc.doc, found.pointer)).security;
+  const own = record(pointerValue(desc.doc, found.pointer)).security;
   const list = Array.isArray(own) ? own : desc.doc.security;
   const out: OperationSecurity = { described: `${found.method} ${found.template}`, public: false, optional: false, alternatives: [] };
   if (!Array.isArray(list)) return out;
@@ -116,10 +115,4 @@ export function roleRequirement(s: OperationSecurity, others: OperationSecurity[
     needs.push(scoped.join(' and '));
   }
   return needs.join(' or ');
-}
-
-function at(doc: unknown, pointer: string): unknown {
-  let n = doc;
-  for (const part of pointer.split('/').slice(1)) n = record(n)[part.replace(/~1/g, '/').replace(/~0/g, '~')];
-  return n;
 }

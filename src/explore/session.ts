@@ -3,12 +3,13 @@
 // shared. Every step is a probe: the drawn body and query sent as data, any status an answer.
 // The steps that act on one instance name the instance this sequence created, so a check only
 // ever judges what the sequence itself made; the first problem not found before ends the
-// sequence as a FindingError, which fast-check then shrinks. At the end, what the sequence
-// created and did not delete is deleted: only that.
+// sequence as a FindingError, which fast-check then shrinks. At the end, the fork's clean-up
+// deletes what the sequence (or a prerequisite it ran) created and did not delete: only that.
 import { FlowError } from '../errors.js';
 import type { ProbeOverrides, Runner } from '../runner/index.js';
 import type { FlowResponse } from '../http/index.js';
 import type { Operation } from '../project/index.js';
+import { refersTo } from '../graph/index.js';
 import type { Redactor } from '../redact/index.js';
 import type { FindingStep } from '../report/index.js';
 import { answerProblem, notPersisted, useAfterDelete, writtenFields, type ContractSchemas, type Problem, type Written } from './checks.js';
@@ -44,9 +45,8 @@ export interface SessionContext {
   deadline: number;
   /** a step's timeout: within the budget */
   timeoutMs: number;
-  /** the create operations explore knows, and each resource's delete: the clean-up deletes what they made */
+  /** the create operations explore knows: a step of one records the instance it makes */
   creates: Set<string>;
-  deletes: Map<string, Operation>;
   /** steps sent, steps that got an answer, requests (logins and prerequisites included) */
   counters: { steps: number; answered: number; requests: number };
   onStep?: () => void;
@@ -69,8 +69,6 @@ export class Session {
   pastLogin = false;
   /** the instance (its place in the fork's state, from 1) that this sequence's last create made */
   private current: number | undefined;
-  /** the instances made in this fork that a delete can remove, oldest first */
-  private readonly created: Array<{ resource: string; index: number }> = [];
 
   /**
    * `runner`: this sequence's fork (closed with the session). `seen`: a replay's, which
@@ -84,11 +82,6 @@ export class Session {
 
   get expired(): boolean {
     return Date.now() >= this.ctx.deadline;
-  }
-
-  /** A prerequisite create that the fork ran (a parent, or its own resource's) made an instance to delete at the end. */
-  noteCreated(operation: string, resource: string): void {
-    if (this.ctx.creates.has(operation) && this.ctx.deletes.has(resource)) this.created.push({ resource, index: this.count(resource) });
   }
 
   /** Probe one step; its answer, or undefined when none came, it was not sent, or the budget is spent. */
@@ -115,11 +108,7 @@ export class Session {
     const exchange = [...result.exchanges].reverse().find((e) => e.purpose === op.id);
     // a step that was not sent (a prerequisite failed, a value is missing) did nothing: it is not part of the sequence
     if (!exchange) return undefined;
-    if (creates && this.count(op.resource) > before) {
-      const index = this.count(op.resource);
-      if (!invalid) this.current = index;
-      if (this.ctx.deletes.has(op.resource)) this.created.push({ resource: op.resource, index });
-    }
+    if (creates && !invalid && this.count(op.resource) > before) this.current = this.count(op.resource);
     const step: StepRecord = { operation: op.id, role, body, query, request: exchange.request, response: exchange.response, status: response?.status, invalid };
     if (list) step.list = true;
     this.steps.push(step);
@@ -161,8 +150,6 @@ export class Session {
     if (!res || res.status < 200 || res.status >= 300) return false;
     this.deletedBy = op.id;
     this.written = undefined;
-    const at = this.created.findIndex((c) => c.resource === op.resource && c.index === this.current);
-    if (at >= 0) this.created.splice(at, 1);
     return true;
   }
 
@@ -170,15 +157,12 @@ export class Session {
     await this.step(op, 'invalid', body);
   }
 
-  /** Delete what this sequence created and did not delete, newest first, each by its place in the fork's state. */
+  /**
+   * The fork's clean-up (docs/format.md#ownership): every instance a create of this sequence or
+   * of its prerequisites made and no DELETE removed, newest first, and every switch it flipped.
+   */
   async close(): Promise<void> {
     try {
-      for (const { resource, index } of [...this.created].reverse()) {
-        const del = this.ctx.deletes.get(resource);
-        if (!del || Date.now() >= this.ctx.deadline + 5000) break;
-        await this.runner.probe(del.id, { instance: index, timeoutMs: this.ctx.timeoutMs });
-      }
-      // what a prerequisite made that the sequence's own deletes did not reach, and any switch (docs/format.md#ownership)
       if (Date.now() < this.ctx.deadline + 5000) await this.runner.cleanUp();
     } finally {
       await this.runner.close();
@@ -204,5 +188,5 @@ export class Session {
 
 /** Its path names an instance of its own resource (`{{item.id}}`): it acts on one. */
 function onOwnInstance(op: Operation): boolean {
-  return op.path.includes(`{{${op.resource}.`);
+  return refersTo(op.path, op.resource);
 }

@@ -4,7 +4,7 @@
 // Bulk operations (a DELETE, PUT or PATCH on a path with no `{{…}}`: a whole collection) only
 // with --destructive; an operation whose prerequisites include one it may not send is left out,
 // and so is one the caller says cannot be sent (a variable not given, a refused schema).
-import { scheduleOrder, type ProjectGraph } from '../graph/index.js';
+import { refersTo, scheduleOrder, type ProjectGraph } from '../graph/index.js';
 import type { Operation, Project } from '../project/index.js';
 
 export interface ResourceTargets {
@@ -65,9 +65,7 @@ export function resourceTargets(
   };
   const targets: ResourceTargets[] = [];
   for (const resource of project.resources.values()) {
-    const own = `{{${resource.id}.`;
-    const ownIndexed = `{{${resource.id}[`;
-    const onInstance = (op: Operation) => op.path.includes(own) || op.path.includes(ownIndexed);
+    const onInstance = (op: Operation) => refersTo(op.path, resource.id);
     const t: ResourceTargets = { resource: resource.id, writes: [], lists: [], bulk: [] };
     for (const id of resource.operations) {
       const op = project.operations.get(id)!;

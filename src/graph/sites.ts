@@ -4,7 +4,7 @@ import type { Actor, AuthConfig, Environment, Operation, Project, RequestSpec, Y
 import { classify, type RefClass, type ScopeNames } from './scopes.js';
 import { loginFields } from './session.js';
 import { parseCached } from './parsed.js';
-import { hasTemplate, type Expr, type TemplatePart } from './template.js';
+import { hasTemplate, holdsReference, type Expr, type TemplatePart } from './template.js';
 import { visitStrings } from './walk.js';
 
 export type OwnerKind = 'operation' | 'actor' | 'environment';
@@ -74,18 +74,6 @@ const K = {
   pollUntil: ['poll_until'],
   pollCondition: ['poll_until', 'condition'],
 } as const;
-
-/** True when some string in `value` holds `{{`; allocates nothing. */
-function holdsTemplate(value: unknown): boolean {
-  if (typeof value === 'string') return hasTemplate(value);
-  if (typeof value !== 'object' || value === null) return false;
-  if (Array.isArray(value)) {
-    for (const v of value) if (holdsTemplate(v)) return true;
-    return false;
-  }
-  for (const key in value) if (holdsTemplate((value as Record<string, unknown>)[key])) return true;
-  return false;
-}
 
 class Collector {
   readonly all: RefSite[] = [];
@@ -168,7 +156,7 @@ class Collector {
 
   /** The strings of `value`, at `base` + `keys`; paths are built only for strings holding `{{`. */
   private value(t: Target, section: RefSection, value: unknown, base: YamlPath, keys: YamlPath): void {
-    if (!holdsTemplate(value)) return;
+    if (!holdsReference(value)) return;
     visitStrings(value, [...base, ...keys], (text, at) => this.string(t, section, text, at), hasTemplate);
   }
 

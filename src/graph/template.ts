@@ -1,7 +1,7 @@
 // Parsing of `{{ ... }}` references (docs/format.md#references). Pure: no project, no runtime.
 // The runtime renders these parts; the graph and lint read their scopes.
 
-import { parseDuration } from '../project/index.js';
+import { isSecretRef, parseDuration } from '../project/index.js';
 import { FAKER_NAMES, fakerKey, fakerName, type FakerName } from './faker.js';
 import { didYouMean } from './suggest.js';
 
@@ -26,6 +26,25 @@ export type TemplatePart =
 /** True when the string contains at least one `{{`. Cheap pre-check for hot paths. */
 export function hasTemplate(text: string): boolean {
   return text.includes('{{');
+}
+
+/** Levels of a value read at most: deeper than a project file may nest (its loader stops at 64). */
+const MAX_VALUE_DEPTH = 100;
+
+/**
+ * Whether a value the project writes holds a reference: a `{{` in one of its strings, or a
+ * `!secret`. Allocates nothing: the graph asks it of every request value before walking one.
+ */
+export function holdsReference(value: unknown, depth = 0): boolean {
+  if (typeof value === 'string') return hasTemplate(value);
+  if (typeof value !== 'object' || value === null || depth > MAX_VALUE_DEPTH) return false;
+  if (isSecretRef(value)) return true;
+  if (Array.isArray(value)) {
+    for (const v of value) if (holdsReference(v, depth + 1)) return true;
+    return false;
+  }
+  for (const key in value) if (holdsReference((value as Record<string, unknown>)[key], depth + 1)) return true;
+  return false;
 }
 
 /**
@@ -171,4 +190,37 @@ export function* refsOf(parts: TemplatePart[]): Generator<Expr> {
     yield p.expr;
     if (p.expr.kind === 'codec') yield* refsOf(p.expr.arg);
   }
+}
+
+type RefPart = Extract<TemplatePart, { kind: 'ref' }>;
+
+/**
+ * `text` with each reference replaced by what `replace` gives for it, the rest as written; a
+ * reference it gives `undefined` for stays, and the references inside its codec argument
+ * (`{{$.base64.encode('{{item.id}}')}}`) are offered in turn. Read by the parser, not a
+ * pattern: spaces inside the braces, quotes and `}}` inside an argument are what they are here.
+ */
+export function mapRefs(text: string, replace: (ref: RefPart) => string | undefined): string {
+  if (!text.includes('{{')) return text;
+  return parseTemplate(text)
+    .map((p) => {
+      if (p.kind === 'text') return p.text;
+      if (p.kind === 'error') return p.raw;
+      const out = replace(p);
+      if (out !== undefined) return out;
+      return p.expr.kind === 'codec' ? `{{${mapRefs(p.raw.slice(2, -2), replace)}}}` : p.raw;
+    })
+    .join('');
+}
+
+/** Whether `text` refers to `scope` (`{{item.id}}`, `{{ item[2].id }}`, inside a codec argument too). */
+export function refersTo(text: string, scope: string): boolean {
+  if (!text.includes('{{')) return false;
+  for (const expr of refsOf(parseTemplate(text))) if (expr.kind === 'scoped' && expr.scope === scope) return true;
+  return false;
+}
+
+/** The inside of one reference as written, trimmed: `{{ product.id }}` -> `product.id`. */
+export function refSource(raw: string): string {
+  return raw.startsWith('{{') && raw.endsWith('}}') ? raw.slice(2, -2).trim() : raw;
 }

@@ -3,7 +3,7 @@
 // it. One subgraph per resource; implicit edges solid, labelled with the field they carry;
 // depends_on edges dashed; each actor drawn once, pointing at the operation where it logs in
 // (its first in schedule order). Given outcomes, nodes are coloured by them (the run report).
-import { scheduleOrder, type Edge, type ProjectGraph } from '../graph/index.js';
+import { refSource, scheduleOrder, type Edge, type ProjectGraph } from '../graph/index.js';
 import type { Project } from '../project/index.js';
 import type { OperationStatus } from '../runner/index.js';
 
@@ -93,7 +93,7 @@ function loginPlaces(project: Project, graph: ProjectGraph, ids: string[]): Map<
 
 /** The field an implicit edge carries: `product.id`, and whose login reads it when an actor's does. */
 function carried(edge: Edge): string {
-  const field = edge.via.replace(/^\{\{\s*|\s*\}\}$/g, '');
+  const field = refSource(edge.via);
   const owner = edge.site?.owner;
   return owner && owner.kind !== 'operation' ? `${field} (${owner.kind} ${owner.id})` : field;
 }

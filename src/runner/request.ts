@@ -2,7 +2,7 @@
 // A run sends the operation as written; a probe (probe.ts) with its overrides: another
 // body or query (data, never rendered), another actor or none, no retry.
 import { FlowError } from '../errors.js';
-import type { RefSite } from '../graph/index.js';
+import { holdsReference, type RefSite } from '../graph/index.js';
 import { type Actor, isSecretRef, type Operation, type TemplateValue } from '../project/index.js';
 import { type FlowResponse, getHeader, type PreparedRequest } from '../http/index.js';
 import { render, type RenderContext } from '../runtime/index.js';
@@ -74,7 +74,7 @@ async function prepareProbe(ctx: RunContext, op: Operation, rc: RenderContext, a
   let body = probe.body;
   if (probe.keepWritten && isMap(body) && isMap(op.body)) {
     body = { ...body };
-    for (const [k, v] of Object.entries(op.body)) if (holdsTemplate(v, 0)) (body as Record<string, unknown>)[k] = render(v, rc);
+    for (const [k, v] of Object.entries(op.body)) if (holdsReference(v)) (body as Record<string, unknown>)[k] = render(v, rc);
   }
   req.body = JSON.stringify(body);
   if (getHeader(req, 'content-type') === undefined) req.headers['content-type'] = 'application/json';
@@ -83,12 +83,4 @@ async function prepareProbe(ctx: RunContext, op: Operation, rc: RenderContext, a
 
 function isMap(v: unknown): v is Record<string, TemplateValue> {
   return !!v && typeof v === 'object' && !Array.isArray(v) && !isSecretRef(v);
-}
-
-/** A value the project writes with a reference: a `{{…}}` in it, or a `!secret`. */
-function holdsTemplate(v: unknown, depth: number): boolean {
-  if (typeof v === 'string') return v.includes('{{');
-  if (!v || typeof v !== 'object' || depth > 16) return false;
-  if (isSecretRef(v)) return true;
-  return Object.values(v).some((x) => holdsTemplate(x, depth + 1));
 }

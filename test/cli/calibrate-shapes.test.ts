@@ -94,6 +94,24 @@ describe('flow calibrate on the error shapes of a feature-flag server', () => {
     const run = await flow(dir, ['run', 'admin.tag_create', 'admin.revive', 'admin.apps']);
     expect(run.stdout).toMatch(/^3 passed, 0 failed/m);
   }, 60_000);
+
+  it('reads a body schema a $ref names, under a +json media type, as the contract check does', async () => {
+    const flags = JSON.parse(FLAGS_OPENAPI) as { paths: Record<string, { post: Record<string, unknown> }>; components?: unknown };
+    const revive = flags.paths['/api/admin/archive/revive'].post;
+    const schema = (revive.requestBody as { content: Record<string, unknown> }).content['application/json'];
+    revive.requestBody = { $ref: '#/components/requestBodies/Revive' };
+    flags.components = { requestBodies: { Revive: { content: { 'application/vnd.flags+json': schema } } } };
+    const dir = await writeProject({
+      'flow.yaml': ROOT,
+      'environments/local.yaml': ENV,
+      'openapi.json': JSON.stringify(flags),
+      'resources/admin.yaml': 'name: admin\noperations:\n  revive: { method: POST, path: /api/admin/archive/revive }\n',
+    });
+    const r = await flow(dir, ['calibrate', '--writes', '--openapi', 'openapi.json', 'admin.revive']);
+    expect(r.stderr).toBe('');
+    expect(r.stdout).toContain('add `body: {"features":[]}` (sent as JSON)');
+    expect(r.stdout).toMatch(/the description requires `features`; then 200/);
+  }, 60_000);
 });
 
 const TRACKER = {

@@ -5,7 +5,8 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, test } from 'vitest';
-import { checkResponse, readDescription, Schemas, violationLine } from '../../src/contract/index.js';
+import { checkResponse, Schemas, violationLine } from '../../src/contract/index.js';
+import { readDescription } from '../../src/openapi/index.js';
 import { createResponse } from '../../src/http/response.js';
 
 const dir = mkdtempSync(path.join(tmpdir(), 'reqflow-check-'));

@@ -47,3 +47,32 @@ it('leaves out a step that was not sent, and writes one file per finding', async
   expect(doc.operations.check.depends_on).toEqual(['finding_server_error_project_get.step1_create']);
   expect(other.file).not.toBe(finding.file);
 });
+
+it('a replay acts on what it creates itself, however the project spaces its references (`{{ project.id }}`)', async () => {
+  // the spaces the template parser allows: a pattern for `{{project.` left them to the project's own instance
+  const files = { ...PROJECTS_PROJECT, 'resources/projects.yaml': PROJECTS_PROJECT['resources/projects.yaml'].replaceAll('{{project.', '{{ project.') };
+  const dir = await writeProject(files);
+  const project = await loadProject(dir);
+  const finding: ExploreFinding = {
+    code: 'E_SERVER_ERROR',
+    operation: 'project.get',
+    message: 'GET /projects/{{ project.id }} answered 500',
+    seed: 1,
+    problem: { code: 'E_SERVER_ERROR', message: 'GET /projects/{{ project.id }} answered 500' },
+    steps: [
+      {
+        operation: 'project.create',
+        role: 'create',
+        body: { name: 'x' },
+        invalid: false,
+        status: 201,
+        request: request('POST', '/projects'),
+        response: response(201),
+      },
+      { operation: 'project.get', role: 'read', invalid: false, status: 500, request: request('GET', '/projects/p1'), response: response(500) },
+    ],
+  };
+  await writeReplays(project, [finding], path.join(dir, 'found'), () => undefined);
+  const doc = parse(await readFile(finding.file!, 'utf8')) as { name: string; operations: Record<string, { path: string }> };
+  expect(doc.operations.check.path).toBe(`/projects/{{ ${doc.name}.id}}`);
+});

@@ -4,7 +4,7 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { readDescription, type Description } from '../../src/contract/index.js';
+import { readDescription, type Description } from '../../src/openapi/index.js';
 import { isSecured, operationSecurity, roleRequirement, securityCounts } from '../../src/explore/security.js';
 import { loadProject, type Project } from '../../src/project/index.js';
 import { cleanProjects, writeProject } from '../helpers/project.js';

@@ -1,5 +1,16 @@
 import { describe, expect, it } from 'vitest';
-import { FAKER_NAMES, parseExpr, parseTemplate, refsOf, type Expr, type TemplatePart } from '../../src/graph/index.js';
+import {
+  FAKER_NAMES,
+  holdsReference,
+  mapRefs,
+  parseExpr,
+  parseTemplate,
+  refersTo,
+  refSource,
+  refsOf,
+  type Expr,
+  type TemplatePart,
+} from '../../src/graph/index.js';
 
 function onlyRef(text: string): Expr {
   const parts = parseTemplate(text);
@@ -120,5 +131,36 @@ describe('parseTemplate: errors never throw and never swallow the rest', () => {
     const expr = parseExpr("$.base64.encode('{{$.random}}')");
     if (typeof expr === 'string' || expr.kind !== 'codec') throw new Error('codec expected');
     expect(expr.arg[0]).toMatchObject({ kind: 'error' });
+  });
+});
+
+describe('mapRefs, refersTo, refSource: templates read by the parser where patterns were', () => {
+  it('rewrites references, spaces and codec arguments included, and leaves text and literals alone', () => {
+    const rename = (text: string) => mapRefs(text, (r) => (r.expr.kind === 'scoped' && r.expr.scope === 'item' ? r.raw.replace('item', 'copy') : undefined));
+    expect(rename('/items/{{ item.id }}/{{item[2].id}}')).toBe('/items/{{ copy.id }}/{{copy[2].id}}');
+    expect(rename("{{$.base64.encode('{{item.id}}:{{env.x}}')}}")).toBe("{{$.base64.encode('{{copy.id}}:{{env.x}}')}}");
+    // `{{'{{'}}item.id}}` is the text `{{item.id}}`, not a reference
+    expect(rename("{{'{{'}}item.id}} and {{items.id}}")).toBe("{{'{{'}}item.id}} and {{items.id}}");
+    expect(mapRefs("/files/{{$.url.encode('a}b/c')}}/meta", () => 'x')).toBe('/files/x/meta');
+  });
+
+  it('refersTo reads the scope; refSource the inside of one reference', () => {
+    expect(refersTo('/items/{{ item.id }}', 'item')).toBe(true);
+    expect(refersTo('/items/{{item[2].id}}', 'item')).toBe(true);
+    expect(refersTo("/x/{{$.url.encode('{{item.id}}')}}", 'item')).toBe(true);
+    expect(refersTo("/items/{{'{{'}}item.id}}", 'item')).toBe(false);
+    expect(refersTo('/items/{{items.id}}', 'item')).toBe(false);
+    expect(refSource('{{ product.id }}')).toBe('product.id');
+    expect(refSource('order.create')).toBe('order.create');
+  });
+});
+
+describe('holdsReference: one answer for the graph, the runner and explore', () => {
+  it('a `{{` in a string at any depth, or a !secret; plain values and look-alikes do not', () => {
+    const secret = { __reqflow: 'secret', name: 'PW' };
+    expect(holdsReference('{{env.x}}')).toBe(true);
+    expect(holdsReference({ a: [{ b: 'x {{order.id}}' }] })).toBe(true);
+    expect(holdsReference({ login: { password: secret } })).toBe(true);
+    expect(holdsReference({ a: ['{ {not}}', 1, null, true], name: 'PW' })).toBe(false);
   });
 });

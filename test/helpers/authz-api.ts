@@ -11,10 +11,10 @@
 //   E_AUTHZ_ROLE         GET /admin/stats (scope admin) answers any valid token
 //   E_AUTHZ_ANONYMOUS    POST /pages makes a page with no credentials
 import { readdirSync, readFileSync } from 'node:fs';
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import type { AddressInfo, Socket } from 'node:net';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { ANSWERED, chars, jsonBody, send, serveCrud } from './crud-api.js';
 
 export const AUTHZ_TOKENS = { alice: 'tok-alice-5ecret-a1', bob: 'tok-bob-5ecret-b2', admin: 'tok-admin-5ecret-c3' } as const;
 /** the secrets the fixture's actors read */
@@ -77,14 +77,9 @@ function invalid(kind: string, body: unknown, partial: boolean): string | undefi
       continue;
     }
     const min = rule.required ? 1 : 0;
-    if (typeof v !== 'string' || [...v].length < min || [...v].length > rule.max) return `${k}: a string of ${min} to ${rule.max} characters`;
+    if (typeof v !== 'string' || chars(v) < min || chars(v) > rule.max) return `${k}: a string of ${min} to ${rule.max} characters`;
   }
   return undefined;
-}
-
-function send(res: ServerResponse, status: number, body?: unknown): void {
-  if (body === undefined) res.writeHead(status).end();
-  else res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(body));
 }
 
 export async function startAuthzApi({ fixed }: { fixed: boolean }): Promise<AuthzApi> {
@@ -107,14 +102,8 @@ export async function startAuthzApi({ fixed }: { fixed: boolean }): Promise<Auth
     if (!m) return send(res, 404, { error: 'no such path' });
     const [, kind, id] = m;
     const store = stores[kind];
-    let body: unknown;
-    if (req.method === 'POST' || req.method === 'PATCH') {
-      try {
-        body = JSON.parse(text);
-      } catch {
-        return send(res, 400, { error: 'not JSON' });
-      }
-    }
+    const body = jsonBody(req, res, text);
+    if (body === ANSWERED) return;
     if (!id) {
       const anonymousPage = !fixed && kind === 'pages' && req.method === 'POST';
       if (!user && !anonymousPage) return denied();
@@ -160,28 +149,5 @@ export async function startAuthzApi({ fixed }: { fixed: boolean }): Promise<Auth
     }
     return send(res, 405, { error: 'method not allowed' });
   };
-  const sockets = new Set<Socket>();
-  const server = createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (c: Buffer) => chunks.push(c));
-    req.on('end', () => handle(req, res, Buffer.concat(chunks).toString('utf8')));
-  });
-  server.on('connection', (s) => {
-    sockets.add(s);
-    s.on('close', () => sockets.delete(s));
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  return {
-    url: `http://127.0.0.1:${port}`,
-    notes: stores.notes,
-    boards: stores.boards,
-    pages: stores.pages,
-    log,
-    close: () =>
-      new Promise<void>((resolve) => {
-        for (const s of sockets) s.destroy();
-        server.close(() => resolve());
-      }),
-  };
+  return { ...(await serveCrud(handle)), notes: stores.notes, boards: stores.boards, pages: stores.pages, log };
 }

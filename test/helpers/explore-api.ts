@@ -10,8 +10,8 @@
 //   E_SERVER_ERROR      GET /items?limit=50 answers 500 (the schema allows 1 to 50): a query value
 //   E_SERVER_ERROR      a second item with the title of another answers 500 (a unique index
 //                       the description does not state): reachable only by a sequence
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import type { AddressInfo, Socket } from 'node:net';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { ANSWERED, chars, jsonBody, send, serveCrud } from './crud-api.js';
 
 export const EXPLORE_TOKEN = 'tok-3xpl0re-s3cret-value';
 
@@ -34,8 +34,6 @@ export interface ExploreApi {
   close(): Promise<void>;
 }
 
-const chars = (s: string) => [...s].length;
-
 /** Why `body` breaks ItemInput (`partial`: ItemPatch); undefined when it is valid. */
 function invalid(body: unknown, partial: boolean, fixed: boolean): string | undefined {
   if (!body || typeof body !== 'object' || Array.isArray(body)) return 'the body must be an object';
@@ -52,14 +50,6 @@ function invalid(body: unknown, partial: boolean, fixed: boolean): string | unde
     if (!Array.isArray(t) || t.length > 5 || t.some((x) => typeof x !== 'string' || chars(x) > 20)) return 'tags: at most 5 strings of at most 20 characters';
   }
   return undefined;
-}
-
-function send(res: ServerResponse, status: number, body?: unknown): void {
-  if (body === undefined) {
-    res.writeHead(status).end();
-    return;
-  }
-  res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(body));
 }
 
 function shown(item: Item): Omit<Item, 'deleted'> {
@@ -80,14 +70,8 @@ export async function startExploreApi({ fixed }: { fixed: boolean }): Promise<Ex
     log.push(`${req.method} ${url.pathname}${url.search} ${text}`);
     if (!m) return send(res, 404, { error: 'no such path' });
     if (req.headers.authorization !== `Bearer ${EXPLORE_TOKEN}`) return send(res, 401, { error: 'unauthorized' });
-    let body: unknown;
-    if (req.method === 'POST' || req.method === 'PATCH') {
-      try {
-        body = JSON.parse(text);
-      } catch {
-        return send(res, 400, { error: 'not JSON' });
-      }
-    }
+    const body = jsonBody(req, res, text);
+    if (body === ANSWERED) return;
     const id = m[1];
     if (!id && req.method === 'GET') {
       const raw = url.searchParams.get('limit');
@@ -139,29 +123,7 @@ export async function startExploreApi({ fixed }: { fixed: boolean }): Promise<Ex
     }
     return send(res, 405, { error: 'method not allowed' });
   };
-  const sockets = new Set<Socket>();
-  const server = createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (c: Buffer) => chunks.push(c));
-    req.on('end', () => handle(req, res, Buffer.concat(chunks).toString('utf8')));
-  });
-  server.on('connection', (s) => {
-    sockets.add(s);
-    s.on('close', () => sockets.delete(s));
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  return {
-    url: `http://127.0.0.1:${port}`,
-    count,
-    log,
-    items,
-    close: () =>
-      new Promise<void>((resolve) => {
-        for (const s of sockets) s.destroy();
-        server.close(() => resolve());
-      }),
-  };
+  return { ...(await serveCrud(handle)), count, log, items };
 }
 
 const ITEM_FIELDS = `

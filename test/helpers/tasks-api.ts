@@ -2,8 +2,8 @@
 // description but which accepts 0 and 6 (`fixed: true`: it refuses them). Everything else it
 // checks strictly, so the one E_ACCEPTS_INVALID it can give is the off-by-one bound. Every
 // request is logged, body included, in order.
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import type { AddressInfo, Socket } from 'node:net';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { ANSWERED, chars, jsonBody, send, serveCrud } from './crud-api.js';
 
 export interface TasksApi {
   url: string;
@@ -12,16 +12,11 @@ export interface TasksApi {
   close(): Promise<void>;
 }
 
-function send(res: ServerResponse, status: number, body?: unknown): void {
-  if (body === undefined) res.writeHead(status).end();
-  else res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(body));
-}
-
 /** Why `b` is not a task to create; undefined when it is one. */
 function invalid(b: unknown, fixed: boolean): string | undefined {
   if (!b || typeof b !== 'object' || Array.isArray(b)) return 'the body must be an object';
   const t = b as Record<string, unknown>;
-  if (typeof t.title !== 'string' || [...t.title].length < 1 || [...t.title].length > 40) return 'title: 1 to 40 characters';
+  if (typeof t.title !== 'string' || chars(t.title) < 1 || chars(t.title) > 40) return 'title: 1 to 40 characters';
   const p = t.priority;
   if (typeof p !== 'number' || !Number.isInteger(p) || p < (fixed ? 1 : 0) || p > (fixed ? 5 : 6)) return 'priority: 1 to 5';
   if ('ref' in t && typeof t.ref !== 'string') return 'ref: a string';
@@ -42,12 +37,8 @@ export async function startTasksApi({ fixed }: { fixed: boolean }): Promise<Task
     const id = m[1];
     if (!id && req.method === 'GET') return send(res, 200, { tasks: [...tasks.values()] });
     if (!id && req.method === 'POST') {
-      let body: unknown;
-      try {
-        body = JSON.parse(text);
-      } catch {
-        return send(res, 400, { error: 'not JSON' });
-      }
+      const body = jsonBody(req, res, text);
+      if (body === ANSWERED) return;
       const why = invalid(body, fixed);
       if (why) return send(res, 400, { error: why });
       const task = { ...(body as Record<string, unknown>), id: `t${next++}` };
@@ -63,26 +54,7 @@ export async function startTasksApi({ fixed }: { fixed: boolean }): Promise<Task
     }
     return send(res, 405, { error: 'method not allowed' });
   };
-  const sockets = new Set<Socket>();
-  const server = createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (c: Buffer) => chunks.push(c));
-    req.on('end', () => handle(req, res, Buffer.concat(chunks).toString('utf8')));
-  });
-  server.on('connection', (s) => {
-    sockets.add(s);
-    s.on('close', () => sockets.delete(s));
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return {
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
-    log,
-    close: () =>
-      new Promise<void>((resolve) => {
-        for (const s of sockets) s.destroy();
-        server.close(() => resolve());
-      }),
-  };
+  return { ...(await serveCrud(handle)), log };
 }
 
 const json = (schema: string) => `{ application/json: { schema: { $ref: '#/components/schemas/${schema}' } } }`;

@@ -3,12 +3,15 @@
 // `/context/{contextField}` is a context field's name, `/environments/{environment}` one of
 // the environments the server lists, `/archive/{featureName}` a feature wherever it is. Each
 // placeholder is bound to the producer's `name` (it was `<SET_VIA_--var>`, or a field of a
-// nested list); and a create's name gets a number of the run, so the next run does not find
+// nested list); and a create's name gets a run-unique part (a UUID), so the next run does not find
 // it taken (409).
 import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { importApi, type ImportResult } from '../../src/import/index.js';
+import type { Endpoint } from '../../src/import/infer/endpoints.js';
+import { itemParams, uniqueIdentity } from '../../src/import/infer/identity.js';
+import { parsePath } from '../../src/import/infer/paths.js';
 import { fileValue, operation, tempDir } from './helpers.js';
 
 const json = (schema: object) => ({ content: { 'application/json': { schema } } });
@@ -113,12 +116,22 @@ describe('a value stated by one of the schemas a field may match', () => {
 });
 
 describe('a create whose item is addressed by its name', () => {
-  it('keeps the example and adds a number of the run to it, with why', () => {
-    // the run's own part: a number, or a uuid where the name also reads as a unique identifier (import/infer/values.ts)
-    expect(operation(result, 'feature.create').body).toEqual({ name: expect.stringMatching(/^disable-comments-\{\{\$\.(faker\.number|uuid)\}\}$/) });
-    expect(operation(result, 'context.create').body).toEqual({ name: expect.stringMatching(/^subscriptionTier-\{\{\$\.(faker\.number|uuid)\}\}$/) });
+  it('keeps the example and adds the run-unique part to it (a UUID, as every unique literal gets), with why', () => {
+    expect(operation(result, 'feature.create').body).toEqual({ name: 'disable-comments-{{$.uuid}}' });
+    expect(operation(result, 'context.create').body).toEqual({ name: 'subscriptionTier-{{$.uuid}}' });
     expect(operation(result, 'context.create')._provenance).toMatchObject({
-      evidence: { 'body.name': expect.stringMatching(/\{contextField\} under \/api\/admin\/context|unique/) },
+      evidence: { 'body.name': '"subscriptionTier" with a run-unique part: a server keeps name unique, and a second run must not answer 409' },
     });
+  });
+});
+
+describe('the identity rule on its own (a literal name no other rule made unique)', () => {
+  it('appends the same UUID part as every unique literal, never a number that a later run may draw again', () => {
+    const endpoint = (method: string, path: string, kind: string) => ({ method, segments: parsePath(path), name: { kind } }) as unknown as Endpoint;
+    const create = endpoint('POST', '/features', 'collection');
+    const body = { name: 'beta', enabled: true };
+    const why = uniqueIdentity(body, create, itemParams([create, endpoint('GET', '/features/{featureName}', 'item')]));
+    expect(body).toEqual({ name: 'beta-{{$.uuid}}', enabled: true });
+    expect(why?.key).toBe('body.name');
   });
 });

@@ -3,12 +3,12 @@
 // src/calibrate.
 import path from 'node:path';
 import { parseCommandArgs, usageError } from '../usage.js';
-import { applyCalibration, calibrate, planCalibration } from '../../calibrate/index.js';
+import { applyCalibration, calibrate, planCalibration, type CalibrateOptions } from '../../calibrate/index.js';
+import { bodyFieldSchema, readDescription } from '../../openapi/index.js';
 import { buildGraph } from '../../graph/index.js';
 import type { Project } from '../../project/index.js';
 import { FlowError } from '../../errors.js';
 import { reportingWriteErrors, writeNamedFile } from '../write-failure.js';
-import { fieldSchemas, type FieldSchema } from '../field-schemas.js';
 import { formatCalibration, formatCalibrationPlan } from '../format/calibration.js';
 import { EXIT, type CliIO, type Command } from '../io.js';
 import { openLiveProject, parseVars } from '../open-live-project.js';
@@ -111,9 +111,11 @@ export default (async function calibrateCommand(argv: string[], io: CliIO): Prom
   }
   if (unset.length && !planCalibration(project, graph, asked, flags).run.length) return usage(`${describeUnset(unset)}\nnothing was sent`);
 
-  let fieldSchema: FieldSchema | undefined;
+  // the schema the description gives a body field: the value proposed for a field a 400/422 names comes from it
+  let fieldSchema: CalibrateOptions['fieldSchema'];
   try {
-    if (o.openapi !== undefined) fieldSchema = await fieldSchemas(path.resolve(io.cwd, o.openapi));
+    const desc = o.openapi === undefined ? undefined : await readDescription(path.resolve(io.cwd, o.openapi));
+    if (desc) fieldSchema = (op, field) => bodyFieldSchema(desc, op, field);
   } catch (err) {
     return usage(`--openapi: ${err instanceof FlowError ? `${err.code}: ${err.message}` : String(err)}`);
   }

@@ -1,12 +1,12 @@
 // A create's identity: the body field the created item is addressed by (`POST /features`
 // with `name`, read back at `/features/{featureName}`). A documented example there makes a
 // test that passes once: the next run, or the calibrate before it, finds the name taken
-// (409) or archived. The example keeps its text and gets a number of the run after it.
+// (409) or archived. The example keeps its text and gets the run-unique part values.ts gives
+// every unique literal (a UUID) after it.
 import type { TemplateValue } from '../../project/index.js';
 import type { Endpoint } from './endpoints.js';
 import { isVarSegment, shapeOf } from './paths.js';
-
-const UNIQUE_SUFFIX = '-{{$.faker.number}}';
+import { RUN_UNIQUE } from './values.js';
 
 /**
  * Collection shape -> the parameter of the item path right under it (`/features` ->
@@ -46,9 +46,9 @@ export function uniqueIdentity(body: TemplateValue | undefined, e: Endpoint, ite
   const field = param === undefined ? undefined : identityField(record, param);
   const value = field === undefined ? undefined : record[field];
   if (field === undefined || typeof value !== 'string' || value.includes('{{') || value === '') return undefined;
-  record[field] = `${value}${UNIQUE_SUFFIX}`;
+  record[field] = `${value}-${RUN_UNIQUE}`;
   return {
     key: `body.${field}`,
-    why: `the created item is addressed by it ({${param}} under ${shapeOf(e.segments)}): the example ${JSON.stringify(value)} gets a number of the run, so a second run does not find it taken`,
+    why: `the created item is addressed by it ({${param}} under ${shapeOf(e.segments)}): the example ${JSON.stringify(value)} gets a run-unique part, so a second run does not find it taken`,
   };
 }

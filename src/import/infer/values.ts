@@ -97,6 +97,9 @@ const UNIQUE_NAME = /^(name|slug|username|user_?name|login|handle|email|e_?mail|
 /** An e-mail address, whatever its field's name (an owner, a contact): accounts keep them unique. */
 const EMAIL = /^[^@\s]+@[^@\s]+\.[^@\s]+$/;
 
+/** The run-unique part a literal that must be unique gets: a UUID, which no other run (nor create) draws again. */
+export const RUN_UNIQUE = '{{$.uuid}}';
+
 /**
  * A literal that must be unique, in a create's body (a POST), gets a run-unique part so the
  * project runs twice: `disable-comments` becomes `disable-comments-{{$.uuid}}`, an e-mail (in
@@ -107,7 +110,7 @@ function runUnique(field: string, value: TemplateValue, key: string, scope: Valu
   const email = EMAIL.test(value);
   if (!email && !UNIQUE_NAME.test(field)) return value;
   const at = value.indexOf('@');
-  const out = email ? `${value.slice(0, at)}+{{$.uuid}}${value.slice(at)}` : `${value}-{{$.uuid}}`;
+  const out = email ? `${value.slice(0, at)}+${RUN_UNIQUE}${value.slice(at)}` : `${value}-${RUN_UNIQUE}`;
   scope.evidence[key] = `${JSON.stringify(value)} with a run-unique part: a server keeps ${field} unique, and a second run must not answer 409`;
   return out;
 }

@@ -9,6 +9,7 @@ import $RefParser, { ResolverError, type FileInfo } from '@apidevtools/json-sche
 import { FlowError } from '../errors.js';
 import { scalarText } from '../project/index.js';
 import { MAX_DOCUMENT_DEPTH, measure, readRegularFile } from '../limits/index.js';
+import { escapePointer, record } from './pointer.js';
 
 export type Doc = Record<string, unknown>;
 
@@ -183,12 +184,4 @@ export function matchOperation(desc: Description, method: string, pathname: stri
     if (m !== method.toUpperCase() && list.some((op) => op.patterns.some((p) => p.test(path)))) return { pathKnown: true };
   }
   return { pathKnown: false };
-}
-
-export function escapePointer(key: string): string {
-  return key.replace(/~/g, '~0').replace(/\//g, '~1');
-}
-
-export function record(v: unknown): Record<string, unknown> {
-  return v && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : {};
 }
