@@ -20,7 +20,11 @@ export function removalsOf(ctx: RunContext, resource: string): Operation[] {
     const own: Operation[] = [];
     const others: Operation[] = [];
     for (const op of ctx.project.operations.values()) {
-      if (removedBy(ctx, op) === resource) (op.resource === resource ? own : others).push(op);
+      if (removedBy(ctx, op) !== resource) continue;
+      if (op.resource === resource) own.push(op);
+      // another resource's, only when its path names nothing else (`/archive/{{feature.name}}`):
+      // `/groups/{{group.id}}/members/{{user.id}}` acts on a group, which may not be the run's
+      else if (pathSites(ctx, op).filter((s) => s.class === 'resource').length === 1) others.push(op);
     }
     byResource.set(resource, (chain = [...own, ...others]));
   }
@@ -33,10 +37,7 @@ export function removedBy(ctx: RunContext, op: Operation): string | undefined {
   const t = targetOf(ctx, op);
   if (t.kind !== 'instance') return undefined;
   const path = op.path.replace(/[?#].*$/, '').replace(/\/+$/, '');
-  const last = ctx.graph
-    .sitesOf('operation', op.id)
-    .filter((s) => s.section === 'path' && !s.nested)
-    .at(-1);
+  const last = pathSites(ctx, op).at(-1);
   return last && path.endsWith(`/${last.raw}`) && last.expr?.kind === 'scoped' && last.expr.scope === t.resource ? t.resource : undefined;
 }
 
@@ -44,4 +45,8 @@ export function removedBy(ctx: RunContext, op: Operation): string | undefined {
 export function nameField(ctx: RunContext, op: Operation): string | undefined {
   const t = targetOf(ctx, op);
   return t.kind === 'instance' ? t.field : undefined;
+}
+
+function pathSites(ctx: RunContext, op: Operation) {
+  return ctx.graph.sitesOf('operation', op.id).filter((s) => s.section === 'path' && !s.nested);
 }

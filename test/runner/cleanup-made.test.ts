@@ -190,6 +190,26 @@ describe('removals', () => {
     onlyTheirs();
   });
 
+  it('another resource’s DELETE that also names something else (a group’s member) is not a removal of the flag', async () => {
+    const { runner } = await load(
+      files([CREATE, DELETE], {
+        'resources/archive.yaml': ARCHIVE,
+        'resources/group.yaml': [
+          'name: group',
+          'operations:',
+          '  list: { path: /flags, extract: { id: "$.data.flags[*].name" } }',
+          '  remove_member: { method: DELETE, path: "/groups/{{group.id}}/members/{{flag.name}}", depends_on: [group.list], acts_on: existing }',
+          '',
+        ].join('\n'),
+      }),
+    );
+    await runner.runMany(['flag.create']);
+    const report = await runner.cleanUp();
+    expect(report.deleted.map((d) => [d.via, d.then?.map((t) => t.via)])).toEqual([['flag.delete', ['archive.delete']]]);
+    expect(srv.requests.filter((r) => r.path.startsWith('/groups'))).toEqual([]);
+    onlyTheirs();
+  });
+
   it('two removals that read different fields: each instance goes by the one it has a value for', async () => {
     const { runner } = await load(
       files([

@@ -70,11 +70,12 @@ describeUnleash('Unleash 7.5.1: a calibrate and a run touch only what they creat
     expect(outputs.join('\n')).toMatch(/E_SWITCH_NOT_NAMED|a switch/);
   });
 
-  // Measured on 2026-11-28 before the fix: 4 flags left (the create that answered 201 where the
-  // import expected 200 was never recorded; 3 clones, POST .../{featureName}/clone, which
-  // extract nothing). An archived flag counts as left: DELETE .../features/{featureName} only
-  // archives, and the project also holds DELETE /api/admin/archive/{featureName}, which removes
-  // an archived flag, so the clean-up can and must leave none, archived or not.
+  // Measured on 2026-11-28 before the fix: 14 flags left, 4 active (a create that answered 201
+  // where the import expected 200 was never recorded; 3 clones, POST .../{featureName}/clone,
+  // which extract nothing) and 10 archived. An archived flag counts as left: DELETE
+  // .../features/{featureName} only archives, and the project also holds DELETE
+  // /api/admin/archive/{featureName}, which removes an archived flag, so the clean-up can and
+  // must leave none. After: none.
   test('no flag the calibration or the run created is left in the project, archived or not', async () => {
     const left = (await features()).map((f) => f.name).filter((n) => !before.features.some((f) => f.name === n));
     const archivedLeft = (await archived()).filter((n) => !before.archived.includes(n));
