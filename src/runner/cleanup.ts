@@ -42,7 +42,7 @@ export async function cleanUp(ctx: RunContext): Promise<CleanupReport> {
     const out = await removeInstance(ctx, resource, index, instance, pending, trace);
     if (!out.stop && !out.steps.length && instance.removedBy?.length) continue;
     if (!out.stop && out.steps.length) {
-      deleted.push({ ...entry, via: out.steps[0].via, status: out.steps[0].status, ...(out.steps.length > 1 ? { then: out.steps.slice(1) } : {}) });
+      deleted.push({ ...entry, ...out.steps[0], ...(out.steps.length > 1 ? { then: out.steps.slice(1) } : {}) });
       continue;
     }
     // where it stopped (what it answered, if it was sent), and what was sent before
@@ -78,10 +78,14 @@ async function removeInstance(
       continue;
     }
     try {
-      const { response } = await probeOnce(ctx, at, {}, trace, { resource, instance });
-      const status = response.status;
-      steps.push({ via: at.id, status });
-      if ((status < 200 || status >= 300) && status !== 404 && status !== 410) return { steps, stop: { at, status, why: `${at.id} answered ${status}` } };
+      let { status } = (await probeOnce(ctx, at, {}, trace, { resource, instance })).response;
+      // refused: the actor that made it may remove it (a try that gave the create its actor, not yet the delete)
+      const maker = instance.origin?.actor;
+      const refused = (status === 401 || status === 403) && maker !== undefined && maker !== at.actor;
+      if (refused) status = (await probeOnce(ctx, at, { actor: maker }, trace, { resource, instance })).response.status;
+      steps.push({ via: at.id, ...(refused ? { actor: maker } : {}), status });
+      if ((status < 200 || status >= 300) && status !== 404 && status !== 410)
+        return { steps, stop: { at, status, why: `${at.id} answered ${status}${refused ? ` (as ${maker} too)` : ''}` } };
     } catch (err) {
       return { steps, stop: { at, why: ctx.redactor.text(err instanceof Error ? err.message : String(err)) } };
     }

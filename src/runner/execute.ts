@@ -36,9 +36,10 @@ export async function executeOnce(ctx: RunContext, op: Operation, trace: Trace, 
   const started = ctx.state.started;
   let contract: ReturnType<typeof checkResponse>;
   let extracted: Record<string, unknown>;
+  // a DELETE that answered 2xx removed its instance, whatever status the operation expects
+  if (op.method === 'DELETE') markGone(ctx, op, res, binding);
   try {
     if (!op.pollUntil) checkStatus(res, op.expectStatus, ctx.redactor, () => expectStatusLoc(ctx.project, op));
-    if (op.method === 'DELETE') markGone(ctx, op, res, binding);
     // A response that breaks the contract still goes through extract and assert: when nothing
     // else fails, its values are recorded and its dependents run, so one run shows every drift.
     contract = ctx.options.responseCheck ? checkResponse(ctx, op, res, trace) : undefined;

@@ -127,6 +127,8 @@ export interface CleanupEntry {
   createdBy?: string;
   /** the delete operation sent (for what is left: the one that failed, or could not be sent) */
   via?: string;
+  /** `via` was sent as the actor that made the instance, its own identity having been refused */
+  actor?: string;
   /** what the delete answered */
   status?: number;
   /** the removals sent after `via` (an archive's delete after the archiving one) */
@@ -137,6 +139,8 @@ export interface CleanupEntry {
 
 export interface CleanupStep {
   via: string;
+  /** sent as the actor that made the instance, after `via`'s own answered 401 or 403 */
+  actor?: string;
   status: number;
 }
 

@@ -50,6 +50,8 @@ beforeEach(async () => {
         flag.tags = [];
         return void res.writeHead(204).end();
       }
+      // only the flag's maker may delete it
+      if (!m[2] && req.method === 'DELETE' && req.headers['x-key'] !== undefined && req.headers['x-key'] !== 'maker-key') return json(res, 403, {});
       if (!m[2] && req.method === 'DELETE') {
         flag.archived = true;
         return void res.writeHead(202).end();
@@ -227,6 +229,39 @@ describe('removals', () => {
     ]);
     expect(report.left).toEqual([]);
     expect([...flags.values()].map((f) => f.archived)).toEqual([false, true, true]);
+  });
+
+  it('a run’s DELETE that answered 202 where 200 was expected removed the flag all the same: the clean-up does not send it again', async () => {
+    const { runner } = await load(
+      files([CREATE, 'delete: { method: DELETE, path: "/flags/{{flag.name}}", expect_status: 200, depends_on: [flag.create] }'], {
+        'resources/archive.yaml': ARCHIVE,
+      }),
+    );
+    expect(outcomes(await runner.runMany(['flag.delete']))).toEqual([['flag.delete', 'failed', 'E_STATUS_MISMATCH']]);
+    const report = await runner.cleanUp();
+    expect(report.deleted.map((d) => [d.via, d.then])).toEqual([['archive.delete', undefined]]);
+    expect(srv.requests.filter((r) => r.method === 'DELETE' && r.path.startsWith('/flags/'))).toHaveLength(1);
+    onlyTheirs();
+  });
+
+  it('a removal refused (401, 403) is sent again as the actor that made the instance', async () => {
+    const { runner } = await load(
+      files([CREATE.replace('create: {', 'create: { actor: maker,'), DELETE.replace('delete: {', 'delete: { actor: other,')], {
+        'resources/archive.yaml': ARCHIVE.replace('delete: {', 'delete: { actor: maker,'),
+        'actors/maker.yaml': 'name: maker\nauth: { strategy: api_key, key: "{{secret.MAKER}}", location: header, name: x-key }\n',
+        'actors/other.yaml': 'name: other\nauth: { strategy: api_key, key: "{{secret.OTHER}}", location: header, name: x-key }\n',
+      }),
+      { secrets: { MAKER: 'maker-key', OTHER: 'other-key' } },
+    );
+    await runner.runMany(['flag.create']);
+    const report = await runner.cleanUp();
+    expect(report.deleted.map((d) => [d.via, d.actor, d.status, d.then])).toEqual([['flag.delete', 'maker', 202, [{ via: 'archive.delete', status: 200 }]]]);
+    expect(srv.requests.filter((r) => r.method === 'DELETE').map((r) => `${r.path.split('/')[1]} ${String(r.headers['x-key'])}`)).toEqual([
+      'flags other-key',
+      'flags maker-key',
+      'archive maker-key',
+    ]);
+    onlyTheirs();
   });
 
   it('a removal that fails is reported with its answer and what was sent before it', async () => {

@@ -17,7 +17,10 @@ export function formatCleanup(report: CleanupReport, command: string, listDelete
   const lines: string[] = [];
   for (const r of report.restored) lines.push(`  ${r.restored ? 'restored' : 'NOT restored'} ${r.operation}: ${r.detail}`);
   if (listDeleted)
-    for (const d of report.deleted) lines.push(`  deleted ${d.resource} ${named(d)} (${[d, ...(d.then ?? [])].map((s) => `${s.via} ${s.status}`).join(', ')})`);
+    for (const d of report.deleted)
+      lines.push(
+        `  deleted ${d.resource} ${named(d)} (${[d, ...(d.then ?? [])].map((s) => `${s.via}${s.actor ? ` as ${s.actor}` : ''} ${s.status}`).join(', ')})`,
+      );
   // one line per reason: a resource with no delete operation leaves each of its instances
   const left = new Map<string, string[]>();
   for (const l of report.left) {
