@@ -1,61 +1,95 @@
 // The clean-up after a run (docs/format.md#ownership): every switch the run flipped is written
-// back, then every instance its creates made and no DELETE removed is deleted with the
-// project's own delete operation, newest first (what was made under a parent goes before it).
-// Nothing else is touched. Each delete is sent once, as a probe bound to its instance: no
-// prerequisite runs for it, and whatever it answers is reported.
+// back, then every instance its creates made is removed with the project's own DELETEs
+// (removals.ts: the resource's, then one that removes what the first archived), newest first
+// (what was made under a parent goes before it). Nothing else is touched. Each removal is sent
+// once, as a probe bound to its instance: no prerequisite runs for it, and whatever it answers
+// is reported; what is left is reported with why.
 import { type Operation, scalarText } from '../project/index.js';
 import type { RunContext, Trace } from './context.js';
 import { targetOf } from './ownership.js';
 import { probeOnce } from './probe.js';
+import { nameField, removalsOf } from './removals.js';
+import type { Instance } from './state.js';
 import { restoreSwitches } from './switches.js';
-import type { CleanupEntry, CleanupReport } from './types.js';
+import type { CleanupEntry, CleanupReport, CleanupStep } from './types.js';
 
 export async function cleanUp(ctx: RunContext): Promise<CleanupReport> {
   const trace: Trace = { operation: 'clean-up', exchanges: [] };
   const restored = await restoreSwitches(ctx, trace);
   const deleted: CleanupEntry[] = [];
   const left: CleanupEntry[] = [];
-  for (const { resource, index, instance } of ctx.state.ownedLeft()) {
-    const del = deleteOf(ctx, resource);
-    // what names it: its delete's field, else an `id` (a resource with no delete is still named)
-    const field = (del && targetField(ctx, del)) ?? (Object.hasOwn(instance.values, 'id') ? 'id' : undefined);
+  for (const { resource, index, instance } of ctx.state.owned()) {
+    const chain = removalsOf(ctx, resource);
+    // the removals after the last one this instance had: none left, it is gone
+    const last = instance.removedBy?.at(-1);
+    const pending = last === undefined ? chain : chain.slice(chain.findIndex((op) => op.id === last) + 1);
+    if (last !== undefined && !pending.length) continue;
+    // what names it: the field of a removal it has, else an `id` (a resource with no removal is still named)
+    const field =
+      chain.map((op) => nameField(ctx, op)).find((f) => f !== undefined && Object.hasOwn(instance.values, f)) ??
+      (Object.hasOwn(instance.values, 'id') ? 'id' : undefined);
     const id = field !== undefined && instance.values[field] !== undefined ? ctx.redactor.text(scalarText(instance.values[field])) : undefined;
-    const entry: CleanupEntry = { resource, index, ...(id !== undefined ? { id } : {}), ...(instance.origin ? { createdBy: instance.origin.operation } : {}) };
-    if (!del) {
+    const entry: CleanupEntry = {
+      resource,
+      ...(index !== undefined ? { index } : {}),
+      ...(id !== undefined ? { id } : {}),
+      ...(instance.origin ? { createdBy: instance.origin.operation } : {}),
+    };
+    if (!chain.length) {
       left.push({ ...entry, why: `${resource} has no DELETE operation on one instance` });
       continue;
     }
-    if (id === undefined) {
-      left.push({ ...entry, via: del.id, why: `the instance has no ${field ?? 'id'} for ${del.path}` });
+    const out = await removeInstance(ctx, resource, index, instance, pending, trace);
+    if (!out.stop && !out.steps.length && instance.removedBy?.length) continue;
+    if (!out.stop && out.steps.length) {
+      deleted.push({ ...entry, ...out.steps[0], ...(out.steps.length > 1 ? { then: out.steps.slice(1) } : {}) });
+      continue;
+    }
+    // where it stopped (what it answered, if it was sent), and what was sent before
+    const { at, status, why } = out.stop ?? { at: pending[0], why: `each of ${pending.map((op) => op.id).join(', ')} names another ${resource}` };
+    const before = out.steps.slice(0, status === undefined ? undefined : -1).map((st) => `${st.via} ${st.status}`);
+    left.push({ ...entry, via: at.id, ...(status !== undefined ? { status } : {}), why: before.length ? `${why} (after ${before.join(', ')})` : why });
+  }
+  const report = { restored, deleted, left, exchanges: trace.exchanges };
+  ctx.emit({ type: 'cleanup', report });
+  return report;
+}
+
+/** Send each pending removal in turn; the first that fails (or cannot be named) stops it, with why. */
+async function removeInstance(
+  ctx: RunContext,
+  resource: string,
+  index: number | undefined,
+  instance: Instance,
+  pending: Operation[],
+  trace: Trace,
+): Promise<{ steps: CleanupStep[]; stop?: { at: Operation; status?: number; why: string } }> {
+  const steps: CleanupStep[] = [];
+  let unnamed: { at: Operation; why: string } | undefined;
+  for (const at of pending) {
+    const t = targetOf(ctx, at);
+    // `/items/{{item[2].id}}` removes the second item only
+    if (t.kind === 'instance' && t.index !== undefined && t.index !== index) continue;
+    // a removal that reads a field this instance lacks is another way to remove another kind of it
+    // (`/context/{{context.name}}` beside `/projects/{{project.id}}/context/{{context.name_2}}`)
+    const field = nameField(ctx, at);
+    if (field === undefined || instance.values[field] === undefined) {
+      unnamed ??= { at, why: `the instance has no ${field ?? 'id'} for ${at.path}` };
       continue;
     }
     try {
-      const { response } = await probeOnce(ctx, del, { instance: index }, trace);
-      if ((response.status >= 200 && response.status < 300) || response.status === 404 || response.status === 410) {
-        instance.gone = true;
-        deleted.push({ ...entry, via: del.id, status: response.status });
-      } else {
-        left.push({ ...entry, via: del.id, status: response.status, why: `${del.id} answered ${response.status}` });
-      }
+      let { status } = (await probeOnce(ctx, at, {}, trace, { resource, instance })).response;
+      // refused: the actor that made it may remove it (a try that gave the create its actor, not yet the delete)
+      const maker = instance.origin?.actor;
+      const refused = (status === 401 || status === 403) && maker !== undefined && maker !== at.actor;
+      if (refused) status = (await probeOnce(ctx, at, { actor: maker }, trace, { resource, instance })).response.status;
+      steps.push({ via: at.id, ...(refused ? { actor: maker } : {}), status });
+      if ((status < 200 || status >= 300) && status !== 404 && status !== 410)
+        return { steps, stop: { at, status, why: `${at.id} answered ${status}${refused ? ` (as ${maker} too)` : ''}` } };
     } catch (err) {
-      left.push({ ...entry, via: del.id, why: ctx.redactor.text(err instanceof Error ? err.message : String(err)) });
+      return { steps, stop: { at, why: ctx.redactor.text(err instanceof Error ? err.message : String(err)) } };
     }
   }
-  return { restored, deleted, left, exchanges: trace.exchanges };
-}
-
-/** The resource's DELETE of one of its own instances, the first declared. */
-function deleteOf(ctx: RunContext, resource: string): Operation | undefined {
-  for (const id of ctx.project.resources.get(resource)?.operations ?? []) {
-    const op = ctx.project.operations.get(id);
-    if (!op || op.method !== 'DELETE') continue;
-    const t = targetOf(ctx, op);
-    if (t.kind === 'instance' && t.resource === resource) return op;
-  }
-  return undefined;
-}
-
-function targetField(ctx: RunContext, op: Operation): string | undefined {
-  const t = targetOf(ctx, op);
-  return t.kind === 'instance' ? t.field : undefined;
+  // nothing that applies to it after a removal the run sent: it is gone
+  return steps.length || !unnamed || instance.removedBy?.length ? { steps } : { steps, stop: unnamed };
 }

@@ -11,6 +11,8 @@ import { requestOnce } from './request.js';
 import { checkAsserts, checkResponse, checkStatus, extract } from './verify.js';
 import { checkOutage } from './outage.js';
 import { checkOwnership, checkSwitch, recordSource, targetInstance } from './ownership.js';
+import { keepMade } from './made.js';
+import { removedBy } from './removals.js';
 
 export interface OnceResult {
   extracted: Record<string, unknown>;
@@ -31,23 +33,31 @@ export async function executeOnce(ctx: RunContext, op: Operation, trace: Trace, 
   checkOwnership(ctx, op, binding);
   const exchange = () => requestOnce(ctx, op, rc, trace, target);
   const res = op.pollUntil ? await pollUntil(ctx, op, rc, exchange) : await exchange();
-  if (!op.pollUntil) checkStatus(res, op.expectStatus, ctx.redactor, () => expectStatusLoc(ctx.project, op));
-  if (op.method === 'DELETE') markGone(ctx, op, res, binding);
-  // A response that breaks the contract still goes through extract and assert: when nothing
-  // else fails, its values are recorded and its dependents run, so one run shows every drift.
-  const contract = ctx.options.responseCheck ? checkResponse(ctx, op, res, trace) : undefined;
+  const started = ctx.state.started;
+  let contract: ReturnType<typeof checkResponse>;
   let extracted: Record<string, unknown>;
+  // a DELETE that answered 2xx removed its instance, whatever status the operation expects
+  if (op.method === 'DELETE') markGone(ctx, op, res, binding);
   try {
-    const { scalars, many } = extract(op.extract, res);
-    // post_response sees what was just extracted, in the instance it is about to go into
-    extracted = op.postResponse
-      ? { ...scalars, ...(await postResponseHook(ctx, op, trace, res, { ...(target ?? ctx.state.into(op.resource, op.id))?.values, ...scalars })) }
-      : scalars;
-    ctx.state.record(op.resource, op.id, extracted, many, target, recordSource(ctx, op, op.actor));
-    for (const name in many) extracted[name] = many[name];
-  } catch (err) {
-    // the contract's violation comes first, as it came first in the checks (and often explains the rest)
-    throw contract ? contract.error : err;
+    if (!op.pollUntil) checkStatus(res, op.expectStatus, ctx.redactor, () => expectStatusLoc(ctx.project, op));
+    // A response that breaks the contract still goes through extract and assert: when nothing
+    // else fails, its values are recorded and its dependents run, so one run shows every drift.
+    contract = ctx.options.responseCheck ? checkResponse(ctx, op, res, trace) : undefined;
+    try {
+      const { scalars, many } = extract(op.extract, res);
+      // post_response sees what was just extracted, in the instance it is about to go into
+      extracted = op.postResponse
+        ? { ...scalars, ...(await postResponseHook(ctx, op, trace, res, { ...(target ?? ctx.state.into(op.resource, op.id))?.values, ...scalars })) }
+        : scalars;
+      ctx.state.record(op.resource, op.id, extracted, many, target, recordSource(ctx, op, op.actor));
+      for (const name in many) extracted[name] = many[name];
+    } catch (err) {
+      // the contract's violation comes first, as it came first in the checks (and often explains the rest)
+      throw contract ? contract.error : err;
+    }
+  } finally {
+    // what the answer made and the state did not record is still the run's to clean up
+    keepMade(ctx, op, res, op.actor, started);
   }
 
   const { records, error } = checkAsserts(op, res, rc, ctx.redactor);
@@ -56,11 +66,15 @@ export async function executeOnce(ctx: RunContext, op: Operation, trace: Trace, 
   return { ...asserted, error };
 }
 
-/** A DELETE that answered 2xx (or found it gone already) removed its instance: the clean-up leaves it. */
+/**
+ * A removal (removals.ts) that answered 2xx (or found it gone already) is noted on its instance:
+ * the clean-up sends only the removals that come after it.
+ */
 export function markGone(ctx: RunContext, op: Operation, res: FlowResponse, binding?: Binding): void {
   if ((res.status < 200 || res.status >= 300) && res.status !== 404 && res.status !== 410) return;
+  if (removedBy(ctx, op) === undefined) return;
   const found = targetInstance(ctx, op, binding);
-  if (found) found.instance.gone = true;
+  if (found) (found.instance.removedBy ??= []).push(op.id);
 }
 
 /** The `expect_status` line, which a mismatch is about; without one (any 2xx), the operation's. */

@@ -11,6 +11,7 @@ import { markGone } from './execute.js';
 import type { ProbeOverrides } from './types.js';
 import { extract } from './verify.js';
 import { recordSource } from './ownership.js';
+import { keepMade } from './made.js';
 
 export interface ProbeOutcome {
   response: FlowResponse;
@@ -19,10 +20,30 @@ export interface ProbeOutcome {
   recorded: boolean;
 }
 
-export async function probeOnce(ctx: RunContext, op: Operation, overrides: ProbeOverrides, trace: Trace): Promise<ProbeOutcome> {
-  const binding = overrides.instance === undefined ? undefined : bindInstance(ctx, op, overrides.instance);
+/** `bound`: the instance its references read, given (the clean-up's, which may be kept aside) rather than by index. */
+export async function probeOnce(ctx: RunContext, op: Operation, overrides: ProbeOverrides, trace: Trace, bound?: Binding): Promise<ProbeOutcome> {
+  const binding = bound ?? (overrides.instance === undefined ? undefined : bindInstance(ctx, op, overrides.instance));
   const rc = renderContext(ctx, binding);
   const response = await requestOnce(ctx, op, rc, trace, binding?.instance, overrides);
+  const actor = overrides.actor === undefined ? op.actor : (overrides.actor ?? undefined);
+  const started = ctx.state.started;
+  try {
+    return await recordProbe(ctx, op, overrides, trace, response, binding, actor);
+  } finally {
+    // a create the probe does not record is still the run's to clean up
+    keepMade(ctx, op, response, actor, started);
+  }
+}
+
+async function recordProbe(
+  ctx: RunContext,
+  op: Operation,
+  overrides: ProbeOverrides,
+  trace: Trace,
+  response: FlowResponse,
+  binding: Binding | undefined,
+  actor: string | undefined,
+): Promise<ProbeOutcome> {
   // a DELETE that removed its instance: the clean-up does not send it again
   if (op.method === 'DELETE') markGone(ctx, op, response, binding);
   if (!overrides.record || !accepted(response, op.expectStatus)) return { response, extracted: {}, recorded: false };
@@ -32,7 +53,6 @@ export async function probeOnce(ctx: RunContext, op: Operation, overrides: Probe
     const extracted = op.postResponse
       ? { ...scalars, ...(await postResponseHook(ctx, op, trace, response, { ...(target ?? ctx.state.into(op.resource, op.id))?.values, ...scalars })) }
       : scalars;
-    const actor = overrides.actor === undefined ? op.actor : (overrides.actor ?? undefined);
     ctx.state.record(op.resource, op.id, extracted, many, target, recordSource(ctx, op, actor));
     for (const name in many) extracted[name] = many[name];
     return { response, extracted: ctx.redactor.value(extracted), recorded: true };

@@ -60,7 +60,24 @@ export async function requestOnce(
   if (!probe && targetOf(ctx, op).kind === 'switch') await readPriorState(ctx, op.id, req, trace, actor?.id);
   // a probe is sent once: a 5xx or a 429 is its answer, not a hiccup to retry
   const timeoutMs = probe ? (probe.timeoutMs ?? op.timeoutMs) : op.timeoutMs;
-  return send(ctx, req, { trace, purpose: op.id, actor: actor?.id, timeoutMs, retry: probe ? undefined : op.retry });
+  const res = await send(ctx, req, { trace, purpose: op.id, actor: actor?.id, timeoutMs, retry: probe ? undefined : op.retry });
+  if (typeof req.body === 'string') sentBodies.set(res, req.body);
+  return res;
+}
+
+/** The body each answer's request carried (as text), for what the clean-up names a thing by (made.ts). */
+const sentBodies = new WeakMap<FlowResponse, string>();
+
+/** The JSON object the request of `res` sent, or undefined (none, not JSON, not an object). */
+export function sentObject(res: FlowResponse): Record<string, unknown> | undefined {
+  const text = sentBodies.get(res);
+  if (text === undefined || !text.trimStart().startsWith('{')) return undefined;
+  try {
+    const v: unknown = JSON.parse(text);
+    return v !== null && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 /**

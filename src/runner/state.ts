@@ -9,8 +9,16 @@ export interface Instance {
   origin?: InstanceOrigin;
   /** this run's create made it (docs/format.md#ownership): only such an instance is written to, and cleaned up */
   owned?: boolean;
-  /** a DELETE of this run answered 2xx for it */
-  gone?: boolean;
+  /**
+   * The DELETEs of this run that answered 2xx, 404 or 410 for it, in order (the clean-up sends
+   * the removals that come after the last one: an archive's delete after the archiving one)
+   */
+  removedBy?: string[];
+  /**
+   * made by a write whose answer the run does not record (a create that answered another status
+   * than expected, a clone): not in the lists templates read, there for the clean-up alone
+   */
+  aside?: boolean;
   /** creation order across every resource, from 1 (the clean-up goes newest first) */
   seq: number;
 }
@@ -29,6 +37,8 @@ export class RunState {
   private readonly instancesByResource = new Map<string, Instance[]>();
   /** the values of each instance, kept beside the list so that lookups allocate nothing */
   private readonly valueLists = new Map<string, Array<Record<string, unknown>>>();
+  /** what `keepAside` holds, per resource */
+  private readonly asideByResource = new Map<string, Instance[]>();
   private seq = 0;
 
   /**
@@ -56,6 +66,21 @@ export class RunState {
     if (source?.creates) instance.owned = true;
     this.instancesByResource.get(resource)!.push(instance);
     this.valueLists.get(resource)!.push(instance.values);
+  }
+
+  /** How many instances this state started so far (a caller sees whether a step recorded one). */
+  get started(): number {
+    return this.seq;
+  }
+
+  /** An instance the run made and does not record (Instance.aside): owned, read by the clean-up alone. */
+  keepAside(resource: string, values: Record<string, unknown>, origin: { operation: string; actor?: string }): Instance | undefined {
+    if (!this.instancesByResource.has(resource)) return undefined;
+    const instance: Instance = { values, writers: new Set([origin.operation]), seq: ++this.seq, origin, owned: true, aside: true };
+    let list = this.asideByResource.get(resource);
+    if (!list) this.asideByResource.set(resource, (list = []));
+    list.push(instance);
+    return instance;
   }
 
   instances(resource: string): Instance[] | undefined {
@@ -106,14 +131,15 @@ export class RunState {
     return newest && !newest.writers.has(op) ? newest : undefined;
   }
 
-  /** Every instance this run created and no DELETE of it removed, newest first. */
-  ownedLeft(): Array<{ resource: string; index: number; instance: Instance }> {
-    const out: Array<{ resource: string; index: number; instance: Instance }> = [];
+  /** Every instance this run created (those kept aside too, without an index), newest first. */
+  owned(): Array<{ resource: string; index?: number; instance: Instance }> {
+    const out: Array<{ resource: string; index?: number; instance: Instance }> = [];
     for (const [resource, list] of this.instancesByResource) {
       list.forEach((instance, i) => {
-        if (instance.owned && !instance.gone) out.push({ resource, index: i + 1, instance });
+        if (instance.owned) out.push({ resource, index: i + 1, instance });
       });
     }
+    for (const [resource, list] of this.asideByResource) for (const instance of list) out.push({ resource, instance });
     return out.sort((a, b) => b.instance.seq - a.instance.seq);
   }
 

@@ -116,18 +116,32 @@ export interface RunSummary {
 /** One instance the clean-up deleted, or could not (docs/format.md#ownership). */
 export interface CleanupEntry {
   resource: string;
-  /** its place in the run's state, from 1 (`{{item[2].id}}`) */
-  index: number;
+  /**
+   * its place in the run's state, from 1 (`{{item[2].id}}`); none for what a write made that
+   * the state does not record (a create that answered another status than expected, a clone)
+   */
+  index?: number;
   /** the value its delete names it by, redacted */
   id?: string;
   /** the operation whose answer made it */
   createdBy?: string;
-  /** the delete operation sent */
+  /** the delete operation sent (for what is left: the one that failed, or could not be sent) */
   via?: string;
+  /** `via` was sent as the actor that made the instance, its own identity having been refused */
+  actor?: string;
   /** what the delete answered */
   status?: number;
+  /** the removals sent after `via` (an archive's delete after the archiving one) */
+  then?: CleanupStep[];
   /** why it is left */
   why?: string;
+}
+
+export interface CleanupStep {
+  via: string;
+  /** sent as the actor that made the instance, after `via`'s own answered 401 or 403 */
+  actor?: string;
+  status: number;
 }
 
 export interface RestoreEntry {
@@ -151,7 +165,9 @@ export interface CleanupReport {
 export type RunEvent =
   | { type: 'operation:start'; operation: string; prerequisiteOf: string[] }
   | { type: 'request'; operation: string; purpose: string; request: RequestRecord; response?: ResponseRecord; error?: ErrorRecord }
-  | { type: 'operation:end'; result: OperationResult };
+  | { type: 'operation:end'; result: OperationResult }
+  /** what a clean-up did (each fork's too: a calibration's tries clean up one by one) */
+  | { type: 'cleanup'; report: CleanupReport };
 
 export interface RunnerOptions {
   /** environment id; default: the project's default_environment, else the only/first one */

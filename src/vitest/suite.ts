@@ -127,7 +127,7 @@ function budgetOf(project: Project, op: LayoutOperation): number {
 function cleanupWarning(report: CleanupReport): string {
   const lines = [
     ...report.restored.filter((r) => !r.restored).map((r) => `  NOT restored ${r.operation}: ${r.detail}`),
-    ...report.left.filter((l) => l.via).map((l) => `  left ${l.resource} ${l.id ?? `[${l.index}]`}: ${l.why}`),
+    ...report.left.filter((l) => l.via).map((l) => `  left ${l.resource} ${l.id ?? `[${l.index ?? l.createdBy}]`}: ${l.why}`),
   ];
   return `reqflow: the clean-up after this file's run left:\n${lines.join('\n')}`;
 }

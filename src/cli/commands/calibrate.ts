@@ -24,7 +24,8 @@ import {
   VAR_OPTION,
   type OptionTable,
 } from '../options.js';
-import { describeUnset, unsetVariables } from '../../runner/index.js';
+import { type CleanupReport, describeUnset, type RunEvent, unsetVariables } from '../../runner/index.js';
+import { formatCleanup, mergeCleanups } from '../format/cleanup.js';
 
 const OPTIONS = {
   project: { type: 'string', short: 'p', default: '.', arg: '<dir>', help: 'project directory holding flow.yaml (default: .)' },
@@ -119,7 +120,15 @@ export default (async function calibrateCommand(argv: string[], io: CliIO): Prom
   } catch (err) {
     return usage(`--openapi: ${err instanceof FlowError ? `${err.code}: ${err.message}` : String(err)}`);
   }
-  const result = await calibrate(project, asked, { ...flags, graph, env: o.env, vars, processEnv: io.env, fieldSchema, brake, named });
+  // each round and try cleans up what it created: what is left is said, with why
+  const cleanups: CleanupReport[] = [];
+  const onEvent = (e: RunEvent) => e.type === 'cleanup' && cleanups.push(e.report);
+  const result = await calibrate(project, asked, { ...flags, graph, env: o.env, vars, processEnv: io.env, fieldSchema, brake, named, onEvent });
+  const cleanup = mergeCleanups(cleanups);
+  // What was deleted is as it should be; what a DELETE could not remove (or a switch not written
+  // back) is said. As in the Vitest plugin, what has no DELETE at all is not (flow run lists it).
+  cleanup.left = cleanup.left.filter((l) => l.via);
+  if (cleanup.left.length || cleanup.restored.some((r) => !r.restored)) io.stderr(formatCleanup(cleanup, 'flow calibrate', false));
   const applied = o.apply
     ? await reportingWriteErrors('calibrate', io, () => applyCalibration(project, result.proposals, result.results, result.observed))
     : undefined;

@@ -1,20 +1,40 @@
 // What a clean-up did (docs/format.md#ownership), for flow run, calibrate and explore: the
 // switches written back, what was deleted, and what is left with why. Already redacted.
-import type { CleanupReport } from '../../runner/index.js';
+import type { CleanupEntry, CleanupReport } from '../../runner/index.js';
 
-export function formatCleanup(report: CleanupReport, command: string): string {
+/** Several clean-ups as one (a calibration's rounds and tries each clean up their own). */
+export function mergeCleanups(reports: readonly CleanupReport[]): CleanupReport {
+  return {
+    restored: reports.flatMap((r) => r.restored),
+    deleted: reports.flatMap((r) => r.deleted),
+    left: reports.flatMap((r) => r.left),
+    exchanges: reports.flatMap((r) => r.exchanges),
+  };
+}
+
+/** `listDeleted: false`: what was deleted is counted, not listed (a calibration deletes after each try). */
+export function formatCleanup(report: CleanupReport, command: string, listDeleted = true): string {
   const lines: string[] = [];
   for (const r of report.restored) lines.push(`  ${r.restored ? 'restored' : 'NOT restored'} ${r.operation}: ${r.detail}`);
-  for (const d of report.deleted) lines.push(`  deleted ${d.resource} ${d.id ?? `[${d.index}]`} (${d.via} ${d.status})`);
+  if (listDeleted)
+    for (const d of report.deleted)
+      lines.push(
+        `  deleted ${d.resource} ${named(d)} (${[d, ...(d.then ?? [])].map((s) => `${s.via}${s.actor ? ` as ${s.actor}` : ''} ${s.status}`).join(', ')})`,
+      );
   // one line per reason: a resource with no delete operation leaves each of its instances
   const left = new Map<string, string[]>();
   for (const l of report.left) {
     const key = `${l.resource}: ${l.why}`;
-    left.set(key, [...(left.get(key) ?? []), l.id ?? `[${l.index}]`]);
+    left.set(key, [...(left.get(key) ?? []), named(l)]);
   }
   for (const [key, ids] of left) lines.push(`  left ${key.split(':')[0]} ${ids.join(', ')}:${key.slice(key.indexOf(':') + 1)}`);
-  if (!lines.length) return '';
+  if (!lines.length && !report.deleted.length) return '';
   const counts = [`${report.deleted.length} deleted`, `${report.left.length} left`];
   if (report.restored.length) counts.unshift(`${report.restored.filter((r) => r.restored).length}/${report.restored.length} switch(es) restored`);
-  return `${command}: clean-up of what this run created: ${counts.join(', ')}\n${lines.join('\n')}\n`;
+  return `${command}: clean-up of what this run created: ${counts.join(', ')}\n${lines.map((l) => `${l}\n`).join('')}`;
+}
+
+/** Its name, else its place in the run's state, else what made it (a create the state did not record). */
+function named(e: CleanupEntry): string {
+  return e.id ?? (e.index !== undefined ? `[${e.index}]` : `(made by ${e.createdBy ?? 'a write'})`);
 }

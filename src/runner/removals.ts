@@ -1,0 +1,52 @@
+// How the clean-up removes an instance (docs/format.md#ownership): every DELETE of the project
+// whose path ends with one of the resource's instances (`/items/{{item.id}}`), the resource's
+// own first, then the others in the order declared. A server that archives on the first
+// (`DELETE /features/{{feature.name}}`) and removes what is archived on another
+// (`DELETE /archive/{{feature.name}}`) is left as it was: the clean-up sends each removal that
+// comes after the last one the instance had. A DELETE under the instance
+// (`/items/{{item.id}}/tags`) removes something else, and is none of these.
+import type { Operation } from '../project/index.js';
+import type { RunContext } from './context.js';
+import { targetOf } from './ownership.js';
+
+/** The removals of each resource, computed once per project. */
+const chains = new WeakMap<object, Map<string, Operation[]>>();
+
+export function removalsOf(ctx: RunContext, resource: string): Operation[] {
+  let byResource = chains.get(ctx.project);
+  if (!byResource) chains.set(ctx.project, (byResource = new Map<string, Operation[]>()));
+  let chain = byResource.get(resource);
+  if (!chain) {
+    const own: Operation[] = [];
+    const others: Operation[] = [];
+    for (const op of ctx.project.operations.values()) {
+      if (removedBy(ctx, op) !== resource) continue;
+      if (op.resource === resource) own.push(op);
+      // another resource's, only when its path names nothing else (`/archive/{{feature.name}}`):
+      // `/groups/{{group.id}}/members/{{user.id}}` acts on a group, which may not be the run's
+      else if (pathSites(ctx, op).filter((s) => s.class === 'resource').length === 1) others.push(op);
+    }
+    byResource.set(resource, (chain = [...own, ...others]));
+  }
+  return chain;
+}
+
+/** The resource whose instance `op` removes: a DELETE whose path ends with that instance's reference. */
+export function removedBy(ctx: RunContext, op: Operation): string | undefined {
+  if (op.method !== 'DELETE') return undefined;
+  const t = targetOf(ctx, op);
+  if (t.kind !== 'instance') return undefined;
+  const path = op.path.replace(/[?#].*$/, '').replace(/\/+$/, '');
+  const last = pathSites(ctx, op).at(-1);
+  return last && path.endsWith(`/${last.raw}`) && last.expr?.kind === 'scoped' && last.expr.scope === t.resource ? t.resource : undefined;
+}
+
+/** The field of its instance the removal's path reads (`id` for `/items/{{item.id}}`). */
+export function nameField(ctx: RunContext, op: Operation): string | undefined {
+  const t = targetOf(ctx, op);
+  return t.kind === 'instance' ? t.field : undefined;
+}
+
+function pathSites(ctx: RunContext, op: Operation) {
+  return ctx.graph.sitesOf('operation', op.id).filter((s) => s.section === 'path' && !s.nested);
+}
