@@ -31,6 +31,8 @@ export interface AuthzContext {
   /** cross-actor attempts sent, by `<owner> -> <other>` (`no credentials` for none) */
   attempts: Map<string, number>;
   onStep?: () => void;
+  /** each finding, once re-proven, as it is made */
+  onFinding: (f: ExploreFinding) => Promise<void>;
 }
 
 interface Planned {
@@ -49,19 +51,18 @@ const MUTATES = new Set<AttemptKind>(['update', 'delete']);
 export async function crossActorPass(
   project: Project,
   runner: Runner,
-  ctx: Omit<AuthzContext, 'project' | 'runner' | 'attempts'>,
+  ctx: Omit<AuthzContext, 'project' | 'runner' | 'attempts' | 'onFinding'>,
   targets: ResourceTargets[],
   onFinding: (f: ExploreFinding) => Promise<void>,
 ): Promise<Record<string, number>> {
   if (project.actors.size < 2) return {};
   const attempts = new Map<string, number>();
-  for (const f of await authzPass({ ...ctx, project, runner, attempts }, targets)) await onFinding(f);
+  await authzPass({ ...ctx, project, runner, attempts, onFinding }, targets);
   return Object.fromEntries(attempts);
 }
 
-/** Every cross-actor attempt on the targets' instances, then the roles' operations; the findings, each re-proven. */
-async function authzPass(ctx: AuthzContext, targets: ResourceTargets[]): Promise<ExploreFinding[]> {
-  const found: ExploreFinding[] = [];
+/** Every cross-actor attempt on the targets' instances, then the roles' operations; each finding reported once re-proven, as it is made. */
+async function authzPass(ctx: AuthzContext, targets: ResourceTargets[]): Promise<void> {
   const security = new Map<string, OperationSecurity>();
   const securityOf = (op: Operation) => {
     if (!security.has(op.id)) security.set(op.id, operationSecurity(ctx.contract.description, op));
@@ -74,13 +75,15 @@ async function authzPass(ctx: AuthzContext, targets: ResourceTargets[]): Promise
     const groups = [planned.filter((p) => !MUTATES.has(p.kind)), ...planned.filter((p) => MUTATES.has(p.kind)).map((p) => [p])];
     for (const group of groups) {
       if (!group.length || expired(ctx)) continue;
-      for (const f of await runInstance(ctx, t, owner, group, securityOf)) {
+      const tried = await runInstance(ctx, t, owner, group, securityOf);
+      // the owner's create failed: every other fork of this resource would fail the same way
+      if (!tried.created) break;
+      for (const f of tried.found) {
         if (ctx.known.has(`${f.code} ${f.operation}`)) continue;
         // re-proven: a fresh fork, a fresh instance, the one attempt again
         const again = await runInstance(ctx, t, owner, [f.planned], securityOf);
-        if (!again.some((g) => g.code === f.code)) continue;
-        ctx.known.add(`${f.code} ${f.operation}`);
-        found.push(f.finding);
+        if (!again.found.some((g) => g.code === f.code)) continue;
+        await report(ctx, f.code, f.operation, f.finding);
       }
     }
   }
@@ -88,11 +91,15 @@ async function authzPass(ctx: AuthzContext, targets: ResourceTargets[]): Promise
     if (!t.create || t.create.actor === undefined || expired(ctx) || ctx.known.has(`E_AUTHZ_ANONYMOUS ${t.create.id}`)) continue;
     const finding = await anonymousCreate(ctx, t, securityOf(t.create));
     if (!finding || !(await anonymousCreate(ctx, t, securityOf(t.create)))) continue;
-    ctx.known.add(`E_AUTHZ_ANONYMOUS ${t.create.id}`);
-    found.push(finding);
+    await report(ctx, 'E_AUTHZ_ANONYMOUS', t.create.id, finding);
   }
-  found.push(...(await rolePass(ctx, targets, securityOf)));
-  return found;
+  await rolePass(ctx, targets, securityOf);
+}
+
+/** A finding re-proven: known from now on (not reported twice), and reported at once. */
+async function report(ctx: AuthzContext, code: string, operation: string, finding: ExploreFinding): Promise<void> {
+  ctx.known.add(`${code} ${operation}`);
+  await ctx.onFinding(finding);
 }
 
 /** The create sent with no credentials, in a fork of its own; what it made is deleted as the owner would. */
@@ -164,13 +171,13 @@ async function runInstance(
   owner: string,
   group: Planned[],
   securityOf: (op: Operation) => OperationSecurity,
-): Promise<Found[]> {
+): Promise<{ created: boolean; found: Found[] }> {
   const fork = ctx.runner.fork({ onEvent: (e) => e.type === 'request' && ctx.counters.requests++ });
   const found: Found[] = [];
   let gone = false;
   try {
     const created = await probe(ctx, fork, t.create!, {}, true);
-    if (!created.seen || created.seen.status < 200 || created.seen.status >= 300 || !fork.values(t.resource)) return found;
+    if (!created.seen || created.seen.status < 200 || created.seen.status >= 300 || !fork.values(t.resource)) return { created: false, found };
     const identity = identityOf(t, fork.values(t.resource)!);
     // recorded: the read then stands as run, so the clean-up's delete does not send it again as its prerequisite
     const view = t.read ? await probe(ctx, fork, t.read, {}, true) : created;
@@ -200,12 +207,11 @@ async function runInstance(
     if (!gone && t.delete && Date.now() < ctx.deadline + 5000) await fork.probe(t.delete.id, { timeoutMs: ctx.timeoutMs });
     await fork.close();
   }
-  return found;
+  return { created: true, found };
 }
 
 /** The operations only one actor runs that the description scopes to a role, each tried as every other actor. */
-async function rolePass(ctx: AuthzContext, targets: ResourceTargets[], securityOf: (op: Operation) => OperationSecurity): Promise<ExploreFinding[]> {
-  const found: ExploreFinding[] = [];
+async function rolePass(ctx: AuthzContext, targets: ResourceTargets[], securityOf: (op: Operation) => OperationSecurity): Promise<void> {
   const counts = securityCounts(ctx.contract.description);
   const ops = [...ctx.project.operations.values()];
   // sent without an instance, changing nothing: the collection reads
@@ -232,12 +238,9 @@ async function rolePass(ctx: AuthzContext, targets: ResourceTargets[], securityO
         }
       };
       const finding = await tryIt();
-      if (!finding || !(await tryIt())) continue;
-      ctx.known.add(`E_AUTHZ_ROLE ${op.id}`);
-      found.push(finding);
+      if (finding && (await tryIt())) await report(ctx, 'E_AUTHZ_ROLE', op.id, finding);
     }
   }
-  return found;
 }
 
 interface Probed {

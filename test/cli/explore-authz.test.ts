@@ -25,8 +25,15 @@ afterAll(async () => {
 
 async function flow(dir: string, args: string[], api: AuthzApi) {
   const io = capturingIO({ cwd: dir, env: AUTHZ_ENV });
+  // the server's log as it stood when each FINDING line was printed
+  const logAt: string[][] = [];
+  const write = io.stdout;
+  io.stdout = (t: string) => {
+    if (t.startsWith('FINDING ')) logAt.push([...api.log]);
+    write(t);
+  };
   const code = await main([...args, '--var', `baseUrl=${api.url}`], io);
-  return { code, out: io.out, err: io.err };
+  return { code, out: io.out, err: io.err, logAt };
 }
 
 // the cross-actor pass comes first; its budget leaves it time on a loaded machine
@@ -55,6 +62,13 @@ describe('flow explore --authz', () => {
     expect(run.code).toBe(1);
     expect(run.out).toContain(`bob deleted alice's note`);
     expect(run.out).toContain('which needs oauth scope admin (the project runs it as admin)');
+  });
+
+  it('prints each finding as it is made: the first before the pass has sent its create with no credentials or its role checks', () => {
+    expect(run.logAt.length).toBeGreaterThan(0);
+    const first = run.logAt[0];
+    expect(first.some((l) => /^GET \/notes\/\S+ bob$/.test(l))).toBe(true);
+    expect(first.filter((l) => /^POST \/pages -$/.test(l) || /^GET \/admin\/stats (alice|bob)$/.test(l))).toEqual([]);
   });
 
   it("each finding shows the owner's request and the other actor's (or none's), redacted, and the summary counts the attempts per pair", () => {
