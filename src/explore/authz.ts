@@ -30,7 +30,7 @@ export interface Attempt {
   /** the actor it was tried as; null: no credentials at all */
   other: string | null;
   security: OperationSecurity;
-  shared?: Sharing;
+  shared?: Sharing[];
   /** the instance's identity as its bodies name it (`id: "n7"`): the fields its operations' paths read */
   identity: Record<string, unknown>;
   /** the owner's own view of the instance: its create's answer, or its read's */
@@ -80,7 +80,8 @@ export function byDesign(a: Pick<Attempt, 'kind' | 'operation' | 'resource' | 'o
     if (a.security.optional) return { kind: 'allowed', why: `the description makes credentials optional for ${a.security.described}` };
     if (!isSecured(a.security)) return { kind: 'allowed', why: `the description does not secure ${a.security.described ?? a.operation}` };
   } else if (sharedWith(a.shared, a.other, a.kind === 'read' || a.kind === 'list')) {
-    return { kind: 'allowed', why: `${a.resource} is shared with ${a.other}${a.shared?.access === 'read' ? ' to read' : ''}` };
+    const writes = sharedWith(a.shared, a.other, false);
+    return { kind: 'allowed', why: `${a.resource} is shared with ${a.other}${writes ? '' : ' to read'}` };
   }
   return undefined;
 }
@@ -165,10 +166,9 @@ export function judgeAnonymousCreate(c: {
   };
 }
 
-/** Whether `other` may do it by the resource's declaration: shared with it (every actor when `with` is left out), to read or to write. */
-export function sharedWith(shared: Sharing | undefined, other: string, reading: boolean): boolean {
-  if (!shared || (shared.with && !shared.with.includes(other))) return false;
-  return reading || shared.access === 'write';
+/** Whether `other` may do it by the resource's declaration: a grant to it (to every actor when `with` is left out), to read or to write. */
+export function sharedWith(shared: readonly Sharing[] | undefined, other: string, reading: boolean): boolean {
+  return (shared ?? []).some((g) => (!g.with || g.with.includes(other)) && (reading || g.access === 'write'));
 }
 
 const MAX_NODES = 10_000;

@@ -85,8 +85,8 @@ describe('lists', () => {
   });
 
   it('unless the resource is shared with that actor', () => {
-    expect(code(list({ notes: [NOTE] }, { shared: { access: 'read' } }))).toBe('allowed');
-    expect(code(list({ notes: [NOTE] }, { shared: { with: ['admin'], access: 'read' } }))).toBe('E_AUTHZ_OTHER_READ');
+    expect(code(list({ notes: [NOTE] }, { shared: [{ access: 'read' }] }))).toBe('allowed');
+    expect(code(list({ notes: [NOTE] }, { shared: [{ with: ['admin'], access: 'read' }] }))).toBe('E_AUTHZ_OTHER_READ');
   });
 });
 
@@ -123,10 +123,10 @@ describe('writes by another actor', () => {
   });
 
   it('sharing with write access allows it; read access does not', () => {
-    expect(code(write({ shared: { access: 'write' } }))).toBe('allowed');
-    expect(code(write({ shared: { with: ['bob'], access: 'write' } }))).toBe('allowed');
-    expect(code(write({ shared: { access: 'read' } }))).toBe('E_AUTHZ_OTHER_WRITE');
-    expect(code(read({ shared: { access: 'read' } }))).toBe('allowed');
+    expect(code(write({ shared: [{ access: 'write' }] }))).toBe('allowed');
+    expect(code(write({ shared: [{ with: ['bob'], access: 'write' }] }))).toBe('allowed');
+    expect(code(write({ shared: [{ access: 'read' }] }))).toBe('E_AUTHZ_OTHER_WRITE');
+    expect(code(read({ shared: [{ access: 'read' }] }))).toBe('allowed');
   });
 });
 
@@ -147,7 +147,7 @@ describe('no credentials', () => {
     expect(code(read({ other: null, security: PUBLIC }))).toBe('allowed');
     expect(code(read({ other: null, security: { ...SECURED, optional: true } }))).toBe('allowed');
     expect(code(read({ other: null, security: { public: false, optional: false, alternatives: [] } }))).toBe('allowed');
-    expect(code(read({ other: null, shared: { access: 'write' } }))).toBe('E_AUTHZ_ANONYMOUS');
+    expect(code(read({ other: null, shared: [{ access: 'write' }] }))).toBe('E_AUTHZ_ANONYMOUS');
   });
 });
 
@@ -179,11 +179,25 @@ describe('roles', () => {
 describe('sharedWith', () => {
   it('every actor when `with` is left out; read access lets them read only', () => {
     expect(sharedWith(undefined, 'bob', true)).toBe(false);
-    expect(sharedWith({ access: 'read' }, 'bob', true)).toBe(true);
-    expect(sharedWith({ access: 'read' }, 'bob', false)).toBe(false);
-    expect(sharedWith({ with: ['admin'], access: 'write' }, 'bob', true)).toBe(false);
-    expect(sharedWith({ with: ['admin'], access: 'write' }, 'admin', false)).toBe(true);
-    expect(sharedWith({ with: [], access: 'write' }, 'bob', true)).toBe(false);
+    expect(sharedWith([{ access: 'read' }], 'bob', true)).toBe(true);
+    expect(sharedWith([{ access: 'read' }], 'bob', false)).toBe(false);
+    expect(sharedWith([{ with: ['admin'], access: 'write' }], 'bob', true)).toBe(false);
+    expect(sharedWith([{ with: ['admin'], access: 'write' }], 'admin', false)).toBe(true);
+    expect(sharedWith([{ with: [], access: 'write' }], 'bob', true)).toBe(false);
+  });
+
+  it('several grants: each its actors and access (editors change it, viewers read it)', () => {
+    const roles = [
+      { with: ['editor'], access: 'write' as const },
+      { with: ['viewer'], access: 'read' as const },
+    ];
+    expect(sharedWith(roles, 'editor', false)).toBe(true);
+    expect(sharedWith(roles, 'viewer', true)).toBe(true);
+    expect(sharedWith(roles, 'viewer', false)).toBe(false);
+    expect(sharedWith(roles, 'guest', true)).toBe(false);
+    expect(byDesign(write({ other: 'viewer', shared: roles }))).toBeUndefined();
+    expect(byDesign(read({ other: 'viewer', shared: roles }))).toEqual({ kind: 'allowed', why: 'note is shared with viewer to read' });
+    expect(byDesign(read({ other: 'editor', shared: roles }))).toEqual({ kind: 'allowed', why: 'note is shared with editor' });
   });
 });
 
@@ -192,12 +206,12 @@ describe('byDesign: what is not sent at all', () => {
     expect(byDesign(read({ security: PUBLIC }))?.kind).toBe('allowed');
     expect(byDesign(read({ other: null, security: { ...SECURED, optional: true } }))?.kind).toBe('allowed');
     expect(byDesign(read({ other: null, security: { public: false, optional: false, alternatives: [] } }))?.kind).toBe('allowed');
-    expect(byDesign(read({ shared: { with: ['bob'], access: 'read' } }))).toEqual({ kind: 'allowed', why: 'note is shared with bob to read' });
+    expect(byDesign(read({ shared: [{ with: ['bob'], access: 'read' }] }))).toEqual({ kind: 'allowed', why: 'note is shared with bob to read' });
     // what the answer must decide is sent
     expect(byDesign(read())).toBeUndefined();
     expect(byDesign(read({ other: null }))).toBeUndefined();
-    expect(byDesign(write({ shared: { with: ['bob'], access: 'read' } }))).toBeUndefined();
-    expect(byDesign(read({ shared: { with: ['admin'], access: 'write' } }))).toBeUndefined();
+    expect(byDesign(write({ shared: [{ with: ['bob'], access: 'read' }] }))).toBeUndefined();
+    expect(byDesign(read({ shared: [{ with: ['admin'], access: 'write' }] }))).toBeUndefined();
   });
 });
 
