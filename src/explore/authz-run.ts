@@ -117,7 +117,7 @@ async function anonymousCreate(ctx: AuthzContext, t: ResourceTargets, security: 
     const verdict = judgeAnonymousCreate({ operation: create.id, resource: t.resource, security, answer: tried.seen, made });
     return verdict.kind === 'finding' ? findingOf(ctx, verdict, create.id, [tried.step(null)]) : undefined;
   } finally {
-    if (Object.keys(made).length && t.delete) await fork.probe(t.delete.id, { timeoutMs: ctx.timeoutMs });
+    if (Object.keys(made).length) await fork.cleanUp();
     await fork.close();
   }
 }
@@ -204,7 +204,8 @@ async function runInstance(
       if (gone) break;
     }
   } finally {
-    if (!gone && t.delete && Date.now() < ctx.deadline + 5000) await fork.probe(t.delete.id, { timeoutMs: ctx.timeoutMs });
+    // everything the fork made, a prerequisite's instance too (a write's own create), each with the delete that reads it
+    if (Date.now() < ctx.deadline + 5000) await fork.cleanUp();
     await fork.close();
   }
   return { created: true, found };
