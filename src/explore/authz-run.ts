@@ -10,7 +10,7 @@ import type { FlowResponse } from '../http/index.js';
 import type { Operation, Project } from '../project/index.js';
 import type { ProbeResult, Runner } from '../runner/index.js';
 import type { FindingStep } from '../report/index.js';
-import { byDesign, judge, judgeAnonymousCreate, judgeRole, type Attempt, type AttemptKind, type Seen, type Verdict } from './authz.js';
+import { asRole, byDesign, judge, judgeAnonymousCreate, judgeRole, type Attempt, type AttemptKind, type Seen, type Verdict } from './authz.js';
 import { jsonOf, type ContractSchemas } from './checks.js';
 import type { ExploreFinding } from './replay.js';
 import { isSecured, operationSecurity, roleRequirement, securityCounts, type OperationSecurity } from './security.js';
@@ -39,6 +39,8 @@ interface Planned {
   kind: AttemptKind;
   op: Operation;
   other: string | null;
+  /** a role's write (security.ts roleRequirement): what it needs; tried whatever the sharing, reported as E_AUTHZ_ROLE */
+  role?: string;
 }
 
 const NOBODY = 'no credentials';
@@ -68,10 +70,11 @@ async function authzPass(ctx: AuthzContext, targets: ResourceTargets[]): Promise
     if (!security.has(op.id)) security.set(op.id, operationSecurity(ctx.contract.description, op));
     return security.get(op.id)!;
   };
+  const roleOf = roles(ctx, securityOf);
   for (const t of targets) {
     const owner = t.create?.actor;
     if (!t.create || owner === undefined) continue;
-    const planned = plan(ctx.project, t, owner).filter((p) => !byDesign(attemptOf(ctx, t, owner, p, securityOf(p.op))));
+    const planned = plan(ctx.project, t, owner, roleOf).filter((p) => !byDesign(attemptOf(ctx, t, owner, p, securityOf(p.op))));
     const groups = [planned.filter((p) => !MUTATES.has(p.kind)), ...planned.filter((p) => MUTATES.has(p.kind)).map((p) => [p])];
     for (const group of groups) {
       if (!group.length || expired(ctx)) continue;
@@ -93,7 +96,25 @@ async function authzPass(ctx: AuthzContext, targets: ResourceTargets[]): Promise
     if (!finding || !(await anonymousCreate(ctx, t, securityOf(t.create)))) continue;
     await report(ctx, 'E_AUTHZ_ANONYMOUS', t.create.id, finding);
   }
-  await rolePass(ctx, targets, securityOf);
+  await rolePass(ctx, targets, roleOf);
+}
+
+/**
+ * What makes an operation a role's (security.ts roleRequirement), by operation: one actor runs
+ * it, and its security needs what no operation of another actor needs. Undefined: anyone's.
+ */
+function roles(ctx: AuthzContext, securityOf: (op: Operation) => OperationSecurity): (op: Operation) => string | undefined {
+  const counts = securityCounts(ctx.contract.description);
+  const ops = [...ctx.project.operations.values()];
+  const found = new Map<string, string | undefined>();
+  return (op) => {
+    if (op.actor === undefined) return undefined;
+    if (!found.has(op.id)) {
+      const others = ops.filter((o) => o.actor !== undefined && o.actor !== op.actor).map(securityOf);
+      found.set(op.id, roleRequirement(securityOf(op), others, counts));
+    }
+    return found.get(op.id);
+  };
 }
 
 /** A finding re-proven: known from now on (not reported twice), and reported at once. */
@@ -122,8 +143,12 @@ async function anonymousCreate(ctx: AuthzContext, t: ResourceTargets, security: 
   }
 }
 
-/** What each other actor (and no credentials) tries on one of the owner's instances: read, list, every write, delete. */
-function plan(project: Project, t: ResourceTargets, owner: string): Planned[] {
+/**
+ * What each other actor (and no credentials) tries on one of the owner's instances: read, list,
+ * every write, delete. A role's write (or delete) is tried as every actor but the role's, the
+ * owner too: the instance is the run's own, what the write needs is the role.
+ */
+function plan(project: Project, t: ResourceTargets, owner: string, roleOf: (op: Operation) => string | undefined): Planned[] {
   const out: Planned[] = [];
   const ops: Array<[AttemptKind, Operation | undefined]> = [
     ['read', t.read],
@@ -132,10 +157,12 @@ function plan(project: Project, t: ResourceTargets, owner: string): Planned[] {
     ['delete', t.delete],
   ];
   for (const other of [...project.actors.keys(), null]) {
-    if (other === owner) continue;
     for (const [kind, op] of ops) {
+      if (!op) continue;
+      const role = MUTATES.has(kind) && other !== null ? roleOf(op) : undefined;
       // an operation the project itself runs as that actor (or with none): the project says it may
-      if (op && op.actor !== (other ?? undefined)) out.push({ kind, op, other });
+      if (op.actor === (other ?? undefined) || (other === owner && !role)) continue;
+      out.push(role ? { kind, op, other, role } : { kind, op, other });
     }
   }
   return out;
@@ -184,11 +211,12 @@ async function runInstance(
     for (const p of group) {
       if (expired(ctx)) break;
       const tried = await probe(ctx, fork, p.op, { actor: p.other });
-      const pair = `${owner} -> ${p.other ?? NOBODY}`;
+      // a role's write counts for the role's actor and the one who tried it
+      const pair = `${p.role ? p.op.actor : owner} -> ${p.other ?? NOBODY}`;
       ctx.attempts.set(pair, (ctx.attempts.get(pair) ?? 0) + 1);
       if (!tried.seen) continue;
       const after = MUTATES.has(p.kind) && t.read ? await probe(ctx, fork, t.read) : undefined;
-      const verdict: Verdict = judge({
+      const judged: Verdict = judge({
         ...attemptOf(ctx, t, owner, p, securityOf(p.op)),
         identity,
         ownerView: view.seen ?? created.seen,
@@ -197,6 +225,7 @@ async function runInstance(
         after: after?.seen,
         afterBy: t.read?.id,
       });
+      const verdict = p.role ? asRole(judged, p.op.id, p.role, p.op.actor!) : judged;
       if (after?.seen && (after.seen.status === 404 || after.seen.status === 410)) gone = true;
       if (verdict.kind !== 'finding') continue;
       const steps = [created.step(owner), tried.step(p.other), ...(after ? [after.step(owner)] : [])];
@@ -212,15 +241,12 @@ async function runInstance(
 }
 
 /** The operations only one actor runs that the description scopes to a role, each tried as every other actor. */
-async function rolePass(ctx: AuthzContext, targets: ResourceTargets[], securityOf: (op: Operation) => OperationSecurity): Promise<void> {
-  const counts = securityCounts(ctx.contract.description);
-  const ops = [...ctx.project.operations.values()];
-  // sent without an instance, changing nothing: the collection reads
+async function rolePass(ctx: AuthzContext, targets: ResourceTargets[], roleOf: (op: Operation) => string | undefined): Promise<void> {
+  // sent without an instance, changing nothing: the collection reads (a role's writes are tried on instances, runInstance)
   for (const op of targets.flatMap((t) => t.lists)) {
     const owner = op.actor;
     if (owner === undefined || expired(ctx)) continue;
-    const others = ops.filter((o) => o.actor !== undefined && o.actor !== owner).map(securityOf);
-    const requirement = roleRequirement(securityOf(op), others, counts);
+    const requirement = roleOf(op);
     if (!requirement) continue;
     for (const other of ctx.project.actors.keys()) {
       if (other === owner || ctx.known.has(`E_AUTHZ_ROLE ${op.id}`) || expired(ctx)) continue;

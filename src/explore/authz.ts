@@ -144,6 +144,16 @@ export function judgeRole(r: RoleAttempt): Verdict {
 }
 
 /**
+ * A role's write tried as another actor, on an instance of the run's own: a change another
+ * actor's write would be E_AUTHZ_OTHER_WRITE for is E_AUTHZ_ROLE, with what it needs; the rest
+ * as judged (a request with no credentials stays E_AUTHZ_ANONYMOUS).
+ */
+export function asRole(v: Verdict, operation: string, requirement: string, roleActor: string): Verdict {
+  if (v.kind !== 'finding' || v.code !== 'E_AUTHZ_OTHER_WRITE') return v;
+  return { kind: 'finding', code: 'E_AUTHZ_ROLE', message: `${v.message}; ${operation} needs ${requirement} (the project runs it as ${roleActor})` };
+}
+
+/**
  * A create sent with no credentials to an operation the description secures: E_AUTHZ_ANONYMOUS
  * when it answered 2xx and made an instance (`made`: what the create extracts came back), a
  * denial otherwise.

@@ -57,11 +57,16 @@ describe('flow explore --authz', () => {
       'E_AUTHZ_OTHER_READ note.get',
       'E_AUTHZ_OTHER_READ note.list',
       'E_AUTHZ_OTHER_WRITE note.delete',
+      'E_AUTHZ_ROLE page.feature',
       'E_AUTHZ_ROLE stats.get',
     ]);
     expect(run.code).toBe(1);
     expect(run.out).toContain(`bob deleted alice's note`);
     expect(run.out).toContain('which needs oauth scope admin (the project runs it as admin)');
+    // a role's write, on the run's own page: its owner is tried too, and the proof is the owner's next read
+    expect(run.out).toMatch(
+      /^ {2}(alice|bob) changed alice's page \(id "p\d+"\): page\.feature answered 200, and alice's next read \(page\.get\) shows featured true; page\.feature needs oauth scope admin \(the project runs it as admin\)$/m,
+    );
   });
 
   it('prints each finding as it is made: the first before the pass has sent its create with no credentials or its role checks', () => {
@@ -79,7 +84,7 @@ describe('flow explore --authz', () => {
     const line = /^authz: (\d+) cross-actor attempt\(s\) \((.*)\)$/m.exec(run.out);
     expect(line, run.out).not.toBeNull();
     const pairs = Object.fromEntries(line![2].split(', ').map((p) => [p.replace(/ \d+$/, ''), Number(/\d+$/.exec(p)![0])]));
-    expect(Object.keys(pairs).sort()).toEqual(['admin -> alice', 'alice -> admin', 'alice -> bob', 'alice -> no credentials']);
+    expect(Object.keys(pairs).sort()).toEqual(['admin -> alice', 'admin -> bob', 'alice -> admin', 'alice -> bob', 'alice -> no credentials']);
     expect(Object.values(pairs).reduce((a, b) => a + b, 0)).toBe(Number(line![1]));
   });
 
@@ -138,7 +143,7 @@ describe('no false alarm', () => {
     files['resources/notes.yaml'] = files['resources/notes.yaml'].replace('shared: { with: [admin] }', 'shared: true');
     const dir = await writeProject(files);
     const { out } = await flow(dir, [...LONGER, '--authz'], buggy);
-    expect(found(out)).toEqual(['E_AUTHZ_ANONYMOUS note.update', 'E_AUTHZ_ANONYMOUS page.create', 'E_AUTHZ_ROLE stats.get']);
+    expect(found(out)).toEqual(['E_AUTHZ_ANONYMOUS note.update', 'E_AUTHZ_ANONYMOUS page.create', 'E_AUTHZ_ROLE page.feature', 'E_AUTHZ_ROLE stats.get']);
   }, 60_000);
 
   it('without --authz, explore sends every request as the actor that made the instance: none of these bugs shows', async () => {
