@@ -1,7 +1,7 @@
 // The judgment of `flow explore --authz` (src/explore/authz.ts), case by case: what proves a
 // finding, what is a denial, and what sharing and public operations allow.
 import { describe, expect, it } from 'vitest';
-import { byDesign, judge, judgeAnonymousCreate, judgeRole, sharedWith, type Attempt } from '../../src/explore/authz.js';
+import { asRole, byDesign, judge, judgeAnonymousCreate, judgeRole, sharedWith, type Attempt } from '../../src/explore/authz.js';
 import type { OperationSecurity } from '../../src/explore/security.js';
 
 const SECURED: OperationSecurity = {
@@ -236,5 +236,20 @@ describe('a create with no credentials', () => {
     expect(judgeAnonymousCreate({ ...create, answer: { status: 401 } }).kind).toBe('denied');
     expect(judgeAnonymousCreate({ ...create, answer: { status: 200, body: { error: 'log in' } }, made: {} }).kind).toBe('denied');
     expect(judgeAnonymousCreate({ ...create, security: PUBLIC }).kind).toBe('allowed');
+  });
+});
+
+describe("asRole: a role's write tried as another actor", () => {
+  it('a proven change is E_AUTHZ_ROLE naming what it needs; a denial, or no credentials, stays as judged', () => {
+    const proven = { kind: 'finding' as const, code: 'E_AUTHZ_OTHER_WRITE' as const, message: "bob changed alice's page" };
+    expect(asRole(proven, 'page.feature', 'oauth scope admin', 'admin')).toEqual({
+      kind: 'finding',
+      code: 'E_AUTHZ_ROLE',
+      message: "bob changed alice's page; page.feature needs oauth scope admin (the project runs it as admin)",
+    });
+    const denied = { kind: 'denied' as const, why: 'page.feature answered 403 to bob' };
+    expect(asRole(denied, 'page.feature', 'oauth scope admin', 'admin')).toBe(denied);
+    const anonymous = { kind: 'finding' as const, code: 'E_AUTHZ_ANONYMOUS' as const, message: 'x' };
+    expect(asRole(anonymous, 'page.feature', 'oauth scope admin', 'admin')).toBe(anonymous);
   });
 });
