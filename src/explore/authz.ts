@@ -215,14 +215,27 @@ function distinctive(body: unknown): Record<string, unknown> {
 
 /** The fields `sent` set to a new value that `after` shows: `title "x" (was "y")`. */
 function changes(sent: unknown, before: unknown, after: unknown): string[] {
-  const [was, now] = [entity(before) ?? {}, entity(after)];
-  if (!isObject(sent) || !now) return [];
+  if (!isObject(sent)) return [];
+  const keys = Object.keys(sent);
+  const now = entity(after) && wrapped(entity(after)!, keys);
+  const was = wrapped(entity(before) ?? {}, keys);
+  if (!now) return [];
   const out: string[] = [];
   for (const [k, v] of Object.entries(sent)) {
     if (v === null || typeof v === 'object' || !(k in now) || !same(now[k], v) || same(was[k], v)) continue;
     out.push(`${k} ${JSON.stringify(v)}${k in was ? ` (was ${JSON.stringify(was[k])})` : ''}`);
   }
   return out;
+}
+
+/**
+ * The object that holds the sent fields: the view itself, or, when it has none of them, its one
+ * object-valued field (`{"version": 1, "tagType": {…}}`).
+ */
+function wrapped(view: Record<string, unknown>, keys: string[]): Record<string, unknown> {
+  if (keys.some((k) => k in view)) return view;
+  const inner = Object.values(view).filter(isObject);
+  return inner.length === 1 ? inner[0] : view;
 }
 
 function entity(body: unknown): Record<string, unknown> | undefined {

@@ -100,6 +100,17 @@ describe('writes by another actor', () => {
     });
   });
 
+  it("the change shows under the one object the owner's read wraps the instance in (Unleash: {version, tagType: {…}})", () => {
+    const wrapped = (text: string) => ({ version: 1, note: { ...NOTE, text } });
+    const v = judge(write({ ownerView: { status: 200, body: wrapped('milk') }, after: { status: 200, body: wrapped('pwned') } }));
+    expect(v).toMatchObject({ kind: 'finding', code: 'E_AUTHZ_OTHER_WRITE' });
+    expect(v.kind === 'finding' && v.message).toMatch(/shows text "pwned" \(was "milk"\)$/);
+    // not when two objects could hold it, nor when the read shows the old value
+    const two = (text: string) => ({ note: { ...NOTE, text }, previous: { ...NOTE, text: 'pwned' } });
+    expect(code(write({ ownerView: { status: 200, body: two('milk') }, after: { status: 200, body: two('milk') } }))).toBe('unproven');
+    expect(code(write({ ownerView: { status: 200, body: wrapped('milk') }, after: { status: 200, body: wrapped('milk') } }))).toBe('unproven');
+  });
+
   it("a 2xx the owner's next read does not show is not proven: the field is unchanged, or was that already, or is not shown", () => {
     expect(code(write({ after: { status: 200, body: NOTE } }))).toBe('unproven');
     expect(code(write({ sent: { text: 'milk' }, after: { status: 200, body: NOTE } }))).toBe('unproven');

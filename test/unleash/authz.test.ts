@@ -122,11 +122,14 @@ describeUnleash('Unleash 7.5.1: explore --authz as admin, editor and viewer', (s
       'E_AUTHZ_OTHER_WRITE context.delete',
       'E_AUTHZ_OTHER_WRITE context.update',
       'E_AUTHZ_OTHER_WRITE tag_type.delete',
+      'E_AUTHZ_OTHER_WRITE tag_type.update',
     ]);
     expect(asImported.out).toMatch(
       /^ {2}editor deleted admin's context \(name "subscriptionTier-[^"]+"\): context\.delete answered 200, and admin's next read \(context\.get\) answered 404$/m,
     );
     expect(asImported.out).toMatch(/^ {2}editor changed admin's context .*shows description "changed by reqflow" \(was null\)$/m);
+    // the tag type's read wraps it: {"version": 1, "tagType": {…}}
+    expect(asImported.out).toMatch(/^ {2}editor changed admin's tag_type .*shows description "changed by reqflow" \(was null\)$/m);
     // no finding was the viewer's writes or a request with no credentials: tried, refused
     expect(asImported.out).not.toMatch(/^ {2}(viewer|a request with no credentials) (changed|deleted)/m);
     expect(Object.keys(attempts(asImported.out)).sort()).toEqual(['admin -> editor', 'admin -> no credentials', 'admin -> viewer']);
