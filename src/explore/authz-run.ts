@@ -4,8 +4,10 @@
 // collection, changes it or deletes it (a probe as that actor), and the owner reads it again.
 // Reads and lists share one fork per resource; each write has a fork, and a fresh instance, of
 // its own. An operation that only one actor runs and that the description scopes to a role is
-// tried as every other actor. authz.ts judges; a finding is re-proven in a fresh fork before it
-// is reported. What the project shares or the description makes public is not sent at all.
+// tried as every other actor: a collection read as is, a write only on the fork's own instance.
+// authz.ts judges; a finding is re-proven in a fresh fork and reported at once. What the
+// project shares or the description makes public is not sent at all (a role's write is, shared
+// or not). Each fork cleans up what it made.
 import type { FlowResponse } from '../http/index.js';
 import type { Operation, Project } from '../project/index.js';
 import type { ProbeResult, Runner } from '../runner/index.js';

@@ -215,11 +215,10 @@ function distinctive(body: unknown): Record<string, unknown> {
 
 /** The fields `sent` set to a new value that `after` shows: `title "x" (was "y")`. */
 function changes(sent: unknown, before: unknown, after: unknown): string[] {
-  if (!isObject(sent)) return [];
+  const shown = entity(after);
+  if (!isObject(sent) || !shown) return [];
   const keys = Object.keys(sent);
-  const now = entity(after) && wrapped(entity(after)!, keys);
-  const was = wrapped(entity(before) ?? {}, keys);
-  if (!now) return [];
+  const [was, now] = [wrapped(entity(before) ?? {}, keys), wrapped(shown, keys)];
   const out: string[] = [];
   for (const [k, v] of Object.entries(sent)) {
     if (v === null || typeof v === 'object' || !(k in now) || !same(now[k], v) || same(was[k], v)) continue;
