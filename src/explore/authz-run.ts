@@ -31,10 +31,16 @@ export interface AuthzContext {
   known: Set<string>;
   counters: { steps: number; answered: number; requests: number };
   /** cross-actor attempts sent, by `<owner> -> <other>` (`no credentials` for none) */
-  attempts: Map<string, number>;
+  attempts: Map<string, AttemptCount>;
   onStep?: () => void;
   /** each finding, once re-proven, as it is made */
   onFinding: (f: ExploreFinding) => Promise<void>;
+}
+
+/** Per pair: the attempts sent, and how many the API refused (a non-2xx, or a 2xx showing none of the owner's data). */
+export interface AttemptCount {
+  sent: number;
+  refused: number;
 }
 
 interface Planned {
@@ -50,7 +56,7 @@ const MUTATES = new Set<AttemptKind>(['update', 'delete']);
 
 /**
  * The pass `flow explore --authz` makes before its sequences, on the same deadline and through
- * forks of the run's runner. The attempts sent, by pair.
+ * forks of the run's runner. The attempts sent, and refused, by pair.
  */
 export async function crossActorPass(
   project: Project,
@@ -58,9 +64,9 @@ export async function crossActorPass(
   ctx: Omit<AuthzContext, 'project' | 'runner' | 'attempts' | 'onFinding'>,
   targets: ResourceTargets[],
   onFinding: (f: ExploreFinding) => Promise<void>,
-): Promise<Record<string, number>> {
+): Promise<Record<string, AttemptCount>> {
   if (project.actors.size < 2) return {};
-  const attempts = new Map<string, number>();
+  const attempts = new Map<string, AttemptCount>();
   await authzPass({ ...ctx, project, runner, attempts, onFinding }, targets);
   return Object.fromEntries(attempts);
 }
@@ -119,6 +125,14 @@ function roles(ctx: AuthzContext, securityOf: (op: Operation) => OperationSecuri
   };
 }
 
+/** One attempt of a pair sent; `verdict`: what its answer was judged (none: no answer). */
+function tally(ctx: AuthzContext, pair: string, verdict?: Verdict): void {
+  const count = ctx.attempts.get(pair) ?? { sent: 0, refused: 0 };
+  count.sent++;
+  if (verdict?.kind === 'denied') count.refused++;
+  ctx.attempts.set(pair, count);
+}
+
 /** A finding re-proven: known from now on (not reported twice), and reported at once. */
 async function report(ctx: AuthzContext, code: string, operation: string, finding: ExploreFinding): Promise<void> {
   ctx.known.add(`${code} ${operation}`);
@@ -134,10 +148,10 @@ async function anonymousCreate(ctx: AuthzContext, t: ResourceTargets, security: 
   try {
     const tried = await probe(ctx, fork, create, { actor: null }, true);
     const pair = `${create.actor} -> ${NOBODY}`;
-    ctx.attempts.set(pair, (ctx.attempts.get(pair) ?? 0) + 1);
-    if (!tried.seen) return undefined;
+    if (!tried.seen) return void tally(ctx, pair);
     made = identityOf(t, fork.values(t.resource) ?? {});
     const verdict = judgeAnonymousCreate({ operation: create.id, resource: t.resource, security, answer: tried.seen, made });
+    tally(ctx, pair, verdict);
     return verdict.kind === 'finding' ? findingOf(ctx, verdict, create.id, [tried.step(null)]) : undefined;
   } finally {
     if (Object.keys(made).length) await fork.cleanUp();
@@ -215,8 +229,10 @@ async function runInstance(
       const tried = await probe(ctx, fork, p.op, { actor: p.other });
       // a role's write counts for the role's actor and the one who tried it
       const pair = `${p.role ? p.op.actor : owner} -> ${p.other ?? NOBODY}`;
-      ctx.attempts.set(pair, (ctx.attempts.get(pair) ?? 0) + 1);
-      if (!tried.seen) continue;
+      if (!tried.seen) {
+        tally(ctx, pair);
+        continue;
+      }
       const after = MUTATES.has(p.kind) && t.read ? await probe(ctx, fork, t.read) : undefined;
       const judged: Verdict = judge({
         ...attemptOf(ctx, t, owner, p, securityOf(p.op)),
@@ -228,6 +244,7 @@ async function runInstance(
         afterBy: t.read?.id,
       });
       const verdict = p.role ? asRole(judged, p.op.id, p.role, p.op.actor!) : judged;
+      tally(ctx, pair, verdict);
       if (after?.seen && (after.seen.status === 404 || after.seen.status === 410)) gone = true;
       if (verdict.kind !== 'finding') continue;
       const steps = [created.step(owner), tried.step(p.other), ...(after ? [after.step(owner)] : [])];
@@ -258,9 +275,9 @@ async function rolePass(ctx: AuthzContext, targets: ResourceTargets[], roleOf: (
           const mine = await probe(ctx, fork, op);
           const theirs = await probe(ctx, fork, op, { actor: other });
           const pair = `${owner} -> ${other}`;
-          ctx.attempts.set(pair, (ctx.attempts.get(pair) ?? 0) + 1);
-          if (!mine.seen || !theirs.seen) return undefined;
+          if (!mine.seen || !theirs.seen) return void tally(ctx, pair);
           const verdict = judgeRole({ operation: op.id, owner, ownerView: mine.seen, other, answer: theirs.seen, requirement });
+          tally(ctx, pair, verdict);
           return verdict.kind === 'finding' ? findingOf(ctx, verdict, op.id, [mine.step(owner), theirs.step(other)]) : undefined;
         } finally {
           await fork.close();

@@ -86,6 +86,12 @@ describe('flow explore --authz', () => {
     const pairs = Object.fromEntries(line![2].split(', ').map((p) => [p.replace(/ \d+$/, ''), Number(/\d+$/.exec(p)![0])]));
     expect(Object.keys(pairs).sort()).toEqual(['admin -> alice', 'admin -> bob', 'alice -> admin', 'alice -> bob', 'alice -> no credentials']);
     expect(Object.values(pairs).reduce((a, b) => a + b, 0)).toBe(Number(line![1]));
+    // bob's read of alice's note answered 200 with it: not all of that pair was refused
+    const refused = /^ {2}refused \(a non-2xx, or a 2xx with none of the owner's data\): (.*)$/m.exec(run.out);
+    const bob = /alice -> bob (\d+) of (\d+)/.exec(refused?.[1] ?? '');
+    expect(bob, run.out).not.toBeNull();
+    expect(Number(bob![1])).toBeLessThan(Number(bob![2]));
+    expect(Number(bob![2])).toBe(pairs['alice -> bob']);
   });
 
   it('what is public or shared is not tried: no one but alice read a board, no page was read as another actor', () => {
@@ -135,6 +141,10 @@ describe('no false alarm', () => {
     expect(err).toBe('');
     expect(found(out)).toEqual([]);
     expect(out).toMatch(/^authz: \d+ cross-actor attempt\(s\) \(.*alice -> bob \d+.*\)$/m);
+    // every attempt of every pair refused: what an app-sec tester checks first
+    const refused = /^ {2}refused \(a non-2xx, or a 2xx with none of the owner's data\): (.*)$/m.exec(out);
+    expect(refused, out).not.toBeNull();
+    for (const pair of refused![1].split(', ')) expect(pair).toMatch(/^.+ -> .+ (\d+) of \1$/);
     expect(code).toBe(0);
   }, 60_000);
 

@@ -143,6 +143,10 @@ describeUnleash('Unleash 7.5.1: explore --authz as admin, editor and viewer', (s
     // per resource: update and delete as the viewer; read, list(s), update and delete with none, and the create
     expect(pairs['admin -> viewer']).toBeGreaterThanOrEqual(4);
     expect(pairs['admin -> no credentials']).toBeGreaterThanOrEqual(10);
+    // and Unleash refused every one of them (403 to the viewer, 401 with none)
+    const refused = /^ {2}refused \(.*\): (.*)$/m.exec(declared.out)?.[1].split(', ') ?? [];
+    expect(refused.map((p) => p.replace(/ \d+ of \d+$/, '')).sort()).toEqual(['admin -> no credentials', 'admin -> viewer']);
+    for (const pair of refused) expect(pair).toMatch(/ (\d+) of \1$/);
   });
 
   test('the server holds the context fields and tag types it held before', async () => {
