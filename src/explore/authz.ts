@@ -30,7 +30,7 @@ export interface Attempt {
   /** the actor it was tried as; null: no credentials at all */
   other: string | null;
   security: OperationSecurity;
-  shared?: Sharing;
+  shared?: Sharing[];
   /** the instance's identity as its bodies name it (`id: "n7"`): the fields its operations' paths read */
   identity: Record<string, unknown>;
   /** the owner's own view of the instance: its create's answer, or its read's */
@@ -80,7 +80,8 @@ export function byDesign(a: Pick<Attempt, 'kind' | 'operation' | 'resource' | 'o
     if (a.security.optional) return { kind: 'allowed', why: `the description makes credentials optional for ${a.security.described}` };
     if (!isSecured(a.security)) return { kind: 'allowed', why: `the description does not secure ${a.security.described ?? a.operation}` };
   } else if (sharedWith(a.shared, a.other, a.kind === 'read' || a.kind === 'list')) {
-    return { kind: 'allowed', why: `${a.resource} is shared with ${a.other}${a.shared?.access === 'read' ? ' to read' : ''}` };
+    const writes = sharedWith(a.shared, a.other, false);
+    return { kind: 'allowed', why: `${a.resource} is shared with ${a.other}${writes ? '' : ' to read'}` };
   }
   return undefined;
 }
@@ -143,6 +144,16 @@ export function judgeRole(r: RoleAttempt): Verdict {
 }
 
 /**
+ * A role's write tried as another actor, on an instance of the run's own: a change another
+ * actor's write would be E_AUTHZ_OTHER_WRITE for is E_AUTHZ_ROLE, with what it needs; the rest
+ * as judged (a request with no credentials stays E_AUTHZ_ANONYMOUS).
+ */
+export function asRole(v: Verdict, operation: string, requirement: string, roleActor: string): Verdict {
+  if (v.kind !== 'finding' || v.code !== 'E_AUTHZ_OTHER_WRITE') return v;
+  return { kind: 'finding', code: 'E_AUTHZ_ROLE', message: `${v.message}; ${operation} needs ${requirement} (the project runs it as ${roleActor})` };
+}
+
+/**
  * A create sent with no credentials to an operation the description secures: E_AUTHZ_ANONYMOUS
  * when it answered 2xx and made an instance (`made`: what the create extracts came back), a
  * denial otherwise.
@@ -165,10 +176,9 @@ export function judgeAnonymousCreate(c: {
   };
 }
 
-/** Whether `other` may do it by the resource's declaration: shared with it (every actor when `with` is left out), to read or to write. */
-export function sharedWith(shared: Sharing | undefined, other: string, reading: boolean): boolean {
-  if (!shared || (shared.with && !shared.with.includes(other))) return false;
-  return reading || shared.access === 'write';
+/** Whether `other` may do it by the resource's declaration: a grant to it (to every actor when `with` is left out), to read or to write. */
+export function sharedWith(shared: readonly Sharing[] | undefined, other: string, reading: boolean): boolean {
+  return (shared ?? []).some((g) => (!g.with || g.with.includes(other)) && (reading || g.access === 'write'));
 }
 
 const MAX_NODES = 10_000;
@@ -205,14 +215,26 @@ function distinctive(body: unknown): Record<string, unknown> {
 
 /** The fields `sent` set to a new value that `after` shows: `title "x" (was "y")`. */
 function changes(sent: unknown, before: unknown, after: unknown): string[] {
-  const [was, now] = [entity(before) ?? {}, entity(after)];
-  if (!isObject(sent) || !now) return [];
+  const shown = entity(after);
+  if (!isObject(sent) || !shown) return [];
+  const keys = Object.keys(sent);
+  const [was, now] = [wrapped(entity(before) ?? {}, keys), wrapped(shown, keys)];
   const out: string[] = [];
   for (const [k, v] of Object.entries(sent)) {
     if (v === null || typeof v === 'object' || !(k in now) || !same(now[k], v) || same(was[k], v)) continue;
     out.push(`${k} ${JSON.stringify(v)}${k in was ? ` (was ${JSON.stringify(was[k])})` : ''}`);
   }
   return out;
+}
+
+/**
+ * The object that holds the sent fields: the view itself, or, when it has none of them, its one
+ * object-valued field (`{"version": 1, "tagType": {…}}`).
+ */
+function wrapped(view: Record<string, unknown>, keys: string[]): Record<string, unknown> {
+  if (keys.some((k) => k in view)) return view;
+  const inner = Object.values(view).filter(isObject);
+  return inner.length === 1 ? inner[0] : view;
 }
 
 function entity(body: unknown): Record<string, unknown> | undefined {

@@ -14,7 +14,7 @@ import type { Operation, Project } from '../project/index.js';
 import { createRedactor, type Redactor } from '../redact/index.js';
 import { createRunner, type RunnerOptions } from '../runner/index.js';
 import { answerClass, emptyAnswers, type AnswerCounts } from './answers.js';
-import { crossActorPass } from './authz-run.js';
+import { crossActorPass, type AttemptCount } from './authz-run.js';
 import type { ContractSchemas } from './checks.js';
 import { requestSchema } from './request-schema.js';
 import { reproduces } from './reprove.js';
@@ -74,8 +74,8 @@ export interface ExploreResult extends Omit<ExploreProgress, 'findings'> {
   /** the resources explored */
   resources: string[];
   skipped: SkippedOperation[];
-  /** with --authz: the cross-actor attempts sent, by `<owner> -> <other>` (`no credentials` for none) */
-  attempts?: Record<string, number>;
+  /** with --authz: the cross-actor attempts sent and refused, by `<owner> -> <other>` (`no credentials` for none) */
+  attempts?: Record<string, AttemptCount>;
 }
 
 interface FlakyProblem {
@@ -166,7 +166,7 @@ export async function explore(project: Project, options: ExploreOptions): Promis
     });
     return new Session(context, fork, seen);
   };
-  let attempts: Record<string, number> | undefined;
+  let attempts: Record<string, AttemptCount> | undefined;
   try {
     // the cross-actor checks first, on the same budget and runner (authz-run.ts)
     if (options.authz) {

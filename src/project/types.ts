@@ -219,6 +219,8 @@ export interface Sharing {
   with?: string[];
   /** `read`: they may read it; `write`: read, change and delete it too */
   access: 'read' | 'write';
+  /** its place in `shared` when that is a sequence of grants (lint points there) */
+  index?: number;
 }
 
 export interface Resource extends Origin {
@@ -226,8 +228,8 @@ export interface Resource extends Origin {
   description?: string;
   /** operation ids in declaration order */
   operations: string[];
-  /** absent: an instance is its creator's alone */
-  shared?: Sharing;
+  /** absent: an instance is its creator's alone; several: each grant its actors and access (a role-based API) */
+  shared?: Sharing[];
 }
 
 export interface Environment extends Origin {

@@ -25,8 +25,15 @@ afterAll(async () => {
 
 async function flow(dir: string, args: string[], api: AuthzApi) {
   const io = capturingIO({ cwd: dir, env: AUTHZ_ENV });
+  // the server's log as it stood when each FINDING line was printed
+  const logAt: string[][] = [];
+  const write = io.stdout;
+  io.stdout = (t: string) => {
+    if (t.startsWith('FINDING ')) logAt.push([...api.log]);
+    write(t);
+  };
   const code = await main([...args, '--var', `baseUrl=${api.url}`], io);
-  return { code, out: io.out, err: io.err };
+  return { code, out: io.out, err: io.err, logAt };
 }
 
 // the cross-actor pass comes first; its budget leaves it time on a loaded machine
@@ -50,11 +57,23 @@ describe('flow explore --authz', () => {
       'E_AUTHZ_OTHER_READ note.get',
       'E_AUTHZ_OTHER_READ note.list',
       'E_AUTHZ_OTHER_WRITE note.delete',
+      'E_AUTHZ_ROLE page.feature',
       'E_AUTHZ_ROLE stats.get',
     ]);
     expect(run.code).toBe(1);
     expect(run.out).toContain(`bob deleted alice's note`);
     expect(run.out).toContain('which needs oauth scope admin (the project runs it as admin)');
+    // a role's write, on the run's own page: its owner is tried too, and the proof is the owner's next read
+    expect(run.out).toMatch(
+      /^ {2}(alice|bob) changed alice's page \(id "p\d+"\): page\.feature answered 200, and alice's next read \(page\.get\) shows featured true; page\.feature needs oauth scope admin \(the project runs it as admin\)$/m,
+    );
+  });
+
+  it('prints each finding as it is made: the first before the pass has sent its create with no credentials or its role checks', () => {
+    expect(run.logAt.length).toBeGreaterThan(0);
+    const first = run.logAt[0];
+    expect(first.some((l) => /^GET \/notes\/\S+ bob$/.test(l))).toBe(true);
+    expect(first.filter((l) => /^POST \/pages -$/.test(l) || /^GET \/admin\/stats (alice|bob)$/.test(l))).toEqual([]);
   });
 
   it("each finding shows the owner's request and the other actor's (or none's), redacted, and the summary counts the attempts per pair", () => {
@@ -65,8 +84,14 @@ describe('flow explore --authz', () => {
     const line = /^authz: (\d+) cross-actor attempt\(s\) \((.*)\)$/m.exec(run.out);
     expect(line, run.out).not.toBeNull();
     const pairs = Object.fromEntries(line![2].split(', ').map((p) => [p.replace(/ \d+$/, ''), Number(/\d+$/.exec(p)![0])]));
-    expect(Object.keys(pairs).sort()).toEqual(['admin -> alice', 'alice -> admin', 'alice -> bob', 'alice -> no credentials']);
+    expect(Object.keys(pairs).sort()).toEqual(['admin -> alice', 'admin -> bob', 'alice -> admin', 'alice -> bob', 'alice -> no credentials']);
     expect(Object.values(pairs).reduce((a, b) => a + b, 0)).toBe(Number(line![1]));
+    // bob's read of alice's note answered 200 with it: not all of that pair was refused
+    const refused = /^ {2}refused \(a non-2xx, or a 2xx with none of the owner's data\): (.*)$/m.exec(run.out);
+    const bob = /alice -> bob (\d+) of (\d+)/.exec(refused?.[1] ?? '');
+    expect(bob, run.out).not.toBeNull();
+    expect(Number(bob![1])).toBeLessThan(Number(bob![2]));
+    expect(Number(bob![2])).toBe(pairs['alice -> bob']);
   });
 
   it('what is public or shared is not tried: no one but alice read a board, no page was read as another actor', () => {
@@ -116,6 +141,10 @@ describe('no false alarm', () => {
     expect(err).toBe('');
     expect(found(out)).toEqual([]);
     expect(out).toMatch(/^authz: \d+ cross-actor attempt\(s\) \(.*alice -> bob \d+.*\)$/m);
+    // every attempt of every pair refused: what an app-sec tester checks first
+    const refused = /^ {2}refused \(a non-2xx, or a 2xx with none of the owner's data\): (.*)$/m.exec(out);
+    expect(refused, out).not.toBeNull();
+    for (const pair of refused![1].split(', ')) expect(pair).toMatch(/^.+ -> .+ (\d+) of \1$/);
     expect(code).toBe(0);
   }, 60_000);
 
@@ -124,7 +153,7 @@ describe('no false alarm', () => {
     files['resources/notes.yaml'] = files['resources/notes.yaml'].replace('shared: { with: [admin] }', 'shared: true');
     const dir = await writeProject(files);
     const { out } = await flow(dir, [...LONGER, '--authz'], buggy);
-    expect(found(out)).toEqual(['E_AUTHZ_ANONYMOUS note.update', 'E_AUTHZ_ANONYMOUS page.create', 'E_AUTHZ_ROLE stats.get']);
+    expect(found(out)).toEqual(['E_AUTHZ_ANONYMOUS note.update', 'E_AUTHZ_ANONYMOUS page.create', 'E_AUTHZ_ROLE page.feature', 'E_AUTHZ_ROLE stats.get']);
   }, 60_000);
 
   it('without --authz, explore sends every request as the actor that made the instance: none of these bugs shows', async () => {

@@ -1,7 +1,7 @@
 // The judgment of `flow explore --authz` (src/explore/authz.ts), case by case: what proves a
 // finding, what is a denial, and what sharing and public operations allow.
 import { describe, expect, it } from 'vitest';
-import { byDesign, judge, judgeAnonymousCreate, judgeRole, sharedWith, type Attempt } from '../../src/explore/authz.js';
+import { asRole, byDesign, judge, judgeAnonymousCreate, judgeRole, sharedWith, type Attempt } from '../../src/explore/authz.js';
 import type { OperationSecurity } from '../../src/explore/security.js';
 
 const SECURED: OperationSecurity = {
@@ -85,8 +85,8 @@ describe('lists', () => {
   });
 
   it('unless the resource is shared with that actor', () => {
-    expect(code(list({ notes: [NOTE] }, { shared: { access: 'read' } }))).toBe('allowed');
-    expect(code(list({ notes: [NOTE] }, { shared: { with: ['admin'], access: 'read' } }))).toBe('E_AUTHZ_OTHER_READ');
+    expect(code(list({ notes: [NOTE] }, { shared: [{ access: 'read' }] }))).toBe('allowed');
+    expect(code(list({ notes: [NOTE] }, { shared: [{ with: ['admin'], access: 'read' }] }))).toBe('E_AUTHZ_OTHER_READ');
   });
 });
 
@@ -98,6 +98,17 @@ describe('writes by another actor', () => {
       code: 'E_AUTHZ_OTHER_WRITE',
       message: `bob changed alice's note (id "n7"): note.update answered 200, and alice's next read (note.get) shows text "pwned" (was "milk")`,
     });
+  });
+
+  it("the change shows under the one object the owner's read wraps the instance in (Unleash: {version, tagType: {…}})", () => {
+    const wrapped = (text: string) => ({ version: 1, note: { ...NOTE, text } });
+    const v = judge(write({ ownerView: { status: 200, body: wrapped('milk') }, after: { status: 200, body: wrapped('pwned') } }));
+    expect(v).toMatchObject({ kind: 'finding', code: 'E_AUTHZ_OTHER_WRITE' });
+    expect(v.kind === 'finding' && v.message).toMatch(/shows text "pwned" \(was "milk"\)$/);
+    // not when two objects could hold it, nor when the read shows the old value
+    const two = (text: string) => ({ note: { ...NOTE, text }, previous: { ...NOTE, text: 'pwned' } });
+    expect(code(write({ ownerView: { status: 200, body: two('milk') }, after: { status: 200, body: two('milk') } }))).toBe('unproven');
+    expect(code(write({ ownerView: { status: 200, body: wrapped('milk') }, after: { status: 200, body: wrapped('milk') } }))).toBe('unproven');
   });
 
   it("a 2xx the owner's next read does not show is not proven: the field is unchanged, or was that already, or is not shown", () => {
@@ -123,10 +134,10 @@ describe('writes by another actor', () => {
   });
 
   it('sharing with write access allows it; read access does not', () => {
-    expect(code(write({ shared: { access: 'write' } }))).toBe('allowed');
-    expect(code(write({ shared: { with: ['bob'], access: 'write' } }))).toBe('allowed');
-    expect(code(write({ shared: { access: 'read' } }))).toBe('E_AUTHZ_OTHER_WRITE');
-    expect(code(read({ shared: { access: 'read' } }))).toBe('allowed');
+    expect(code(write({ shared: [{ access: 'write' }] }))).toBe('allowed');
+    expect(code(write({ shared: [{ with: ['bob'], access: 'write' }] }))).toBe('allowed');
+    expect(code(write({ shared: [{ access: 'read' }] }))).toBe('E_AUTHZ_OTHER_WRITE');
+    expect(code(read({ shared: [{ access: 'read' }] }))).toBe('allowed');
   });
 });
 
@@ -147,7 +158,7 @@ describe('no credentials', () => {
     expect(code(read({ other: null, security: PUBLIC }))).toBe('allowed');
     expect(code(read({ other: null, security: { ...SECURED, optional: true } }))).toBe('allowed');
     expect(code(read({ other: null, security: { public: false, optional: false, alternatives: [] } }))).toBe('allowed');
-    expect(code(read({ other: null, shared: { access: 'write' } }))).toBe('E_AUTHZ_ANONYMOUS');
+    expect(code(read({ other: null, shared: [{ access: 'write' }] }))).toBe('E_AUTHZ_ANONYMOUS');
   });
 });
 
@@ -179,11 +190,25 @@ describe('roles', () => {
 describe('sharedWith', () => {
   it('every actor when `with` is left out; read access lets them read only', () => {
     expect(sharedWith(undefined, 'bob', true)).toBe(false);
-    expect(sharedWith({ access: 'read' }, 'bob', true)).toBe(true);
-    expect(sharedWith({ access: 'read' }, 'bob', false)).toBe(false);
-    expect(sharedWith({ with: ['admin'], access: 'write' }, 'bob', true)).toBe(false);
-    expect(sharedWith({ with: ['admin'], access: 'write' }, 'admin', false)).toBe(true);
-    expect(sharedWith({ with: [], access: 'write' }, 'bob', true)).toBe(false);
+    expect(sharedWith([{ access: 'read' }], 'bob', true)).toBe(true);
+    expect(sharedWith([{ access: 'read' }], 'bob', false)).toBe(false);
+    expect(sharedWith([{ with: ['admin'], access: 'write' }], 'bob', true)).toBe(false);
+    expect(sharedWith([{ with: ['admin'], access: 'write' }], 'admin', false)).toBe(true);
+    expect(sharedWith([{ with: [], access: 'write' }], 'bob', true)).toBe(false);
+  });
+
+  it('several grants: each its actors and access (editors change it, viewers read it)', () => {
+    const roles = [
+      { with: ['editor'], access: 'write' as const },
+      { with: ['viewer'], access: 'read' as const },
+    ];
+    expect(sharedWith(roles, 'editor', false)).toBe(true);
+    expect(sharedWith(roles, 'viewer', true)).toBe(true);
+    expect(sharedWith(roles, 'viewer', false)).toBe(false);
+    expect(sharedWith(roles, 'guest', true)).toBe(false);
+    expect(byDesign(write({ other: 'viewer', shared: roles }))).toBeUndefined();
+    expect(byDesign(read({ other: 'viewer', shared: roles }))).toEqual({ kind: 'allowed', why: 'note is shared with viewer to read' });
+    expect(byDesign(read({ other: 'editor', shared: roles }))).toEqual({ kind: 'allowed', why: 'note is shared with editor' });
   });
 });
 
@@ -192,12 +217,12 @@ describe('byDesign: what is not sent at all', () => {
     expect(byDesign(read({ security: PUBLIC }))?.kind).toBe('allowed');
     expect(byDesign(read({ other: null, security: { ...SECURED, optional: true } }))?.kind).toBe('allowed');
     expect(byDesign(read({ other: null, security: { public: false, optional: false, alternatives: [] } }))?.kind).toBe('allowed');
-    expect(byDesign(read({ shared: { with: ['bob'], access: 'read' } }))).toEqual({ kind: 'allowed', why: 'note is shared with bob to read' });
+    expect(byDesign(read({ shared: [{ with: ['bob'], access: 'read' }] }))).toEqual({ kind: 'allowed', why: 'note is shared with bob to read' });
     // what the answer must decide is sent
     expect(byDesign(read())).toBeUndefined();
     expect(byDesign(read({ other: null }))).toBeUndefined();
-    expect(byDesign(write({ shared: { with: ['bob'], access: 'read' } }))).toBeUndefined();
-    expect(byDesign(read({ shared: { with: ['admin'], access: 'write' } }))).toBeUndefined();
+    expect(byDesign(write({ shared: [{ with: ['bob'], access: 'read' }] }))).toBeUndefined();
+    expect(byDesign(read({ shared: [{ with: ['admin'], access: 'write' }] }))).toBeUndefined();
   });
 });
 
@@ -222,5 +247,20 @@ describe('a create with no credentials', () => {
     expect(judgeAnonymousCreate({ ...create, answer: { status: 401 } }).kind).toBe('denied');
     expect(judgeAnonymousCreate({ ...create, answer: { status: 200, body: { error: 'log in' } }, made: {} }).kind).toBe('denied');
     expect(judgeAnonymousCreate({ ...create, security: PUBLIC }).kind).toBe('allowed');
+  });
+});
+
+describe("asRole: a role's write tried as another actor", () => {
+  it('a proven change is E_AUTHZ_ROLE naming what it needs; a denial, or no credentials, stays as judged', () => {
+    const proven = { kind: 'finding' as const, code: 'E_AUTHZ_OTHER_WRITE' as const, message: "bob changed alice's page" };
+    expect(asRole(proven, 'page.feature', 'oauth scope admin', 'admin')).toEqual({
+      kind: 'finding',
+      code: 'E_AUTHZ_ROLE',
+      message: "bob changed alice's page; page.feature needs oauth scope admin (the project runs it as admin)",
+    });
+    const denied = { kind: 'denied' as const, why: 'page.feature answered 403 to bob' };
+    expect(asRole(denied, 'page.feature', 'oauth scope admin', 'admin')).toBe(denied);
+    const anonymous = { kind: 'finding' as const, code: 'E_AUTHZ_ANONYMOUS' as const, message: 'x' };
+    expect(asRole(anonymous, 'page.feature', 'oauth scope admin', 'admin')).toBe(anonymous);
   });
 });

@@ -10,6 +10,7 @@
 //   E_AUTHZ_OTHER_READ   GET /notes lists every user's notes, not the caller's
 //   E_AUTHZ_ROLE         GET /admin/stats (scope admin) answers any valid token
 //   E_AUTHZ_ANONYMOUS    POST /pages makes a page with no credentials
+//   E_AUTHZ_ROLE         POST /pages/{id}/feature (scope admin) features a page for any valid token
 import { readdirSync, readFileSync } from 'node:fs';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import path from 'node:path';
@@ -97,6 +98,23 @@ export async function startAuthzApi({ fixed }: { fixed: boolean }): Promise<Auth
       if (!user) return denied();
       if (fixed && !SCOPES[user].includes('admin')) return send(res, 403, { error: 'the admin scope is required' });
       return send(res, 200, { notes: stores.notes.size, boards: stores.boards.size, pages: stores.pages.size });
+    }
+    const feature = /^\/pages\/([^/]+)\/feature$/.exec(url.pathname);
+    if (feature && req.method === 'POST') {
+      let body: unknown;
+      try {
+        body = JSON.parse(text);
+      } catch {
+        return send(res, 400, { error: 'not JSON' });
+      }
+      if (!user) return denied();
+      if (fixed && !SCOPES[user].includes('admin')) return send(res, 403, { error: 'the admin scope is required' });
+      const page = stores.pages.get(feature[1]);
+      if (!page) return send(res, 404, { error: 'no such page' });
+      const on = (body as { featured?: unknown } | undefined)?.featured;
+      if (typeof on !== 'boolean') return send(res, 400, { error: 'featured: a boolean' });
+      page.featured = on;
+      return send(res, 200, page);
     }
     const m = /^\/(notes|boards|pages)(?:\/([^/]+))?\/?$/.exec(url.pathname);
     if (!m) return send(res, 404, { error: 'no such path' });

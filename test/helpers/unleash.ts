@@ -289,19 +289,21 @@ export async function unleashApi(u: Unleash, method: string, apiPath: string, bo
   return text === '' ? undefined : (JSON.parse(text) as unknown);
 }
 
+/** Unleash's root roles (GET /api/admin/user-admin lists them as rootRoles). */
+export const UNLEASH_ROLES = { admin: 1, editor: 2, viewer: 3 } as const;
+
 /**
- * A second admin user (`someone` unless named), created by the admin, logged in once (simple
- * login: at most 10 a minute per server) to get a personal access token. Use it to seed data
- * the tests' own credentials did not create.
+ * A second user (`someone` unless named; an admin unless `rootRole` says otherwise), created by
+ * the admin, logged in once (simple login: at most 10 a minute per server) to get a personal
+ * access token. Use it to seed data the tests' own credentials did not create, or to act as a role.
  */
-export async function createUser(u: Unleash, username = 'someone'): Promise<UnleashUser> {
+export async function createUser(u: Unleash, username = 'someone', rootRole: number = UNLEASH_ROLES.admin): Promise<UnleashUser> {
   const password = `Pw-${randomBytes(9).toString('base64url')}`;
-  const ADMIN_ROLE = 1; // Unleash's root role "Admin"
   const created = (await unleashApi(u, 'POST', '/api/admin/user-admin', {
     username,
     email: `${username}@example.com`,
     name: username,
-    rootRole: ADMIN_ROLE,
+    rootRole,
     password,
     sendEmail: false,
   })) as { id: number };

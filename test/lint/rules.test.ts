@@ -67,7 +67,12 @@ const TABLES: CodeTable[] = [
         name: 'a sharing access that is neither read nor write',
         files: { 'resources/r.yaml': y('shared: {access: readonly}', 'operations: {a: {path: /a}}') },
         expect: ['resources/r.yaml:1:9'],
-        message: /^shared must be true or false, or a map of with \(a sequence of actors\) and access \(read or write\)$/,
+        message: /^shared must be true or false, a map of with \(a sequence of actors\) and access \(read or write\), or a sequence of such maps$/,
+      },
+      {
+        name: 'a sequence of grants, one of which is not a map',
+        files: { 'resources/r.yaml': y('shared: [{with: [a]}, read]', 'operations: {a: {path: /a}}') },
+        expect: ['resources/r.yaml:1:9'],
       },
     ],
     keeps: [
@@ -398,6 +403,15 @@ const TABLES: CodeTable[] = [
         expect: ['resources/r.yaml:2:17'],
         message: /^shared with "bobb", which is not an actor of this project$/,
       },
+      {
+        name: 'a grant of a sequence shared with an actor that does not exist',
+        files: {
+          'actors/alice.yaml': y('name: alice'),
+          'resources/r.yaml': y('shared:', '  - with: [alice]', '  - with: [bobb]', '    access: read', 'operations: {a: {path: /a}}'),
+        },
+        expect: ['resources/r.yaml:3:12'],
+        message: /^shared with "bobb", which is not an actor of this project$/,
+      },
     ],
     keeps: [
       {
@@ -411,6 +425,7 @@ const TABLES: CodeTable[] = [
           'actors/alice.yaml': y('name: alice'),
           'resources/r.yaml': y('shared: {with: [alice], access: read}', 'operations: {a: {path: /a}}'),
           'resources/s.yaml': y('shared: true', 'operations: {a: {path: /a}}'),
+          'resources/t.yaml': y('shared: [{with: [alice]}, {access: read}]', 'operations: {a: {path: /a}}'),
         },
       },
     ],

@@ -210,7 +210,7 @@ describe('values are normalized silently (spec 7); lint reports them', () => {
     });
   });
 
-  it("reads a resource's sharing: true, a map (access write by default), false or absent as not shared", async () => {
+  it("reads a resource's sharing: true, a map (access write by default), a sequence of maps, false or absent as not shared", async () => {
     const dir = await writeProject({
       'flow.yaml': ROOT,
       'resources/a.yaml': 'shared: true\noperations: { x: { path: /a } }\n',
@@ -218,14 +218,19 @@ describe('values are normalized silently (spec 7); lint reports them', () => {
       'resources/c.yaml': 'shared: { with: [alice] }\noperations: { x: { path: /c } }\n',
       'resources/d.yaml': 'shared: false\noperations: { x: { path: /d } }\n',
       'resources/e.yaml': 'operations: { x: { path: /e } }\n',
+      'resources/f.yaml': 'shared: [{ with: [alice] }, { with: [bob], access: read }]\noperations: { x: { path: /f } }\n',
     });
     const p = await loadProject(dir);
     expect(Object.fromEntries([...p.resources].map(([id, r]) => [id, r.shared]))).toEqual({
-      a: { access: 'write' },
-      b: { with: ['alice', 'bob'], access: 'read' },
-      c: { with: ['alice'], access: 'write' },
+      a: [{ access: 'write' }],
+      b: [{ with: ['alice', 'bob'], access: 'read' }],
+      c: [{ with: ['alice'], access: 'write' }],
       d: undefined,
       e: undefined,
+      f: [
+        { with: ['alice'], access: 'write', index: 0 },
+        { with: ['bob'], access: 'read', index: 1 },
+      ],
     });
   });
 

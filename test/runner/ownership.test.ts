@@ -203,6 +203,24 @@ describe('clean-up', () => {
     expect(report.left).toEqual([{ resource: 'item', index: 1, id: 'n1', createdBy: 'item.create', why: 'item has no DELETE operation on one instance' }]);
   });
 
+  it('an instance another create made is deleted by the delete that reads what that create extracts', async () => {
+    const { runner } = await load(
+      files([
+        CREATE,
+        'create_keyed: { method: POST, path: /items, body: { name: keyed }, expect_status: 201, extract: { key: $.data.id } }',
+        DELETE.replace(', depends_on: [item.list]', ''),
+        'delete_keyed: { method: DELETE, path: "/items/{{item.key}}", expect_status: 204 }',
+      ]),
+    );
+    await runner.run('item.create');
+    await runner.run('item.create_keyed');
+    const report = await runner.cleanUp();
+    expect(report.deleted.map((d) => `${d.via} ${d.id}`)).toEqual(['item.delete_keyed n2', 'item.delete n1']);
+    expect(report.left).toEqual([]);
+    theirsIntact();
+    expect([...items.keys()]).toEqual(['o1', 'o2']);
+  });
+
   it('a fork cleans up its own instances only', async () => {
     const { runner } = await load(files([CREATE, DELETE.replace(', depends_on: [item.list]', '')]));
     await runner.run('item.create');

@@ -34,13 +34,14 @@ async function exploreTest(api: AuthzApi, authz: boolean, budget = 15): Promise<
 describe('the explore test with authz', () => {
   it('fails on the buggy twin with every authorization finding, no token shown', async () => {
     const err = (await exploreTest(buggy, true)) as { code: string; message: string };
-    expect(err?.message).toMatch(/^6 finding\(s\)\n/);
+    expect(err?.message).toMatch(/^7 finding\(s\)\n/);
     for (const f of [
       'E_AUTHZ_OTHER_READ note.get',
       'E_AUTHZ_OTHER_READ note.list',
       'E_AUTHZ_OTHER_WRITE note.delete',
       'E_AUTHZ_ANONYMOUS note.update',
       'E_AUTHZ_ROLE stats.get',
+      'E_AUTHZ_ROLE page.feature',
     ])
       expect(err.message).toContain(`FINDING ${f}\n`);
     expect(err.code).toMatch(/^E_AUTHZ_/);

@@ -252,12 +252,16 @@ function summaryLines(result: ExploreResult): string[] {
   return lines;
 }
 
-/** `authz: 40 cross-actor attempt(s) (alice -> bob 14, alice -> no credentials 12, …)` */
-function attemptsLine(attempts: Record<string, number>): string {
+/**
+ * `authz: 40 cross-actor attempt(s) (alice -> bob 14, alice -> no credentials 12, …)`, then how
+ * many of each pair's the API refused: `  refused: alice -> bob 12 of 14, …`.
+ */
+function attemptsLine(attempts: Record<string, { sent: number; refused: number }>): string {
   const pairs = Object.entries(attempts);
   if (!pairs.length) return 'authz: no cross-actor attempt (it needs two actors, and an instance one of them creates)';
-  const total = pairs.reduce((n, [, k]) => n + k, 0);
-  return `authz: ${total} cross-actor attempt(s) (${pairs.map(([pair, k]) => `${pair} ${k}`).join(', ')})`;
+  const total = pairs.reduce((n, [, k]) => n + k.sent, 0);
+  const refused = pairs.map(([pair, k]) => `${pair} ${k.refused} of ${k.sent}`).join(', ');
+  return `authz: ${total} cross-actor attempt(s) (${pairs.map(([pair, k]) => `${pair} ${k.sent}`).join(', ')})\n  refused (a non-2xx, or a 2xx with none of the owner's data): ${refused}`;
 }
 
 /** The live line on a terminal: operations, requests, findings, time; redrawn at most 10 times a second. */

@@ -24,11 +24,13 @@ const targetsRule: Rule = {
       }
     }
     for (const resource of project.resources.values()) {
-      for (const [i, actor] of (resource.shared?.with ?? []).entries()) {
-        if (project.actors.has(actor)) continue;
-        const message = `shared with "${actor}", which is not an actor of this project${unloaded(project, actor) ?? didYouMean(actor, project.actors.keys())}`;
-        const yamlPath = [...resource.yamlPath, 'shared', 'with', i];
-        yield { code: 'E_REF_UNDEFINED', severity: 'error', message, file: resource.file, yamlPath, missing: { kind: 'actor', name: actor } };
+      for (const grant of resource.shared ?? []) {
+        for (const [i, actor] of (grant.with ?? []).entries()) {
+          if (project.actors.has(actor)) continue;
+          const message = `shared with "${actor}", which is not an actor of this project${unloaded(project, actor) ?? didYouMean(actor, project.actors.keys())}`;
+          const yamlPath = [...resource.yamlPath, 'shared', ...(grant.index === undefined ? [] : [grant.index]), 'with', i];
+          yield { code: 'E_REF_UNDEFINED', severity: 'error', message, file: resource.file, yamlPath, missing: { kind: 'actor', name: actor } };
+        }
       }
     }
   },

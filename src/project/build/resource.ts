@@ -22,12 +22,19 @@ export function buildResource(id: string, raw: RawMap, file: string, yamlPath: Y
   return { resource, operations };
 }
 
-/** `shared: true` (every actor, every access) or `{ with, access }`; anything else is not shared (lint: E_SCHEMA). */
-function sharing(v: unknown): Sharing | undefined {
-  if (v === true) return { access: 'write' };
-  const m = asMap(v);
-  if (!m) return undefined;
-  const out: Sharing = { access: m.access === 'read' ? 'read' : 'write' };
-  if (m.with !== undefined) out.with = asStringList(m.with);
-  return out;
+/**
+ * `shared: true` (every actor, every access), `{ with, access }`, or a sequence of such maps
+ * (each its actors and access: editors write, viewers read); anything else is not shared (lint: E_SCHEMA).
+ */
+function sharing(v: unknown): Sharing[] | undefined {
+  if (v === true) return [{ access: 'write' }];
+  const grants = (Array.isArray(v) ? v : [v]).flatMap((g, index) => {
+    const m = asMap(g);
+    if (!m) return [];
+    const out: Sharing = { access: m.access === 'read' ? 'read' : 'write' };
+    if (m.with !== undefined) out.with = asStringList(m.with);
+    if (Array.isArray(v)) out.index = index;
+    return [out];
+  });
+  return grants.length ? grants : undefined;
 }
