@@ -51,6 +51,25 @@ const FLAGS_OPENAPI = JSON.stringify({
         responses: { '200': { description: 'ok' } },
       },
     },
+    '/edge/validate': {
+      post: {
+        requestBody: {
+          content: {
+            'application/json': {
+              schema: {
+                type: 'object',
+                required: ['tokens', 'ids'],
+                properties: {
+                  tokens: { type: 'array', minItems: 1, items: { type: 'string', example: 'default:development.abc' } },
+                  ids: { type: 'array', items: { type: 'number' }, example: [12, 212] },
+                },
+              },
+            },
+          },
+        },
+        responses: { '200': { description: 'ok' } },
+      },
+    },
   },
 });
 
@@ -111,6 +130,20 @@ describe('flow calibrate on the error shapes of a feature-flag server', () => {
     expect(r.stderr).toBe('');
     expect(r.stdout).toContain('add `body: {"features":[]}` (sent as JSON)');
     expect(r.stdout).toMatch(/the description requires `features`; then 200/);
+  }, 60_000);
+
+  it("a list's value comes from the description: its example, or one item where minItems asks for one", async () => {
+    const dir = await writeProject({
+      'flow.yaml': ROOT,
+      'environments/local.yaml': ENV,
+      'openapi.json': FLAGS_OPENAPI,
+      'resources/edge.yaml': 'name: edge\noperations:\n  validate: { method: POST, path: /edge/validate }\n',
+    });
+    const r = await flow(dir, ['calibrate', '--writes', '--apply', '--openapi', 'openapi.json']);
+    expect(r.stdout).toContain('add `body: {"tokens":["default:development.abc"],"ids":[12,212]}` (sent as JSON)');
+    expect(r.stdout).toContain('## Open questions\n\nNone.');
+    const run = await flow(dir, ['run', 'edge.validate']);
+    expect(run.stdout).toMatch(/^1 passed, 0 failed/m);
   }, 60_000);
 });
 

@@ -53,6 +53,17 @@ export async function startShapesApi(): Promise<TestServer> {
         ? json(res, 200, { revived: (body(req).features as unknown[]).length })
         : json(res, 400, { details: [{ path: '/body/features', message: 'required' }] });
     },
+    // a list that needs an item (Ajv's minItems), and a list of numbers
+    'POST /edge/validate': (req, res) => {
+      if (!isJson(req))
+        return json(res, 415, { name: 'ContentTypeError', message: "We do not accept the content-type you provided (you didn't provide one)." });
+      const { tokens, ids } = body(req);
+      if (!Array.isArray(tokens) || !tokens.length || typeof tokens[0] !== 'string')
+        return json(res, 400, { details: [{ path: '/body/tokens', message: 'The `/body/tokens` property must NOT have fewer than 1 items.' }] });
+      if (!Array.isArray(ids) || typeof ids[0] !== 'number')
+        return json(res, 400, { details: [{ path: '/body/ids', message: 'The `/body/ids` property must be array' }] });
+      return json(res, 200, { tokens: [] });
+    },
     // a GET that names a field: a parameter, never a body
     'GET /api/admin/user/profile': (_req, res) => json(res, 400, { name: 'BadDataError', message: '"id" is required' }),
     // an empty list is an answer

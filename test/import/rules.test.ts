@@ -211,3 +211,43 @@ describe('R7: --into edits files in place', () => {
     await expect(importInto(r.files, dir)).rejects.toMatchObject({ code: 'E_IMPORT_INTO' });
   });
 });
+
+describe('a required list', () => {
+  it('is sent with the example the description gives it', async () => {
+    const { dir, cleanup } = await tempDir();
+    cleanups.push(cleanup);
+    const doc = {
+      openapi: '3.0.3',
+      info: { title: 'playground', version: '1' },
+      servers: [{ url: 'https://api.example.test' }],
+      paths: {
+        '/evaluate': {
+          post: {
+            requestBody: {
+              content: {
+                'application/json': {
+                  schema: {
+                    type: 'object',
+                    required: ['environments', 'context'],
+                    properties: {
+                      environments: { type: 'array', items: { type: 'string' }, minItems: 1, example: ['development', 'production'] },
+                      tags: { type: 'array', items: { type: 'string' }, example: ['optional'] },
+                      context: { type: 'object', required: ['appName'], properties: { appName: { type: 'string', example: 'my-app' } } },
+                    },
+                  },
+                },
+              },
+            },
+            responses: { 200: { description: 'ok' } },
+          },
+        },
+      },
+    };
+    await writeFile(path.join(dir, 'playground.json'), JSON.stringify(doc));
+    const r = await importApi(['playground.json'], { cwd: dir });
+    expect(r.findings).toEqual([]);
+    const file = Object.entries(texts(r)).find(([rel]) => rel.startsWith('resources/'))![1];
+    const op = Object.values((parse(file) as { operations: Record<string, { body?: unknown }> }).operations)[0];
+    expect(op.body).toEqual({ environments: ['development', 'production'], context: { appName: 'my-app' } });
+  });
+});

@@ -160,7 +160,17 @@ function bodyFromFields(fields: ObservedField[], scope: ValueScope): Record<stri
       }
       continue;
     }
-    if (f.type === 'array') continue;
+    if (f.type === 'array') {
+      // a list the description gives an example of is sent with it; without one it is an open question (unfillableFields)
+      if (Array.isArray(f.example)) {
+        const value = templateValue(f.example, `body.${f.path.join('.')}`, scope);
+        if (value !== undefined) {
+          setPath(out, f.path, value);
+          any = true;
+        }
+      }
+      continue;
+    }
     const name = f.path[f.path.length - 1];
     let value: TemplateValue;
     if (isCredentialName(name))
