@@ -132,6 +132,31 @@ describe('flow calibrate on the error shapes of a feature-flag server', () => {
     expect(r.stdout).toMatch(/the description requires `features`; then 200/);
   }, 60_000);
 
+  it('a 4xx quoting a value made run-unique tries the literal; a 409 makes a literal run-unique', async () => {
+    const dir = await writeProject({
+      'flow.yaml': ROOT,
+      'environments/local.yaml': ENV,
+      'resources/strategy.yaml': [
+        'name: strategy',
+        'operations:',
+        '  create: { method: POST, path: /api/admin/strategies, body: { name: "flexibleRollout-{{$.uuid}}", note: "keep-{{$.uuid}}" }, extract: { id: $.data.id } }',
+        '  tag: { method: POST, path: /api/admin/tags/of, body: { type: simple, value: a-tag-value }, expect_status: 201, extract: { value: $.data.tag.value } }',
+        '',
+      ].join('\n'),
+    });
+    const r = await flow(dir, ['calibrate', '--writes', '--apply']);
+    expect(r.stdout).toContain('add `body.name: "flexibleRollout"`');
+    expect(r.stdout).toMatch(/answered 400 quoting `name` as sent, with its run-unique part; then 200/);
+    expect(r.stdout).not.toContain('body.note');
+    // `type` made unique is refused (404); `value` made unique is accepted
+    expect(r.stdout).toContain('add `body.value: "a-tag-value-{{$.uuid}}"`');
+    expect(r.stdout).toMatch(/answered 409, and 201 with value run-unique/);
+    expect(r.stdout).toContain('## Open questions\n\nNone.');
+    for (let i = 0; i < 2; i++) expect((await flow(dir, ['run', '--all'])).stdout).toMatch(/^2 passed, 0 failed/m);
+    const again = await flow(dir, ['calibrate', '--writes']);
+    expect(again.stdout).toContain('## Proposals\n\nNone: no answer contradicts an expectation.');
+  }, 60_000);
+
   it("a list's value comes from the description: its example, or one item where minItems asks for one", async () => {
     const dir = await writeProject({
       'flow.yaml': ROOT,

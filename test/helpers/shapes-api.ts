@@ -31,7 +31,23 @@ export async function startShapesApi(): Promise<TestServer> {
     while (issues.has(id)) id++;
     return id;
   };
+  // tags are unique by type and value; one is there before any run
+  const tags = new Set(['simple:a-tag-value']);
   return startServer({
+    // a strategy names a strategy type that exists; the answer quotes the name sent
+    'POST /api/admin/strategies': (req, res) => {
+      const name = String(body(req).name);
+      return ['default', 'flexibleRollout'].includes(name)
+        ? json(res, 200, { id: `s-${Date.now()}`, name })
+        : json(res, 400, { name: 'BadDataError', message: `Request validation failed: Could not find strategy type with name ${name}` });
+    },
+    'POST /api/admin/tags/of': (req, res) => {
+      const key = `${String(body(req).type)}:${String(body(req).value)}`;
+      if (body(req).type !== 'simple') return json(res, 404, { name: 'NotFoundError', message: 'Could not find tag type' });
+      if (tags.has(key)) return json(res, 409, { name: 'NameExistsError', message: 'A tag of [object Object] already exists' });
+      tags.add(key);
+      return json(res, 201, { tag: { type: 'simple', value: body(req).value } });
+    },
     // the feature-flag server: Ajv errors whose details[].path points at the field
     'POST /api/admin/tags': (req, res) =>
       typeof body(req).type === 'string'
