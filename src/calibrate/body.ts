@@ -50,9 +50,13 @@ export function bodyFieldsNamed(op: Operation, excerpt: string, fieldSchema: Fie
   return namedFields(excerpt, known).map((f) => (wrapper && !f.includes('.') && f !== wrapper && !known.includes(f) ? `${wrapper}.${f}` : f));
 }
 
-/** A JSON body with each field the description's body schema requires, a value for each (`{}` without a description). */
-export function requiredBody(op: Operation, fieldSchema: FieldSchema): Record<string, TemplateValue> {
+/**
+ * A JSON body with each field the description's body schema requires, a value for each (`{}`
+ * without a description); a body the description says is a list (a JSON Patch), its example or `[]`.
+ */
+export function requiredBody(op: Operation, fieldSchema: FieldSchema): TemplateValue {
   const schema = fieldSchema?.(op, '');
+  if (schema?.type === 'array') return valueFor('', { ...schema, minItems: undefined });
   const required = Array.isArray(schema?.required) ? schema.required.filter((r): r is string => typeof r === 'string').slice(0, MAX_KEYS) : [];
   const props = isMap(schema?.properties) ? schema.properties : {};
   return Object.fromEntries(required.map((f) => [f, valueFor(f, isMap(props[f]) ? props[f] : undefined)]));

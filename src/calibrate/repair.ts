@@ -137,7 +137,7 @@ async function nextStep(
   if (!sendsBody(op)) return undefined;
   if (status === 415 && op.body === undefined) {
     const value = requiredBody(op, ctx.fieldSchema);
-    const fields = Object.keys(value);
+    const fields = value && typeof value === 'object' && !Array.isArray(value) ? Object.keys(value) : [];
     const why = `answered 415 to a ${op.method} without a body${fields.length ? `; the description requires ${fields.map((f) => `\`${f}\``).join(', ')}` : ''}`;
     return { edits: [{ kind: 'body', operation, value }], why, what: 'with a JSON body' };
   }

@@ -51,6 +51,36 @@ const FLAGS_OPENAPI = JSON.stringify({
         responses: { '200': { description: 'ok' } },
       },
     },
+    '/api/admin/api-tokens': {
+      post: {
+        requestBody: {
+          content: {
+            'application/json': {
+              schema: {
+                oneOf: [
+                  {
+                    type: 'object',
+                    required: ['type', 'tokenName'],
+                    properties: {
+                      type: { type: 'string', pattern: '^(client|backend|frontend)$', example: 'frontend' },
+                      tokenName: { type: 'string', example: 'my-token' },
+                    },
+                  },
+                  { type: 'object', required: ['type', 'username'], properties: { type: { type: 'string' }, username: { type: 'string' } } },
+                ],
+              },
+            },
+          },
+        },
+        responses: { '201': { description: 'ok' } },
+      },
+    },
+    '/api/admin/features/{name}': {
+      patch: {
+        requestBody: { content: { 'application/json': { schema: { $ref: '#/components/schemas/patches' } } } },
+        responses: { '200': { description: 'ok' } },
+      },
+    },
     '/edge/validate': {
       post: {
         requestBody: {
@@ -71,6 +101,7 @@ const FLAGS_OPENAPI = JSON.stringify({
       },
     },
   },
+  components: { schemas: { patches: { type: 'array', items: { type: 'object', required: ['op', 'path'], properties: { op: { type: 'string' } } } } } },
 });
 
 describe('flow calibrate on the error shapes of a feature-flag server', () => {
@@ -119,7 +150,7 @@ describe('flow calibrate on the error shapes of a feature-flag server', () => {
     const revive = flags.paths['/api/admin/archive/revive'].post;
     const schema = (revive.requestBody as { content: Record<string, unknown> }).content['application/json'];
     revive.requestBody = { $ref: '#/components/requestBodies/Revive' };
-    flags.components = { requestBodies: { Revive: { content: { 'application/vnd.flags+json': schema } } } };
+    flags.components = { ...(flags.components as object), requestBodies: { Revive: { content: { 'application/vnd.flags+json': schema } } } };
     const dir = await writeProject({
       'flow.yaml': ROOT,
       'environments/local.yaml': ENV,
@@ -155,6 +186,26 @@ describe('flow calibrate on the error shapes of a feature-flag server', () => {
     for (let i = 0; i < 2; i++) expect((await flow(dir, ['run', '--all'])).stdout).toMatch(/^2 passed, 0 failed/m);
     const again = await flow(dir, ['calibrate', '--writes']);
     expect(again.stdout).toContain('## Proposals\n\nNone: no answer contradicts an expectation.');
+  }, 60_000);
+
+  it('a 415: the first of the shapes a body may take (oneOf), and a list where the body is one (a JSON Patch)', async () => {
+    const dir = await writeProject({
+      'flow.yaml': ROOT,
+      'environments/local.yaml': `${ENV}  feature: f1\n`,
+      'openapi.json': FLAGS_OPENAPI,
+      'resources/api.yaml': [
+        'name: api',
+        'operations:',
+        '  token: { method: POST, path: /api/admin/api-tokens, expect_status: 201 }',
+        '  patch: { method: PATCH, path: "/api/admin/features/{{env.feature}}" }',
+        '',
+      ].join('\n'),
+    });
+    const r = await flow(dir, ['calibrate', '--writes', '--destructive', '--apply', '--openapi', 'openapi.json']);
+    expect(r.stdout).toContain('add `body: {"type":"frontend","tokenName":"my-token"}` (sent as JSON)');
+    expect(r.stdout).toContain('add `body: []` (sent as JSON)');
+    expect(r.stdout).toContain('## Open questions\n\nNone.');
+    expect((await flow(dir, ['run', '--all'])).stdout).toMatch(/^2 passed, 0 failed/m);
   }, 60_000);
 
   it("a list's value comes from the description: its example, or one item where minItems asks for one", async () => {

@@ -80,6 +80,27 @@ export async function startShapesApi(): Promise<TestServer> {
         return json(res, 400, { details: [{ path: '/body/ids', message: 'The `/body/ids` property must be array' }] });
       return json(res, 200, { tokens: [] });
     },
+    // a body that is one of two shapes (oneOf), and a JSON Patch (a list)
+    'POST /api/admin/api-tokens': (req, res) => {
+      if (!isJson(req))
+        return json(res, 415, { name: 'ContentTypeError', message: "We do not accept the content-type you provided (you didn't provide one)." });
+      const { type, tokenName } = body(req);
+      if (typeof type !== 'string' || !/^(client|backend|frontend)$/i.test(type))
+        return json(res, 400, { details: [{ path: '/body/type', message: 'must match pattern' }] });
+      if (typeof tokenName !== 'string') return json(res, 400, { details: [{ path: '/body/tokenName', message: 'required' }] });
+      return json(res, 201, { secret: 'default:development.x', tokenName });
+    },
+    'PATCH /api/admin/features/f1': (req, res) => {
+      if (!isJson(req))
+        return json(res, 415, { name: 'ContentTypeError', message: "We do not accept the content-type you provided (you didn't provide one)." });
+      let patch: unknown;
+      try {
+        patch = req.json();
+      } catch {
+        patch = undefined;
+      }
+      return Array.isArray(patch) ? json(res, 200, { name: 'f1' }) : json(res, 400, { details: [{ message: 'The request body must be array' }] });
+    },
     // a GET that names a field: a parameter, never a body
     'GET /api/admin/user/profile': (_req, res) => json(res, 400, { name: 'BadDataError', message: '"id" is required' }),
     // an empty list is an answer

@@ -60,7 +60,8 @@ describeUnleash('Unleash 7.5.1: import, one calibrate, run', (server) => {
     expect(imported.code, imported.stderr).toBe(0);
     // nothing named, nothing left out: a switch (maintenance) is not sent unless named, and a
     // delete fed by a list (an environment the server had) is not sent for what no run created
-    calibrated = await flow(['calibrate', '-p', project, '--writes', '--destructive', '--apply']);
+    // the description imported, for the schema of each body field calibrate gives a value
+    calibrated = await flow(['calibrate', '-p', project, '--writes', '--destructive', '--apply', '--openapi', 'openapi.json']);
     if (REPORT_DIR) {
       await mkdir(REPORT_DIR, { recursive: true });
       await writeFile(path.join(REPORT_DIR, 'calibrate.md'), calibrated.stdout);
@@ -98,7 +99,7 @@ describeUnleash('Unleash 7.5.1: import, one calibrate, run', (server) => {
 
   test('a second calibrate proposes nothing and edits nothing', async () => {
     const before = await readFile(path.join(project, 'resources/features.yaml'), 'utf8');
-    const again = await flow(['calibrate', '-p', project, '--writes', '--destructive']);
+    const again = await flow(['calibrate', '-p', project, '--writes', '--destructive', '--openapi', 'openapi.json']);
     if (REPORT_DIR) await writeFile(path.join(REPORT_DIR, 'calibrate-again.md'), again.stdout);
     expect(again.stdout).toContain('## Proposals\n\nNone: no answer contradicts an expectation.');
     expect(await readFile(path.join(project, 'resources/features.yaml'), 'utf8')).toBe(before);
