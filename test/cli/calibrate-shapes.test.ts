@@ -81,6 +81,18 @@ const FLAGS_OPENAPI = JSON.stringify({
         responses: { '200': { description: 'ok' } },
       },
     },
+    '/api/admin/addons': {
+      post: {
+        requestBody: {
+          content: {
+            'application/json': {
+              schema: { type: 'object', required: ['provider', 'enabled'], properties: { provider: { type: 'string' }, enabled: { type: 'boolean' } } },
+            },
+          },
+        },
+        responses: { '201': { description: 'ok' } },
+      },
+    },
     '/edge/validate': {
       post: {
         requestBody: {
@@ -206,6 +218,30 @@ describe('flow calibrate on the error shapes of a feature-flag server', () => {
     expect(r.stdout).toContain('add `body: []` (sent as JSON)');
     expect(r.stdout).toContain('## Open questions\n\nNone.');
     expect((await flow(dir, ['run', '--all'])).stdout).toMatch(/^2 passed, 0 failed/m);
+  }, 60_000);
+
+  it('a variable nobody gave that is only a body field: a value from the description, proposed once a 2xx proves it', async () => {
+    const dir = await writeProject({
+      'flow.yaml': ROOT,
+      'environments/local.yaml': `${ENV}  addon_enabled: <SET_VIA_--var>\n  addon_id: <SET_VIA_--var>\n`,
+      'openapi.json': FLAGS_OPENAPI,
+      'resources/addon.yaml': [
+        'name: addon',
+        'operations:',
+        '  create: { method: POST, path: /api/admin/addons, body: { provider: webhook, enabled: "{{env.addon_enabled}}" }, expect_status: 201 }',
+        '  get: { path: "/api/admin/addons/{{env.addon_id}}" }',
+        '  apps: { path: /api/admin/metrics/applications }',
+        '',
+      ].join('\n'),
+    });
+    const r = await flow(dir, ['calibrate', '--writes', '--apply', '--openapi', 'openapi.json']);
+    expect(r.stdout).toContain('add `body.enabled: true`');
+    expect(r.stdout).toMatch(/`\{\{env\.addon_enabled\}\}` was never given \(<SET_VIA_--var>\), and with true for `enabled` it answered 201/);
+    // a variable of a path is the user's to give: not run
+    expect(r.stdout).toContain('- addon.get: needs --var addon_id=…');
+    expect((await flow(dir, ['run', 'addon.create'])).stdout).toMatch(/^1 passed, 0 failed/m);
+    const again = await flow(dir, ['calibrate', '--writes', '--openapi', 'openapi.json', 'addon.create']);
+    expect(again.stdout).toContain('## Proposals\n\nNone: no answer contradicts an expectation.');
   }, 60_000);
 
   it("a list's value comes from the description: its example, or one item where minItems asks for one", async () => {

@@ -101,6 +101,11 @@ export async function startShapesApi(): Promise<TestServer> {
       }
       return Array.isArray(patch) ? json(res, 200, { name: 'f1' }) : json(res, 400, { details: [{ message: 'The request body must be array' }] });
     },
+    // a required boolean the description gives no example of
+    'POST /api/admin/addons': (req, res) =>
+      typeof body(req).enabled === 'boolean'
+        ? json(res, 201, { id: 7, enabled: body(req).enabled })
+        : json(res, 400, { details: [{ path: '/body/enabled', message: 'The `/body/enabled` property must be boolean' }] }),
     // a GET that names a field: a parameter, never a body
     'GET /api/admin/user/profile': (_req, res) => json(res, 400, { name: 'BadDataError', message: '"id" is required' }),
     // an empty list is an answer

@@ -213,7 +213,7 @@ describe('R7: --into edits files in place', () => {
 });
 
 describe('a required list', () => {
-  it('is sent with the example the description gives it', async () => {
+  it('of plain values is sent with the example the description gives it', async () => {
     const { dir, cleanup } = await tempDir();
     cleanups.push(cleanup);
     const doc = {
@@ -228,10 +228,12 @@ describe('a required list', () => {
                 'application/json': {
                   schema: {
                     type: 'object',
-                    required: ['environments', 'context'],
+                    required: ['environments', 'context', 'rules'],
                     properties: {
                       environments: { type: 'array', items: { type: 'string' }, minItems: 1, example: ['development', 'production'] },
                       tags: { type: 'array', items: { type: 'string' }, example: ['optional'] },
+                      // a list of objects: its example's keys are not fields of the input, so it is left out
+                      rules: { type: 'array', items: { type: 'object', properties: { a: { type: 'string' } } }, example: [{ a: 'x', b: 'y' }] },
                       context: { type: 'object', required: ['appName'], properties: { appName: { type: 'string', example: 'my-app' } } },
                     },
                   },

@@ -161,8 +161,9 @@ function bodyFromFields(fields: ObservedField[], scope: ValueScope): Record<stri
       continue;
     }
     if (f.type === 'array') {
-      // a list the description gives an example of is sent with it; without one it is an open question (unfillableFields)
-      if (Array.isArray(f.example)) {
+      // a list of plain values the description gives an example of is sent with it (a list of
+      // objects would bring keys the grounding check cannot trace); without one it is an open question (unfillableFields)
+      if (Array.isArray(f.example) && f.example.every((v) => v === null || typeof v !== 'object')) {
         const value = templateValue(f.example, `body.${f.path.join('.')}`, scope);
         if (value !== undefined) {
           setPath(out, f.path, value);
