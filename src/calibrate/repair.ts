@@ -4,7 +4,7 @@
 import type { Operation, Project } from '../project/index.js';
 import type { OperationResult } from '../runner/index.js';
 import type { FlowResponse } from '../http/index.js';
-import { bodyFieldsNamed, requiredBody, sendsBody } from './body.js';
+import { bodyFieldsNamed, exampleFields, requiredBody, sendsBody } from './body.js';
 import { linkEdits, unproducedId } from './links.js';
 import { fieldOf, otherHeaderForm, targetOf, withEdits } from './model.js';
 import type { Edit } from './types.js';
@@ -144,9 +144,19 @@ async function nextStep(
   if (status === 400 || status === 422) {
     if (op.body !== undefined && (!op.body || typeof op.body !== 'object' || Array.isArray(op.body))) return undefined;
     const named = bodyFieldsNamed(op, excerpt, ctx.fieldSchema).filter((f) => fieldOf(op.body, f.split('.')) === undefined);
-    if (!named.length) return undefined;
-    const edits: Edit[] = named.map((f) => ({ kind: 'body_field', operation, field: f, value: valueFor(f, ctx.fieldSchema?.(op, f)) }));
-    return { edits, why: `answered ${status} naming ${named.map((f) => `\`${f}\``).join(', ')}`, what: `with ${named.join(', ')}` };
+    if (named.length) {
+      const edits: Edit[] = named.map((f) => ({ kind: 'body_field', operation, field: f, value: valueFor(f, ctx.fieldSchema?.(op, f)) }));
+      return { edits, why: `answered ${status} naming ${named.map((f) => `\`${f}\``).join(', ')}`, what: `with ${named.join(', ')}` };
+    }
+  }
+  // a 400/422 that names no field, or a 5xx to a body this search made (`{}`: "empty update"):
+  // the description's own examples, where the body has nothing (or an empty map or list)
+  if (status === 400 || status === 422 || (status !== undefined && status >= 500)) {
+    const examples = exampleFields(op, ctx.fieldSchema).filter((e) => !ctx.edited.has(`${operation} body ${e.field}`));
+    if (!examples.length) return undefined;
+    const edits: Edit[] = examples.map((e) => ({ kind: 'body_field', operation, field: e.field, value: e.value }));
+    const fields = examples.map((e) => `\`${e.field}\``).join(', ');
+    return { edits, why: `answered ${status} naming no field; the description gives examples of ${fields}`, what: `with the examples of ${fields}` };
   }
   return undefined;
 }

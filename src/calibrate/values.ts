@@ -39,6 +39,11 @@ export function valueFor(field: string, schema?: Schema): TemplateValue {
 
 const scalar = (v: unknown): v is string | number | boolean => ['string', 'number', 'boolean'].includes(typeof v);
 
+/** The schema's own example, a plain value, a list or a map; undefined when it gives none. */
+export function exampleOf(s: Schema): TemplateValue | undefined {
+  return scalar(s.example) || plainJson(s.example) ? s.example : undefined;
+}
+
 const isMap = (v: unknown): v is Schema => !!v && typeof v === 'object' && !Array.isArray(v);
 
 /** A list or map from the description, small and holding no `{{` (which would read as a reference). */

@@ -86,11 +86,31 @@ const FLAGS_OPENAPI = JSON.stringify({
         requestBody: {
           content: {
             'application/json': {
-              schema: { type: 'object', required: ['provider', 'enabled'], properties: { provider: { type: 'string' }, enabled: { type: 'boolean' } } },
+              schema: {
+                type: 'object',
+                required: ['provider', 'enabled', 'parameters'],
+                properties: {
+                  provider: { type: 'string' },
+                  enabled: { type: 'boolean' },
+                  parameters: { type: 'object', additionalProperties: {}, example: { url: 'http://localhost:4242/webhook' } },
+                },
+              },
             },
           },
         },
         responses: { '201': { description: 'ok' } },
+      },
+    },
+    '/api/admin/tag-types/{name}': {
+      put: {
+        requestBody: {
+          content: {
+            'application/json': {
+              schema: { type: 'object', properties: { description: { type: 'string', example: 'Some tag type' }, color: { type: 'string' } } },
+            },
+          },
+        },
+        responses: { '200': { description: 'ok' } },
       },
     },
     '/edge/validate': {
@@ -228,7 +248,7 @@ describe('flow calibrate on the error shapes of a feature-flag server', () => {
       'resources/addon.yaml': [
         'name: addon',
         'operations:',
-        '  create: { method: POST, path: /api/admin/addons, body: { provider: webhook, enabled: "{{env.addon_enabled}}" }, expect_status: 201 }',
+        '  create: { method: POST, path: /api/admin/addons, body: { provider: webhook, enabled: "{{env.addon_enabled}}", parameters: {} }, expect_status: 201 }',
         '  get: { path: "/api/admin/addons/{{env.addon_id}}" }',
         '  apps: { path: /api/admin/metrics/applications }',
         '',
@@ -236,12 +256,27 @@ describe('flow calibrate on the error shapes of a feature-flag server', () => {
     });
     const r = await flow(dir, ['calibrate', '--writes', '--apply', '--openapi', 'openapi.json']);
     expect(r.stdout).toContain('add `body.enabled: true`');
+    // the 400 after it names nothing: the description's example of the empty `parameters`
+    expect(r.stdout).toContain('add `body.parameters: {"url":"http://localhost:4242/webhook"}`');
+    expect(r.stdout).toMatch(/answered 400 naming no field; the description gives examples of `parameters`; then 201/);
     expect(r.stdout).toMatch(/`\{\{env\.addon_enabled\}\}` was never given \(<SET_VIA_--var>\), and with true for `enabled` it answered 201/);
     // a variable of a path is the user's to give: not run
     expect(r.stdout).toContain('- addon.get: needs --var addon_id=…');
     expect((await flow(dir, ['run', 'addon.create'])).stdout).toMatch(/^1 passed, 0 failed/m);
     const again = await flow(dir, ['calibrate', '--writes', '--openapi', 'openapi.json', 'addon.create']);
     expect(again.stdout).toContain('## Proposals\n\nNone: no answer contradicts an expectation.');
+  }, 60_000);
+
+  it("a 5xx to the empty body a 415 asked for: the description's examples", async () => {
+    const dir = await writeProject({
+      'flow.yaml': ROOT,
+      'environments/local.yaml': `${ENV}  tag_type: t1\n`,
+      'openapi.json': FLAGS_OPENAPI,
+      'resources/tag_type.yaml': 'name: tag_type\noperations:\n  update: { method: PUT, path: "/api/admin/tag-types/{{env.tag_type}}" }\n',
+    });
+    const r = await flow(dir, ['calibrate', '--writes', '--apply', '--openapi', 'openapi.json']);
+    expect(r.stdout).toMatch(/answered 415 to a PUT without a body; answered 500 naming no field; the description gives examples of `description`; then 200/);
+    expect((await flow(dir, ['run', 'tag_type.update'])).stdout).toMatch(/^1 passed, 0 failed/m);
   }, 60_000);
 
   it("a list's value comes from the description: its example, or one item where minItems asks for one", async () => {

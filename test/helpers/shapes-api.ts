@@ -102,10 +102,23 @@ export async function startShapesApi(): Promise<TestServer> {
       return Array.isArray(patch) ? json(res, 200, { name: 'f1' }) : json(res, 400, { details: [{ message: 'The request body must be array' }] });
     },
     // a required boolean the description gives no example of
-    'POST /api/admin/addons': (req, res) =>
-      typeof body(req).enabled === 'boolean'
-        ? json(res, 201, { id: 7, enabled: body(req).enabled })
-        : json(res, 400, { details: [{ path: '/body/enabled', message: 'The `/body/enabled` property must be boolean' }] }),
+    // and its provider's parameters, which the answer does not name
+    'POST /api/admin/addons': (req, res) => {
+      if (typeof body(req).enabled !== 'boolean')
+        return json(res, 400, { details: [{ path: '/body/enabled', message: 'The `/body/enabled` property must be boolean' }] });
+      const parameters = body(req).parameters as Record<string, unknown> | undefined;
+      if (typeof parameters?.url !== 'string')
+        return json(res, 400, { details: [{ message: 'A validation error occurred while processing your request data.' }] });
+      return json(res, 201, { id: 7, enabled: body(req).enabled });
+    },
+    // an update of nothing fails on the server's side
+    'PUT /api/admin/tag-types/t1': (req, res) => {
+      if (!isJson(req))
+        return json(res, 415, { name: 'ContentTypeError', message: "We do not accept the content-type you provided (you didn't provide one)." });
+      return Object.keys(body(req)).length
+        ? json(res, 200, { name: 't1' })
+        : json(res, 500, { name: 'UnknownError', message: 'Empty .update() call detected!' });
+    },
     // a GET that names a field: a parameter, never a body
     'GET /api/admin/user/profile': (_req, res) => json(res, 400, { name: 'BadDataError', message: '"id" is required' }),
     // an empty list is an answer
