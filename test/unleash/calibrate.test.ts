@@ -7,6 +7,7 @@
 //
 // Run with `npm run test:unleash` (its own config: about a minute, and a server install of
 // its own: `npm ci --prefix test/servers/unleash --ignore-scripts` and Debian's PostgreSQL).
+import { randomBytes } from 'node:crypto';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, expect, test } from 'vitest';
@@ -32,6 +33,9 @@ const FLOOR = 98;
  */
 const REPORT_DIR = process.env.UNLEASH_REPORT_DIR;
 
+/** A password Unleash's strength check accepts, for the secrets that set or check one. */
+const NEW_PASSWORD = `Pw-${randomBytes(9).toString('base64url')}-9x`;
+
 interface Flow {
   code: number;
   stdout: string;
@@ -45,8 +49,20 @@ describeUnleash('Unleash 7.5.1: import, one calibrate, run', (server) => {
   let calibrated: Flow;
 
   const flow = async (args: string[]): Promise<Flow> => {
-    // the one credential: the admin API token, as a user of CI would give it
-    const rec = recordedIO({ cwd: dir, env: { FLOW_SECRET_API_KEY_KEY: u.adminToken, FLOW_VAR_baseUrl: u.url } });
+    // credentials only, as a user of CI would give them: the admin API token, the admin's login
+    // (simple.login), and a new password for the user the run creates (USER_ADMIN_PASSWORD) and
+    // for the password checks (RESET_PASSWORD), the secrets the import asks for
+    const rec = recordedIO({
+      cwd: dir,
+      env: {
+        FLOW_SECRET_API_KEY_KEY: u.adminToken,
+        FLOW_VAR_baseUrl: u.url,
+        FLOW_VAR_simple_username: u.adminUser,
+        FLOW_SECRET_SIMPLE_PASSWORD: u.adminPassword,
+        FLOW_SECRET_USER_ADMIN_PASSWORD: NEW_PASSWORD,
+        FLOW_SECRET_RESET_PASSWORD: NEW_PASSWORD,
+      },
+    });
     const code = await main(args, rec.io);
     return { code, stdout: rec.out(), stderr: rec.err() };
   };
@@ -77,6 +93,8 @@ describeUnleash('Unleash 7.5.1: import, one calibrate, run', (server) => {
     for (const text of [calibrated.stdout, calibrated.stderr]) {
       expect(text).not.toContain(u.adminToken);
       expect(text).not.toContain(u.adminToken.slice(4)); // the secret part alone
+      expect(text).not.toContain(u.adminPassword);
+      expect(text).not.toContain(NEW_PASSWORD);
     }
   });
 
@@ -94,7 +112,7 @@ describeUnleash('Unleash 7.5.1: import, one calibrate, run', (server) => {
       await writeFile(path.join(REPORT_DIR, 'red.txt'), redList(all, report.operations));
     }
     expect(passed.length).toBeGreaterThanOrEqual(FLOOR);
-    expect(run.stdout).not.toContain(u.adminToken);
+    for (const secret of [u.adminToken, u.adminPassword, NEW_PASSWORD]) expect(run.stdout).not.toContain(secret);
   }, 300_000);
 
   test('a second calibrate proposes nothing and edits nothing', async () => {
