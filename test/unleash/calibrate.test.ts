@@ -1,11 +1,13 @@
 // A real feature-flag server as a new user meets it: Unleash 7.5.1's own OpenAPI description
-// (GET /docs/openapi.json) imported, the admin token given as the one credential, ONE
-// `flow calibrate --writes --destructive --apply`, then `flow run`, counting the operations
-// that pass. The figure has a floor measured here (BENCHMARKS.md, "Unleash 7.5.1", lists
-// every operation that stays red and why); a second calibrate proposes nothing; the server
-// is still healthy, writable and out of maintenance mode afterwards.
+// (GET /docs/openapi.json) imported, credentials as the only thing given (the admin token, the
+// admin's login, the passwords the import asks for), ONE `flow calibrate --writes
+// --destructive --apply` of every operation (nothing named, nothing left out: ownership keeps
+// the maintenance switch and the server's own environments safe), then `flow run --all`,
+// counting the operations that pass. The figure has a floor measured here (BENCHMARKS.md,
+// "Unleash 7.5.1", lists every operation that stays red and why); a second calibrate proposes
+// nothing; the server is still healthy, writable and out of maintenance mode afterwards.
 //
-// Run with `npm run test:unleash` (its own config: about a minute, and a server install of
+// Run with `npm run test:unleash` (its own config: five minutes or so, and a server install of
 // its own: `npm ci --prefix test/servers/unleash --ignore-scripts` and Debian's PostgreSQL).
 import { randomBytes } from 'node:crypto';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
@@ -21,10 +23,10 @@ import { recordedIO } from '../runtime/secrets/cli-io.js';
 
 /**
  * Green operations of the 200 imported, measured on 2026-11-28 (BENCHMARKS.md, "Unleash
- * 7.5.1": 102-105 in a run, 68 on main before; a little under, as names and picks vary): the
- * suite fails below it.
+ * 7.5.1": 125 in two runs, 96 on main before with nothing named or left out; a little under, as
+ * names and picks vary): the suite fails below it.
  */
-const FLOOR = 98;
+const FLOOR = 122;
 
 /**
  * Set to a folder to keep what the suite saw there: `calibrate.md` (the calibration's report),
