@@ -201,7 +201,7 @@ function bodyFromFields(fields: ObservedField[], scope: ValueScope): Record<stri
 const LOGIN_NAME = /^(user(name)?|user_name|login|email|e_?mail)$/i;
 const LOGIN_PATH = /^(login|log_in|signin|sign_in|session|sessions|authenticate)$/i;
 
-/** A POST to a login word (`/auth/simple/login`) whose required fields are a name and a password: a login, not a create. */
+/** A POST to a login word (`/auth/simple/login`) whose body requires a password: a login, not a create. */
 function isLogin(fields: ObservedField[], scope: ValueScope): boolean {
   const last = [...scope.endpoint.segments].reverse().map(segmentText).find(Boolean);
   if (scope.endpoint.method !== 'POST' || !last || !LOGIN_PATH.test(last)) return false;
