@@ -4,7 +4,7 @@
 // the description requires.
 import type { Operation, TemplateValue } from '../project/index.js';
 import { namedFields } from './error-fields.js';
-import { valueFor } from './values.js';
+import { exampleOf, valueFor } from './values.js';
 
 type Schema = Record<string, unknown>;
 type FieldSchema = ((op: Operation, field: string) => Schema | undefined) | undefined;
@@ -50,10 +50,33 @@ export function bodyFieldsNamed(op: Operation, excerpt: string, fieldSchema: Fie
   return namedFields(excerpt, known).map((f) => (wrapper && !f.includes('.') && f !== wrapper && !known.includes(f) ? `${wrapper}.${f}` : f));
 }
 
-/** A JSON body with each field the description's body schema requires, a value for each (`{}` without a description). */
-export function requiredBody(op: Operation, fieldSchema: FieldSchema): Record<string, TemplateValue> {
+/**
+ * A JSON body with each field the description's body schema requires, a value for each (`{}`
+ * without a description); a body the description says is a list (a JSON Patch), its example or `[]`.
+ */
+export function requiredBody(op: Operation, fieldSchema: FieldSchema): TemplateValue {
   const schema = fieldSchema?.(op, '');
+  if (schema?.type === 'array') return valueFor('', { ...schema, minItems: undefined });
   const required = Array.isArray(schema?.required) ? schema.required.filter((r): r is string => typeof r === 'string').slice(0, MAX_KEYS) : [];
   const props = isMap(schema?.properties) ? schema.properties : {};
   return Object.fromEntries(required.map((f) => [f, valueFor(f, isMap(props[f]) ? props[f] : undefined)]));
+}
+
+const empty = (v: unknown) => v === undefined || (Array.isArray(v) && !v.length) || (isMap(v) && !Object.keys(v).length);
+
+/**
+ * The top-level fields of the description's body schema that have an example the body does
+ * not send yet (absent, or an empty map or list): what a 400 naming nothing may be missing.
+ */
+export function exampleFields(op: Operation, fieldSchema: FieldSchema): Array<{ field: string; value: TemplateValue }> {
+  if (op.body !== undefined && !isMap(op.body)) return [];
+  const props = fieldSchema?.(op, '')?.properties;
+  if (!isMap(props)) return [];
+  const body: Record<string, unknown> = isMap(op.body) ? op.body : {};
+  return Object.entries(props)
+    .slice(0, MAX_KEYS)
+    .flatMap(([field, schema]) => {
+      const value = isMap(schema) && empty(body[field]) ? exampleOf(schema) : undefined;
+      return value === undefined ? [] : [{ field, value }];
+    });
 }

@@ -146,6 +146,8 @@ export function namedFields(body: string, known: readonly string[] = []): string
     for (const shape of SHAPES) for (const f of shape.fields(root)) if (FIELD.test(f)) names.add(f);
   }
   if (!names.size && isObj(json)) for (const f of sentenceFields(sentencesOf(json), known)) names.add(f);
+  // `details: [{message: "You must specify username or email"}]`: a known field named in a sentence
+  if (!names.size && isObj(json)) for (const f of sentenceFields(detailMessages(json), known, false)) names.add(f);
   // messages are read in the JSON's strings (a quote in JSON text is escaped), else in the text
   const text = json === undefined ? body : stringsOf(json).join('\n');
   if (!names.size) for (const re of MESSAGES) for (const m of text.matchAll(re)) if (FIELD.test(m[1]) && !NOT_FIELDS.has(m[1].toLowerCase())) names.add(m[1]);
@@ -170,6 +172,13 @@ function sentencesOf(json: Obj): string[] {
   return out;
 }
 
+/** `details[].message`, sentences with no field of their own (Unleash's Joi errors). */
+function detailMessages(json: Obj): string[] {
+  return list(json.details)
+    .slice(0, 50)
+    .flatMap((d) => (str(d.message) && d.path === undefined ? [str(d.message)!.slice(0, 300)] : []));
+}
+
 /** `project_id` -> ['project'], `dueDate` -> ['due', 'date']: the words a sentence uses for a field. */
 function wordsOf(key: string): string[] {
   const words = key
@@ -186,10 +195,10 @@ const SUBJECT = /^([A-Za-z][A-Za-z0-9]*(?: [A-Za-z0-9]+){0,2}?) (?:can't|cannot|
 
 /**
  * The field each sentence names: a known property (the schema's, the body's) whose words the
- * sentence holds, case-insensitive, whole words, the longest match; else the sentence's
- * subject, as a field name (`Subject cannot be blank` -> `subject`).
+ * sentence holds, case-insensitive, whole words, the longest match; else (with `subjects`) the
+ * sentence's subject, as a field name (`Subject cannot be blank` -> `subject`).
  */
-function sentenceFields(sentences: readonly string[], known: readonly string[]): string[] {
+function sentenceFields(sentences: readonly string[], known: readonly string[], subjects = true): string[] {
   const out: string[] = [];
   const candidates = known.flatMap((k) => {
     const words = FIELD.test(k) ? wordsOf(k.split('.').at(-1)!) : [];
@@ -201,6 +210,7 @@ function sentenceFields(sentences: readonly string[], known: readonly string[]):
       out.push(hit.k);
       continue;
     }
+    if (!subjects) continue;
     const subject = SUBJECT.exec(s)?.[1];
     const name = subject?.trim().toLowerCase().replace(/\s+/g, '_');
     if (name && FIELD.test(name) && !NOT_FIELDS.has(name)) out.push(name);

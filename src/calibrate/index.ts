@@ -10,9 +10,10 @@ import { createRunner, type ForkOptions, type OperationResult, type Runner, type
 import type { FlowResponse } from '../http/index.js';
 import { createRedactor, type Redactor } from '../redact/index.js';
 import { diagnose, observedOf } from './diagnose.js';
-import { withEdits } from './model.js';
+import { targetOf, withEdits } from './model.js';
 import { planCalibration } from './safety.js';
 import { proveLinks } from './prove-links.js';
+import { tentativeValues, type Tentative } from './unset-fields.js';
 import type { SearchContext } from './repair.js';
 import type { Calibration, CalibrationPlan, Edit, OpenQuestion, Probe, Proposal, SafetyFlags } from './types.js';
 
@@ -57,7 +58,18 @@ async function calibrateOn(root: Runner, project: Project, asked: readonly strin
   const proposals: Proposal[] = [];
   const edited = new Set<string>();
   const probes: Probe[] = [];
-  let model = project;
+  // a value tried for each variable nobody gave that is only a body field: proposed where it passes
+  const tentative = tentativeValues(
+    project,
+    options.graph ?? buildGraph(project),
+    options.unsetVariables?.(project, [...project.operations.keys()]) ?? [],
+    options.fieldSchema,
+  );
+  for (const t of tentative) edited.add(targetOf(t.edit));
+  let model = withEdits(
+    project,
+    tentative.map((t) => t.edit),
+  );
   let questions: OpenQuestion[] = [];
   let results: OperationResult[] = [];
   let rounds = 0;
@@ -98,6 +110,7 @@ async function calibrateOn(root: Runner, project: Project, asked: readonly strin
       fresh.map((p) => p.edit),
     );
   }
+  proposals.push(...provenTentative(model, tentative, results));
   const observed = new Map<string, string>();
   for (const r of results) {
     const o = observedOf(model, r);
@@ -105,6 +118,19 @@ async function calibrateOn(root: Runner, project: Project, asked: readonly strin
   }
   plan = { ...plan, added: [...added].map(([operation, needed]) => ({ operation, for: needed })) };
   return { plan, proposals, questions, results, observed, rounds, probes };
+}
+
+/** The tried values whose every operation passed in the last round: each proposed, with the answer that proves it. */
+function provenTentative(model: Project, tentative: readonly Tentative[], results: readonly OperationResult[]): Proposal[] {
+  const passed = new Map(results.filter((r) => r.status === 'passed').map((r) => [r.operation, r]));
+  const proven = (variable: string) => tentative.every((t) => t.variable !== variable || passed.has(t.edit.operation));
+  return tentative.flatMap((t) => {
+    const r = passed.get(t.edit.operation);
+    if (!r || !proven(t.variable)) return [];
+    const o = observedOf(model, r);
+    const why = `\`{{env.${t.variable}}}\` was never given (<SET_VIA_--var>), and with ${JSON.stringify(t.edit.value)} for \`${t.edit.field}\` it answered ${o.status ?? 'passed'}`;
+    return [{ edit: t.edit, operation: t.edit.operation, observed: o, why }];
+  });
 }
 
 /** An onEvent that lists every request sent under `purpose`. */

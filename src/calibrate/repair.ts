@@ -4,10 +4,11 @@
 import type { Operation, Project } from '../project/index.js';
 import type { OperationResult } from '../runner/index.js';
 import type { FlowResponse } from '../http/index.js';
-import { bodyFieldsNamed, requiredBody, sendsBody } from './body.js';
+import { bodyFieldsNamed, exampleFields, requiredBody, sendsBody } from './body.js';
 import { linkEdits, unproducedId } from './links.js';
 import { fieldOf, otherHeaderForm, targetOf, withEdits } from './model.js';
 import type { Edit } from './types.js';
+import { madeUnique, quotedUnique } from './unique.js';
 import { valueFor } from './values.js';
 
 export interface SearchContext {
@@ -28,6 +29,8 @@ export interface SearchContext {
 
 /** Tries per operation in one round: each adds what the last answer asked for (a login, a field). */
 const MAX_TRIES = 4;
+/** Literals made run-unique one at a time after a 409. */
+const MAX_UNIQUE = 4;
 /** Actors tried for one refusal (each with its header in both forms at most). */
 const MAX_ACTORS = 8;
 
@@ -101,6 +104,28 @@ async function nextStep(
     }
     return undefined;
   }
+  // the answer quotes a value the import made run-unique: the input's own literal names something that exists
+  const excerpt = ownExchange(last)?.response?.body ?? '';
+  if (sendsBody(op) && status !== undefined && status >= 400 && status < 500 && status !== 401 && status !== 403) {
+    const quoted = quotedUnique(op.body, excerpt).filter((q) => !ctx.edited.has(`${operation} body ${q.field}`));
+    if (quoted.length)
+      return {
+        edits: quoted.map((q) => ({ kind: 'body_field', operation, field: q.field, value: q.literal })),
+        why: `answered ${status} quoting ${quoted.map((q) => `\`${q.field}\``).join(', ')} as sent, with its run-unique part`,
+        what: `with ${quoted.map((q) => `${q.field}: ${q.literal}`).join(', ')}`,
+      };
+  }
+  // a 409 to a create: one of its literals is taken (a second run of the same body); each made run-unique in turn
+  if (status === 409 && op.method === 'POST') {
+    for (const { field, value } of madeUnique(op.body).slice(0, MAX_UNIQUE)) {
+      if (ctx.edited.has(`${operation} body ${field}`)) continue;
+      const edits: Edit[] = [{ kind: 'body_field', operation, field, value }];
+      const what = `with ${field} run-unique`;
+      const tried = await ctx.tryRun(withEdits(model, edits), operation, `try ${operation} ${what}`);
+      if (accepted(tried)) return { edits, why: `answered 409, and ${statusOf(tried)} ${what}`, what, tried };
+    }
+    return undefined;
+  }
   // an id given from outside, missing: linked to what its producer answered this round
   if (ctx.responses && (status === 404 || (status === 403 && unproducedId(model, operation)))) {
     const { edits, why } = linkEdits(model, operation, ctx.responses, [], ctx.isSecret);
@@ -112,17 +137,26 @@ async function nextStep(
   if (!sendsBody(op)) return undefined;
   if (status === 415 && op.body === undefined) {
     const value = requiredBody(op, ctx.fieldSchema);
-    const fields = Object.keys(value);
+    const fields = value && typeof value === 'object' && !Array.isArray(value) ? Object.keys(value) : [];
     const why = `answered 415 to a ${op.method} without a body${fields.length ? `; the description requires ${fields.map((f) => `\`${f}\``).join(', ')}` : ''}`;
     return { edits: [{ kind: 'body', operation, value }], why, what: 'with a JSON body' };
   }
   if (status === 400 || status === 422) {
     if (op.body !== undefined && (!op.body || typeof op.body !== 'object' || Array.isArray(op.body))) return undefined;
-    const excerpt = ownExchange(last)?.response?.body ?? '';
     const named = bodyFieldsNamed(op, excerpt, ctx.fieldSchema).filter((f) => fieldOf(op.body, f.split('.')) === undefined);
-    if (!named.length) return undefined;
-    const edits: Edit[] = named.map((f) => ({ kind: 'body_field', operation, field: f, value: valueFor(f, ctx.fieldSchema?.(op, f)) }));
-    return { edits, why: `answered ${status} naming ${named.map((f) => `\`${f}\``).join(', ')}`, what: `with ${named.join(', ')}` };
+    if (named.length) {
+      const edits: Edit[] = named.map((f) => ({ kind: 'body_field', operation, field: f, value: valueFor(f, ctx.fieldSchema?.(op, f)) }));
+      return { edits, why: `answered ${status} naming ${named.map((f) => `\`${f}\``).join(', ')}`, what: `with ${named.join(', ')}` };
+    }
+  }
+  // a 400/422 that names no field, or a 5xx to a body this search made (`{}`: "empty update"):
+  // the description's own examples, where the body has nothing (or an empty map or list)
+  if (status === 400 || status === 422 || (status !== undefined && status >= 500)) {
+    const examples = exampleFields(op, ctx.fieldSchema).filter((e) => !ctx.edited.has(`${operation} body ${e.field}`));
+    if (!examples.length) return undefined;
+    const edits: Edit[] = examples.map((e) => ({ kind: 'body_field', operation, field: e.field, value: e.value }));
+    const fields = examples.map((e) => `\`${e.field}\``).join(', ');
+    return { edits, why: `answered ${status} naming no field; the description gives examples of ${fields}`, what: `with the examples of ${fields}` };
   }
   return undefined;
 }

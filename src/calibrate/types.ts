@@ -11,7 +11,7 @@ export type Edit =
   | { kind: 'extract'; operation: string; name: string; from?: string; to: string }
   | { kind: 'actor'; operation: string; to: string }
   /** a JSON body for a write sent without one (a 415), with the fields the description requires */
-  | { kind: 'body'; operation: string; value: Record<string, TemplateValue> }
+  | { kind: 'body'; operation: string; value: TemplateValue }
   /** a body field (dotted: nested keys) a 400/422 named, with a value */
   | { kind: 'body_field'; operation: string; field: string; value: TemplateValue }
   /** an id of the path given from outside (`{{env.bucket_id}}`) replaced by its producer's (`{{bucket.id}}`) */

@@ -39,11 +39,28 @@ export function valueFor(field: string, schema?: Schema): TemplateValue {
 
 const scalar = (v: unknown): v is string | number | boolean => ['string', 'number', 'boolean'].includes(typeof v);
 
-function schemaValue(s: Schema): TemplateValue | undefined {
+/** The schema's own example, a plain value, a list or a map; undefined when it gives none. */
+export function exampleOf(s: Schema): TemplateValue | undefined {
+  return scalar(s.example) || plainJson(s.example) ? s.example : undefined;
+}
+
+const isMap = (v: unknown): v is Schema => !!v && typeof v === 'object' && !Array.isArray(v);
+
+/** A list or map from the description, small and holding no `{{` (which would read as a reference). */
+function plainJson(v: unknown): v is TemplateValue {
+  if (!Array.isArray(v) && !isMap(v)) return false;
+  const text = JSON.stringify(v);
+  return text.length <= 2000 && !text.includes('{{');
+}
+
+function schemaValue(s: Schema, depth = 0): TemplateValue | undefined {
+  if (depth > 4) return undefined;
   if (Array.isArray(s.enum) && s.enum.some(scalar)) return s.enum.find(scalar)!;
   if (scalar(s.const)) return s.const;
   if (scalar(s.example)) return s.example;
   if (Array.isArray(s.examples) && s.examples.some(scalar)) return s.examples.find(scalar)!;
+  // a list or an object the description gives as its example (`["development", "production"]`)
+  if (plainJson(s.example)) return s.example;
   if (scalar(s.default)) return s.default;
   const type: unknown = Array.isArray(s.type) ? (s.type as unknown[]).find((t) => t !== 'null') : s.type;
   const num = (v: unknown) => (typeof v === 'number' && Number.isFinite(v) ? v : undefined);
@@ -57,8 +74,11 @@ function schemaValue(s: Schema): TemplateValue | undefined {
     }
     case 'boolean':
       return true;
-    case 'array':
-      return [];
+    case 'array': {
+      // `minItems: 1` wants an item: one from the items' schema, when it gives a value
+      const item = num(s.minItems) && isMap(s.items) ? schemaValue(s.items, depth + 1) : undefined;
+      return item === undefined ? [] : [item];
+    }
     case 'object':
       return {};
     case 'string': {

@@ -67,7 +67,8 @@ export function responsePointer(desc: Description, operation: DescribedOperation
 /**
  * The schema of one field of the request body of the operation `op` is for: '' is the body
  * itself, `issue.subject` a field inside `issue`. Each level's `$ref` is followed, and a
- * property found in an `allOf` part is found; undefined when the description does not say.
+ * property found in an `allOf` (`oneOf`, `anyOf`) part is found; a body of several shapes is
+ * its first; undefined when the description does not say.
  */
 export function bodyFieldSchema(desc: Description, op: { method: string; path: string }, field: string): Record<string, unknown> | undefined {
   const operation = describedOperation(desc, op);
@@ -79,12 +80,21 @@ export function bodyFieldSchema(desc: Description, op: { method: string; path: s
   for (const key of keys) {
     pointer = followRefs(desc.doc, pointer);
     const s = record(pointerValue(desc.doc, pointer));
-    const allOf = Array.isArray(s.allOf) ? s.allOf.slice(0, MAX_STEPS).map((_, i) => followRefs(desc.doc, `${pointer}/allOf/${i}`)) : [];
-    // the schema itself, then the first allOf part that has the key
-    const owner = [pointer, ...allOf].find((p) => Object.hasOwn(record(record(pointerValue(desc.doc, p)).properties), key));
+    // the schema itself, then the first allOf (oneOf, anyOf) part that has the key
+    const parts = PARTS.flatMap((k) => {
+      const list: unknown = s[k];
+      return Array.isArray(list) ? list.slice(0, MAX_STEPS).map((_, i) => followRefs(desc.doc, `${pointer}/${k}/${i}`)) : [];
+    });
+    const owner = [pointer, ...parts].find((p) => Object.hasOwn(record(record(pointerValue(desc.doc, p)).properties), key));
     if (owner === undefined) return undefined;
     pointer = `${owner}/properties/${escapePointer(key)}`;
   }
-  const s = record(pointerValue(desc.doc, followRefs(desc.doc, pointer)));
+  pointer = followRefs(desc.doc, pointer);
+  const s = record(pointerValue(desc.doc, pointer));
+  // a schema that is one of several shapes (`oneOf`, `anyOf`): the first, for the fields it requires
+  const shape = s.properties === undefined && s.required === undefined ? (['oneOf', 'anyOf'] as const).find((k) => Array.isArray(s[k])) : undefined;
+  if (shape) return { ...s, ...record(pointerValue(desc.doc, followRefs(desc.doc, `${pointer}/${shape}/0`))) };
   return Object.keys(s).length ? s : undefined;
 }
+
+const PARTS = ['allOf', 'oneOf', 'anyOf'] as const;

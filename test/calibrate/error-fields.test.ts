@@ -138,6 +138,15 @@ describe('namedFields: sentences that name a field (Rails full messages, as Redm
     expect(namedFields(JSON.stringify({ errors: ['Due date is not a valid date'] }))).toEqual(['due_date']);
     expect(namedFields(JSON.stringify({ errors: ['Something went wrong, please try again later'] }))).toEqual([]);
   });
+  test('details[].message (Joi behind a feature-flag server): a known property only, never a subject', () => {
+    const answer = JSON.stringify({
+      name: 'BadDataError',
+      message: 'Request validation failed: your request body or params contain invalid data: You must specify username or email',
+      details: [{ message: 'You must specify username or email' }],
+    });
+    expect(namedFields(answer, ['rootRole', 'username', 'email', 'name'])).toEqual(['username']);
+    expect(namedFields(answer, ['rootRole'])).toEqual([]);
+  });
 });
 
 describe('valueFor', () => {

@@ -51,7 +51,89 @@ const FLAGS_OPENAPI = JSON.stringify({
         responses: { '200': { description: 'ok' } },
       },
     },
+    '/api/admin/api-tokens': {
+      post: {
+        requestBody: {
+          content: {
+            'application/json': {
+              schema: {
+                oneOf: [
+                  {
+                    type: 'object',
+                    required: ['type', 'tokenName'],
+                    properties: {
+                      type: { type: 'string', pattern: '^(client|backend|frontend)$', example: 'frontend' },
+                      tokenName: { type: 'string', example: 'my-token' },
+                    },
+                  },
+                  { type: 'object', required: ['type', 'username'], properties: { type: { type: 'string' }, username: { type: 'string' } } },
+                ],
+              },
+            },
+          },
+        },
+        responses: { '201': { description: 'ok' } },
+      },
+    },
+    '/api/admin/features/{name}': {
+      patch: {
+        requestBody: { content: { 'application/json': { schema: { $ref: '#/components/schemas/patches' } } } },
+        responses: { '200': { description: 'ok' } },
+      },
+    },
+    '/api/admin/addons': {
+      post: {
+        requestBody: {
+          content: {
+            'application/json': {
+              schema: {
+                type: 'object',
+                required: ['provider', 'enabled', 'parameters'],
+                properties: {
+                  provider: { type: 'string' },
+                  enabled: { type: 'boolean' },
+                  parameters: { type: 'object', additionalProperties: {}, example: { url: 'http://localhost:4242/webhook' } },
+                },
+              },
+            },
+          },
+        },
+        responses: { '201': { description: 'ok' } },
+      },
+    },
+    '/api/admin/tag-types/{name}': {
+      put: {
+        requestBody: {
+          content: {
+            'application/json': {
+              schema: { type: 'object', properties: { description: { type: 'string', example: 'Some tag type' }, color: { type: 'string' } } },
+            },
+          },
+        },
+        responses: { '200': { description: 'ok' } },
+      },
+    },
+    '/edge/validate': {
+      post: {
+        requestBody: {
+          content: {
+            'application/json': {
+              schema: {
+                type: 'object',
+                required: ['tokens', 'ids'],
+                properties: {
+                  tokens: { type: 'array', minItems: 1, items: { type: 'string', example: 'default:development.abc' } },
+                  ids: { type: 'array', items: { type: 'number' }, example: [12, 212] },
+                },
+              },
+            },
+          },
+        },
+        responses: { '200': { description: 'ok' } },
+      },
+    },
   },
+  components: { schemas: { patches: { type: 'array', items: { type: 'object', required: ['op', 'path'], properties: { op: { type: 'string' } } } } } },
 });
 
 describe('flow calibrate on the error shapes of a feature-flag server', () => {
@@ -100,7 +182,7 @@ describe('flow calibrate on the error shapes of a feature-flag server', () => {
     const revive = flags.paths['/api/admin/archive/revive'].post;
     const schema = (revive.requestBody as { content: Record<string, unknown> }).content['application/json'];
     revive.requestBody = { $ref: '#/components/requestBodies/Revive' };
-    flags.components = { requestBodies: { Revive: { content: { 'application/vnd.flags+json': schema } } } };
+    flags.components = { ...(flags.components as object), requestBodies: { Revive: { content: { 'application/vnd.flags+json': schema } } } };
     const dir = await writeProject({
       'flow.yaml': ROOT,
       'environments/local.yaml': ENV,
@@ -111,6 +193,104 @@ describe('flow calibrate on the error shapes of a feature-flag server', () => {
     expect(r.stderr).toBe('');
     expect(r.stdout).toContain('add `body: {"features":[]}` (sent as JSON)');
     expect(r.stdout).toMatch(/the description requires `features`; then 200/);
+  }, 60_000);
+
+  it('a 4xx quoting a value made run-unique tries the literal; a 409 makes a literal run-unique', async () => {
+    const dir = await writeProject({
+      'flow.yaml': ROOT,
+      'environments/local.yaml': ENV,
+      'resources/strategy.yaml': [
+        'name: strategy',
+        'operations:',
+        '  create: { method: POST, path: /api/admin/strategies, body: { name: "flexibleRollout-{{$.uuid}}", note: "keep-{{$.uuid}}" }, extract: { id: $.data.id } }',
+        '  tag: { method: POST, path: /api/admin/tags/of, body: { type: simple, value: a-tag-value }, expect_status: 201, extract: { value: $.data.tag.value } }',
+        '',
+      ].join('\n'),
+    });
+    const r = await flow(dir, ['calibrate', '--writes', '--apply']);
+    expect(r.stdout).toContain('add `body.name: "flexibleRollout"`');
+    expect(r.stdout).toMatch(/answered 400 quoting `name` as sent, with its run-unique part; then 200/);
+    expect(r.stdout).not.toContain('body.note');
+    // `type` made unique is refused (404); `value` made unique is accepted
+    expect(r.stdout).toContain('add `body.value: "a-tag-value-{{$.uuid}}"`');
+    expect(r.stdout).toMatch(/answered 409, and 201 with value run-unique/);
+    expect(r.stdout).toContain('## Open questions\n\nNone.');
+    for (let i = 0; i < 2; i++) expect((await flow(dir, ['run', '--all'])).stdout).toMatch(/^2 passed, 0 failed/m);
+    const again = await flow(dir, ['calibrate', '--writes']);
+    expect(again.stdout).toContain('## Proposals\n\nNone: no answer contradicts an expectation.');
+  }, 60_000);
+
+  it('a 415: the first of the shapes a body may take (oneOf), and a list where the body is one (a JSON Patch)', async () => {
+    const dir = await writeProject({
+      'flow.yaml': ROOT,
+      'environments/local.yaml': `${ENV}  feature: f1\n`,
+      'openapi.json': FLAGS_OPENAPI,
+      'resources/api.yaml': [
+        'name: api',
+        'operations:',
+        '  token: { method: POST, path: /api/admin/api-tokens, expect_status: 201 }',
+        '  patch: { method: PATCH, path: "/api/admin/features/{{env.feature}}" }',
+        '',
+      ].join('\n'),
+    });
+    const r = await flow(dir, ['calibrate', '--writes', '--destructive', '--apply', '--openapi', 'openapi.json']);
+    expect(r.stdout).toContain('add `body: {"type":"frontend","tokenName":"my-token"}` (sent as JSON)');
+    expect(r.stdout).toContain('add `body: []` (sent as JSON)');
+    expect(r.stdout).toContain('## Open questions\n\nNone.');
+    expect((await flow(dir, ['run', '--all'])).stdout).toMatch(/^2 passed, 0 failed/m);
+  }, 60_000);
+
+  it('a variable nobody gave that is only a body field: a value from the description, proposed once a 2xx proves it', async () => {
+    const dir = await writeProject({
+      'flow.yaml': ROOT,
+      'environments/local.yaml': `${ENV}  addon_enabled: <SET_VIA_--var>\n  addon_id: <SET_VIA_--var>\n`,
+      'openapi.json': FLAGS_OPENAPI,
+      'resources/addon.yaml': [
+        'name: addon',
+        'operations:',
+        '  create: { method: POST, path: /api/admin/addons, body: { provider: webhook, enabled: "{{env.addon_enabled}}", parameters: {} }, expect_status: 201 }',
+        '  get: { path: "/api/admin/addons/{{env.addon_id}}" }',
+        '  apps: { path: /api/admin/metrics/applications }',
+        '',
+      ].join('\n'),
+    });
+    const r = await flow(dir, ['calibrate', '--writes', '--apply', '--openapi', 'openapi.json']);
+    expect(r.stdout).toContain('add `body.enabled: true`');
+    // the 400 after it names nothing: the description's example of the empty `parameters`
+    expect(r.stdout).toContain('add `body.parameters: {"url":"http://localhost:4242/webhook"}`');
+    expect(r.stdout).toMatch(/answered 400 naming no field; the description gives examples of `parameters`; then 201/);
+    expect(r.stdout).toMatch(/`\{\{env\.addon_enabled\}\}` was never given \(<SET_VIA_--var>\), and with true for `enabled` it answered 201/);
+    // a variable of a path is the user's to give: not run
+    expect(r.stdout).toContain('- addon.get: needs --var addon_id=…');
+    expect((await flow(dir, ['run', 'addon.create'])).stdout).toMatch(/^1 passed, 0 failed/m);
+    const again = await flow(dir, ['calibrate', '--writes', '--openapi', 'openapi.json', 'addon.create']);
+    expect(again.stdout).toContain('## Proposals\n\nNone: no answer contradicts an expectation.');
+  }, 60_000);
+
+  it("a 5xx to the empty body a 415 asked for: the description's examples", async () => {
+    const dir = await writeProject({
+      'flow.yaml': ROOT,
+      'environments/local.yaml': `${ENV}  tag_type: t1\n`,
+      'openapi.json': FLAGS_OPENAPI,
+      'resources/tag_type.yaml': 'name: tag_type\noperations:\n  update: { method: PUT, path: "/api/admin/tag-types/{{env.tag_type}}" }\n',
+    });
+    const r = await flow(dir, ['calibrate', '--writes', '--apply', '--openapi', 'openapi.json']);
+    expect(r.stdout).toMatch(/answered 415 to a PUT without a body; answered 500 naming no field; the description gives examples of `description`; then 200/);
+    expect((await flow(dir, ['run', 'tag_type.update'])).stdout).toMatch(/^1 passed, 0 failed/m);
+  }, 60_000);
+
+  it("a list's value comes from the description: its example, or one item where minItems asks for one", async () => {
+    const dir = await writeProject({
+      'flow.yaml': ROOT,
+      'environments/local.yaml': ENV,
+      'openapi.json': FLAGS_OPENAPI,
+      'resources/edge.yaml': 'name: edge\noperations:\n  validate: { method: POST, path: /edge/validate }\n',
+    });
+    const r = await flow(dir, ['calibrate', '--writes', '--apply', '--openapi', 'openapi.json']);
+    expect(r.stdout).toContain('add `body: {"tokens":["default:development.abc"],"ids":[12,212]}` (sent as JSON)');
+    expect(r.stdout).toContain('## Open questions\n\nNone.');
+    const run = await flow(dir, ['run', 'edge.validate']);
+    expect(run.stdout).toMatch(/^1 passed, 0 failed/m);
   }, 60_000);
 });
 

@@ -31,7 +31,23 @@ export async function startShapesApi(): Promise<TestServer> {
     while (issues.has(id)) id++;
     return id;
   };
+  // tags are unique by type and value; one is there before any run
+  const tags = new Set(['simple:a-tag-value']);
   return startServer({
+    // a strategy names a strategy type that exists; the answer quotes the name sent
+    'POST /api/admin/strategies': (req, res) => {
+      const name = String(body(req).name);
+      return ['default', 'flexibleRollout'].includes(name)
+        ? json(res, 200, { id: `s-${Date.now()}`, name })
+        : json(res, 400, { name: 'BadDataError', message: `Request validation failed: Could not find strategy type with name ${name}` });
+    },
+    'POST /api/admin/tags/of': (req, res) => {
+      const key = `${String(body(req).type)}:${String(body(req).value)}`;
+      if (body(req).type !== 'simple') return json(res, 404, { name: 'NotFoundError', message: 'Could not find tag type' });
+      if (tags.has(key)) return json(res, 409, { name: 'NameExistsError', message: 'A tag of [object Object] already exists' });
+      tags.add(key);
+      return json(res, 201, { tag: { type: 'simple', value: body(req).value } });
+    },
     // the feature-flag server: Ajv errors whose details[].path points at the field
     'POST /api/admin/tags': (req, res) =>
       typeof body(req).type === 'string'
@@ -52,6 +68,56 @@ export async function startShapesApi(): Promise<TestServer> {
       return Array.isArray(body(req).features)
         ? json(res, 200, { revived: (body(req).features as unknown[]).length })
         : json(res, 400, { details: [{ path: '/body/features', message: 'required' }] });
+    },
+    // a list that needs an item (Ajv's minItems), and a list of numbers
+    'POST /edge/validate': (req, res) => {
+      if (!isJson(req))
+        return json(res, 415, { name: 'ContentTypeError', message: "We do not accept the content-type you provided (you didn't provide one)." });
+      const { tokens, ids } = body(req);
+      if (!Array.isArray(tokens) || !tokens.length || typeof tokens[0] !== 'string')
+        return json(res, 400, { details: [{ path: '/body/tokens', message: 'The `/body/tokens` property must NOT have fewer than 1 items.' }] });
+      if (!Array.isArray(ids) || typeof ids[0] !== 'number')
+        return json(res, 400, { details: [{ path: '/body/ids', message: 'The `/body/ids` property must be array' }] });
+      return json(res, 200, { tokens: [] });
+    },
+    // a body that is one of two shapes (oneOf), and a JSON Patch (a list)
+    'POST /api/admin/api-tokens': (req, res) => {
+      if (!isJson(req))
+        return json(res, 415, { name: 'ContentTypeError', message: "We do not accept the content-type you provided (you didn't provide one)." });
+      const { type, tokenName } = body(req);
+      if (typeof type !== 'string' || !/^(client|backend|frontend)$/i.test(type))
+        return json(res, 400, { details: [{ path: '/body/type', message: 'must match pattern' }] });
+      if (typeof tokenName !== 'string') return json(res, 400, { details: [{ path: '/body/tokenName', message: 'required' }] });
+      return json(res, 201, { secret: 'default:development.x', tokenName });
+    },
+    'PATCH /api/admin/features/f1': (req, res) => {
+      if (!isJson(req))
+        return json(res, 415, { name: 'ContentTypeError', message: "We do not accept the content-type you provided (you didn't provide one)." });
+      let patch: unknown;
+      try {
+        patch = req.json();
+      } catch {
+        patch = undefined;
+      }
+      return Array.isArray(patch) ? json(res, 200, { name: 'f1' }) : json(res, 400, { details: [{ message: 'The request body must be array' }] });
+    },
+    // a required boolean the description gives no example of
+    // and its provider's parameters, which the answer does not name
+    'POST /api/admin/addons': (req, res) => {
+      if (typeof body(req).enabled !== 'boolean')
+        return json(res, 400, { details: [{ path: '/body/enabled', message: 'The `/body/enabled` property must be boolean' }] });
+      const parameters = body(req).parameters as Record<string, unknown> | undefined;
+      if (typeof parameters?.url !== 'string')
+        return json(res, 400, { details: [{ message: 'A validation error occurred while processing your request data.' }] });
+      return json(res, 201, { id: 7, enabled: body(req).enabled });
+    },
+    // an update of nothing fails on the server's side
+    'PUT /api/admin/tag-types/t1': (req, res) => {
+      if (!isJson(req))
+        return json(res, 415, { name: 'ContentTypeError', message: "We do not accept the content-type you provided (you didn't provide one)." });
+      return Object.keys(body(req)).length
+        ? json(res, 200, { name: 't1' })
+        : json(res, 500, { name: 'UnknownError', message: 'Empty .update() call detected!' });
     },
     // a GET that names a field: a parameter, never a body
     'GET /api/admin/user/profile': (_req, res) => json(res, 400, { name: 'BadDataError', message: '"id" is required' }),

@@ -211,3 +211,83 @@ describe('R7: --into edits files in place', () => {
     await expect(importInto(r.files, dir)).rejects.toMatchObject({ code: 'E_IMPORT_INTO' });
   });
 });
+
+describe('a required list', () => {
+  it('of plain values is sent with the example the description gives it', async () => {
+    const { dir, cleanup } = await tempDir();
+    cleanups.push(cleanup);
+    const doc = {
+      openapi: '3.0.3',
+      info: { title: 'playground', version: '1' },
+      servers: [{ url: 'https://api.example.test' }],
+      paths: {
+        '/evaluate': {
+          post: {
+            requestBody: {
+              content: {
+                'application/json': {
+                  schema: {
+                    type: 'object',
+                    required: ['environments', 'context', 'rules'],
+                    properties: {
+                      environments: { type: 'array', items: { type: 'string' }, minItems: 1, example: ['development', 'production'] },
+                      tags: { type: 'array', items: { type: 'string' }, example: ['optional'] },
+                      // a list of objects: its example's keys are not fields of the input, so it is left out
+                      rules: { type: 'array', items: { type: 'object', properties: { a: { type: 'string' } } }, example: [{ a: 'x', b: 'y' }] },
+                      context: { type: 'object', required: ['appName'], properties: { appName: { type: 'string', example: 'my-app' } } },
+                    },
+                  },
+                },
+              },
+            },
+            responses: { 200: { description: 'ok' } },
+          },
+        },
+      },
+    };
+    await writeFile(path.join(dir, 'playground.json'), JSON.stringify(doc));
+    const r = await importApi(['playground.json'], { cwd: dir });
+    expect(r.findings).toEqual([]);
+    const file = Object.entries(texts(r)).find(([rel]) => rel.startsWith('resources/'))![1];
+    const op = Object.values((parse(file) as { operations: Record<string, { body?: unknown }> }).operations)[0];
+    expect(op.body).toEqual({ environments: ['development', 'production'], context: { appName: 'my-app' } });
+  });
+});
+
+describe('a login in the operations', () => {
+  it("its user is a variable with the example as its default, not a run-unique name; a create's stays run-unique", async () => {
+    const { dir, cleanup } = await tempDir();
+    cleanups.push(cleanup);
+    const creds = (example: string) => ({
+      content: {
+        'application/json': {
+          schema: {
+            type: 'object',
+            required: ['username', 'password'],
+            properties: { username: { type: 'string', example }, password: { type: 'string', example: 'p4ss' } },
+          },
+        },
+      },
+    });
+    const doc = {
+      openapi: '3.0.3',
+      info: { title: 'users', version: '1' },
+      servers: [{ url: 'https://api.example.test' }],
+      paths: {
+        '/auth/simple/login': { post: { requestBody: creds('user'), responses: { 200: { description: 'ok' } } } },
+        '/users': { post: { requestBody: creds('hunter'), responses: { 201: { description: 'ok' } } } },
+      },
+    };
+    await writeFile(path.join(dir, 'users.json'), JSON.stringify(doc));
+    const r = await importApi(['users.json'], { cwd: dir });
+    expect(r.findings).toEqual([]);
+    const all = Object.entries(texts(r));
+    const bodies = all
+      .filter(([rel]) => rel.startsWith('resources/'))
+      .flatMap(([, text]) => Object.values((parse(text) as { operations: Record<string, { path: string; body?: Record<string, string> }> }).operations));
+    expect(bodies.find((o) => o.path === '/auth/simple/login')?.body?.username).toBe('{{env.simple_username}}');
+    expect(bodies.find((o) => o.path === '/users')?.body?.username).toBe('hunter-{{$.uuid}}');
+    const env = all.find(([rel]) => rel.startsWith('environments/'))![1];
+    expect(env).toMatch(/^ {2}simple_username: user # username that logs in with the password of POST \/auth\/simple\/login/m);
+  });
+});

@@ -9,6 +9,7 @@ import type { Resolver } from './bindings.js';
 import type { InferContext } from './context.js';
 import type { Endpoint } from './endpoints.js';
 import { isCredentialName, snake } from './names.js';
+import { segmentText } from './paths.js';
 
 export interface ValueScope {
   ctx: InferContext;
@@ -160,11 +161,29 @@ function bodyFromFields(fields: ObservedField[], scope: ValueScope): Record<stri
       }
       continue;
     }
-    if (f.type === 'array') continue;
+    if (f.type === 'array') {
+      // a list of plain values the description gives an example of is sent with it (a list of
+      // objects would bring keys the grounding check cannot trace); without one it is an open question (unfillableFields)
+      if (Array.isArray(f.example) && f.example.every((v) => v === null || typeof v !== 'object')) {
+        const value = templateValue(f.example, `body.${f.path.join('.')}`, scope);
+        if (value !== undefined) {
+          setPath(out, f.path, value);
+          any = true;
+        }
+      }
+      continue;
+    }
     const name = f.path[f.path.length - 1];
     let value: TemplateValue;
     if (isCredentialName(name))
       value = scope.ctx.secret(`${scope.owner}_${name}`, `${name} required by ${scope.endpoint.ops[0].key} (${f.evidence.file} ${f.evidence.at})`);
+    else if (typeof f.example === 'string' && LOGIN_NAME.test(name) && isLogin(fields, scope))
+      // the login's user goes with its password: the example is the default, the user gives theirs
+      value = scope.ctx.userVar(
+        `${scope.owner}_${snake(name)}`,
+        `${name} that logs in with the password of ${scope.endpoint.ops[0].key} (the input's example: ${JSON.stringify(f.example.slice(0, 40))}); give yours with --var`,
+        escapeTemplate(f.example),
+      );
     else if (f.example !== undefined && (typeof f.example !== 'object' || f.example === null))
       value = runUnique(name, typeof f.example === 'string' ? escapeTemplate(f.example) : (f.example as TemplateValue), `body.${f.path.join('.')}`, scope);
     else if (generatorFor(f.format)) value = generated(f.format!, `body.${f.path.join('.')}`, f.evidence, scope);
@@ -177,6 +196,16 @@ function bodyFromFields(fields: ObservedField[], scope: ValueScope): Record<stri
     any = true;
   }
   return any ? out : undefined;
+}
+
+const LOGIN_NAME = /^(user(name)?|user_name|login|email|e_?mail)$/i;
+const LOGIN_PATH = /^(login|log_in|signin|sign_in|session|sessions|authenticate)$/i;
+
+/** A POST to a login word (`/auth/simple/login`) whose body requires a password: a login, not a create. */
+function isLogin(fields: ObservedField[], scope: ValueScope): boolean {
+  const last = [...scope.endpoint.segments].reverse().map(segmentText).find(Boolean);
+  if (scope.endpoint.method !== 'POST' || !last || !LOGIN_PATH.test(last)) return false;
+  return fields.some((f) => f.required && isCredentialName(f.path[f.path.length - 1]));
 }
 
 /**
