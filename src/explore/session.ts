@@ -163,7 +163,7 @@ export class Session {
    */
   async close(): Promise<void> {
     try {
-      if (Date.now() < this.ctx.deadline + 5000) await this.runner.cleanUp();
+      await this.runner.cleanUp();
     } finally {
       await this.runner.close();
     }
