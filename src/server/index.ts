@@ -159,8 +159,11 @@ export async function startServer(options: ServerOptions, baseDir: string, event
   ]);
   if (outcome !== true) {
     stopping = true;
+    // waitReady also gives up once the child has exited, which it sees before `exited` settles
+    // (on 'close', its output drained): the exit is then the cause, quoted with all it printed
+    const gone = typeof outcome === 'object' ? outcome.exited : child.exitCode !== null || child.signalCode !== null ? await exited : undefined;
     await stopTree(child, exited, watchdog);
-    if (typeof outcome === 'object') throw new FlowError('E_SERVER_EXITED', withOutput(`${server()} ${outcome.exited} before ${readyAt} answered`));
+    if (gone !== undefined) throw new FlowError('E_SERVER_EXITED', withOutput(`${server()} ${gone} before ${readyAt} answered`));
     throw new FlowError('E_SERVER_TIMEOUT', withOutput(`${server()} ${notReady(readyAt, timeoutMs, waited.got)}`));
   }
   ready = true;

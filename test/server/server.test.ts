@@ -59,10 +59,11 @@ test('a server that exits before it is ready is E_SERVER_EXITED with what it pri
 });
 
 // The output is drained before the error is written: the shell exits at once, and what a process
-// it started prints after that exit (once the shell is reaped) still reaches the error.
+// it started prints a second after that exit (once the shell is reaped) still reaches the error;
+// the exit, seen by the readiness poll before the pipes close, is still the cause (not a timeout).
 test('E_SERVER_EXITED quotes what the server printed up to its pipes closing, not up to its exit', async () => {
   const port = await freePort();
-  const command = 'p=$$; (while kill -0 $p 2>/dev/null; do sleep 0.01; done; echo last words) & echo starting; exit 3';
+  const command = 'p=$$; (while kill -0 $p 2>/dev/null; do sleep 0.01; done; sleep 1; echo last words) & echo starting; exit 3';
   const err = await refused(startServer({ command, port }, PETS));
   expect(err.code).toBe('E_SERVER_EXITED');
   expect(err.message).toContain('exited with code 3 before');
