@@ -149,9 +149,10 @@ describeUnleash('Unleash 7.5.1: explore --authz as admin, editor and viewer', (s
     for (const pair of refused) expect(pair).toMatch(/ (\d+) of \1$/);
   });
 
-  // Not met every time yet: in 2 of 10 runs on 2026-11-28 the same 9 context fields (seed 7)
-  // were left, by the explore after the pass, not pinned down yet (BENCHMARKS.md, "explore
-  // --authz on Unleash"); 8 left none. The ceiling keeps it from growing; the goal is none.
+  // Not met every time before: in some runs on a loaded machine the same 9 context fields
+  // (seed 7) were left, by forks that closed more than 5 s past the budget and skipped their
+  // clean-up (BENCHMARKS.md, "explore --authz on Unleash"). Fixed (the clean-up always runs);
+  // the ceiling stays until more runs confirm it; the goal is none.
   test('the server holds the tag types it held before, and at most 9 context fields more (the goal: none)', async () => {
     expect(await tagTypes()).toEqual(before.tagTypes);
     const now = await contexts();
