@@ -2,7 +2,7 @@
 // fields a 400/422 names read against the fields known (the body's own keys, the schema's
 // properties), and, for a 415 to a write sent without a body, a JSON body with the fields
 // the description requires.
-import type { Operation, TemplateValue } from '../project/index.js';
+import { isPlainObject, type Operation, type TemplateValue } from '../project/index.js';
 import { namedFields } from './error-fields.js';
 import { exampleOf, valueFor } from './values.js';
 
@@ -12,14 +12,12 @@ type FieldSchema = ((op: Operation, field: string) => Schema | undefined) | unde
 /** GET, HEAD, DELETE and OPTIONS send no body here: a field they lack is a parameter, never a body. */
 export const sendsBody = (op: Pick<Operation, 'method'>) => op.method === 'POST' || op.method === 'PUT' || op.method === 'PATCH';
 
-const isMap = (v: unknown): v is Record<string, unknown> => !!v && typeof v === 'object' && !Array.isArray(v);
-
 /** Keys read at most from a body or a schema: both are untrusted. */
 const MAX_KEYS = 200;
 
 /** `{ issue: { subject } }` -> `issue`, `issue.subject`: every key of a body, dotted, two levels deep. */
 function keysOf(value: unknown, prefix = '', depth = 0, out: string[] = []): string[] {
-  if (!isMap(value) || depth > 2) return out;
+  if (!isPlainObject(value) || depth > 2) return out;
   for (const [k, v] of Object.entries(value)) {
     if (out.length >= MAX_KEYS) break;
     out.push(prefix + k);
@@ -30,11 +28,11 @@ function keysOf(value: unknown, prefix = '', depth = 0, out: string[] = []): str
 
 /** The body schema's properties, dotted one wrapper deep (`issue.subject`). */
 function schemaKeys(schema: Schema | undefined): string[] {
-  const props = isMap(schema?.properties) ? schema.properties : {};
+  const props = isPlainObject(schema?.properties) ? schema.properties : {};
   const out: string[] = [];
   for (const [k, v] of Object.entries(props).slice(0, MAX_KEYS)) {
     out.push(k);
-    if (isMap(v) && isMap(v.properties)) for (const n of Object.keys(v.properties).slice(0, MAX_KEYS)) out.push(`${k}.${n}`);
+    if (isPlainObject(v) && isPlainObject(v.properties)) for (const n of Object.keys(v.properties).slice(0, MAX_KEYS)) out.push(`${k}.${n}`);
   }
   return out;
 }
@@ -45,8 +43,8 @@ function schemaKeys(schema: Schema | undefined): string[] {
  */
 export function bodyFieldsNamed(op: Operation, excerpt: string, fieldSchema: FieldSchema): string[] {
   const known = [...new Set([...schemaKeys(fieldSchema?.(op, '')), ...keysOf(op.body)])];
-  const top = isMap(op.body) ? Object.keys(op.body) : [];
-  const wrapper = top.length === 1 && isMap((op.body as Record<string, unknown>)[top[0]]) ? top[0] : undefined;
+  const top = isPlainObject(op.body) ? Object.keys(op.body) : [];
+  const wrapper = top.length === 1 && isPlainObject((op.body as Record<string, unknown>)[top[0]]) ? top[0] : undefined;
   return namedFields(excerpt, known).map((f) => (wrapper && !f.includes('.') && f !== wrapper && !known.includes(f) ? `${wrapper}.${f}` : f));
 }
 
@@ -58,25 +56,25 @@ export function requiredBody(op: Operation, fieldSchema: FieldSchema): TemplateV
   const schema = fieldSchema?.(op, '');
   if (schema?.type === 'array') return valueFor('', { ...schema, minItems: undefined });
   const required = Array.isArray(schema?.required) ? schema.required.filter((r): r is string => typeof r === 'string').slice(0, MAX_KEYS) : [];
-  const props = isMap(schema?.properties) ? schema.properties : {};
-  return Object.fromEntries(required.map((f) => [f, valueFor(f, isMap(props[f]) ? props[f] : undefined)]));
+  const props = isPlainObject(schema?.properties) ? schema.properties : {};
+  return Object.fromEntries(required.map((f) => [f, valueFor(f, isPlainObject(props[f]) ? props[f] : undefined)]));
 }
 
-const empty = (v: unknown) => v === undefined || (Array.isArray(v) && !v.length) || (isMap(v) && !Object.keys(v).length);
+const empty = (v: unknown) => v === undefined || (Array.isArray(v) && !v.length) || (isPlainObject(v) && !Object.keys(v).length);
 
 /**
  * The top-level fields of the description's body schema that have an example the body does
  * not send yet (absent, or an empty map or list): what a 400 naming nothing may be missing.
  */
 export function exampleFields(op: Operation, fieldSchema: FieldSchema): Array<{ field: string; value: TemplateValue }> {
-  if (op.body !== undefined && !isMap(op.body)) return [];
+  if (op.body !== undefined && !isPlainObject(op.body)) return [];
   const props = fieldSchema?.(op, '')?.properties;
-  if (!isMap(props)) return [];
-  const body: Record<string, unknown> = isMap(op.body) ? op.body : {};
+  if (!isPlainObject(props)) return [];
+  const body: Record<string, unknown> = isPlainObject(op.body) ? op.body : {};
   return Object.entries(props)
     .slice(0, MAX_KEYS)
     .flatMap(([field, schema]) => {
-      const value = isMap(schema) && empty(body[field]) ? exampleOf(schema) : undefined;
+      const value = isPlainObject(schema) && empty(body[field]) ? exampleOf(schema) : undefined;
       return value === undefined ? [] : [{ field, value }];
     });
 }

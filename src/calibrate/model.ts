@@ -1,6 +1,6 @@
 // A copy of the project model with edits made, for the next round (or a single try) on a
 // fresh runner: the loaded project itself is never changed.
-import { isSecretRef, type Actor, type ExtractSpec, type Operation, type Project, type TemplateValue } from '../project/index.js';
+import { isRawMap, type Actor, type ExtractSpec, type Operation, type Project, type TemplateValue } from '../project/index.js';
 import type { Edit } from './types.js';
 
 export function withEdits(project: Project, edits: readonly Edit[]): Project {
@@ -33,7 +33,7 @@ function withExtract(op: Operation, name: string, path: string): ExtractSpec[] {
 
 /** `body` with the value at the path of keys (maps made on the way); a body that is not a map stays as it is. */
 export function withField(body: TemplateValue | undefined, keys: string[], value: TemplateValue): TemplateValue | undefined {
-  const isMap = (v: unknown): v is Record<string, TemplateValue> => !!v && typeof v === 'object' && !Array.isArray(v) && !isSecretRef(v);
+  const isMap = (v: unknown): v is Record<string, TemplateValue> => isRawMap(v);
   if (body !== undefined && !isMap(body)) return body;
   const [key, ...rest] = keys;
   const map = body ?? {};

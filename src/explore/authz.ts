@@ -5,8 +5,7 @@
 // body or an error object); a write by another counts only when the owner's next read shows
 // the change or answers 404. What the description makes public and what the project declares
 // shared (docs/format.md#sharing) is allowed by design.
-import type { Sharing } from '../project/index.js';
-import { isObject } from './model.js';
+import { isPlainObject, type Sharing } from '../project/index.js';
 import { isSecured, type OperationSecurity } from './security.js';
 
 export type AuthzCode = 'E_AUTHZ_OTHER_READ' | 'E_AUTHZ_OTHER_WRITE' | 'E_AUTHZ_ANONYMOUS' | 'E_AUTHZ_ROLE';
@@ -216,7 +215,7 @@ function distinctive(body: unknown): Record<string, unknown> {
 /** The fields `sent` set to a new value that `after` shows: `title "x" (was "y")`. */
 function changes(sent: unknown, before: unknown, after: unknown): string[] {
   const shown = entity(after);
-  if (!isObject(sent) || !shown) return [];
+  if (!isPlainObject(sent) || !shown) return [];
   const keys = Object.keys(sent);
   const [was, now] = [wrapped(entity(before) ?? {}, keys), wrapped(shown, keys)];
   const out: string[] = [];
@@ -233,13 +232,13 @@ function changes(sent: unknown, before: unknown, after: unknown): string[] {
  */
 function wrapped(view: Record<string, unknown>, keys: string[]): Record<string, unknown> {
   if (keys.some((k) => k in view)) return view;
-  const inner = Object.values(view).filter(isObject);
+  const inner = Object.values(view).filter(isPlainObject);
   return inner.length === 1 ? inner[0] : view;
 }
 
 function entity(body: unknown): Record<string, unknown> | undefined {
-  if (!isObject(body)) return undefined;
-  return Object.keys(body).length === 1 && isObject(body.data) ? body.data : body;
+  if (!isPlainObject(body)) return undefined;
+  return Object.keys(body).length === 1 && isPlainObject(body.data) ? body.data : body;
 }
 
 /** Equal as JSON scalars; a number and its text are one id (`7` in a path is "7" in a body). */

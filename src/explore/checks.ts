@@ -4,10 +4,9 @@
 // read that does not show what was just written.
 import { checkResponse, violationLine, type Schemas } from '../contract/index.js';
 import type { Description } from '../openapi/index.js';
-import type { Operation } from '../project/index.js';
+import { isPlainObject, type Operation } from '../project/index.js';
 import type { FlowResponse } from '../http/index.js';
 import type { AuthzCode } from './authz.js';
-import { isObject } from './model.js';
 
 /**
  * What explore finds (README, `flow explore`): a 5xx; an undocumented status or a body that
@@ -78,7 +77,7 @@ export type Written = Map<string, unknown>;
  */
 export function writtenFields(sent: unknown, answer: FlowResponse | undefined): Written {
   const out: Written = new Map();
-  if (!isObject(sent)) return out;
+  if (!isPlainObject(sent)) return out;
   const echoed = answer ? entity(jsonOf(answer))?.value : undefined;
   for (const [k, v] of Object.entries(sent)) {
     if (v !== null && typeof v === 'object') continue;
@@ -111,8 +110,8 @@ export function notPersisted(written: Written, writer: string, read: Operation, 
 
 /** The object a body is about: itself, or the one object under a `data` envelope. */
 function entity(body: unknown): { value: Record<string, unknown>; path: string } | undefined {
-  if (!isObject(body)) return undefined;
-  if (Object.keys(body).length === 1 && isObject(body.data)) return { value: body.data, path: '$.data.data' };
+  if (!isPlainObject(body)) return undefined;
+  if (Object.keys(body).length === 1 && isPlainObject(body.data)) return { value: body.data, path: '$.data.data' };
   return { value: body, path: '$.data' };
 }
 

@@ -1,7 +1,7 @@
 // The generated body with the project's own references: what explore writes in a finding's
 // steps and its replay file (the probe itself renders those fields, `keepWritten`).
 import { holdsReference } from '../graph/index.js';
-import type { TemplateValue } from '../project/index.js';
+import { isPlainObject, type TemplateValue } from '../project/index.js';
 
 /**
  * The generated body with the project's own references kept: a top-level field the project
@@ -9,12 +9,8 @@ import type { TemplateValue } from '../project/index.js';
  * so that it comes from its real producer.
  */
 export function withWrittenRefs(generated: unknown, written: TemplateValue | undefined): unknown {
-  if (!isObject(generated) || !isObject(written)) return generated;
+  if (!isPlainObject(generated) || !isPlainObject(written)) return generated;
   const out: Record<string, unknown> = { ...generated };
   for (const [k, v] of Object.entries(written)) if (holdsReference(v)) out[k] = v;
   return out;
-}
-
-export function isObject(v: unknown): v is Record<string, unknown> {
-  return !!v && typeof v === 'object' && !Array.isArray(v);
 }

@@ -9,11 +9,10 @@
 import { mkdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { stringify } from 'yaml';
-import { isSecretRef, readProjectFile, realProjectDir, writeProjectFile, type Operation, type Project } from '../project/index.js';
+import { isPlainObject, isSecretRef, readProjectFile, realProjectDir, writeProjectFile, type Operation, type Project } from '../project/index.js';
 import { isHookFile } from '../runtime/index.js';
 import { escapeTemplate, mapRefs, refersTo } from '../graph/index.js';
 import { pointerSegments } from '../openapi/index.js';
-import { isObject } from './model.js';
 import type { Problem } from './checks.js';
 import type { RequestSchema } from './request-schema.js';
 import type { StepRecord } from './session.js';
@@ -192,7 +191,7 @@ function pathOf(pointer: string): string {
 /** A step's body as YAML writes it: what was drawn is data (its `{{` escaped, as explore sent it unrendered: asSent); the project's own fields as written. */
 function asWritten(body: unknown, written: unknown): unknown {
   if (body === written) return body;
-  if (!isObject(body) || !isObject(written)) return escaped(body);
+  if (!isPlainObject(body) || !isPlainObject(written)) return escaped(body);
   return Object.fromEntries(Object.entries(body).map(([k, v]) => [k, v === written[k] ? v : escaped(v)]));
 }
 

@@ -16,4 +16,4 @@ export { lazy } from './lazy.js';
 export { MAX_NAME, snake, unique, upperSnake } from './names.js';
 export { isInside, realProjectDir } from './project-path.js';
 export { displayLoc, displayPath } from './display.js';
-export { scalarText } from './text.js';
+export { isPlainObject, scalarText } from './text.js';

@@ -20,6 +20,7 @@ import { homedir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { PosNode } from './positions.js';
+import { isPlainObject } from './text.js';
 import type { Diagnostic, Severity } from './types.js';
 
 /** Bumped when the shape of an entry changes. */
@@ -240,7 +241,7 @@ function sourceHash(text: string): string {
 
 /** The entry when it is one of ours for this key and this text, whole and well-formed; else undefined. */
 function checkEntry(raw: unknown, key: string, source: string): CachedParse | undefined {
-  if (!isObject(raw) || raw.format !== FORMAT || raw.key !== key || raw.source !== source) return undefined;
+  if (!isPlainObject(raw) || raw.format !== FORMAT || raw.key !== key || raw.source !== source) return undefined;
   const { value, positions, diagnostics } = raw;
   if (!Array.isArray(diagnostics) || !diagnostics.every(isStoredDiagnostic)) return undefined;
   if (positions !== undefined && !isPosNode(positions)) return undefined;
@@ -251,7 +252,7 @@ const SEVERITIES: ReadonlySet<unknown> = new Set<Severity>(['error', 'warning'])
 
 function isStoredDiagnostic(d: unknown): boolean {
   return (
-    isObject(d) &&
+    isPlainObject(d) &&
     typeof d.code === 'string' &&
     SEVERITIES.has(d.severity) &&
     typeof d.message === 'string' &&
@@ -270,7 +271,7 @@ function isPosNode(n: unknown): boolean {
     const inner: unknown = node[2];
     if (Array.isArray(inner)) {
       for (const item of inner) if (item !== null) stack.push(item);
-    } else if (isObject(inner)) {
+    } else if (isPlainObject(inner)) {
       for (const entry of Object.values<unknown>(inner)) {
         if (!Array.isArray(entry) || entry.length !== 3 || !Number.isInteger(entry[0]) || !Number.isInteger(entry[1])) return false;
         if (entry[2] !== null) stack.push(entry[2]);
@@ -315,8 +316,4 @@ function isJsonSafe(value: unknown): boolean {
 /** An environment switch such as FLOW_NO_CACHE: set, and not empty, `0` or `false`. */
 export function isOn(flag: string | undefined): boolean {
   return flag !== undefined && flag !== '' && flag !== '0' && flag.toLowerCase() !== 'false';
-}
-
-function isObject(v: unknown): v is Record<string, unknown> {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
 }

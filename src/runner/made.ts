@@ -4,7 +4,7 @@
 // (a clone: `POST /features/{{feature.name}}/clone` with `{"name": "copy-…"}`). Each is kept
 // aside for the clean-up, named by the field its removal's path reads: from what the create
 // extracts, else the answer, else (a create's answer that echoes nothing) the body it sent.
-import type { Operation } from '../project/index.js';
+import { isPlainObject, type Operation } from '../project/index.js';
 import type { FlowResponse } from '../http/index.js';
 import type { RunContext } from './context.js';
 import { targetOf } from './ownership.js';
@@ -47,7 +47,7 @@ function extracted(op: Operation, res: FlowResponse): Record<string, unknown> {
 function answerObject(res: FlowResponse): Record<string, unknown> | undefined {
   try {
     const v = res.json();
-    return v !== null && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : undefined;
+    return isPlainObject(v) ? v : undefined;
   } catch {
     return undefined;
   }

@@ -3,7 +3,7 @@
 // body or query (data, never rendered), another actor or none, no retry.
 import { FlowError } from '../errors.js';
 import { holdsReference, type RefSite } from '../graph/index.js';
-import { type Actor, isSecretRef, type Operation, type TemplateValue } from '../project/index.js';
+import { type Actor, isPlainObject, isRawMap, type Operation, type TemplateValue } from '../project/index.js';
 import { type FlowResponse, getHeader, type PreparedRequest } from '../http/index.js';
 import { render, type RenderContext } from '../runtime/index.js';
 import type { RunContext, Trace } from './context.js';
@@ -74,7 +74,7 @@ export function sentObject(res: FlowResponse): Record<string, unknown> | undefin
   if (text === undefined || !text.trimStart().startsWith('{')) return undefined;
   try {
     const v: unknown = JSON.parse(text);
-    return v !== null && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : undefined;
+    return isPlainObject(v) ? v : undefined;
   } catch {
     return undefined;
   }
@@ -99,5 +99,5 @@ async function prepareProbe(ctx: RunContext, op: Operation, rc: RenderContext, a
 }
 
 function isMap(v: unknown): v is Record<string, TemplateValue> {
-  return !!v && typeof v === 'object' && !Array.isArray(v) && !isSecretRef(v);
+  return isRawMap(v);
 }

@@ -1,7 +1,7 @@
 // A switch the user named (a write whose path names no instance: settings, a maintenance mode)
 // is sent, but its prior state is read first (a GET of the same URL, with the same credentials)
 // and written back when the run cleans up, so that a shared server is left as it was found.
-import type { HttpMethod } from '../project/index.js';
+import { isPlainObject, type HttpMethod } from '../project/index.js';
 import { type FlowResponse, header, type PreparedRequest } from '../http/index.js';
 import type { RunContext, Trace } from './context.js';
 import { send } from './send.js';
@@ -64,7 +64,7 @@ export async function readPriorState(ctx: RunContext, opId: string, req: Prepare
 function isJsonObject(text: string): boolean {
   try {
     const v: unknown = JSON.parse(text);
-    return !!v && typeof v === 'object' && !Array.isArray(v);
+    return isPlainObject(v);
   } catch {
     return false;
   }
