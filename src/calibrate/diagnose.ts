@@ -21,7 +21,7 @@ export interface Findings {
 }
 
 export interface DiagnoseContext extends SearchContext {
-  /** the operation's full response, when its status passed (for the field search) */
+  /** the operation's latest full answer, whatever its status (for the field search) */
   response?: FlowResponse;
   /** the targets edited in the model this round ran (edited, less this round's proposals) */
   applied: ReadonlySet<string>;

@@ -209,14 +209,14 @@ async function runPlan(
   options: CalibrateOptions,
   onEvent: RunnerOptions['onEvent'],
 ) {
-  const responses = new Map<string, FlowResponse>();
-  const responseCheck: ForkOptions['responseCheck'] = ({ operation, response }) => {
-    responses.set(operation, response);
-    return undefined;
-  };
-  return withRunner(root, base, project, graph, { onEvent: events(options, onEvent), responseCheck }, options, async (runner) => {
+  return withRunner(root, base, project, graph, { onEvent: events(options, onEvent), keepAnswers: true }, options, async (runner) => {
     await runner.runMany(plan.run);
     const results = plan.order.flatMap((id) => runner.result(id) ?? []);
+    const responses = new Map<string, FlowResponse>();
+    for (const id of plan.order) {
+      const answer = runner.answer(id);
+      if (answer) responses.set(id, answer);
+    }
     return { results, responses };
   });
 }

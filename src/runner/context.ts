@@ -2,7 +2,7 @@
 import type { ProjectGraph } from '../graph/index.js';
 import type { Environment, Project } from '../project/index.js';
 import { type HookRunner, lookupInState, type RenderContext, type SecretStore } from '../runtime/index.js';
-import type { CookieJar, HttpClient } from '../http/index.js';
+import type { CookieJar, FlowResponse, HttpClient } from '../http/index.js';
 import type { Redactor } from '../redact/index.js';
 import type { Exchange, HookLog, ResultWarning, RunEvent, RunnerOptions } from './types.js';
 import type { Sessions } from './sessions.js';
@@ -24,6 +24,8 @@ export interface RunContext {
   jar(actor: string | undefined): CookieJar;
   emit(event: RunEvent): void;
   now(): number;
+  /** each operation's latest answer, kept with the keepAnswers option (runner.answer) */
+  answers?: Map<string, FlowResponse>;
   /** the answers seen, for the stop when most turn to 503 (outage.ts); shared with forks */
   outage: import('./outage.js').Outage;
 }

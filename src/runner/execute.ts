@@ -33,6 +33,7 @@ export async function executeOnce(ctx: RunContext, op: Operation, trace: Trace, 
   checkOwnership(ctx, op, binding);
   const exchange = () => requestOnce(ctx, op, rc, trace, target);
   const res = op.pollUntil ? await pollUntil(ctx, op, rc, exchange) : await exchange();
+  ctx.answers?.set(op.id, res);
   const started = ctx.state.started;
   let contract: ReturnType<typeof checkResponse>;
   let extracted: Record<string, unknown>;

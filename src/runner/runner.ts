@@ -3,7 +3,7 @@
 import { buildGraph, scheduleOrder } from '../graph/index.js';
 import type { Project } from '../project/index.js';
 import { createHookRunner, createSecretStore, type HookRunner } from '../runtime/index.js';
-import { CookieJar, createHttpClient } from '../http/index.js';
+import { CookieJar, createHttpClient, type FlowResponse } from '../http/index.js';
 import { createRedactor } from '../redact/index.js';
 import type { CleanupReport, OperationResult, ProbeOverrides, ProbeResult, RunnerOptions, RunSummary } from './types.js';
 import { cleanUp } from './cleanup.js';
@@ -25,6 +25,11 @@ export interface Runner {
   runMany(operationIds: string[], order?: readonly string[]): Promise<RunSummary>;
   /** The latest result of an operation that ran (as itself or as a prerequisite). */
   result(operationId: string): OperationResult | undefined;
+  /**
+   * The latest full answer to an operation this runner sent, whatever its status: kept only by
+   * a runner or fork made with `keepAnswers` (a calibration reads fields in it; it is never shown).
+   */
+  answer(operationId: string): FlowResponse | undefined;
   /** Extracted values: a resource's newest (or n-th, from 1) instance, or an actor's session. */
   values(resourceOrActor: string, index?: number): Record<string, unknown> | undefined;
   /**
@@ -53,9 +58,9 @@ export interface Runner {
 /**
  * A fork's own events; `project` (with its `graph`): an edited copy of the same project (the
  * same resources and actors' logins; other expectations, bodies, paths), as a calibration
- * tries its proposals; `responseCheck`: its own check of each operation's response.
+ * tries its proposals; `keepAnswers`: keep each operation's latest answer for `answer()`.
  */
-export interface ForkOptions extends Pick<RunnerOptions, 'onEvent' | 'responseCheck' | 'graph'> {
+export interface ForkOptions extends Pick<RunnerOptions, 'onEvent' | 'graph' | 'keepAnswers'> {
   project?: Project;
 }
 
@@ -90,6 +95,7 @@ export function createRunner(project: Project, options: RunnerOptions = {}): Run
     },
     now: options.clock ?? (() => Date.now()),
     outage: newOutage(),
+    answers: options.keepAnswers ? new Map() : undefined,
   } as RunContext;
   ctx.sessions = new Sessions(ctx);
   let loaded: Promise<void> | undefined;
@@ -102,14 +108,15 @@ export function createRunner(project: Project, options: RunnerOptions = {}): Run
 }
 
 /** A fork's context: what is shared is the root's; the state (sessions aside), the memo and the events are its own. */
-function forkContext(root: RunContext, { onEvent, responseCheck, project, graph }: ForkOptions): RunContext {
+function forkContext(root: RunContext, { onEvent, project, graph, keepAnswers }: ForkOptions): RunContext {
   const ctx: RunContext = Object.create(root) as RunContext;
   if (project) {
     ctx.project = project;
     ctx.graph = graph ?? buildGraph(project);
   }
   ctx.state = new RunState(ctx.project.resources.keys(), root.state.sessionValues);
-  ctx.options = { ...root.options, onEvent, responseCheck: responseCheck ?? root.options.responseCheck };
+  ctx.options = { ...root.options, onEvent, keepAnswers };
+  ctx.answers = keepAnswers ? new Map() : undefined;
   ctx.emit = (event) => onEvent?.(event);
   ctx.sessions = root.sessions.forFork(ctx);
   return ctx;
@@ -164,6 +171,7 @@ function runnerOver(ctx: RunContext, ready: () => Promise<void>, close: () => Pr
       };
     },
     result: (id) => scheduler.result(id),
+    answer: (id) => ctx.answers?.get(id),
     values(name, index) {
       const instance = ctx.state.newest(name, index);
       if (instance) return redactor.value({ ...instance.values });

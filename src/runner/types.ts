@@ -185,6 +185,8 @@ export interface RunnerOptions {
   hookTimeoutMs?: number;
   /** checks every operation's response, e.g. against an OpenAPI description (src/contract) */
   responseCheck?: ResponseCheck;
+  /** keep each operation's latest answer, whatever its status, for runner.answer() (a calibration reads fields in it) */
+  keepAnswers?: boolean;
   /** the clock for session expiry (tests move it forward); default Date.now */
   clock?: () => number;
   /**

@@ -237,6 +237,22 @@ describe('fork', () => {
     expect(sent('/login')).toHaveLength(1);
   });
 
+  it('keepAnswers: a run keeps each operation latest answer, a failed one too; without it, none', async () => {
+    const { runner } = await open();
+    const keeping = runner.fork({ keepAnswers: true });
+    const get = await keeping.run('item.get');
+    expect(get.status).toBe('failed'); // its assert: the answer is kept all the same
+    expect(keeping.answer('item.get')?.json()).toMatchObject({ id: 'i1', name: 'widget' });
+    expect(keeping.answer('item.create')?.status).toBe(201);
+    expect((await keeping.run('item.boom')).status).toBe('failed');
+    expect(keeping.answer('item.boom')?.status).toBe(503);
+    expect(keeping.answer('item.delete')).toBeUndefined(); // never sent
+    const plain = runner.fork();
+    await plain.run('item.get');
+    expect(plain.answer('item.get')).toBeUndefined();
+    expect(runner.answer('item.get')).toBeUndefined(); // a fork's answers are its own
+  });
+
   it('its events are its own', async () => {
     const { runner, events } = await open();
     const seen: string[] = [];
