@@ -6,6 +6,7 @@
 // that id: nothing is written to prove a guess), and proposed only when the operation is then
 // accepted with it: an extraction on the create, the reference in the path. Only field names
 // go into a report; a value under a credential name is hidden by the runner once extracted.
+import { randomUUID } from 'node:crypto';
 import { parseTemplate, refSource } from '../graph/index.js';
 import type { FlowResponse } from '../http/index.js';
 import { isCredentialName, isPlainObject, type Operation, type Project } from '../project/index.js';
@@ -34,6 +35,16 @@ interface Slot {
   expr: string;
   /** the path's shape before it: `/api/tokens` */
   before: string;
+  /** its place among the path's references */
+  index: number;
+  /** the path's segments after it (`/invite/{token}/validate`: 1) */
+  after: number;
+}
+
+/** The GET that reads an id, and where the id is in its path. */
+interface View {
+  read: Operation;
+  slot: Slot;
 }
 
 interface Candidate {
@@ -44,7 +55,9 @@ interface Candidate {
 }
 
 /** What one calibration has tried already (its rounds share `edited`): a failed try is not sent again. */
-const memos = new WeakMap<Set<string>, { tried: Set<string>; reads: Map<string, number | undefined> }>();
+const memos = new WeakMap<Set<string>, { tried: Set<string>; reads: Map<string, number | undefined>; loose: Map<string, boolean> }>();
+/** A value no server holds, for a read that may answer 2xx to anything. */
+const NOTHING = `none-${randomUUID()}`;
 
 /** `api_token_name` -> [api, token, name]; `tokenName` -> [token, name]. */
 const words = (s: string) =>
@@ -55,9 +68,11 @@ const words = (s: string) =>
     .filter((w) => w && !/^\d+$/.test(w));
 
 function slotsOf(op: Operation): Slot[] {
-  return parseTemplate(op.path).flatMap((p) =>
-    p.kind === 'ref' ? [{ template: p.raw, expr: refSource(p.raw), before: shape(op.path.slice(0, p.offset)) }] : [],
-  );
+  const refs = parseTemplate(op.path).flatMap((p) => (p.kind === 'ref' ? [p] : []));
+  return refs.map((p, index) => {
+    const after = shape(op.path.slice(p.offset + p.raw.length)).split('/').length - 1;
+    return { template: p.raw, expr: refSource(p.raw), before: shape(op.path.slice(0, p.offset)), index, after };
+  });
 }
 
 /** The words an id is known by: a variable's (`env.api_token_name`), or a resource's and field's (`token.id_2`). */
@@ -122,20 +137,43 @@ function candidatesOf(project: Project, op: Operation, slot: Slot, responses: Re
   return out.sort((a, b) => b.score - a.score).slice(0, MAX_CANDIDATES);
 }
 
-/** The GET that reads the slot's instance: the operation itself, one on the same path, else one of its resource on the same collection. */
-function readOf(project: Project, op: Operation, slot: Slot): { read: Operation; template: string } | undefined {
-  if (op.method === 'GET') return { read: op, template: slot.template };
-  const gets = [...project.operations.values()].filter((g) => g.method === 'GET' && g.id !== op.id);
+/**
+ * The GET that reads the slot's id: the operation itself, else one that reads the same
+ * parameter (the same reference) on the same path, or on the same collection of its resource.
+ * A GET of another parameter at that place (`/tokens/{name}` for `/tokens/{token}`) proves
+ * nothing about this one.
+ */
+function readOf(project: Project, op: Operation, slot: Slot): View | undefined {
+  if (op.method === 'GET') return { read: op, slot };
   const tail = (s: string) => s.split('/').at(-1);
-  const find = (fit: (s: Slot, g: Operation) => boolean) => {
-    for (const g of gets) for (const s of slotsOf(g)) if (fit(s, g)) return { read: g, template: s.template };
-    return undefined;
-  };
-  return (
-    find((s) => s.before === slot.before && s.template === slot.template) ??
-    find((s) => s.before === slot.before) ??
-    find((s, g) => g.resource === op.resource && tail(s.before) === tail(slot.before))
-  );
+  for (const fit of [(s: Slot) => s.before === slot.before, (s: Slot, g: Operation) => g.resource === op.resource && tail(s.before) === tail(slot.before)])
+    for (const g of project.operations.values()) {
+      if (g.method !== 'GET' || g.id === op.id) continue;
+      const s = slotsOf(g).find((x) => x.template === slot.template && fit(x, g));
+      if (s) return { read: g, slot: s };
+    }
+  return undefined;
+}
+
+/** Whether the read's answer holds the value its path was sent with (a value hidden as a secret cannot show it). */
+function echoes(model: Project, r: OperationResult, view: View): boolean {
+  const { url, excerpt } = observedOf(model, r);
+  if (!url || !excerpt) return false;
+  try {
+    const segments = new URL(url).pathname.split('/');
+    const value = decodeURIComponent(segments[segments.length - 1 - view.slot.after] ?? '');
+    return value.length > 0 && !value.includes('***') && excerpt.includes(value);
+  } catch {
+    return false;
+  }
+}
+
+/** The read over the model with this round's proposals and `extract`, its id read as `to`. */
+function readWith(ctx: SearchContext, view: View, extract: Edit[], to: string, purpose: string): Promise<OperationResult> {
+  const model = withEdits(ctx.project, [...ctx.pending, ...extract]);
+  const from = slotsOf(model.operations.get(view.read.id)!)[view.slot.index]?.template ?? view.slot.template;
+  const edits: Edit[] = from === to ? [] : [{ kind: 'path_ref', operation: view.read.id, from, to }];
+  return ctx.tryRun(withEdits(model, edits), view.read.id, purpose);
 }
 
 /** The operations to try, reads first, each with the slot whose id is looked for. */
@@ -180,7 +218,16 @@ export async function proveAliases(
 ): Promise<{ proposals: Proposal[]; questions: OpenQuestion[]; proven: Set<string> }> {
   const out = { proposals: [] as Proposal[], questions: [] as OpenQuestion[], proven: new Set<string>() };
   let memo = memos.get(ctx.edited);
-  if (!memo) memos.set(ctx.edited, (memo = { tried: new Set(), reads: new Map() }));
+  if (!memo) memos.set(ctx.edited, (memo = { tried: new Set(), reads: new Map(), loose: new Map() }));
+  const m = memo;
+  /** Whether the read answers 2xx for a value that names nothing: then only an answer holding the value proves it. */
+  const loose = async (view: View) => {
+    const key = `${view.read.id} ${view.slot.index}`;
+    if (!m.loose.has(key)) m.loose.set(key, accepted(await readWith(ctx, view, [], NOTHING, `try ${view.read.id} with a value that names nothing`)));
+    return m.loose.get(key)!;
+  };
+  /** The read proves the value: accepted, and holding it where it accepts anything. */
+  const proves = async (r: OperationResult, view: View) => accepted(r) && (!(await loose(view)) || echoes(model, r, view));
   // the field a read proved for an id this round: the writes on it try that one first
   const found = new Map<string, Candidate>();
   const passedReaders = new Set(
@@ -191,38 +238,35 @@ export async function proveAliases(
     const view = readOf(model, op, slot);
     if (!view) continue;
     const known = found.get(slot.template);
-    const candidates = candidatesOf(model, op, slot, responses);
-    if (known)
-      candidates.sort(
-        (a, b) => Number(b.field === known.field && b.producer === known.producer) - Number(a.field === known.field && a.producer === known.producer),
-      );
+    const first = (c: Candidate) => Number(c.field === known?.field && c.producer === known.producer);
+    const candidates = candidatesOf(model, op, slot, responses).sort((a, b) => first(b) - first(a));
     for (const c of candidates) {
       const key = `${op.id} ${slot.template} ${c.producer.id} ${c.field}`;
-      if (memo.tried.has(key)) continue;
-      memo.tried.add(key);
+      if (m.tried.has(key)) continue;
+      m.tried.add(key);
       const planned = editsFor(model, op, slot, c, ctx, passedReaders);
       if (!planned) continue;
       const { edits, ref } = planned;
-      const from = `${c.producer.id} answered ${c.status} with \`${c.field}\``;
-      let readSaid = '';
+      let said = `${why}; ${c.producer.id} answered ${c.status} with \`${c.field}\``;
       if (view.read !== op) {
-        const readKey = `${view.read.id} ${view.template} ${ref}`;
-        if (!memo.reads.has(readKey)) {
-          const read: Edit[] = view.template === ref ? [] : [{ kind: 'path_ref', operation: view.read.id, from: view.template, to: ref }];
-          const tried = [...ctx.pending, ...edits.filter((e) => e.kind === 'extract'), ...read];
-          const r = await ctx.tryRun(withEdits(ctx.project, tried), view.read.id, `try ${view.read.id} with ${c.producer.id}'s ${c.field}`);
-          memo.reads.set(readKey, accepted(r) ? (statusOf(r) ?? 200) : undefined);
+        const readKey = `${view.read.id} ${view.slot.index} ${c.producer.id} ${c.field}`;
+        if (!m.reads.has(readKey)) {
+          const extract = edits.filter((e) => e.kind === 'extract');
+          const r = await readWith(ctx, view, extract, ref, `try ${view.read.id} with ${c.producer.id}'s ${c.field}`);
+          m.reads.set(readKey, (await proves(r, view)) ? (statusOf(r) ?? 200) : undefined);
         }
-        const status = memo.reads.get(readKey);
+        const status = m.reads.get(readKey);
         if (status === undefined) continue;
-        readSaid = `, and ${view.read.id} (${view.read.method} ${view.read.path}) answered ${status} with it`;
+        said += `, and ${view.read.id} (GET ${view.read.path.split(view.slot.template).join(ref)}) answered ${status} with it`;
       }
-      const search = await searchAccepted(ctx, op.id, edits, [`${why}; ${from}${readSaid}`]);
-      const ok = search.ok && search.last !== undefined;
-      if (view.read === op) memo.reads.set(`${op.id} ${slot.template} ${ref}`, ok ? (statusOf(search.last!) ?? 200) : undefined);
+      const search = await searchAccepted(ctx, op.id, edits, [said]);
+      const last = search.last;
+      const ok = search.ok && last !== undefined && (view.read !== op || (await proves(last, view)));
+      if (view.read === op) m.reads.set(`${op.id} ${slot.index} ${c.producer.id} ${c.field}`, ok ? (statusOf(last!) ?? 200) : undefined);
       if (!ok) continue;
       found.set(slot.template, c);
-      propose(out, ctx, op.id, search, observedOf(model, search.last!), `then ${statusOf(search.last!) ?? 'passed'} with it`);
+      const held = view.read === op && (await loose(view)) ? ' (its answer holds it: it answers 2xx to a value that names nothing too)' : '';
+      propose(out, ctx, op.id, search, observedOf(model, last), `then ${statusOf(last) ?? 'passed'} with it${held}`);
       out.proven.add(op.id);
       break;
     }
@@ -245,19 +289,19 @@ function editsFor(
 ): { edits: Edit[]; ref: string } | undefined {
   const to = `$.data.${c.field}`;
   const now = c.producer.extract.find((x) => slot.expr === `${c.producer.resource}.${x.name}`);
-  const replace = now && !passedReaders.has(slot.template);
-  const extracting: Edit = replace
-    ? { kind: 'extract', operation: c.producer.id, name: now.name, from: now.path, to }
-    : { kind: 'extract', operation: c.producer.id, name: c.field, to };
-  const ref = replace ? slot.template : `{{${c.producer.resource}.${c.field}}}`;
-  // the extraction another id proposed already is not proposed again; one it changed otherwise is not changed back
-  const pending = ctx.pending.find((e) => e.kind === 'extract' && targetOf(e) === targetOf(extracting));
-  if (pending && (pending as { to: string }).to !== to) return undefined;
-  const has = !replace && c.producer.extract.some((x) => x.name === c.field);
-  const edits: Edit[] = pending || has ? [] : [extracting];
-  if (!replace) edits.push({ kind: 'path_ref', operation: op.id, from: slot.template, to: ref });
-  if (edits.some((e) => ctx.edited.has(targetOf(e)))) return undefined;
-  return { edits, ref };
+  const matches = (e: Edit, target: string) => e.kind === 'extract' && targetOf(e) === target && e.to === to;
+  if (now && !passedReaders.has(slot.template)) {
+    const fix: Edit = { kind: 'extract', operation: c.producer.id, name: now.name, from: now.path, to };
+    // proposed already for another id: nothing more to change
+    if (ctx.pending.some((e) => matches(e, targetOf(fix)))) return { edits: [], ref: slot.template };
+    // an extraction this calibration changed already is not changed again: a new one instead
+    if (!ctx.edited.has(targetOf(fix))) return { edits: [fix], ref: slot.template };
+  }
+  const extract: Edit = { kind: 'extract', operation: c.producer.id, name: c.field, to };
+  const ref = `{{${c.producer.resource}.${c.field}}}`;
+  const has = c.producer.extract.some((x) => x.name === c.field) || ctx.pending.some((e) => matches(e, targetOf(extract)));
+  const edits: Edit[] = [...(has ? [] : [extract]), { kind: 'path_ref', operation: op.id, from: slot.template, to: ref }];
+  return edits.some((e) => ctx.edited.has(targetOf(e))) ? undefined : { edits, ref };
 }
 
 function propose(
