@@ -262,7 +262,7 @@ export async function proveAliases(
       const search = await searchAccepted(ctx, op.id, edits, [said]);
       const last = search.last;
       const ok = search.ok && last !== undefined && (view.read !== op || (await proves(last, view)));
-      if (view.read === op) m.reads.set(`${op.id} ${slot.index} ${c.producer.id} ${c.field}`, ok ? (statusOf(last!) ?? 200) : undefined);
+      if (view.read === op) m.reads.set(`${op.id} ${slot.index} ${c.producer.id} ${c.field}`, ok && last ? (statusOf(last) ?? 200) : undefined);
       if (!ok) continue;
       found.set(slot.template, c);
       const held = view.read === op && (await loose(view)) ? ' (its answer holds it: it answers 2xx to a value that names nothing too)' : '';
