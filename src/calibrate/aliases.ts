@@ -15,7 +15,7 @@ import { observedOf } from './diagnose.js';
 import { collection, shape } from './links.js';
 import { targetOf, withEdits } from './model.js';
 import { accepted, searchAccepted, statusOf, type SearchContext } from './repair.js';
-import type { Edit, OpenQuestion, Proposal } from './types.js';
+import type { Edit, Proposal } from './types.js';
 
 /** Fields tried for one id, over every create: each try is a create and a read. */
 const MAX_CANDIDATES = 4;
@@ -215,8 +215,8 @@ export async function proveAliases(
   responses: ReadonlyMap<string, FlowResponse>,
   ctx: SearchContext,
   skip: ReadonlySet<string>,
-): Promise<{ proposals: Proposal[]; questions: OpenQuestion[]; proven: Set<string> }> {
-  const out = { proposals: [] as Proposal[], questions: [] as OpenQuestion[], proven: new Set<string>() };
+): Promise<{ proposals: Proposal[]; proven: Set<string> }> {
+  const out = { proposals: [] as Proposal[], proven: new Set<string>() };
   let memo = memos.get(ctx.edited);
   if (!memo) memos.set(ctx.edited, (memo = { tried: new Set(), reads: new Map(), loose: new Map() }));
   const m = memo;

@@ -72,14 +72,14 @@ export async function requestOnce(
   return res;
 }
 
+/** A credential name, but not a bare `key`: an object's key (S3's, a flag's) names it. */
+const hides = (name: string) => isCredentialName(name) && name.toLowerCase() !== 'key';
+
 /**
  * What an operation extracts under a credential name, or from a field of one (`id: $.data.secret`:
  * an id a server answers as a secret), is hidden from its own answer's record on: it then
  * travels in paths.
  */
-/** A credential name, but not a bare `key`: an object's key (S3's, a flag's) names it. */
-const hides = (name: string) => isCredentialName(name) && name.toLowerCase() !== 'key';
-
 function hideExtracted(ctx: RunContext, op: Operation): ((res: FlowResponse) => void) | undefined {
   const specs = op.extract.filter((e) => hides(e.name) || hides(/([A-Za-z_$][\w$-]*)\W*$/.exec(e.path)?.[1] ?? ''));
   if (!specs.length) return undefined;
