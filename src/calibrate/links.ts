@@ -10,9 +10,9 @@ import type { Edit } from './types.js';
 import { onePlace, SECRET_PLACE } from './search.js';
 
 /** A path's shape: each reference (the graph's parser reads it) one `{}`, no trailing slash. */
-const shape = (p: string) => mapRefs(p, () => '{}').replace(/\/+$/, '');
+export const shape = (p: string) => mapRefs(p, () => '{}').replace(/\/+$/, '');
 /** A collection's path without a format suffix: `/issues.json` creates what `/issues/{id}.json` reads. */
-const collection = (p: string) => shape(p).replace(/\.(json|xml)$/i, '');
+export const collection = (p: string) => shape(p).replace(/\.(json|xml)$/i, '');
 
 interface PathId {
   /** as written: `{{env.bucket_id}}` */

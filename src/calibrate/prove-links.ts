@@ -1,10 +1,12 @@
 // After a round: each operation whose path holds an id given from outside, and that could not
 // run for want of the --var or answered 404, is tried with the id linked to its producer
 // (links.ts), and with what the answers then ask for (repair.ts). A link is proposed only when
-// the consumer's try with the produced value is accepted.
+// the consumer's try with the produced value is accepted; an id no link gives is looked for
+// under another name (aliases.ts).
 import type { Project } from '../project/index.js';
 import type { FlowResponse } from '../http/index.js';
 import type { OperationResult } from '../runner/index.js';
+import { proveAliases } from './aliases.js';
 import { observedOf } from './diagnose.js';
 import { linkEdits, unproducedId } from './links.js';
 import { targetOf } from './model.js';
@@ -51,5 +53,10 @@ export async function proveLinks(
     }
     out.proven.add(id);
   }
+  // ids no link gives: a field of a create's answer under another name
+  const aliased = await proveAliases(model, plan.notRun, results, responses, ctx, out.proven);
+  out.proposals.push(...aliased.proposals);
+  out.questions = out.questions.filter((q) => !aliased.proven.has(q.operation));
+  for (const id of aliased.proven) out.proven.add(id);
   return out;
 }

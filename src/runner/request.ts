@@ -3,9 +3,9 @@
 // body or query (data, never rendered), another actor or none, no retry.
 import { FlowError } from '../errors.js';
 import { holdsReference, type RefSite } from '../graph/index.js';
-import { type Actor, isPlainObject, isRawMap, type Operation, type TemplateValue } from '../project/index.js';
+import { type Actor, isCredentialName, isPlainObject, isRawMap, type Operation, type TemplateValue } from '../project/index.js';
 import { type FlowResponse, getHeader, type PreparedRequest } from '../http/index.js';
-import { render, type RenderContext } from '../runtime/index.js';
+import { extractAll, render, type RenderContext } from '../runtime/index.js';
 import type { RunContext, Trace } from './context.js';
 import { preRequestHook } from './hooks.js';
 import { prepareRequest } from './prepare.js';
@@ -60,9 +60,33 @@ export async function requestOnce(
   if (!probe && targetOf(ctx, op).kind === 'switch') await readPriorState(ctx, op.id, req, trace, actor?.id);
   // a probe is sent once: a 5xx or a 429 is its answer, not a hiccup to retry
   const timeoutMs = probe ? (probe.timeoutMs ?? op.timeoutMs) : op.timeoutMs;
-  const res = await send(ctx, req, { trace, purpose: op.id, actor: actor?.id, timeoutMs, retry: probe ? undefined : op.retry });
+  const res = await send(ctx, req, {
+    trace,
+    purpose: op.id,
+    actor: actor?.id,
+    timeoutMs,
+    retry: probe ? undefined : op.retry,
+    inspect: hideExtracted(ctx, op),
+  });
   if (typeof req.body === 'string') sentBodies.set(res, req.body);
   return res;
+}
+
+/** A credential name, but not a bare `key`: an object's key (S3's, a flag's) names it. */
+const hides = (name: string) => isCredentialName(name) && name.toLowerCase() !== 'key';
+
+/**
+ * What an operation extracts under a credential name, or from a field of one (`id: $.data.secret`:
+ * an id a server answers as a secret), is hidden from its own answer's record on: it then
+ * travels in paths.
+ */
+function hideExtracted(ctx: RunContext, op: Operation): ((res: FlowResponse) => void) | undefined {
+  const specs = op.extract.filter((e) => hides(e.name) || hides(/([A-Za-z_$][\w$-]*)\W*$/.exec(e.path)?.[1] ?? ''));
+  if (!specs.length) return undefined;
+  return (res) => {
+    const { values, many } = extractAll(specs, res);
+    for (const v of [...Object.values(values), ...Object.values(many).flat()]) if (typeof v === 'string') ctx.redactor.add(v, 'token');
+  };
 }
 
 /** The body each answer's request carried (as text), for what the clean-up names a thing by (made.ts). */
