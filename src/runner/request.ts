@@ -3,11 +3,12 @@
 // body or query (data, never rendered), another actor or none, no retry.
 import { FlowError } from '../errors.js';
 import { holdsReference, type RefSite } from '../graph/index.js';
-import { type Actor, isCredentialName, isPlainObject, isRawMap, type Operation, type TemplateValue } from '../project/index.js';
+import { type Actor, isPlainObject, isRawMap, type Operation, type TemplateValue } from '../project/index.js';
 import { type FlowResponse, getHeader, type PreparedRequest } from '../http/index.js';
 import { extractAll, render, type RenderContext } from '../runtime/index.js';
 import type { RunContext, Trace } from './context.js';
 import { preRequestHook } from './hooks.js';
+import { namesIssuedCredential } from './issued.js';
 import { prepareRequest } from './prepare.js';
 import { send } from './send.js';
 import { targetOf } from './ownership.js';
@@ -72,16 +73,13 @@ export async function requestOnce(
   return res;
 }
 
-/** A credential name, but not a bare `key`: an object's key (S3's, a flag's) names it. */
-const hides = (name: string) => isCredentialName(name) && name.toLowerCase() !== 'key';
-
 /**
  * What an operation extracts under a credential name, or from a field of one (`id: $.data.secret`:
  * an id a server answers as a secret), is hidden from its own answer's record on: it then
  * travels in paths.
  */
 function hideExtracted(ctx: RunContext, op: Operation): ((res: FlowResponse) => void) | undefined {
-  const specs = op.extract.filter((e) => hides(e.name) || hides(/([A-Za-z_$][\w$-]*)\W*$/.exec(e.path)?.[1] ?? ''));
+  const specs = op.extract.filter((e) => namesIssuedCredential(e.name) || namesIssuedCredential(/([A-Za-z_$][\w$-]*)\W*$/.exec(e.path)?.[1] ?? ''));
   if (!specs.length) return undefined;
   return (res) => {
     const { values, many } = extractAll(specs, res);

@@ -4,6 +4,7 @@ import type { FlowResponse, PreparedRequest } from '../http/index.js';
 import type { RunContext, Trace } from './context.js';
 import { errorRecord, requestRecord, responseRecord } from './records.js';
 import { noteAnswer } from './outage.js';
+import { hideIssuedCredentials } from './issued.js';
 
 export interface SendOptions {
   trace: Trace;
@@ -33,6 +34,7 @@ export async function send(ctx: RunContext, req: PreparedRequest, opts: SendOpti
   try {
     const res = await sent;
     opts.inspect?.(res);
+    hideIssuedCredentials(res, ctx.redactor);
     noteAnswer(ctx, req.method, res.status, `${req.method} ${request.url} (${opts.purpose})`);
     const response = responseRecord(res, ctx.redactor);
     opts.trace.exchanges[at] = Object.freeze({ request, response, purpose: opts.purpose });

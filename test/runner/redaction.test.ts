@@ -37,6 +37,17 @@ beforeAll(async () => {
       issued.push(token);
       json(res, 200, { data: { session: { token } } });
     },
+    // an API token made by the run: the server issues its secret in the answer, and the token's
+    // own paths take that secret as its id
+    'POST /api-tokens': (_q, res) => {
+      const secret = `issued-${Math.random().toString(36).slice(2, 14)}`;
+      issued.push(secret);
+      // and more no extraction names: in a list, and under another credential name
+      const client = `cs-${Math.random().toString(36).slice(2, 14)}`;
+      const password = `pw-${Math.random().toString(36).slice(2, 14)}`;
+      issued.push(client, password);
+      json(res, 201, { tokenName: 'ci', secret, clients: [{ client_secret: client }], initialPassword: password, key: 'flag-key', type: 'admin' });
+    },
     // echoes everything: every credential comes back in a response body
     '*': (q, res) => json(res, q.path === '/created' ? 200 : 200, { url: q.url, headers: q.headers, body: q.text() }),
   });
@@ -172,5 +183,29 @@ describe('redaction in every output', () => {
     expect(rec.out()).toContain('E_AUTH');
     expect(rec.out()).toContain('"token":"***"');
     expectClean('flow run stdout', rec.out() + rec.err());
+  });
+  it("a credential the server issues in an answer (an API token's secret) is hidden from that answer on, in paths too", async () => {
+    const before = issued.length;
+    const project = {
+      'flow.yaml': ROOT,
+      'environments/test.yaml': envFile({ baseUrl: server.url }),
+      'resources/tokens.yaml': [
+        'name: api_token',
+        'operations:',
+        '  create: { method: POST, path: /api-tokens, body: { tokenName: ci }, extract: { name: $.data.tokenName, id: $.data.secret } }',
+        '  get: { path: "/api-tokens/{{api_token.id}}", extract: { url: $.data.url } }',
+        '',
+      ].join('\n'),
+    };
+    const rec = recordedIO({ cwd: (await load(project)).dir, env: {} });
+    expect(await main(['run', 'api_token.get', '--verbose'], rec.io)).toBe(0);
+    expect(issued.length).toBe(before + 3);
+    // the server did get the secret in the path: the test is not vacuous
+    expect(server.requests.at(-1)?.path).toBe(`/api-tokens/${issued[before]}`);
+    const out = rec.out() + rec.err();
+    expect(out).toContain('"secret":"***","clients":[{"client_secret":"***"}],"initialPassword":"***"');
+    expect(out).toContain('/api-tokens/***');
+    expect(out).toContain('"key":"flag-key"'); // a bare key names an object: it stays
+    expectClean('flow run output', out);
   });
 });
