@@ -23,6 +23,7 @@ let tags: Map<string, string>;
 /** `METHOD path` of every write */
 let writes: string[];
 let next: number;
+let tagDelay: number;
 const LOCALES = ['en', 'fr'];
 
 beforeEach(async () => {
@@ -31,6 +32,7 @@ beforeEach(async () => {
   tags = new Map();
   writes = [];
   next = 0;
+  tagDelay = 0;
   srv = await serveCrud((req, res, text) => {
     const body = (text ? jsonBody(req, res, text) : undefined) as Record<string, unknown> | undefined;
     if (typeof body === 'symbol') return;
@@ -52,6 +54,15 @@ beforeEach(async () => {
       doc.deleted = true;
       return send(res, 204);
     }
+    if (seg[2] === 'tags' && tags.has(seg[3]) && req.method === 'DELETE') {
+      // `tagDelay` ms later, as a slow server would: by then the doc may be gone
+      setTimeout(() => {
+        if (doc.deleted) return send(res, 400, { error: 'the doc is deleted' });
+        tags.delete(seg[3]);
+        send(res, 204);
+      }, tagDelay);
+      return;
+    }
     if (doc.deleted) return send(res, 400, { error: 'the doc is deleted' });
     if (seg[2] === 'locales' && LOCALES.includes(seg[3]) && seg[4] === 'title' && req.method === 'PUT') {
       doc.titles[seg[3]] = String(body?.title);
@@ -70,10 +81,6 @@ beforeEach(async () => {
       const id = `t${++next}`;
       tags.set(id, doc.id);
       return send(res, 201, { id });
-    }
-    if (seg[2] === 'tags' && tags.has(seg[3]) && req.method === 'DELETE') {
-      tags.delete(seg[3]);
-      return send(res, 204);
     }
     send(res, 404, { error: 'no such route' });
   });
@@ -162,15 +169,16 @@ describe('a write under a scope the server has', () => {
   });
 });
 
+const TAG = [
+  'name: tag',
+  'operations:',
+  '  create: { method: POST, path: "/docs/{{doc.id}}/tags", expect_status: 201, extract: { id: $.data.id } }',
+  '  delete: { method: DELETE, path: "/docs/{{doc.id}}/tags/{{tag.id}}", expect_status: 204 }',
+];
+
 describe('DELETEs of what is nested in an instance', () => {
   it('go before the DELETE of that instance, whatever the declaration order', async () => {
-    const tag = [
-      'name: tag',
-      'operations:',
-      '  create: { method: POST, path: "/docs/{{doc.id}}/tags", expect_status: 201, extract: { id: $.data.id } }',
-      '  delete: { method: DELETE, path: "/docs/{{doc.id}}/tags/{{tag.id}}", expect_status: 204 }',
-    ];
-    const { runner, project } = await load(files({ doc: DOC, tag }));
+    const { runner, project } = await load(files({ doc: DOC, tag: TAG }));
     const summary = await runner.runMany([...project.operations.keys()]);
     expect(outcomes(summary)).toEqual([
       ['doc.create', 'passed', undefined],
@@ -179,6 +187,20 @@ describe('DELETEs of what is nested in an instance', () => {
       ['doc.delete', 'passed', undefined],
     ]);
     expect(writes).toEqual(['POST /docs', 'POST /docs/d1/tags', 'DELETE /docs/d1/tags/t2', 'DELETE /docs/d1']);
+    expect(tags.size).toBe(0);
+  });
+
+  it('under --concurrency too: the nested ones end before the outer one starts', async () => {
+    tagDelay = 150;
+    const { runner, project } = await load(files({ doc: DOC, tag: TAG }), { concurrency: 4 });
+    const summary = await runner.runMany([...project.operations.keys()]);
+    expect(outcomes(summary).map(([id, status]) => `${id} ${status}`)).toEqual([
+      'doc.create passed',
+      'tag.create passed',
+      'tag.delete passed',
+      'doc.delete passed',
+    ]);
+    expect(writes.slice(-2)).toEqual(['DELETE /docs/d1/tags/t2', 'DELETE /docs/d1']);
     expect(tags.size).toBe(0);
   });
 });
