@@ -3,7 +3,7 @@
 // `/features/{{feature.name}}/strategies/{{strategy.id}}` is removed while its feature still
 // takes writes, before `/features/{{feature.name}}`. Read from the paths alone.
 import type { ProjectGraph } from './build.js';
-import { goesOnPast, pathInstances } from './writes.js';
+import { goesOnPast, pathInstances, pathname } from './writes.js';
 
 const levelsOf = new WeakMap<ProjectGraph, Int32Array>();
 
@@ -24,8 +24,9 @@ export function deleteLevels(graph: ProjectGraph): Int32Array {
   graph.opIds.forEach((id, i) => {
     if (!graph.isDelete[i]) return;
     const op = graph.project.operations.get(id)!;
-    const pathname = op.path.replace(/[?#].*$/, '');
-    const named = pathInstances(graph, op).filter((s) => pathname.includes(s.raw));
+    // what the query names is no parent
+    const name = pathname(op.path);
+    const named = pathInstances(graph, op).filter((s) => name.includes(s.raw));
     const last = named.at(-1);
     const removed = last && !goesOnPast(op.path, last.raw) ? last.expr.scope : undefined;
     removes[i] = removed;

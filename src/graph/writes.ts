@@ -80,9 +80,14 @@ function actedOn(graph: ProjectGraph, op: Operation, named: readonly ScopedSite[
 
 /** Whether the path (its query aside) has a segment after `raw`: a sub-collection or an action of what `raw` names. */
 export function goesOnPast(path: string, raw: string): boolean {
-  const pathname = path.replace(/[?#].*$/, '');
-  const at = pathname.lastIndexOf(raw);
-  return at >= 0 && /\/[^/]/.test(pathname.slice(at + raw.length));
+  const name = pathname(path);
+  const at = name.lastIndexOf(raw);
+  return at >= 0 && /\/[^/]/.test(name.slice(at + raw.length));
+}
+
+/** The path without its query or fragment. */
+export function pathname(path: string): string {
+  return path.replace(/[?#].*$/, '');
 }
 
 const creatableOf = new WeakMap<ProjectGraph, Set<string>>();
@@ -131,7 +136,7 @@ function readPaths(graph: ProjectGraph): Set<string> {
 }
 
 function normalPath(path: string): string {
-  return path.replace(/[?#].*$/, '').replace(/\/+$/, '') || '/';
+  return pathname(path).replace(/\/+$/, '') || '/';
 }
 
 /** A write on an instance (or a switch) that only an `acts_on: existing` may send on data the run did not make. */
