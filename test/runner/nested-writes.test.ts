@@ -17,7 +17,7 @@ interface Doc {
 
 let srv: CrudServer;
 let docs: Map<string, Doc>;
-/** id -> text; `x1` is someone else's, there before the run */
+/** id -> note; `x1` is someone else’s, there before the run */
 let notes: Map<string, { text: string; pinned?: boolean; doc: string }>;
 let tags: Map<string, string>;
 /** `METHOD path` of every write */
