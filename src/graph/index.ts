@@ -4,6 +4,7 @@
 export { checkAssert, parseAssert, type AssertExpr, type CompareOp } from './assert-syntax.js';
 export { buildGraph, dependsOnEntries, ProjectGraph, type Edge } from './build.js';
 export { findCycles } from './cycles.js';
+export { deleteLevels } from './delete-order.js';
 export { checkExtract, checkPath, compileRegex, compileXPath, isFanOutPath, parsePath, type PathRef } from './extract-syntax.js';
 export { FAKER_NAMES, type FakerName } from './faker.js';
 export { prerequisites, scheduleOrder } from './order.js';

@@ -1,12 +1,15 @@
-// Schedule order: Kahn's algorithm, ready operations taken by (DELETE last, declaration order).
+// Schedule order: Kahn's algorithm, ready operations taken by (DELETE last, the DELETEs of what
+// is nested in an instance before its own, declaration order).
 import { FlowError } from '../errors.js';
 import type { ProjectGraph } from './build.js';
+import { deleteLevels } from './delete-order.js';
 import { didYouMean } from './suggest.js';
 
 /**
  * Every operation of the project (or of `opIds` and their prerequisites) in an order where
  * each runs after its prerequisites. Ties go by declaration order, and among ready
- * operations a DELETE waits until nothing else is ready. Cycles (a lint error) never stall
+ * operations a DELETE waits until nothing else is ready, and a DELETE of an instance until no
+ * DELETE of what is nested in it is (delete-order.ts). Cycles (a lint error) never stall
  * it: when nothing is ready, the first waiting operation in that same priority goes next.
  * O(V log V + E) in the operations concerned. Throws E_REF_UNDEFINED for an unknown id.
  */
@@ -75,8 +78,10 @@ function closure(graph: ProjectGraph, seeds: readonly number[], excluded: number
 function kahn(graph: ProjectGraph, members: number[]): number[] {
   const n = graph.size;
   const { needs, isDelete } = graph;
+  const levels = deleteLevels(graph);
   const m = members.length;
-  members.sort((a, b) => isDelete[a] * n + a - (isDelete[b] * n + b));
+  const priority = (i: number) => (isDelete[i] ? (1 + levels[i]) * n + i : i);
+  members.sort((a, b) => priority(a) - priority(b));
   const { mark, local, epoch } = scratchFor(graph);
   members.forEach((op, j) => {
     mark[op] = epoch;

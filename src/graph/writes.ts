@@ -11,7 +11,11 @@ export type WriteTarget =
   | { kind: 'read' }
   /** a POST that starts an instance of its own resource (it extracts what the answer names) */
   | { kind: 'create' }
-  /** a write on the instance its path names last: `/projects/{{project.id}}/items/{{item.id}}` acts on the item */
+  /**
+   * a write on the instance its path names last (`/projects/{{project.id}}/items/{{item.id}}` acts
+   * on the item), or before a scope the server has (`/features/{{feature.name}}/environments/{{environment.name}}/on`
+   * acts on the feature: see `actedOn`)
+   */
   | { kind: 'instance'; resource: string; field: string; index?: number }
   /** a write whose path names no instance but holds an id the user gives (`{{env.id}}`, a --var) */
   | { kind: 'given' }
@@ -29,12 +33,11 @@ const ACTION: WriteTarget = { kind: 'action' };
 
 export function writeTarget(graph: ProjectGraph, op: Operation): WriteTarget {
   if (READS.has(op.method)) return READ;
-  const path = graph.sitesOf('operation', op.id).filter((s) => s.section === 'path' && !s.nested);
+  const path = pathSites(graph, op);
   const named = path.filter(namesInstance);
-  const last = named[named.length - 1];
-  const own = named.some((s) => s.expr.scope === op.resource);
   // A POST under a parent (`/projects/{{project.id}}/items`) that extracts makes a new item.
-  if (op.method === 'POST' && !own && createsInstance(op)) return CREATE;
+  if (isCreate(op, named)) return CREATE;
+  const last = actedOn(graph, op, named);
   if (last)
     return { kind: 'instance', resource: last.expr.scope, field: last.expr.field, ...(last.expr.index !== undefined ? { index: last.expr.index } : {}) };
   if (path.length) return GIVEN;
@@ -42,6 +45,64 @@ export function writeTarget(graph: ProjectGraph, op: Operation): WriteTarget {
   // `POST /maintenance`): it has a state, which can be read first and written back.
   if (op.method === 'POST' && (!readPaths(graph).has(normalPath(op.path)) || hasInstances(graph, op.resource))) return ACTION;
   return SWITCH;
+}
+
+function pathSites(graph: ProjectGraph, op: Operation): RefSite[] {
+  return graph.sitesOf('operation', op.id).filter((s) => s.section === 'path' && !s.nested);
+}
+
+/** The instances the path names (`{{item.id}}`, not `{{env.id}}`), in order, query included. */
+export function pathInstances(graph: ProjectGraph, op: Operation): ScopedSite[] {
+  return pathSites(graph, op).filter(namesInstance);
+}
+
+function isCreate(op: Operation, named: readonly ScopedSite[]): boolean {
+  return op.method === 'POST' && !named.some((s) => s.expr.scope === op.resource) && createsInstance(op);
+}
+
+/**
+ * The instance a write acts on: the one its path names last, unless the path goes on past it
+ * (`/features/{{feature.name}}/environments/{{environment.name}}/on`, `…/variants`) and it is of
+ * a resource the project has no create for, a scope the server has (an environment, a locale, a
+ * region). Then the write changes the nearest instance before it of a resource the project can
+ * create: the feature's settings in that environment, not the environment. A path that ends
+ * with an instance (`/projects/{{project.id}}/items/{{item.id}}`) names the instance it writes:
+ * a server may find it by its id alone, whatever its parents, so that one it stays. So does an
+ * instance named only in the query, and a path with no instance the project can create before.
+ */
+function actedOn(graph: ProjectGraph, op: Operation, named: readonly ScopedSite[]): ScopedSite | undefined {
+  const last = named.at(-1);
+  if (!last || !goesOnPast(op.path, last.raw)) return last;
+  const creatable = creatableResources(graph);
+  for (let k = named.length - 1; k >= 0; k--) if (creatable.has(named[k].expr.scope)) return named[k];
+  return last;
+}
+
+/** Whether the path (its query aside) has a segment after `raw`: a sub-collection or an action of what `raw` names. */
+export function goesOnPast(path: string, raw: string): boolean {
+  const name = pathname(path);
+  const at = name.lastIndexOf(raw);
+  return at >= 0 && /\/[^/]/.test(name.slice(at + raw.length));
+}
+
+/** The path without its query or fragment. */
+export function pathname(path: string): string {
+  return path.replace(/[?#].*$/, '');
+}
+
+const creatableOf = new WeakMap<ProjectGraph, Set<string>>();
+
+/** The resources the project has a create for (a run can own an instance of them). */
+function creatableResources(graph: ProjectGraph): Set<string> {
+  let set = creatableOf.get(graph);
+  if (!set) {
+    set = new Set();
+    for (const op of graph.project.operations.values()) {
+      if (isCreate(op, pathInstances(graph, op))) set.add(op.resource);
+    }
+    creatableOf.set(graph, set);
+  }
+  return set;
 }
 
 /**
@@ -75,7 +136,7 @@ function readPaths(graph: ProjectGraph): Set<string> {
 }
 
 function normalPath(path: string): string {
-  return path.replace(/[?#].*$/, '').replace(/\/+$/, '') || '/';
+  return pathname(path).replace(/\/+$/, '') || '/';
 }
 
 /** A write on an instance (or a switch) that only an `acts_on: existing` may send on data the run did not make. */
@@ -83,7 +144,7 @@ export function isInstanceWrite(t: WriteTarget): t is Extract<WriteTarget, { kin
   return t.kind === 'instance';
 }
 
-type ScopedSite = RefSite & { expr: { kind: 'scoped'; scope: string; field: string; index?: number } };
+export type ScopedSite = RefSite & { expr: { kind: 'scoped'; scope: string; field: string; index?: number } };
 
 function namesInstance(s: RefSite): s is ScopedSite {
   return s.class === 'resource' && s.expr?.kind === 'scoped';

@@ -1,6 +1,6 @@
 // createRunner: one runner per project run, holding the state, sessions, HTTP pool and
 // hook workers. Run any operation; its prerequisites run first.
-import { buildGraph, scheduleOrder } from '../graph/index.js';
+import { buildGraph, deleteLevels, scheduleOrder } from '../graph/index.js';
 import type { Project } from '../project/index.js';
 import { createHookRunner, createSecretStore, type HookRunner } from '../runtime/index.js';
 import { CookieJar, createHttpClient, type FlowResponse } from '../http/index.js';
@@ -152,12 +152,16 @@ function runnerOver(ctx: RunContext, ready: () => Promise<void>, close: () => Pr
         for (const id of unknown) results.push(await scheduler.request(id, generation));
       } else {
         // DELETEs still go last: they start once every other asked operation has ended, so
-        // that a DELETE never races a read (or a use) of what it deletes.
+        // that a DELETE never races a read (or a use) of what it deletes; and those of what is
+        // nested in an instance end before the instance's own starts.
         const isDelete = (id: string) => project.operations.get(id)?.method === 'DELETE';
+        const levels = deleteLevels(ctx.graph);
+        const levelOf = (id: string) => levels[ctx.graph.indexOf.get(id) ?? -1] ?? 0;
         const running = new Map<string, Promise<OperationResult>>();
         const start = (ids: string[]) => Promise.all(ids.map((id) => running.set(id, scheduler.request(id, generation)).get(id)!));
         await start(askedOrder.filter((id) => !isDelete(id)));
-        await start(askedOrder.filter(isDelete));
+        const deletes = askedOrder.filter(isDelete);
+        for (const level of [...new Set(deletes.map(levelOf))].sort((a, b) => a - b)) await start(deletes.filter((id) => levelOf(id) === level));
         results = await Promise.all(askedOrder.map((id) => running.get(id)!));
       }
       // each as the reuses in this run left it (a prerequisite of a later one names it)

@@ -112,6 +112,51 @@ resources:
     expect(scheduleOrder(g)).toEqual(['order.create', 'order.get', 'user.list', 'order.delete', 'order.archive', 'user.purge']);
   });
 
+  it('a DELETE of an instance waits for the DELETEs of what is nested in it, declared later or not', async () => {
+    const g = await graphOf(`
+resources:
+  project:
+    operations:
+      create: { method: POST, path: /projects, extract: { id: $.data.id } }
+      delete: { method: DELETE, path: '/projects/{{project.id}}' }
+  feature:
+    operations:
+      create: { method: POST, path: '/projects/{{project.id}}/features', extract: { name: $.data.name } }
+      delete: { method: DELETE, path: '/projects/{{project.id}}/features/{{feature.name}}' }
+      purge: { method: DELETE, path: '/archive/{{feature.name}}' }
+  user:
+    operations:
+      create: { method: POST, path: /users, extract: { id: $.data.id } }
+      delete: { method: DELETE, path: '/users/{{user.id}}' }
+  stage:
+    operations:
+      list: { path: /stages, extract: { name: '$.data[*].name' } }
+  rule:
+    operations:
+      create: { method: POST, path: '/projects/{{project.id}}/features/{{feature.name}}/stages/{{stage.name}}/rules', extract: { id: $.data.id } }
+      delete: { method: DELETE, path: '/projects/{{project.id}}/features/{{feature.name}}/stages/{{stage.name}}/rules/{{rule.id}}' }
+      clear: { method: DELETE, path: '/projects/{{project.id}}/features/{{feature.name}}/tags' }
+`);
+    // the rules' (nested in a feature and its project) and the tags', then the feature's two, then
+    // its project's; the user's, nested in nothing and with nothing nested in it, among the first
+    expect(scheduleOrder(g).slice(5)).toEqual(['user.delete', 'rule.delete', 'rule.clear', 'feature.delete', 'feature.purge', 'project.delete']);
+  });
+
+  it('nesting that goes round decides nothing: declaration order', async () => {
+    const g = await graphOf(`
+resources:
+  a:
+    operations:
+      create: { method: POST, path: /a, extract: { id: $.data.id } }
+      delete: { method: DELETE, path: '/b/{{b.id}}/a/{{a.id}}' }
+  b:
+    operations:
+      create: { method: POST, path: /b, extract: { id: $.data.id } }
+      delete: { method: DELETE, path: '/a/{{a.id}}/b/{{b.id}}' }
+`);
+    expect(scheduleOrder(g)).toEqual(['a.create', 'b.create', 'a.delete', 'b.delete']);
+  });
+
   it('of given operations: them and their prerequisites only', async () => {
     const g = await graphOf(`
 resources:

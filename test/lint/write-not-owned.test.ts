@@ -7,6 +7,8 @@ import { runTables, y, type CodeTable } from './helpers.js';
 const items = (...ops: string[]) => ({ 'resources/item.yaml': y('operations:', ...ops.map((l) => `  ${l}`)) });
 const LIST = 'list: { path: /items, extract: { id: "$.data[*].id" } }';
 const CREATE = 'create: { method: POST, path: /items, extract: { id: $.data.id } }';
+const TITLE = 'title: { method: PUT, path: "/items/{{item.id}}/locales/{{locale.code}}/title" }';
+const LOCALES = { 'resources/locale.yaml': y('operations:', '  list: { path: /locales, extract: { code: "$.data[*].code" } }') };
 
 const TABLES: CodeTable[] = [
   {
@@ -27,11 +29,23 @@ const TABLES: CodeTable[] = [
         expect: ['resources/item.yaml:3:33'],
         message: /its for_each fills/,
       },
+      {
+        // past a scope the server has, the write acts on the item before it: a listed one
+        name: 'a write past a locale on an item a list extracts',
+        files: { ...items(CREATE, LIST, TITLE), ...LOCALES },
+        expect: ['resources/item.yaml:4:31'],
+        message: /^PUT acts on a item that item\.list fills/,
+      },
     ],
     keeps: [
       { name: 'the declaration', files: items(LIST, 'delete: { method: DELETE, path: "/items/{{item.id}}", acts_on: existing }') },
       { name: 'only a create feeds it', files: items(CREATE, 'delete: { method: DELETE, path: "/items/{{item.id}}" }') },
       { name: 'a read of a listed one', files: items(LIST, 'get: { path: "/items/{{item.id}}" }') },
+      {
+        // a scope the server has (no create), past the run's own item: the write acts on the item
+        name: 'a write past a listed locale on the item a create made',
+        files: { ...items(CREATE, TITLE), ...LOCALES },
+      },
       {
         name: 'a list of another field',
         files: items(CREATE, 'names: { path: /items, extract: { name: "$.data[*].name" } }', 'delete: { method: DELETE, path: "/items/{{item.id}}" }'),

@@ -23,10 +23,10 @@ import { recordedIO } from '../runtime/secrets/cli-io.js';
 
 /**
  * Green operations of the 200 imported, measured on 2026-11-28 (BENCHMARKS.md, "Unleash
- * 7.5.1": 125 in two runs, 96 on main before with nothing named or left out; a little under, as
+ * 7.5.1": 128 in two runs, 96 on main before with nothing named or left out; a little under, as
  * names and picks vary): the suite fails below it.
  */
-const FLOOR = 122;
+const FLOOR = 126;
 
 /**
  * Set to a folder to keep what the suite saw there: `calibrate.md` (the calibration's report),
