@@ -15,6 +15,9 @@ const MAX_OTHERS = 8;
 /** The answers another actor may change: a refusal, a 400 about who asks, the server failing on a credential it did not expect. */
 export const mayNeedOtherActor = (status: number): boolean => status === 400 || status === 401 || status === 403 || status >= 500;
 
+/** A logout ends the session the other actors' tries share: never tried as another actor. */
+const LOGOUT = /\/(log_?out|sign_?out)\/?$/i;
+
 export interface OtherActorContext extends SearchContext {
   /** `operation as actor` pairs tried so far in the calibration: each is tried once */
   triedAs?: Set<string>;
@@ -29,7 +32,7 @@ export interface OtherActor {
 /** The first other actor `operation` passes as, after `status` as its own; undefined when none does (or it has no actor). */
 export async function asOtherActor(ctx: OtherActorContext, operation: string, status: number): Promise<OtherActor | undefined> {
   const op = ctx.project.operations.get(operation)!;
-  if (!op.actor || !mayNeedOtherActor(status)) return undefined;
+  if (!op.actor || !mayNeedOtherActor(status) || LOGOUT.test(op.path.replace(/-/g, '_'))) return undefined;
   const others = [...ctx.project.actors.keys()].filter((id) => id !== op.actor).slice(0, MAX_OTHERS);
   for (const actor of others) {
     const edit: OtherActor['edit'] = { kind: 'actor', operation, to: actor };

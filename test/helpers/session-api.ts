@@ -15,6 +15,8 @@ export interface SessionApi {
   url: string;
   /** each login: whether it carried the API key (the login operation runs as the key's actor) */
   logins: Array<{ withKey: boolean }>;
+  /** sessions a logout ended */
+  logouts: number;
   /** the session cookies issued */
   sids: string[];
   /** the user's personal tokens that exist now */
@@ -49,6 +51,7 @@ export const SESSION_OPENAPI = {
         responses: { '200': { description: 'the user', content: { 'application/json': { schema: { $ref: '#/components/schemas/user' } } } } },
       },
     },
+    '/auth/logout': { post: { summary: 'Log out', responses: { '200': { description: 'logged out' } } } },
     '/api/projects': {
       get: { responses: { '200': { description: 'projects', content: { 'application/json': { schema: { type: 'array', items: { type: 'object' } } } } } } },
     },
@@ -91,15 +94,16 @@ export async function startSessionApi(): Promise<SessionApi> {
   const logins: SessionApi['logins'] = [];
   const sids: string[] = [];
   const tokens: SessionApi['tokens'] = new Map();
+  const state = { logouts: 0 };
   let next = 1;
   /** who asks: the key (no user), the user (a session), or no one */
   const who = (req: IncomingMessage): 'key' | 'user' | undefined => {
     if (req.headers.authorization === SESSION_API_KEY) return 'key';
-    const sid = /(?:^|;\s*)sid=([^;]+)/.exec(req.headers.cookie ?? '')?.[1];
+    const sid = sidOf(req);
     return sid && sessions.has(sid) ? 'user' : undefined;
   };
   const server = await serveCrud((req, res, text) => {
-    const body = jsonBody(req, res, text);
+    const body = text ? jsonBody(req, res, text) : undefined;
     if (body === ANSWERED) return;
     const url = new URL(req.url ?? '/', 'http://x');
     const route = `${req.method} ${url.pathname.replace(/\/\d+$/, '/{id}')}`;
@@ -117,6 +121,11 @@ export async function startSessionApi(): Promise<SessionApi> {
     if (!as) return send(res, 401, { message: 'You must log in or give an API key' });
     const userOnly = () => send(res, 400, { message: 'User id is missing' });
     switch (route) {
+      case 'POST /auth/logout':
+        if (as !== 'user') return userOnly();
+        sessions.delete(sidOf(req)!);
+        state.logouts++;
+        return send(res, 200, {});
       case 'GET /api/projects':
         return send(res, 200, [{ id: 'default' }]);
       case 'GET /api/user/profile':
@@ -140,5 +149,16 @@ export async function startSessionApi(): Promise<SessionApi> {
         return send(res, 404, { message: 'not found' });
     }
   });
-  return { url: server.url, logins, sids, tokens, close: () => server.close() };
+  return {
+    url: server.url,
+    logins,
+    sids,
+    tokens,
+    get logouts() {
+      return state.logouts;
+    },
+    close: () => server.close(),
+  };
 }
+
+const sidOf = (req: IncomingMessage): string | undefined => /(?:^|;\s*)sid=([^;]+)/.exec(req.headers.cookie ?? '')?.[1];
