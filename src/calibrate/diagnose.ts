@@ -110,7 +110,8 @@ export async function diagnose(result: OperationResult, ctx: DiagnoseContext): P
     const tried = found.said.length ? ` (tried: ${found.said.join('; ')}; last answer ${lastStatus})` : '';
     const excerpt = observedOf(ctx.project, last).excerpt ?? '';
     const idMissing = (lastStatus === 403 || lastStatus === 404) && unproducedId(ctx.project, op.id);
-    if (!idMissing && (await otherActor(status))) return;
+    // what the search found it needs, sent as another actor
+    if (!idMissing && (await otherActor(lastStatus, found.steps, found.said))) return;
     if (idMissing) {
       // an id given from outside that no run produced: the likelier cause than the login
       ask(`${idDiagnosis(ctx.project, op.id, excerpt, lastStatus)}${tried}`);
@@ -166,9 +167,9 @@ export async function diagnose(result: OperationResult, ctx: DiagnoseContext): P
   }
 
   /** Another actor of the project the operation passes as, proposed; false when none. */
-  async function otherActor(status: number): Promise<boolean> {
-    const found = await asOtherActor(ctx, op.id, status);
-    if (found) propose(found.edit, found.why);
+  async function otherActor(status: number, start?: Edit[], said?: string[]): Promise<boolean> {
+    const found = await asOtherActor(ctx, op.id, status, start, said);
+    for (const e of found?.edits ?? []) propose(e, found!.why);
     return found !== undefined;
   }
 

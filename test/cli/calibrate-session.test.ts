@@ -65,10 +65,16 @@ it('import: the token-less login is a second actor, its session assumed to be a 
 });
 
 it('calibrate proposes the session where the key fails, the run is green, and the session logs in once per command', async () => {
-  const calibrated = await flow(['calibrate', '-p', 'project', '--writes', '--destructive', '--apply']);
+  const calibrated = await flow(['calibrate', '-p', 'project', '--writes', '--destructive', '--apply', '--openapi', 'openapi.json']);
   expect(calibrated.stderr).not.toMatch(/E_INTERNAL/);
-  expect(calibrated.stdout).toContain('answered 400 as api_key, and 200 as session');
-  expect(calibrated.stdout).toContain('answered 500 as api_key, and 201 as session');
+  expect(calibrated.stdout).toContain('answered 400 as api_key, and 200 as session; as api_key in the same try, 400');
+  // refused as the key, a 400 naming a field as the session: the search goes on as the session
+  expect(calibrated.stdout).toMatch(/answered 403 as api_key, and 400 as session; answered 400 naming `expiresAt`; then 201; as api_key in the same try, 403/);
+  // the body a 415 asked for, then a 500 as the key: the session with that body
+  expect(calibrated.stdout).toMatch(/answered 500 as api_key \(answered 415 to a POST without a body\), and 200 as session; as api_key in the same try, 500/);
+  // a 503 the first time, whoever asks: the same try as its own actor passes, so no actor is proposed
+  expect(calibrated.stdout).toContain('try stat.list as api_key again');
+  expect(calibrated.stdout).not.toMatch(/### \d+\. stat\.list: actor/);
   expect(sessionLogins()).toBe(1);
   for (const [file, op] of [
     ['users.yaml', 'profile'],
@@ -79,6 +85,8 @@ it('calibrate proposes the session where the key fails, the run is green, and th
     expect(await actorOf(file, op), op).toBe('session');
   // what the key can do stays on the key
   expect(await actorOf('projects.yaml', 'list')).toBe('api_key');
+  expect(await actorOf('stats.yaml', 'list')).toBe('api_key');
+  expect(await actorOf('users.yaml', 'star')).toBe('session');
   // what the tries and rounds made as the session is gone
   expect([...api.tokens.keys()]).toEqual([]);
 
@@ -86,7 +94,7 @@ it('calibrate proposes the session where the key fails, the run is green, and th
   const report = JSON.parse(run.stdout) as { operations: Array<{ id: string; status: string }> };
   // a logout is never tried as another actor: it would end the session every try shares
   expect(report.operations.filter((o) => o.status !== 'passed').map((o) => o.id)).toEqual(['auth.logout']);
-  expect(report.operations.length).toBe(7);
+  expect(report.operations.length).toBe(9);
   expect(api.logouts).toBe(0);
   expect(sessionLogins()).toBe(2);
   expect([...api.tokens.keys()]).toEqual([]);

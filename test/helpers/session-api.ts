@@ -64,7 +64,11 @@ export const SESSION_OPENAPI = {
         requestBody: {
           content: {
             'application/json': {
-              schema: { type: 'object', required: ['description'], properties: { description: { type: 'string', example: 'ci' } } },
+              schema: {
+                type: 'object',
+                required: ['description'],
+                properties: { description: { type: 'string', example: 'ci' }, expiresAt: { type: 'string', format: 'date-time' } },
+              },
             },
           },
         },
@@ -80,6 +84,10 @@ export const SESSION_OPENAPI = {
         },
       },
     },
+    // a star takes a JSON body the description does not state (415 without one)
+    '/api/user/star': { post: { responses: { '200': { description: 'starred' } } } },
+    // counted on its first request: 503 until then, whoever asks
+    '/api/stats': { get: { responses: { '200': { description: 'stats', content: { 'application/json': { schema: { type: 'object' } } } } } } },
     '/api/user/tokens/{id}': {
       delete: {
         parameters: [{ name: 'id', in: 'path', required: true, schema: { type: 'integer' } }],
@@ -94,7 +102,7 @@ export async function startSessionApi(): Promise<SessionApi> {
   const logins: SessionApi['logins'] = [];
   const sids: string[] = [];
   const tokens: SessionApi['tokens'] = new Map();
-  const state = { logouts: 0 };
+  const state = { logouts: 0, counted: false };
   let next = 1;
   /** who asks: the key (no user), the user (a session), or no one */
   const who = (req: IncomingMessage): 'key' | 'user' | undefined => {
@@ -126,6 +134,15 @@ export async function startSessionApi(): Promise<SessionApi> {
         sessions.delete(sidOf(req)!);
         state.logouts++;
         return send(res, 200, {});
+      case 'GET /api/stats':
+        if (!state.counted) {
+          state.counted = true;
+          return send(res, 503, { message: 'counting, try again' });
+        }
+        return send(res, 200, { projects: 1 });
+      case 'POST /api/user/star':
+        if (!req.headers['content-type']?.includes('json')) return send(res, 415, { message: 'a JSON body, please' });
+        return as === 'user' ? send(res, 200, {}) : send(res, 500, { message: "Cannot read properties of undefined (reading 'id')" });
       case 'GET /api/projects':
         return send(res, 200, [{ id: 'default' }]);
       case 'GET /api/user/profile':
@@ -133,9 +150,9 @@ export async function startSessionApi(): Promise<SessionApi> {
       case 'GET /api/user/tokens':
         return as === 'user' ? send(res, 200, { tokens: [...tokens.values()] }) : userOnly();
       case 'POST /api/user/tokens': {
-        // the server reads the user's id without checking it is there
-        if (as !== 'user') return send(res, 500, { message: "Cannot read properties of undefined (reading 'id')" });
-        const description = (body as { description?: unknown } | undefined)?.description;
+        if (as !== 'user') return send(res, 403, { message: 'Personal tokens require an authenticated user.' });
+        const { description, expiresAt } = (body ?? {}) as { description?: unknown; expiresAt?: unknown };
+        if (typeof expiresAt !== 'string') return send(res, 400, { message: 'expiresAt is required' });
         const token = { id: next++, description: typeof description === 'string' ? description : '' };
         tokens.set(token.id, token);
         return send(res, 201, token);
