@@ -54,8 +54,9 @@ export async function asOtherActor(
     ctx.triedAs?.add(key);
     let edits = [...start, as];
     let tried = await ctx.tryRun(withEdits(ctx.project, [...ctx.pending, ...edits]), operation, `try ${operation} as ${actor}`);
-    let why = `answered ${status} as ${op.actor}${before}, and ${statusOf(tried) ?? tried.status} as ${actor}`;
     const got = statusOf(tried);
+    let why = `answered ${status} as ${op.actor}${before}, and ${got ?? tried.status} as ${actor}`;
+    // it got further as that actor (its input, no longer who asks, is refused): the search goes on as that actor
     if (tried.status !== 'passed' && status !== 400 && (got === 400 || got === 422)) {
       const found = await searchAccepted(ctx, operation, edits, [why], tried);
       if (found.last?.status !== 'passed') continue;
