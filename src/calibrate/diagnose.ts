@@ -11,7 +11,8 @@ import { bodyFieldsNamed, sendsBody } from './body.js';
 import { idDiagnosis, unproducedId } from './links.js';
 import { loginQuestion } from './login.js';
 import { otherHeaderForm, targetOf, withEdits } from './model.js';
-import { accepted, ownHeaders, searchAccepted, statusOf, type SearchContext } from './repair.js';
+import { asOtherActor, type OtherActorContext } from './other-actor.js';
+import { accepted, ownHeaders, searchAccepted, statusOf } from './repair.js';
 import { fieldName, onePlace, SECRET_PLACE } from './search.js';
 import type { Edit, Observed, OpenQuestion, Proposal } from './types.js';
 
@@ -20,7 +21,7 @@ export interface Findings {
   questions: OpenQuestion[];
 }
 
-export interface DiagnoseContext extends SearchContext {
+export interface DiagnoseContext extends OtherActorContext {
   /** the operation's latest full answer, whatever its status (for the field search) */
   response?: FlowResponse;
   /** the targets edited in the model this round ran (edited, less this round's proposals) */
@@ -81,7 +82,7 @@ export async function diagnose(result: OperationResult, ctx: DiagnoseContext): P
   const expected = op.expectStatus?.length ? op.expectStatus : [200];
   const sameClass = expected.every((s) => classOf(s) === classOf(actual));
   if (actual >= 500) {
-    ask(`the server failed (${actual}); a 5xx proves nothing about the description`);
+    if (!(await otherActor(actual))) ask(`the server failed (${actual}); a 5xx proves nothing about the description`);
   } else if (actual === 403 && op.actor && !sameClass && unproducedId(ctx.project, op.id)) {
     // the id nobody produced is the likelier cause than the actor's permissions (linked by prove-links.ts when it can)
     ask(idDiagnosis(ctx.project, op.id, observed.excerpt, actual));
@@ -108,7 +109,10 @@ export async function diagnose(result: OperationResult, ctx: DiagnoseContext): P
     const lastStatus = statusOf(last) ?? status;
     const tried = found.said.length ? ` (tried: ${found.said.join('; ')}; last answer ${lastStatus})` : '';
     const excerpt = observedOf(ctx.project, last).excerpt ?? '';
-    if ((lastStatus === 403 || lastStatus === 404) && unproducedId(ctx.project, op.id)) {
+    const idMissing = (lastStatus === 403 || lastStatus === 404) && unproducedId(ctx.project, op.id);
+    // what the search found it needs, sent as another actor
+    if (!idMissing && (await otherActor(lastStatus, found.steps, found.said))) return;
+    if (idMissing) {
       // an id given from outside that no run produced: the likelier cause than the login
       ask(`${idDiagnosis(ctx.project, op.id, excerpt, lastStatus)}${tried}`);
     } else if (found.unsent.length && (lastStatus === 401 || lastStatus === 403)) {
@@ -156,10 +160,17 @@ export async function diagnose(result: OperationResult, ctx: DiagnoseContext): P
         { kind: 'expect_status', operation: op.id, from: op.expectStatus, to: [actual] },
         `answered ${actual} as ${op.actor}, where a client error was expected`,
       );
-    } else
+    } else if (!(await otherActor(actual)))
       ask(
         `answered ${actual} as ${op.actor}${other === undefined ? '' : `, and ${other} with the other standard form of its credential`}: the actor's credentials or permissions need a look`,
       );
+  }
+
+  /** Another actor of the project the operation passes as, proposed; false when none. */
+  async function otherActor(status: number, start?: Edit[], said?: string[]): Promise<boolean> {
+    const found = await asOtherActor(ctx, op.id, status, start, said);
+    for (const e of found?.edits ?? []) propose(e, found!.why);
+    return found !== undefined;
   }
 
   function fieldSearch(name: string, path: string) {

@@ -58,6 +58,8 @@ async function calibrateOn(root: Runner, project: Project, asked: readonly strin
   const proposals: Proposal[] = [];
   const edited = new Set<string>();
   const probes: Probe[] = [];
+  // each operation is tried once as each other actor (other-actor.ts), whatever the round
+  const triedAs = new Set<string>();
   // a value tried for each variable nobody gave that is only a body field: proposed where it passes
   const tentative = tentativeValues(
     project,
@@ -93,7 +95,7 @@ async function calibrateOn(root: Runner, project: Project, asked: readonly strin
     const pending: Edit[] = [];
     for (const r of results) {
       const response = round.responses.get(r.operation);
-      const f = await diagnose(r, { project: model, response, responses: round.responses, edited, applied, pending, tryRun, fieldSchema, isSecret });
+      const f = await diagnose(r, { project: model, response, responses: round.responses, edited, applied, pending, tryRun, fieldSchema, isSecret, triedAs });
       found.proposals.push(...f.proposals);
       found.questions.push(...f.questions);
     }

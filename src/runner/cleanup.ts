@@ -79,13 +79,14 @@ async function removeInstance(
     }
     try {
       let { status } = (await probeOnce(ctx, at, {}, trace, { resource, instance })).response;
-      // refused: the actor that made it may remove it (a try that gave the create its actor, not yet the delete)
+      // not removed: the actor that made it may remove it (a try that gave the create its actor,
+      // not yet the delete; a user's own item that an API token is refused, or not shown: 404)
       const maker = instance.origin?.actor;
-      const refused = (status === 401 || status === 403) && maker !== undefined && maker !== at.actor;
-      if (refused) status = (await probeOnce(ctx, at, { actor: maker }, trace, { resource, instance })).response.status;
-      steps.push({ via: at.id, ...(refused ? { actor: maker } : {}), status });
+      const retried = (status < 200 || status >= 300) && maker !== undefined && maker !== at.actor;
+      if (retried) status = (await probeOnce(ctx, at, { actor: maker }, trace, { resource, instance })).response.status;
+      steps.push({ via: at.id, ...(retried ? { actor: maker } : {}), status });
       if ((status < 200 || status >= 300) && status !== 404 && status !== 410)
-        return { steps, stop: { at, status, why: `${at.id} answered ${status}${refused ? ` (as ${maker} too)` : ''}` } };
+        return { steps, stop: { at, status, why: `${at.id} answered ${status}${retried ? ` (as ${maker} too)` : ''}` } };
     } catch (err) {
       return { steps, stop: { at, why: ctx.redactor.text(err instanceof Error ? err.message : String(err)) } };
     }

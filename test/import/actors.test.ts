@@ -77,3 +77,66 @@ describe('scheme preference among stated alternatives', () => {
     expect(r.draft.questions).toEqual([]);
   });
 });
+
+/** An API key on every operation, and a login that takes a user and password; `answer`: its 200 body's schema (none: not described). */
+async function importLogin(answer: Record<string, unknown> | undefined, password = 'password') {
+  const { dir, cleanup } = await tempDir();
+  cleanups.push(cleanup);
+  const json = (schema: Record<string, unknown>) => ({ content: { 'application/json': { schema } } });
+  const doc = {
+    openapi: '3.0.3',
+    info: { title: 'Sessions', version: '1' },
+    servers: [{ url: 'https://api.example.test' }],
+    components: { securitySchemes: { key: SCHEMES.key } },
+    security: [{ key: [] }],
+    paths: {
+      '/auth/login': {
+        post: {
+          operationId: 'login',
+          requestBody: json({
+            type: 'object',
+            required: ['username', password],
+            properties: { username: { type: 'string', example: 'user' }, [password]: { type: 'string' } },
+          }),
+          responses: { '200': { description: 'ok', ...(answer ? json(answer) : {}) } },
+        },
+      },
+      '/me': { get: { operationId: 'me', responses: { '200': { description: 'ok' } } } },
+    },
+  };
+  await writeFile(path.join(dir, 'api.yaml'), stringify(doc));
+  return importApi(['api.yaml'], { cwd: dir });
+}
+
+describe('a login whose answer holds no token: a session actor', () => {
+  const user = { type: 'object', properties: { id: { type: 'integer' }, name: { type: 'string' } } };
+  it('is a second actor whose login is that request, with its user and password; operations stay on the described scheme', async () => {
+    const r = await importLogin(user);
+    expect(actorFiles(r)).toEqual(['actors/key.yaml', 'actors/session.yaml']);
+    expect(fileValue(r, 'actors/session.yaml').auth).toEqual({
+      strategy: 'simple',
+      method: 'POST',
+      path: '/auth/login',
+      body: { username: '{{env.auth_username}}', password: '{{secret.AUTH_PASSWORD}}' },
+      expect_status: 200,
+    });
+    // the same user and password as the login operation's: one of each to give
+    expect(operation(r, 'auth.login').body).toEqual({ username: '{{env.auth_username}}', password: '{{secret.AUTH_PASSWORD}}' });
+    expect(operation(r, 'me.get').actor).toBe('key');
+    // the assumption is said: in the actor's file and in the plan
+    expect(r.files.find((f) => f.path === 'actors/session.yaml')!.doc.commentBefore).toContain('the session is assumed to be the cookie(s) it sets');
+    const actors = r.plan.slice(r.plan.indexOf('## Actors'), r.plan.indexOf('## Resources and operations'));
+    expect(actors).toContain('- **session**: Logs in with POST /auth/login; its session is assumed to be the cookie(s) the login sets');
+    expect(actors).toMatch(
+      /Actor session: POST \/auth\/login takes a password and its answer has no token: the session is assumed to be the cookie\(s\) it sets.*No operation uses it/,
+    );
+    expect(r.findings).toEqual([]);
+  });
+  it('not when the answer has a token (the login of the key actor), is not described, or the body sends another credential', async () => {
+    const token = await importLogin({ type: 'object', properties: { token: { type: 'string' } } });
+    expect(actorFiles(token)).toEqual(['actors/key.yaml']);
+    expect(fileValue(token, 'actors/key.yaml').auth).toMatchObject({ strategy: 'simple', extract: { token: '$.data.token' } });
+    expect(actorFiles(await importLogin(undefined))).toEqual(['actors/key.yaml']);
+    expect(actorFiles(await importLogin(user, 'client_secret'))).toEqual(['actors/key.yaml']);
+  });
+});

@@ -1,6 +1,7 @@
 // `flow explore --authz` on a real server with roles: Unleash 7.5.1's own description
-// imported, its one actor replaced by three, each a user of one root role with a personal
-// access token of its own (admin: the admin API token; editor and viewer: users made here).
+// imported, its actors (the admin token, the admin's session) replaced by three, each a user
+// of one root role with a personal access token of its own (admin: the admin API token; editor
+// and viewer: users made here).
 // Explored: context fields and tag types, which the admin creates and the others may touch by
 // role (BENCHMARKS.md, "explore --authz on Unleash", has each finding checked by hand).
 //
@@ -89,8 +90,8 @@ describeUnleash('Unleash 7.5.1: explore --authz as admin, editor and viewer', (s
     const imported = recordedIO({ cwd: dir });
     expect(await main(['import', 'openapi.json', '--out', 'project'], imported.io), imported.err()).toBe(0);
     await copyFile(path.join(dir, 'openapi.json'), path.join(dir, 'project', 'openapi.json'));
-    // the one imported actor (the admin token) becomes three, one per root role
-    await rm(path.join(dir, 'project', 'actors', 'api_key.yaml'));
+    // the imported actors (the admin token, the admin's session) become three, one per root role
+    for (const file of ['api_key.yaml', 'session.yaml']) await rm(path.join(dir, 'project', 'actors', file));
     for (const name of ACTORS) {
       const auth = `auth:\n  strategy: api_key\n  key: "{{secret.${name.toUpperCase()}_TOKEN}}"\n  location: header\n  name: Authorization\n`;
       await writeFile(path.join(dir, 'project', 'actors', `${name}.yaml`), `name: ${name}\n${auth}`);

@@ -163,7 +163,9 @@ export function inferActors(endpoints: Endpoint[], ctx: InferContext, resolver: 
     const q = ctx.ask(text, [endpointId(e)], s?.evidence ?? uses[0].evidence);
     e.blocked = { reason: `needs security scheme ${uses[0].scheme}`, question: q };
   }
-  return [...actors.values()];
+  const all = [...actors.values()];
+  const session = sessionActor(endpoints, all, ctx, resolver, taken);
+  return session ? [...all, session] : all;
 }
 
 function buildActor(s: SecurityScheme, endpoints: Endpoint[], ctx: InferContext, resolver: Resolver, taken: Set<string>): DraftActor {
@@ -212,20 +214,9 @@ function loginOf(s: SecurityScheme, endpoints: Endpoint[]): Login | undefined {
 
 /** A POST to a login word whose body carries a password and whose response has a token. */
 function findLogin(endpoints: Endpoint[]): Login | undefined {
-  for (const e of endpoints) {
-    if (e.blocked || e.method !== 'POST') continue;
-    const lastWord = [...e.segments]
-      .reverse()
-      .map(segmentText)
-      .find((t) => t);
-    if (!lastWord || !LOGIN_WORD.test(lastWord)) continue;
+  for (const e of loginRequests(endpoints)) {
     const op = e.ops[0];
-    const sendsSecret = op.requestBody?.fields.some((f) => isCredentialName(f.path[f.path.length - 1]));
-    if (!sendsSecret) continue;
-    const token = op.responses
-      .filter((r) => r.status === undefined || (r.status >= 200 && r.status < 300))
-      .flatMap((r) => r.fields)
-      .find((f) => !f.listPath && f.path.length <= 3 && TOKEN_FIELD.test(f.path[f.path.length - 1]));
+    const token = tokenOf(e);
     if (!token) continue;
     return {
       endpoint: e,
@@ -236,20 +227,44 @@ function findLogin(endpoints: Endpoint[]): Login | undefined {
   return undefined;
 }
 
-function loginActor(s: SecurityScheme, name: string, login: Login, ctx: InferContext, resolver: Resolver): DraftActor {
-  const e = login.endpoint;
+/** The POSTs to a login word whose body carries a password. */
+function loginRequests(endpoints: Endpoint[]): Endpoint[] {
+  return endpoints.filter((e) => {
+    if (e.blocked || e.method !== 'POST') return false;
+    const lastWord = [...e.segments]
+      .reverse()
+      .map(segmentText)
+      .find((t) => t);
+    if (!lastWord || !LOGIN_WORD.test(lastWord)) return false;
+    return e.ops[0].requestBody?.fields.some((f) => isCredentialName(f.path[f.path.length - 1])) ?? false;
+  });
+}
+
+const PASSWORD_FIELD = /^(password|passwd|pass|pwd)$/i;
+
+/**
+ * A user's login whose described answer holds no token: it sends a password (not another
+ * credential: a key, a client secret) and its success answer is described, field by field,
+ * without one. An answer not described (or described elsewhere) says nothing about a token.
+ */
+function isSessionLogin(e: Endpoint): boolean {
   const op = e.ops[0];
-  const evidence: Record<string, string> = {};
-  const scope: ValueScope = { ctx, resolver, endpoint: e, owner: name, evidence };
-  const auth: Record<string, TemplateValue> = {
-    strategy: 'simple',
-    method: e.method,
-    path: renderPath(e.segments, (p, i) => resolver.pathParam(e, p, i).ref),
-  };
-  const body = templateBody(op.requestBody, scope);
-  if (body !== undefined) auth[op.requestBody?.kind === 'form' ? 'body_form' : 'body'] = body;
-  const ok = [...new Set(e.ops.flatMap((o) => o.responses.map((r) => r.status)).filter((c): c is number => c !== undefined && c >= 200 && c < 300))];
-  if (ok.length) auth.expect_status = ok.length === 1 ? ok[0] : ok;
+  if (!op.requestBody?.fields.some((f) => f.path.length <= 2 && PASSWORD_FIELD.test(String(f.path[f.path.length - 1])))) return false;
+  const described = op.responses.filter((r) => r.status !== undefined && r.status >= 200 && r.status < 300).some((r) => r.fields.length > 0);
+  return described && !tokenOf(e);
+}
+
+/** The token field of the login's success answer, if it has one. */
+function tokenOf(e: Endpoint) {
+  return e.ops[0].responses
+    .filter((r) => r.status === undefined || (r.status >= 200 && r.status < 300))
+    .flatMap((r) => r.fields)
+    .find((f) => !f.listPath && f.path.length <= 3 && TOKEN_FIELD.test(f.path[f.path.length - 1]));
+}
+
+function loginActor(s: SecurityScheme, name: string, login: Login, ctx: InferContext, resolver: Resolver): DraftActor {
+  const op = login.endpoint.ops[0];
+  const auth = loginRequest(login.endpoint, name, ctx, resolver);
   auth.extract = { token: jsonPath(login.tokenField) };
   const header = s.paramName ?? 'Authorization';
   const prefix = s.prefix ?? (s.kind === 'bearer' ? 'Bearer ' : '');
@@ -260,5 +275,54 @@ function loginActor(s: SecurityScheme, name: string, login: Login, ctx: InferCon
     injectHeaders: { [header]: `${prefix}{{${name}.token}}` },
     loginReturns: `${fieldText(login.tokenField)} from ${op.key}, sent as \`${header}: ${prefix}<token>\``,
     evidence: [s.evidence, { file: op.evidence.file, at: op.evidence.at, quote: login.why.slice(0, 120) }],
+  };
+}
+
+/** The `simple` login of an actor: the request as the input describes it; `owner` names its variables and secrets. */
+function loginRequest(e: Endpoint, owner: string, ctx: InferContext, resolver: Resolver): Record<string, TemplateValue> {
+  const op = e.ops[0];
+  const scope: ValueScope = { ctx, resolver, endpoint: e, owner, evidence: {} };
+  const auth: Record<string, TemplateValue> = {
+    strategy: 'simple',
+    method: e.method,
+    path: renderPath(e.segments, (p, i) => resolver.pathParam(e, p, i).ref),
+  };
+  const body = templateBody(op.requestBody, scope);
+  if (body !== undefined) auth[op.requestBody?.kind === 'form' ? 'body_form' : 'body'] = body;
+  const ok = [...new Set(e.ops.flatMap((o) => o.responses.map((r) => r.status)).filter((c): c is number => c !== undefined && c >= 200 && c < 300))];
+  if (ok.length) auth.expect_status = ok.length === 1 ? ok[0] : ok;
+  return auth;
+}
+
+/**
+ * A login whose answer has no token (a POST to a login word that takes a password): a user's
+ * session, assumed to be the cookie(s) the login sets, which the runner keeps per actor and
+ * sends back on the actor's requests. It is an actor of its own that no operation uses: each
+ * stays on the scheme the input states, and `flow calibrate` proposes this actor for an
+ * operation that fails as its own and passes as this one. Its user and password are those of
+ * the login operation (the same variable and secret: one user to give).
+ */
+function sessionActor(endpoints: Endpoint[], actors: readonly DraftActor[], ctx: InferContext, resolver: Resolver, taken: Set<string>): DraftActor | undefined {
+  const e = loginRequests(endpoints).find(isSessionLogin);
+  if (!e) return undefined;
+  const auth = loginRequest(e, e.resource, ctx, resolver);
+  // already an actor's login (the input stores a token from it)
+  if (actors.some((a) => a.auth.strategy === 'simple' && a.auth.path === auth.path)) return undefined;
+  let name = 'session';
+  if (taken.has(name)) name = ident(`${e.resource}_session`);
+  if (taken.has(name)) name = `${name}_actor`;
+  taken.add(name);
+  const op = e.ops[0];
+  const assumed = `${op.key} takes a password and its answer has no token: the session is assumed to be the cookie(s) it sets`;
+  ctx.note(
+    'actors',
+    `Actor ${name}: ${assumed}, sent back on ${name}'s requests. No operation uses it (each keeps the actor of the scheme the input states); \`flow calibrate\` proposes \`actor: ${name}\` for an operation that fails as its actor and passes as ${name}. If the session is a token in the answer or a header, give ${name} an \`extract\` and \`inject.headers\`.`,
+  );
+  return {
+    name,
+    description: `Logs in with ${op.key}; its session is assumed to be the cookie(s) the login sets`,
+    auth,
+    loginReturns: `no token: the session cookie(s) ${op.key} sets (assumed), sent back on ${name}'s requests`,
+    evidence: [{ file: op.evidence.file, at: op.evidence.at, quote: assumed.slice(0, 120) }],
   };
 }
