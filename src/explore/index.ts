@@ -140,6 +140,7 @@ export async function explore(project: Project, options: ExploreOptions): Promis
     deadline,
     timeoutMs: Math.max(1000, Math.round(options.budgetMs * TIMEOUT_SHARE)),
     creates: new Set(targets.flatMap((t) => (t.create ? [t.create.id] : []))),
+    accepts: (op) => bodies.get(op.id)?.accepts,
     counters,
     onStep: report,
   };

@@ -78,7 +78,7 @@ The summary counts the answers by class (2xx, 401/403, 404, 429, other 4xx, 5xx)
 
 Codes: E_SERVER_ERROR (a 5xx), E_CONTRACT (an undocumented status, or a body that breaks
 its schema), E_ACCEPTS_INVALID (a body that breaks the request schema got a 2xx),
-E_USE_AFTER_DELETE (a read after a delete did not answer 404 or 410), E_NOT_PERSISTED
+E_USE_AFTER_DELETE (a read after a delete did not answer 404, 410, 401 or 403), E_NOT_PERSISTED
 (a read right after a create or update does not show what was written).
 
 Each schema's edges come first (each bound and one past it, each length limit and one past
