@@ -4,8 +4,8 @@
 // from real creates run through the graph. Every sequence runs on a fork of one runner (the
 // run's HTTP client and logins shared, its instances its own) and sends each step as a probe.
 // A sequence whose answers show a problem is shrunk to the shortest sequence and smallest
-// bodies that still show it; its steps are then sent once more on a fresh fork, and only a
-// problem the replay shows again is a finding (one it does not is reported as flaky). Rounds
+// bodies that still show it; its steps are then sent again on a fresh fork, REPROOFS times, and
+// only a problem every replay shows again is a finding (else it is reported as flaky). Rounds
 // go over the resources until the budget (wall time) is spent; a finding already made (same
 // code, same operation) does not stop later sequences.
 import fc from 'fast-check';
