@@ -94,10 +94,10 @@ const RUNS_PER_ROUND = 40;
 const TIMEOUT_SHARE = 0.5;
 /**
  * Replays that must each show a problem for it to be a finding: a server that fails at random
- * (a health check that answers 503 one time in three) seldom shows it every time, and a
+ * (a health check that answers 503 more often than not) seldom shows it every time, and a
  * finding whose replay does not fail is one nobody can trust.
  */
-const REPROOFS = 3;
+const REPROOFS = 5;
 /** How long past the budget a finding's replays may run: a finding made at the end is re-proven too. */
 const REPROOF_GRACE_MS = 5000;
 

@@ -54,7 +54,7 @@ describe('flow explore output', () => {
     expect(code).toBe(0);
   }, 60_000);
 
-  it('a problem that a replay of it does not show every time is FLAKY: each finding is replayed 3 times', async () => {
+  it('a problem that a replay of it does not show every time is FLAKY: each finding is replayed 5 times', async () => {
     // every other PATCH fails: of two replays in a row, one passes
     const { code, out } = await explore({ flakyHalf: true }, ['--budget', '3', '--seed', '5']);
     expect(out).toMatch(

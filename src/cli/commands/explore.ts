@@ -71,7 +71,7 @@ Draws sequences of each resource's operations (create, read, update, delete,
 read-after-delete, bodies that break the request schema) with bodies drawn from the
 description's request schemas (valid, boundary and invalid values); ids come from real
 creates run through the graph. Every answer is checked; a problem is shrunk to the shortest
-sequence and the smallest bodies that still show it, then its steps are sent 3 more times:
+sequence and the smallest bodies that still show it, then its steps are sent 5 more times:
 one every replay shows again is printed at once as FINDING <CODE> <operation> with the
 requests and the answers (secrets as ***); one a replay does not is listed at the end as FLAKY.
 The summary counts the answers by class (2xx, 401/403, 404, 429, other 4xx, 5xx).
