@@ -69,7 +69,9 @@ export async function searchAccepted(ctx: SearchContext, operation: string, star
     const model = withEdits(ctx.project, [...ctx.pending, ...steps]);
     const next = await nextStep(ctx, model, operation, last, unsent);
     if (!next) break;
-    steps.push(...next.edits);
+    // a field tried again (a word, then a map): the later value replaces the earlier
+    const replaced = new Set(next.edits.map(targetOf));
+    steps.splice(0, steps.length, ...steps.filter((e) => !replaced.has(targetOf(e))), ...next.edits);
     clauses.push(next.why);
     last = next.tried ?? (await tryWith(next.what));
   }
@@ -143,10 +145,23 @@ async function nextStep(
   }
   if (status === 400 || status === 422) {
     if (op.body !== undefined && (!op.body || typeof op.body !== 'object' || Array.isArray(op.body))) return undefined;
-    const named = bodyFieldsNamed(op, excerpt, ctx.fieldSchema).filter((f) => fieldOf(op.body, f.split('.')) === undefined);
+    const fields = bodyFieldsNamed(op, excerpt, ctx.fieldSchema);
+    const named = fields.filter((f) => fieldOf(op.body, f.split('.')) === undefined);
     if (named.length) {
       const edits: Edit[] = named.map((f) => ({ kind: 'body_field', operation, field: f, value: valueFor(f, ctx.fieldSchema?.(op, f)) }));
       return { edits, why: `answered ${status} naming ${named.map((f) => `\`${f}\``).join(', ')}`, what: `with ${named.join(', ')}` };
+    }
+    // named again after this search gave it a word, with no schema to say its type: a map (an
+    // envelope such as `data` is the commonest field a word does not fit)
+    const base = ctx.project.operations.get(operation)?.body;
+    const guessed = fields.filter((f) => {
+      const value = fieldOf(op.body, f.split('.'));
+      return !ctx.fieldSchema?.(op, f) && typeof value === 'string' && fieldOf(base, f.split('.')) === undefined;
+    });
+    if (guessed.length) {
+      const edits: Edit[] = guessed.map((f) => ({ kind: 'body_field', operation, field: f, value: {} }));
+      const list = guessed.map((f) => `\`${f}\``).join(', ');
+      return { edits, why: `answered ${status} naming ${list} again, given a word: a map`, what: `with ${guessed.join(', ')} as a map` };
     }
   }
   // a 400/422 that names no field, or a 5xx to a body this search made (`{}`: "empty update"):

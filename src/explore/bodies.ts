@@ -18,6 +18,8 @@ export interface Bodies {
   invalid?: fc.Arbitrary<unknown>;
   /** query values for the documented query parameters the project does not write with a `{{…}}` */
   query?: fc.Arbitrary<Record<string, unknown>>;
+  /** whether the request schema accepts a body (Ajv, with the description's own schema) */
+  accepts?: (body: unknown) => boolean;
 }
 
 /** Values the trial keeps to fall back on, per kind. */
@@ -29,7 +31,8 @@ const TRIAL_MS = 300;
 export function bodiesOf(op: Operation, described: RequestSchema | undefined, seed = 0): Bodies {
   if (described?.refused) throw described.refused;
   const query = queryArbitrary(op, described, seed);
-  return { ...bodyArbitraries(op, described, seed), ...(query ? { query } : {}) };
+  const validate = described?.body ? described.validate : undefined;
+  return { ...bodyArbitraries(op, described, seed), ...(query ? { query } : {}), ...(validate ? { accepts: (b: unknown) => validate(b) } : {}) };
 }
 
 /**

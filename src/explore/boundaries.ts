@@ -17,13 +17,19 @@ export const MAX_STRING = 4096;
 const MAX_EDGE_DEPTH = 2;
 const MAX_ENUM = 20;
 
+/**
+ * Values of another type that no lenient reading takes for a valid one. Many correct servers
+ * coerce what converts without loss (`"12"` to 12, `true` to 1, 12345 to `"12345"`, `"true"`
+ * to true, documented in their frameworks) and read an empty value (`{}`, `[]`, `""`) as "not
+ * given": sending those would report the framework, not a bug.
+ */
 export const WRONG_TYPE: Record<string, unknown[]> = {
-  string: [12345, true, {}, []],
-  integer: ['12', 1.5, true, {}],
-  number: ['1.5', true, {}, []],
-  boolean: ['true', 1, {}],
-  array: ['x', 1, {}],
-  object: ['x', 1, []],
+  string: [{ x: 1 }, [1]],
+  integer: ['x', { x: 1 }, [1]],
+  number: ['x', { x: 1 }, [1]],
+  boolean: [{ x: 1 }, [1]],
+  array: ['x', 1, { x: 1 }],
+  object: ['x', 1, [1]],
 };
 
 export function typeOf(s: JsonSchema): { type?: string; nullable: boolean } {

@@ -11,7 +11,7 @@ import type { AuthzCode } from './authz.js';
 /**
  * What explore finds (README, `flow explore`): a 5xx; an undocumented status or a body that
  * breaks its schema; a 2xx to a body that breaks the request schema; a read after a delete
- * that did not answer 404 or 410; a read right after a write that does not show it.
+ * that did not answer 404 or 410 (or 401, 403); a read right after a write that does not show it.
  */
 type FindingCode = 'E_SERVER_ERROR' | 'E_CONTRACT' | 'E_ACCEPTS_INVALID' | 'E_USE_AFTER_DELETE' | 'E_NOT_PERSISTED' | AuthzCode;
 
@@ -61,10 +61,38 @@ export function answerProblem(
   return { code: 'E_CONTRACT', message: `the ${res.status} answer of ${verdict.operation} breaks the description:\n${lines}`, missing, undocumentedStatus };
 }
 
-/** A read after a delete that answered anything but 404 or 410 (a 5xx is E_SERVER_ERROR's). */
+/**
+ * The body as the server read it: each scalar of `sent` replaced by the scalar its answer shows
+ * at the same place, when it shows one. A server that coerces (`"12"` to 12, 0.5 to 0) or
+ * trims what it is sent, and says so in its answer, did not accept an invalid body: it stored
+ * a valid one. Objects, arrays and fields the answer does not show stay as sent.
+ */
+export function asEchoed(sent: unknown, answer: FlowResponse): unknown {
+  const json = jsonOf(answer);
+  // an answer `{data: {…}}` around what was sent bare
+  const enveloped = isPlainObject(json) && Object.keys(json).length === 1 && isPlainObject(json.data) && !(isPlainObject(sent) && 'data' in sent);
+  return readAs(sent, enveloped ? json.data : json);
+}
+
+function readAs(sent: unknown, echoed: unknown): unknown {
+  if (isPlainObject(sent)) {
+    if (!isPlainObject(echoed)) return sent;
+    return Object.fromEntries(Object.entries(sent).map(([k, v]) => [k, k in echoed ? readAs(v, echoed[k]) : v]));
+  }
+  return isObjectOrArray(sent) || isObjectOrArray(echoed) || echoed === undefined ? sent : echoed;
+}
+
+/**
+ * The answers that say a deleted instance is gone: 404 and 410, and also 401 and 403, which
+ * many servers give for what does not exist rather than say whether it ever did (the
+ * permissions went with the instance). None of them shows the instance.
+ */
+export const GONE = [401, 403, 404, 410];
+
+/** A read after a delete that answered anything but GONE (a 5xx is E_SERVER_ERROR's). */
 export function useAfterDelete(read: Operation, res: FlowResponse, deletedBy: string): Problem | undefined {
-  if (res.status === 404 || res.status === 410 || res.status >= 500) return undefined;
-  return { code: 'E_USE_AFTER_DELETE', message: `${read.id} answered ${res.status} for what ${deletedBy} deleted (expected 404 or 410)` };
+  if (GONE.includes(res.status) || res.status >= 500) return undefined;
+  return { code: 'E_USE_AFTER_DELETE', message: `${read.id} answered ${res.status} for what ${deletedBy} deleted (expected 404, 410, 401 or 403)` };
 }
 
 /** What a write left: each top-level scalar field, with the value the read must show. */

@@ -4,8 +4,8 @@
 // from real creates run through the graph. Every sequence runs on a fork of one runner (the
 // run's HTTP client and logins shared, its instances its own) and sends each step as a probe.
 // A sequence whose answers show a problem is shrunk to the shortest sequence and smallest
-// bodies that still show it; its steps are then sent once more on a fresh fork, and only a
-// problem the replay shows again is a finding (one it does not is reported as flaky). Rounds
+// bodies that still show it; its steps are then sent again on a fresh fork, REPROOFS times, and
+// only a problem every replay shows again is a finding (else it is reported as flaky). Rounds
 // go over the resources until the budget (wall time) is spent; a finding already made (same
 // code, same operation) does not stop later sequences.
 import fc from 'fast-check';
@@ -82,15 +82,23 @@ interface FlakyProblem {
   code: string;
   operation: string;
   message: string;
-  /** how many sequences showed it (the replay of the first did not) */
+  /** how many sequences showed it (the replays of the first did not, every time) */
   shown: number;
+  /** how many replays of the first in a row showed it before one did not */
+  replayed: number;
 }
 
 /** Sequences per fast-check run: a round gives every resource a turn before the next. */
 const RUNS_PER_ROUND = 40;
 /** How long the clean-up and a step already under way may take after the budget. */
 const TIMEOUT_SHARE = 0.5;
-/** How long past the budget a finding's replay may run: a finding made at the end is re-proven too. */
+/**
+ * Replays that must each show a problem for it to be a finding: a server that fails at random
+ * (a health check that answers 503 more often than not) seldom shows it every time, and a
+ * finding whose replay does not fail is one nobody can trust.
+ */
+const REPROOFS = 5;
+/** How long past the budget a finding's replays may run: a finding made at the end is re-proven too. */
 const REPROOF_GRACE_MS = 5000;
 
 export async function explore(project: Project, options: ExploreOptions): Promise<ExploreResult> {
@@ -140,6 +148,7 @@ export async function explore(project: Project, options: ExploreOptions): Promis
     deadline,
     timeoutMs: Math.max(1000, Math.round(options.budgetMs * TIMEOUT_SHARE)),
     creates: new Set(targets.flatMap((t) => (t.create ? [t.create.id] : []))),
+    accepts: (op) => bodies.get(op.id)?.accepts,
     counters,
     onStep: report,
   };
@@ -205,11 +214,16 @@ export async function explore(project: Project, options: ExploreOptions): Promis
         if ((thrown as { code?: string }).code !== 'E_FINDING') throw thrown instanceof Error ? thrown : new Error(String(thrown));
         const err = thrown as FindingError;
         const key = `${err.problem.code} ${err.operation}`;
-        const seen: Seen[] = [];
-        // the replay may finish a little past the budget, as the clean-up may
-        const replay = open(seen, { ...ctx, deadline: Math.max(deadline, Date.now()) + REPROOF_GRACE_MS });
-        if (!(await reproduces(replay, seen, project, err.steps, err.problem.code, err.operation))) {
-          const entry = { code: err.problem.code, operation: err.operation, message: err.problem.message, shown: 1 };
+        // the replays may finish a little past the budget, as the clean-up may
+        const replayContext = { ...ctx, deadline: Math.max(deadline, Date.now()) + REPROOF_GRACE_MS };
+        let replayed = 0;
+        while (replayed < REPROOFS) {
+          const seen: Seen[] = [];
+          if (!(await reproduces(open(seen, replayContext), seen, project, err.steps, err.problem.code, err.operation))) break;
+          replayed++;
+        }
+        if (replayed < REPROOFS) {
+          const entry = { code: err.problem.code, operation: err.operation, message: err.problem.message, shown: 1, replayed };
           flaky.set(key, entry);
           ctx.flaky.set(key, entry);
           continue;

@@ -13,7 +13,7 @@ import { isPlainObject, isSecretRef, readProjectFile, realProjectDir, writeProje
 import { isHookFile } from '../runtime/index.js';
 import { escapeTemplate, mapRefs, refersTo } from '../graph/index.js';
 import { pointerSegments } from '../openapi/index.js';
-import type { Problem } from './checks.js';
+import { GONE, type Problem } from './checks.js';
 import type { RequestSchema } from './request-schema.js';
 import type { StepRecord } from './session.js';
 import type { Finding } from '../report/index.js';
@@ -158,7 +158,7 @@ function expectation(f: ExploreFinding, step: StepRecord, op: Operation, describ
       return { status: refusals.length ? refusals : [400, 422] };
     }
     case 'E_USE_AFTER_DELETE':
-      return { status: [404, 410] };
+      return { status: GONE };
     case 'E_NOT_PERSISTED':
       return {
         status: step.status === undefined ? undefined : [step.status],

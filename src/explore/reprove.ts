@@ -1,7 +1,7 @@
 // A finding is re-proven before it is reported: the steps the sequence sent, exactly those
-// (with the same bodies and queries), are sent once more on a fresh fork against the same
-// server. It is a finding when the replay shows the same problem at the same operation; when
-// it does not, the problem is reported apart, as flaky.
+// (with the same bodies and queries), are sent again on a fresh fork against the same server,
+// a few times (index.ts). It is a finding when every replay shows the same problem at the same
+// operation; when one does not, the problem is reported apart, as flaky.
 import type { Project } from '../project/index.js';
 import type { Session, Seen, StepRecord } from './session.js';
 

@@ -12,7 +12,7 @@ import type { Operation } from '../project/index.js';
 import { refersTo } from '../graph/index.js';
 import type { Redactor } from '../redact/index.js';
 import type { FindingStep } from '../report/index.js';
-import { answerProblem, notPersisted, useAfterDelete, writtenFields, type ContractSchemas, type Problem, type Written } from './checks.js';
+import { answerProblem, asEchoed, notPersisted, useAfterDelete, writtenFields, type ContractSchemas, type Problem, type Written } from './checks.js';
 
 /** Thrown by a step whose answer shows a problem: fast-check shrinks the sequence that led to it. */
 export class FindingError extends Error {
@@ -47,6 +47,8 @@ export interface SessionContext {
   timeoutMs: number;
   /** the create operations explore knows: a step of one records the instance it makes */
   creates: Set<string>;
+  /** whether an operation's request schema accepts a body (undefined: no schema to ask) */
+  accepts?: (op: Operation) => ((body: unknown) => boolean) | undefined;
   /** steps sent, steps that got an answer, requests (logins and prerequisites included) */
   counters: { steps: number; answered: number; requests: number };
   onStep?: () => void;
@@ -116,7 +118,9 @@ export class Session {
     this.ctx.counters.answered++;
     if (response.status !== 401 && response.status !== 403) this.pastLogin = true;
     const problem = answerProblem(op, response, invalid, this.ctx.contract, (v) => this.ctx.redactor.value(v));
-    if (problem) this.found(problem, op.id);
+    // a body the server read leniently, as its answer shows, was not accepted invalid
+    const lenient = problem?.code === 'E_ACCEPTS_INVALID' && this.ctx.accepts?.(op)?.(asEchoed(body, response));
+    if (problem && !lenient) this.found(problem, op.id);
     return response;
   }
 

@@ -14,7 +14,8 @@ import { recordedIO } from '../runtime/secrets/cli-io.js';
 
 let api: StorageApi;
 beforeAll(async () => {
-  api = await startStorageApi();
+  // Kinto answers 403 for a bucket that does not exist; here a 404 names it (what it proves is this file's subject)
+  api = await startStorageApi({ missingBucket: 404 });
 });
 afterAll(async () => {
   await api.close();
@@ -99,6 +100,10 @@ describe('flow calibrate on a storage service (Basic auth undeclared, ids nobody
     expect(second.stderr).toBe('');
     const report = second.stdout;
     expect(report).toContain('add `body.data.id: "{{$.faker.uuid}}"`');
+    // a PATCH's `data`, named by the 400 again once given a word, is a map (no --openapi to say so)
+    expect(report).toMatch(
+      /answered 400 naming `data` again, given a word: a map; then 200[\s\S]*?- Edit \(resources\/buckets\.yaml:\d+\): add `body\.data: \{\}`/,
+    );
     expect(report).toMatch(/answered 401 without an actor, and 400 as user \(the login was accepted\); answered 400 naming `data\.id`; then 201/);
     expect(report).toMatch(
       /### \d+\. bucket\.create: extract id\n[\s\S]*?- Edit \(resources\/buckets\.yaml:\d+\): add `extract: \{ id: \$\.data\.data\.id \}`/,
@@ -116,7 +121,9 @@ describe('flow calibrate on a storage service (Basic auth undeclared, ids nobody
     const dry = await flow(project, ['run', 'record.delete', '--dry-run', ...base, ...creds], env);
     expect(dry.stdout).toMatch(/bucket\.create[\s\S]*collection\.create[\s\S]*record\.create[\s\S]*record\.delete/);
     const run = await flow(project, ['run', '--all', ...base, ...creds], env);
-    expect(run.stdout).toMatch(/^10 passed, 0 failed/m);
+    // every operation, the PATCHes and the DELETEs included: a record's, then its collection's, then its bucket's
+    expect(run.stdout).toMatch(/^19 passed, 0 failed/m);
+    expect(run.stdout).toMatch(/✔ record\.delete[\s\S]*✔ collection\.delete[\s\S]*✔ bucket\.delete/);
 
     const again = await flow(project, ['calibrate', '--writes', '--destructive', ...base, ...creds], env);
     expect(again.stdout).toContain('## Proposals\n\nNone: no answer contradicts an expectation.');

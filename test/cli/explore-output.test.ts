@@ -54,6 +54,16 @@ describe('flow explore output', () => {
     expect(code).toBe(0);
   }, 60_000);
 
+  it('a problem that a replay of it does not show every time is FLAKY: each finding is replayed 5 times', async () => {
+    // every other PATCH fails: of two replays in a row, one passes
+    const { code, out } = await explore({ flakyHalf: true }, ['--budget', '3', '--seed', '5']);
+    expect(out).toMatch(
+      /^FLAKY E_SERVER_ERROR project\.update: shown by \d+ sequence\(s\), (by 1 replay\(s\) of the first, then not by the next|not by the replay of the first): not a finding$/m,
+    );
+    expect(out).not.toContain('FINDING');
+    expect(code).toBe(0);
+  }, 60_000);
+
   it('says when most answers were 429', async () => {
     const { out } = await explore({ status: 429 }, ['--budget', '1', '--seed', '1']);
     expect(out).toMatch(/^ {2}most answers were 429 \(too many requests\): \d+ of \d+/m);

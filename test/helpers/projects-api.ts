@@ -4,7 +4,8 @@
 //     on every request (a sequence that wrote to it would read another's name back);
 //   - a planted bug that reproduces: a project named "" reads 500;
 //   - with `flakyOnce`, the first PATCH answers 500 and never again (a hiccup, not a bug),
-//     and the planted bug is gone.
+//     and the planted bug is gone; with `flakyHalf`, every other PATCH answers 500 (a server
+//     that fails at random, as a real storage service's health check did), the bug gone too.
 import { json, startServer, type TestServer } from './http-server.js';
 
 export const PROJECTS_PW = 'pr0jects-pw-s3cret';
@@ -13,11 +14,12 @@ export interface ProjectsApi extends TestServer {
   projects: Map<string, { id: string; name: string }>;
 }
 
-export async function startProjectsApi(options: { flakyOnce?: boolean; status?: number } = {}): Promise<ProjectsApi> {
+export async function startProjectsApi(options: { flakyOnce?: boolean; flakyHalf?: boolean; status?: number } = {}): Promise<ProjectsApi> {
   const projects = new Map<string, { id: string; name: string }>([['shared', { id: 'shared', name: 'theirs' }]]);
   let next = 1;
   let renamed = 0;
   let flaky = options.flakyOnce ?? false;
+  let patches = 0;
   const srv = await startServer({
     'POST /login': (req, res) => {
       const body = req.json() as { password?: string };
@@ -51,7 +53,7 @@ export async function startProjectsApi(options: { flakyOnce?: boolean; status?: 
       const m = /^\/projects\/([^/]+)$/.exec(req.path);
       const p = m && projects.get(decodeURIComponent(m[1]));
       if (!p) return json(res, 404, { error: 'no such project' });
-      if (req.method === 'GET') return p.name === '' && !options.flakyOnce ? json(res, 500, { error: 'empty name' }) : json(res, 200, p);
+      if (req.method === 'GET') return p.name === '' && !options.flakyOnce && !options.flakyHalf ? json(res, 500, { error: 'empty name' }) : json(res, 200, p);
       if (req.method === 'DELETE') {
         projects.delete(p.id);
         return void res.writeHead(204).end();
@@ -60,6 +62,7 @@ export async function startProjectsApi(options: { flakyOnce?: boolean; status?: 
         flaky = false;
         return json(res, 500, { error: 'a hiccup' });
       }
+      if (options.flakyHalf && patches++ % 2 === 0) return json(res, 500, { error: 'one in two' });
       if ('name' in body && (typeof body.name !== 'string' || body.name.length > 20)) return json(res, 400, { error: 'name: a string' });
       if (typeof body.name === 'string') p.name = body.name;
       return json(res, 200, p);

@@ -71,14 +71,14 @@ Draws sequences of each resource's operations (create, read, update, delete,
 read-after-delete, bodies that break the request schema) with bodies drawn from the
 description's request schemas (valid, boundary and invalid values); ids come from real
 creates run through the graph. Every answer is checked; a problem is shrunk to the shortest
-sequence and the smallest bodies that still show it, then its steps are sent once more: one
-the replay shows again is printed at once as FINDING <CODE> <operation> with the requests
-and the answers (secrets as ***); one it does not is listed at the end as FLAKY.
+sequence and the smallest bodies that still show it, then its steps are sent 5 more times:
+one every replay shows again is printed at once as FINDING <CODE> <operation> with the
+requests and the answers (secrets as ***); one a replay does not is listed at the end as FLAKY.
 The summary counts the answers by class (2xx, 401/403, 404, 429, other 4xx, 5xx).
 
 Codes: E_SERVER_ERROR (a 5xx), E_CONTRACT (an undocumented status, or a body that breaks
 its schema), E_ACCEPTS_INVALID (a body that breaks the request schema got a 2xx),
-E_USE_AFTER_DELETE (a read after a delete did not answer 404 or 410), E_NOT_PERSISTED
+E_USE_AFTER_DELETE (a read after a delete did not answer 404, 410, 401 or 403), E_NOT_PERSISTED
 (a read right after a create or update does not show what was written).
 
 Each schema's edges come first (each bound and one past it, each length limit and one past
@@ -204,8 +204,10 @@ export default (async function exploreCommand(argv: string[], io: CliIO): Promis
     const names = [...new Set(unset.flatMap((s) => s.unset!))].map((name) => ({ name }));
     return usage(`${names.length ? `${describeUnset(names)}\n` : ''}no operation can be explored: nothing was sent`);
   }
-  for (const f of result.flaky)
-    say(`FLAKY ${f.code} ${f.operation}: shown by ${f.shown} sequence(s), not by the replay of the first: not a finding\n  ${f.message.split('\n')[0]}\n`);
+  for (const f of result.flaky) {
+    const replays = f.replayed ? `by ${f.replayed} replay(s) of the first, then not by the next` : 'not by the replay of the first';
+    say(`FLAKY ${f.code} ${f.operation}: shown by ${f.shown} sequence(s), ${replays}: not a finding\n  ${f.message.split('\n')[0]}\n`);
+  }
   for (const s of result.skipped) say(`  not explored: ${s.operation}: ${s.why}\n`);
   for (const line of summaryLines(result)) say(line);
   say(brakeLine(brake));
