@@ -13,7 +13,7 @@ import type { Edit } from './types.js';
 const MAX_OTHERS = 8;
 
 /** The answers another actor may change: a refusal, a 400 about who asks, the server failing on a credential it did not expect. */
-export const mayNeedOtherActor = (status: number): boolean => status === 400 || status === 401 || status === 403 || status >= 500;
+const mayNeedOtherActor = (status: number): boolean => status === 400 || status === 401 || status === 403 || status >= 500;
 
 /** A logout ends the session the other actors' tries share: never tried as another actor. */
 const LOGOUT = /\/(log_?out|sign_?out)\/?$/i;
