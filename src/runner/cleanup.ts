@@ -5,7 +5,8 @@
 // once, as a probe bound to its instance: no prerequisite runs for it, and whatever it answers
 // is reported; what is left is reported with why.
 import { type Operation, scalarText } from '../project/index.js';
-import type { RunContext, Trace } from './context.js';
+import type { Binding, RunContext, Trace } from './context.js';
+import { noRemoval, originRemoval } from './origin-removal.js';
 import { targetOf } from './ownership.js';
 import { probeOnce } from './probe.js';
 import { nameField, removalsOf } from './removals.js';
@@ -36,7 +37,15 @@ export async function cleanUp(ctx: RunContext): Promise<CleanupReport> {
       ...(instance.origin ? { createdBy: instance.origin.operation } : {}),
     };
     if (!chain.length) {
-      left.push({ ...entry, why: `${resource} has no DELETE operation on one instance` });
+      // no removal names it: the resource's own DELETE from where it was made, when one fits
+      const removal = originRemoval(ctx, resource, instance);
+      if (!removal) {
+        left.push({ ...entry, why: noRemoval(ctx, resource, instance) });
+        continue;
+      }
+      const { why, ...step } = await removeOnce(ctx, removal.op, { resource, instance, vars: removal.vars }, trace);
+      if (step.status !== undefined && removed(step.status)) deleted.push({ ...entry, ...step, status: step.status });
+      else left.push({ ...entry, via: removal.op.id, ...(step.status !== undefined ? { status: step.status } : {}), why });
       continue;
     }
     const out = await removeInstance(ctx, resource, index, instance, pending, trace);
@@ -77,20 +86,29 @@ async function removeInstance(
       unnamed ??= { at, why: `the instance has no ${field ?? 'id'} for ${at.path}` };
       continue;
     }
-    try {
-      let { status } = (await probeOnce(ctx, at, {}, trace, { resource, instance })).response;
-      // not removed: the actor that made it may remove it (a try that gave the create its actor,
-      // not yet the delete; a user's own item that an API token is refused, or not shown: 404)
-      const maker = instance.origin?.actor;
-      const retried = (status < 200 || status >= 300) && maker !== undefined && maker !== at.actor;
-      if (retried) status = (await probeOnce(ctx, at, { actor: maker }, trace, { resource, instance })).response.status;
-      steps.push({ via: at.id, ...(retried ? { actor: maker } : {}), status });
-      if ((status < 200 || status >= 300) && status !== 404 && status !== 410)
-        return { steps, stop: { at, status, why: `${at.id} answered ${status}${retried ? ` (as ${maker} too)` : ''}` } };
-    } catch (err) {
-      return { steps, stop: { at, why: ctx.redactor.text(err instanceof Error ? err.message : String(err)) } };
-    }
+    const { why, ...step } = await removeOnce(ctx, at, { resource, instance }, trace);
+    if (step.status === undefined) return { steps, stop: { at, why } };
+    steps.push({ ...step, status: step.status });
+    if (!removed(step.status)) return { steps, stop: { at, status: step.status, why } };
   }
   // nothing that applies to it after a removal the run sent: it is gone
   return steps.length || !unnamed || instance.removedBy?.length ? { steps } : { steps, stop: unnamed };
 }
+
+/** One removal sent, as its instance's maker too when refused; `status` undefined: it could not be sent. */
+async function removeOnce(ctx: RunContext, at: Operation, bound: Binding, trace: Trace): Promise<Partial<CleanupStep> & { via: string; why: string }> {
+  try {
+    let { status } = (await probeOnce(ctx, at, {}, trace, bound)).response;
+    // not removed: the actor that made it may remove it (a try that gave the create its actor,
+    // not yet the delete; a user's own item that an API token is refused, or not shown: 404)
+    const maker = bound.instance.origin?.actor;
+    const retried = (status < 200 || status >= 300) && maker !== undefined && maker !== at.actor;
+    if (retried) status = (await probeOnce(ctx, at, { actor: maker }, trace, bound)).response.status;
+    return { via: at.id, ...(retried ? { actor: maker } : {}), status, why: `${at.id} answered ${status}${retried ? ` (as ${maker} too)` : ''}` };
+  } catch (err) {
+    return { via: at.id, why: ctx.redactor.text(err instanceof Error ? err.message : String(err)) };
+  }
+}
+
+/** Removed now, or gone already. */
+const removed = (status: number) => (status >= 200 && status < 300) || status === 404 || status === 410;

@@ -44,6 +44,8 @@ export interface Trace {
 export interface Binding {
   resource: string;
   instance: Instance;
+  /** values for `{{env.X}}` in this one request, given as data like --var (the clean-up's, origin-removal.ts) */
+  vars?: Record<string, string>;
 }
 
 // Without a for_each binding, every operation of a run renders against the same context.
@@ -66,7 +68,7 @@ function makeRenderContext(ctx: RunContext, binding?: Binding): RenderContext {
   return {
     env: ctx.environment?.variables ?? {},
     envName: ctx.environment?.id,
-    vars: ctx.vars,
+    vars: binding?.vars ? { ...ctx.vars, ...binding.vars } : ctx.vars,
     secrets: ctx.secrets,
     faker: ctx.options.random,
     lookupScoped: (ref) =>

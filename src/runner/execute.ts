@@ -50,7 +50,7 @@ export async function executeOnce(ctx: RunContext, op: Operation, trace: Trace, 
       extracted = op.postResponse
         ? { ...scalars, ...(await postResponseHook(ctx, op, trace, res, { ...(target ?? ctx.state.into(op.resource, op.id))?.values, ...scalars })) }
         : scalars;
-      ctx.state.record(op.resource, op.id, extracted, many, target, recordSource(ctx, op, op.actor));
+      ctx.state.record(op.resource, op.id, extracted, many, target, recordSource(ctx, op, op.actor, res));
       for (const name in many) extracted[name] = many[name];
     } catch (err) {
       // the contract's violation comes first, as it came first in the checks (and often explains the rest)

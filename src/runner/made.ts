@@ -3,7 +3,9 @@
 // a probe's create, and a POST that answered 201 Created with the name the request gave it
 // (a clone: `POST /features/{{feature.name}}/clone` with `{"name": "copy-…"}`). Each is kept
 // aside for the clean-up, named by the field its removal's path reads: from what the create
-// extracts, else the answer, else (a create's answer that echoes nothing) the body it sent.
+// extracts, else the answer, else (a create's answer that echoes nothing) the body it sent. A POST
+// shaped as a create that extracts nothing yet is kept aside by the id its answer gives
+// (origin-removal.ts). Each keeps the URL path it was made at.
 import { isPlainObject, type Operation } from '../project/index.js';
 import type { FlowResponse } from '../http/index.js';
 import type { RunContext } from './context.js';
@@ -11,6 +13,7 @@ import { targetOf } from './ownership.js';
 import { nameField, removalsOf } from './removals.js';
 import { sentObject } from './request.js';
 import { extract } from './verify.js';
+import { answerId, createShaped, idIn, requestPath } from './origin-removal.js';
 
 /**
  * Keep aside what `op`'s answer made when the state did not record it (`startedBefore`: the
@@ -18,8 +21,26 @@ import { extract } from './verify.js';
  */
 export function keepMade(ctx: RunContext, op: Operation, res: FlowResponse, actor: string | undefined, startedBefore: number): void {
   if (ctx.state.started !== startedBefore || op.method !== 'POST' || res.status < 200 || res.status >= 300) return;
+  const path = requestPath(res);
+  const origin = { operation: op.id, ...(actor ? { actor } : {}), ...(path ? { path } : {}) };
   const creates = targetOf(ctx, op).kind === 'create';
-  if (!creates && res.status !== 201) return;
+  const values = creates || res.status === 201 ? named(ctx, op, res, creates) : undefined;
+  // a POST shaped as a create that extracts nothing yet (origin-removal.ts): the id its answer gives
+  // (not a 200 with the id the request sent: a create given an id that exists may answer so, with someone's)
+  let id = values === undefined && createShaped(ctx, op) ? answerId(res) : undefined;
+  if (id !== undefined && res.status !== 201 && idIn(sentObject(res)) === id) id = undefined;
+  if (values) {
+    // with no removal to name it, the id its answer gives (the clean-up finds a DELETE from where it was made)
+    if (creates && values.id === undefined && !removalsOf(ctx, op.resource).length) {
+      const made = answerId(res);
+      if (made !== undefined) values.id = made;
+    }
+    ctx.state.keepAside(op.resource, values, origin);
+  } else if (id !== undefined) ctx.state.keepAside(op.resource, { id }, origin);
+}
+
+/** What names what a create (or a 201) made; undefined for a 201 that names nothing of this resource. */
+function named(ctx: RunContext, op: Operation, res: FlowResponse, creates: boolean): Record<string, unknown> | undefined {
   const removal = removalsOf(ctx, op.resource)[0];
   const field = removal && nameField(ctx, removal);
   const values: Record<string, unknown> = creates ? extracted(op, res) : {};
@@ -31,8 +52,8 @@ export function keepMade(ctx: RunContext, op: Operation, res: FlowResponse, acto
     if (name !== undefined) values[field] = name;
   }
   // a 201 that names nothing of this resource may have made anything (a payment, a log line): not ours to delete
-  if (!creates && (field === undefined || values[field] === undefined)) return;
-  ctx.state.keepAside(op.resource, values, { operation: op.id, ...(actor ? { actor } : {}) });
+  if (!creates && (field === undefined || values[field] === undefined)) return undefined;
+  return values;
 }
 
 /** What the create's own extraction gets from the answer, when it gets it. */

@@ -8,6 +8,8 @@ import { writeTarget, type WriteTarget } from '../graph/index.js';
 import { type Operation, scalarText } from '../project/index.js';
 import type { Binding, RunContext } from './context.js';
 import type { Instance, RecordSource } from './state.js';
+import type { FlowResponse } from '../http/index.js';
+import { requestPath } from './origin-removal.js';
 
 /** The write target of each operation, computed once per runner. */
 const targets = new WeakMap<RunContext, Map<string, WriteTarget>>();
@@ -21,8 +23,10 @@ export function targetOf(ctx: RunContext, op: Operation): WriteTarget {
 }
 
 /** How an operation's extraction goes into the state: a create's answer is an instance this run owns. */
-export function recordSource(ctx: RunContext, op: Operation, actor: string | undefined): RecordSource {
-  return { operation: op.id, actor, creates: targetOf(ctx, op).kind === 'create' };
+export function recordSource(ctx: RunContext, op: Operation, actor: string | undefined, res?: FlowResponse): RecordSource {
+  const creates = targetOf(ctx, op).kind === 'create';
+  const path = creates && res ? requestPath(res) : undefined;
+  return { operation: op.id, actor, creates, ...(path ? { path } : {}) };
 }
 
 /**

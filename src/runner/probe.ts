@@ -53,7 +53,7 @@ async function recordProbe(
     const extracted = op.postResponse
       ? { ...scalars, ...(await postResponseHook(ctx, op, trace, response, { ...(target ?? ctx.state.into(op.resource, op.id))?.values, ...scalars })) }
       : scalars;
-    ctx.state.record(op.resource, op.id, extracted, many, target, recordSource(ctx, op, actor));
+    ctx.state.record(op.resource, op.id, extracted, many, target, recordSource(ctx, op, actor, response));
     for (const name in many) extracted[name] = many[name];
     return { response, extracted: ctx.redactor.value(extracted), recorded: true };
   } catch (err) {

@@ -3,7 +3,8 @@
 // own first, then the others in the order declared. A server that archives on the first
 // (`DELETE /features/{{feature.name}}`) and removes what is archived on another
 // (`DELETE /archive/{{feature.name}}`) is left as it was: the clean-up sends each removal that
-// comes after the last one the instance had. A DELETE under the instance
+// comes after the last one the instance had. A format extension after it (`…/{{item.id}}.json`)
+// is still the instance. A DELETE under the instance
 // (`/items/{{item.id}}/tags`) removes something else, and is none of these.
 import type { Operation } from '../project/index.js';
 import type { RunContext } from './context.js';
@@ -38,7 +39,10 @@ export function removedBy(ctx: RunContext, op: Operation): string | undefined {
   if (t.kind !== 'instance') return undefined;
   const path = op.path.replace(/[?#].*$/, '').replace(/\/+$/, '');
   const last = pathSites(ctx, op).at(-1);
-  return last && path.endsWith(`/${last.raw}`) && last.expr?.kind === 'scoped' && last.expr.scope === t.resource ? t.resource : undefined;
+  if (!last || last.expr?.kind !== 'scoped' || last.expr.scope !== t.resource) return undefined;
+  // the reference ends the path, or only a format extension follows it (`/issues/{{issue.id}}.json`)
+  const at = path.lastIndexOf(`/${last.raw}`);
+  return at >= 0 && /^(\.[A-Za-z0-9]{1,8})?$/.test(path.slice(at + last.raw.length + 1)) ? t.resource : undefined;
 }
 
 /** The field of its instance the removal's path reads (`id` for `/items/{{item.id}}`). */

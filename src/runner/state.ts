@@ -26,6 +26,8 @@ export interface Instance {
 interface InstanceOrigin {
   operation: string;
   actor?: string;
+  /** the URL path its create's request went to (a removal with no reference to it is found from it: origin-removal.ts) */
+  path?: string;
 }
 
 /** How an extraction came: which operation, as which actor, and whether that operation creates (graph/writes.ts). */
@@ -62,7 +64,11 @@ export class RunState {
   private push(resource: string, values: Record<string, unknown>, op: string, source?: RecordSource): void {
     const instance: Instance = { values, writers: new Set([op]), seq: ++this.seq };
     // without a source (a test, a caller that is not an operation): it came from `op`
-    instance.origin = source?.actor ? { operation: source.operation, actor: source.actor } : { operation: source?.operation ?? op };
+    instance.origin = {
+      operation: source?.operation ?? op,
+      ...(source?.actor ? { actor: source.actor } : {}),
+      ...(source?.creates && source.path ? { path: source.path } : {}),
+    };
     if (source?.creates) instance.owned = true;
     this.instancesByResource.get(resource)!.push(instance);
     this.valueLists.get(resource)!.push(instance.values);
@@ -74,7 +80,7 @@ export class RunState {
   }
 
   /** An instance the run made and does not record (Instance.aside): owned, read by the clean-up alone. */
-  keepAside(resource: string, values: Record<string, unknown>, origin: { operation: string; actor?: string }): Instance | undefined {
+  keepAside(resource: string, values: Record<string, unknown>, origin: InstanceOrigin): Instance | undefined {
     if (!this.instancesByResource.has(resource)) return undefined;
     const instance: Instance = { values, writers: new Set([origin.operation]), seq: ++this.seq, origin, owned: true, aside: true };
     let list = this.asideByResource.get(resource);

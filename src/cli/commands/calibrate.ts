@@ -125,9 +125,8 @@ export default (async function calibrateCommand(argv: string[], io: CliIO): Prom
   const onEvent = (e: RunEvent) => e.type === 'cleanup' && cleanups.push(e.report);
   const result = await calibrate(project, asked, { ...flags, graph, env: o.env, vars, processEnv: io.env, fieldSchema, brake, named, onEvent });
   const cleanup = mergeCleanups(cleanups);
-  // What was deleted is as it should be; what a DELETE could not remove (or a switch not written
-  // back) is said. As in the Vitest plugin, what has no DELETE at all is not (flow run lists it).
-  cleanup.left = cleanup.left.filter((l) => l.via);
+  // What was deleted is as it should be; what is left (a DELETE refused, or none addresses it) and
+  // a switch not written back are said: nothing a calibration made stays on the server unsaid.
   if (cleanup.left.length || cleanup.restored.some((r) => !r.restored)) io.stderr(formatCleanup(cleanup, 'flow calibrate', false));
   const applied = o.apply
     ? await reportingWriteErrors('calibrate', io, () => applyCalibration(project, result.proposals, result.results, result.observed))

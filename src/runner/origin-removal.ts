@@ -1,0 +1,134 @@
+// What the clean-up removes when no removal addresses an instance (docs/format.md#ownership):
+// a freshly imported project often has `DELETE /items/{{env.item_id}}` with the variable unset,
+// and a create that extracts nothing yet. What such a POST made is still the run's: it is kept
+// aside when the POST is shaped as a create (its path is one of its resource's own DELETEs'
+// without the last segment) and its answer holds an id, and it is removed with that DELETE, each
+// unset `{{env.X}}` of it bound to the segment of the create's own request path at that place,
+// the last to the id (when that variable's name says it is an id). A DELETE whose literal
+// segments differ from that path, or that reads a variable given a value (it names someone's
+// chosen instance) or another reference, is never used. The values go to that one request as
+// given values do (data, never rendered as a template).
+import { isPlainObject, type Operation, SET_VIA_VAR } from '../project/index.js';
+import type { FlowResponse } from '../http/index.js';
+import type { RunContext } from './context.js';
+import type { Instance } from './state.js';
+
+const ID_NAME = /(^|[_-])(id|ID)$|[a-z0-9]Id$/;
+const ENV_SEGMENT = /^\{\{\s*env\.([A-Za-z_][\w-]*)\s*\}\}$/;
+const isTemplate = (segment: string) => segment.includes('{{');
+
+/** The segments of a path template (its query and trailing slashes aside); undefined when not relative. */
+function segments(path: string): string[] | undefined {
+  const p = path.replace(/[?#].*$/, '').replace(/\/+$/, '');
+  return p.startsWith('/') ? p.split('/').slice(1) : undefined;
+}
+
+/** The resource's own DELETEs, computed once per project. */
+const deletes = new WeakMap<object, Map<string, Operation[]>>();
+
+function ownDeletes(ctx: RunContext, resource: string): Operation[] {
+  let byResource = deletes.get(ctx.project);
+  if (!byResource) deletes.set(ctx.project, (byResource = new Map<string, Operation[]>()));
+  let list = byResource.get(resource);
+  if (!list) byResource.set(resource, (list = [...ctx.project.operations.values()].filter((o) => o.method === 'DELETE' && o.resource === resource)));
+  return list;
+}
+
+/** A POST whose path is one of its resource's DELETEs' minus the last segment (`/items` beside `/items/{{…}}`; a reference stands for any segment). */
+export function createShaped(ctx: RunContext, op: Operation): boolean {
+  const post = op.method === 'POST' ? segments(op.path) : undefined;
+  if (!post) return false;
+  return ownDeletes(ctx, op.resource).some((del) => {
+    const d = segments(del.path);
+    if (!d || d.length !== post.length + 1 || !isTemplate(d[d.length - 1])) return false;
+    return post.every((s, i) => isTemplate(s) || isTemplate(d[i]) || s === d[i]);
+  });
+}
+
+/** The id the answer gives: `id` at its top, or in its one object that has one (`{"data": {"id": …}}`). */
+export function answerId(res: FlowResponse): string | number | undefined {
+  let body: unknown;
+  try {
+    body = res.json();
+  } catch {
+    return undefined;
+  }
+  return idIn(body);
+}
+
+/** The id in a body (an answer's, or the one a request sent). */
+export function idIn(body: unknown): string | number | undefined {
+  if (!isPlainObject(body)) return undefined;
+  const top = scalar(body.id);
+  if (top !== undefined) return top;
+  const inner = Object.values(body).filter((v) => isPlainObject(v) && scalar(v.id) !== undefined) as Array<Record<string, unknown>>;
+  return inner.length === 1 ? scalar(inner[0].id) : undefined;
+}
+
+function scalar(v: unknown): string | number | undefined {
+  return (typeof v === 'string' && v !== '') || (typeof v === 'number' && Number.isFinite(v)) ? v : undefined;
+}
+
+/** The path of the URL a request went to (where a create made its instance). */
+export function requestPath(res: FlowResponse): string | undefined {
+  try {
+    return new URL(res.url).pathname;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * The resource's own DELETE that removes `instance`, with the values of its unset variables:
+ * its path is the create's request path plus one segment, the id.
+ */
+export function originRemoval(ctx: RunContext, resource: string, instance: Instance): { op: Operation; vars: Record<string, string> } | undefined {
+  const id = scalar(instance.values.id);
+  const made = instance.origin?.path?.replace(/\/+$/, '').split('/').slice(1);
+  if (id === undefined || !made) return undefined;
+  for (const op of ownDeletes(ctx, resource)) {
+    const d = segments(op.path);
+    // the DELETE's path relative to baseUrl: the create's request path ends with all of it but its last segment
+    if (!d || d.length - 1 > made.length) continue;
+    const at = made.slice(made.length - (d.length - 1)).map(decoded);
+    const values = [...at, String(id)];
+    const vars: Record<string, string> = {};
+    const fits = d.every((s, i) => {
+      const v = values[i];
+      if (v === undefined) return false;
+      if (!isTemplate(s)) return s === v;
+      const name = ENV_SEGMENT.exec(s)?.[1];
+      if (name === undefined || !unset(ctx, name)) return false;
+      // the last names an id (`id`, `item_id`, `itemId`): a variable named otherwise (`{{env.token}}`)
+      // may read another field than the `id` the answer gave, and would address another instance
+      if (i === d.length - 1 && !ID_NAME.test(name)) return false;
+      if (Object.hasOwn(vars, name) && vars[name] !== v) return false;
+      vars[name] = v;
+      return true;
+    });
+    if (fits) return { op, vars };
+  }
+  return undefined;
+}
+
+/** Why no DELETE removes an instance (originRemoval found none). */
+export function noRemoval(ctx: RunContext, resource: string, instance: Instance): string {
+  const own = ownDeletes(ctx, resource);
+  if (!own.length || !instance.origin?.path) return `${resource} has no DELETE operation on one instance`;
+  if (scalar(instance.values.id) === undefined) return `it has no id for ${own.map((o) => o.id).join(', ')}`;
+  return `no DELETE addresses it where it was made (${own.map((o) => o.id).join(', ')}: another path, or a variable given a value)`;
+}
+
+/** `<SET_VIA_--var>` in the environment and given no value. */
+function unset(ctx: RunContext, name: string): boolean {
+  const env = ctx.environment?.variables ?? {};
+  return Object.hasOwn(env, name) && env[name] === SET_VIA_VAR && !Object.hasOwn(ctx.vars, name);
+}
+
+function decoded(segment: string): string | undefined {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    return undefined;
+  }
+}
