@@ -9,7 +9,7 @@ import type { Binding, RunContext, Trace } from './context.js';
 import { noRemoval, originRemoval } from './origin-removal.js';
 import { targetOf } from './ownership.js';
 import { probeOnce } from './probe.js';
-import { nameField, removalsOf } from './removals.js';
+import { nameField, readerOf, removalsOf } from './removals.js';
 import type { Instance } from './state.js';
 import { restoreSwitches } from './switches.js';
 import type { CleanupEntry, CleanupReport, CleanupStep } from './types.js';
@@ -23,8 +23,14 @@ export async function cleanUp(ctx: RunContext): Promise<CleanupReport> {
     const chain = removalsOf(ctx, resource);
     // the removals after the last one this instance had: none left, it is gone
     const last = instance.removedBy?.at(-1);
-    const pending = last === undefined ? chain : chain.slice(chain.findIndex((op) => op.id === last) + 1);
-    if (last !== undefined && !pending.length) continue;
+    let pending = last === undefined ? chain : chain.slice(chain.findIndex((op) => op.id === last) + 1);
+    let readBack: string | undefined;
+    if (last !== undefined && !pending.length) {
+      // a removal answered 2xx during the run: gone, unless the resource's read still finds it
+      readBack = await readsBack(ctx, resource, instance, trace);
+      if (readBack === undefined) continue;
+      pending = chain;
+    }
     // what names it: the field of a removal it has, else an `id` (a resource with no removal is still named)
     const field =
       chain.map((op) => nameField(ctx, op)).find((f) => f !== undefined && Object.hasOwn(instance.values, f)) ??
@@ -49,9 +55,13 @@ export async function cleanUp(ctx: RunContext): Promise<CleanupReport> {
       continue;
     }
     const out = await removeInstance(ctx, resource, index, instance, pending, trace);
-    if (!out.stop && !out.steps.length && instance.removedBy?.length) continue;
+    if (!out.stop && !out.steps.length && instance.removedBy?.length && readBack === undefined) continue;
     if (!out.stop && out.steps.length) {
-      deleted.push({ ...entry, ...out.steps[0], ...(out.steps.length > 1 ? { then: out.steps.slice(1) } : {}) });
+      const sent = out.steps.map((st) => `${st.via} ${st.status}`).join(', ');
+      // a server may answer 2xx to a DELETE and keep the thing (a value it cannot delete): said, not counted as deleted
+      const reader = out.steps.some((st) => st.status >= 200 && st.status < 300) ? await readsBack(ctx, resource, instance, trace) : undefined;
+      if (reader === undefined) deleted.push({ ...entry, ...out.steps[0], ...(out.steps.length > 1 ? { then: out.steps.slice(1) } : {}) });
+      else left.push({ ...entry, via: out.steps.at(-1)!.via, status: out.steps.at(-1)!.status, why: `${sent}${readBack ? ' (and during the run)' : ''}, yet ${reader} still reads it` });
       continue;
     }
     // where it stopped (what it answered, if it was sent), and what was sent before
@@ -107,6 +117,22 @@ async function removeOnce(ctx: RunContext, at: Operation, bound: Binding, trace:
     return { via: at.id, ...(retried ? { actor: maker } : {}), status, why: `${at.id} answered ${status}${retried ? ` (as ${maker} too)` : ''}` };
   } catch (err) {
     return { via: at.id, why: ctx.redactor.text(err instanceof Error ? err.message : String(err)) };
+  }
+}
+
+/**
+ * The read that still finds an instance a removal answered 2xx for (its id, as `context.get`),
+ * or undefined when it is gone (404, 410), cannot be read back (no such read, another answer),
+ * or the read could not be sent.
+ */
+async function readsBack(ctx: RunContext, resource: string, instance: Instance, trace: Trace): Promise<string | undefined> {
+  const read = readerOf(ctx, resource, instance);
+  if (!read) return undefined;
+  try {
+    const { status } = (await probeOnce(ctx, read, {}, trace, { resource, instance })).response;
+    return status >= 200 && status < 300 ? read.id : undefined;
+  } catch {
+    return undefined;
   }
 }
 

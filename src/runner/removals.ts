@@ -9,6 +9,7 @@
 import type { Operation } from '../project/index.js';
 import type { RunContext } from './context.js';
 import { targetOf } from './ownership.js';
+import type { Instance } from './state.js';
 
 /** The removals of each resource, computed once per project. */
 const chains = new WeakMap<object, Map<string, Operation[]>>();
@@ -43,6 +44,22 @@ export function removedBy(ctx: RunContext, op: Operation): string | undefined {
   // the reference ends the path, or only a format extension follows it (`/issues/{{issue.id}}.json`)
   const at = path.lastIndexOf(`/${last.raw}`);
   return at >= 0 && /^(\.[A-Za-z0-9]{1,8})?$/.test(path.slice(at + last.raw.length + 1)) ? t.resource : undefined;
+}
+
+/**
+ * The resource's own GET of one instance (`GET /items/{{item.id}}`) that can read `instance`
+ * back: the clean-up asks it whether a removal that answered 2xx removed anything.
+ */
+export function readerOf(ctx: RunContext, resource: string, instance: Instance): Operation | undefined {
+  for (const op of ctx.project.operations.values()) {
+    if (op.method !== 'GET' || op.resource !== resource) continue;
+    const path = op.path.replace(/[?#].*$/, '').replace(/\/+$/, '');
+    const last = pathSites(ctx, op).at(-1);
+    const expr = last?.expr;
+    if (!last || !path.endsWith(`/${last.raw}`) || expr?.kind !== 'scoped' || expr.scope !== resource || expr.index !== undefined) continue;
+    if (instance.values[expr.field] !== undefined) return op;
+  }
+  return undefined;
 }
 
 /** The field of its instance the removal's path reads (`id` for `/items/{{item.id}}`). */
