@@ -10,13 +10,13 @@
 // or not). Each fork cleans up what it made.
 import type { FlowResponse } from '../http/index.js';
 import type { Operation, Project } from '../project/index.js';
-import type { ProbeResult, Runner } from '../runner/index.js';
+import type { CleanupEntry, ProbeResult, RunEvent, Runner } from '../runner/index.js';
 import type { FindingStep } from '../report/index.js';
 import { asRole, byDesign, judge, judgeAnonymousCreate, judgeRole, type Attempt, type AttemptKind, type Seen, type Verdict } from './authz.js';
 import { jsonOf, type ContractSchemas } from './checks.js';
 import type { ExploreFinding } from './replay.js';
 import { isSecured, operationSecurity, roleRequirement, securityCounts, type OperationSecurity } from './security.js';
-import type { StepRecord } from './session.js';
+import { noteCleanup, type StepRecord } from './session.js';
 import type { ResourceTargets } from './targets.js';
 
 export interface AuthzContext {
@@ -30,6 +30,8 @@ export interface AuthzContext {
   /** `<code> <operation>` already found: not reported twice */
   known: Set<string>;
   counters: { steps: number; answered: number; requests: number };
+  /** what the forks' clean-ups deleted and left */
+  cleanup: { deleted: number; left: CleanupEntry[] };
   /** cross-actor attempts sent, by `<owner> -> <other>` (`no credentials` for none) */
   attempts: Map<string, AttemptCount>;
   onStep?: () => void;
@@ -139,11 +141,19 @@ async function report(ctx: AuthzContext, code: string, operation: string, findin
   await ctx.onFinding(finding);
 }
 
+/** A fork's events: its requests counted, what its clean-up left kept for the summary. */
+function forkEvents(ctx: AuthzContext): (e: RunEvent) => void {
+  return (e) => {
+    if (e.type === 'request') ctx.counters.requests++;
+    else if (e.type === 'cleanup') noteCleanup(ctx.cleanup, e.report);
+  };
+}
+
 /** The create sent with no credentials, in a fork of its own; what it made is deleted as the owner would. */
 async function anonymousCreate(ctx: AuthzContext, t: ResourceTargets, security: OperationSecurity): Promise<ExploreFinding | undefined> {
   const create = t.create!;
   if (!isSecured(security)) return undefined;
-  const fork = ctx.runner.fork({ onEvent: (e) => e.type === 'request' && ctx.counters.requests++ });
+  const fork = ctx.runner.fork({ onEvent: forkEvents(ctx) });
   let made: Record<string, unknown> = {};
   try {
     const tried = await probe(ctx, fork, create, { actor: null }, true);
@@ -215,7 +225,7 @@ async function runInstance(
   group: Planned[],
   securityOf: (op: Operation) => OperationSecurity,
 ): Promise<{ created: boolean; found: Found[] }> {
-  const fork = ctx.runner.fork({ onEvent: (e) => e.type === 'request' && ctx.counters.requests++ });
+  const fork = ctx.runner.fork({ onEvent: forkEvents(ctx) });
   const found: Found[] = [];
   let gone = false;
   try {
@@ -270,7 +280,7 @@ async function rolePass(ctx: AuthzContext, targets: ResourceTargets[], roleOf: (
     for (const other of ctx.project.actors.keys()) {
       if (other === owner || ctx.known.has(`E_AUTHZ_ROLE ${op.id}`) || expired(ctx)) continue;
       const tryIt = async () => {
-        const fork = ctx.runner.fork({ onEvent: (e) => e.type === 'request' && ctx.counters.requests++ });
+        const fork = ctx.runner.fork({ onEvent: forkEvents(ctx) });
         try {
           const mine = await probe(ctx, fork, op);
           const theirs = await probe(ctx, fork, op, { actor: other });

@@ -12,7 +12,7 @@ import fc from 'fast-check';
 import { buildGraph, scheduleOrder, writeTarget, type ProjectGraph } from '../graph/index.js';
 import type { Operation, Project } from '../project/index.js';
 import { createRedactor, type Redactor } from '../redact/index.js';
-import { createRunner, type RunnerOptions } from '../runner/index.js';
+import { createRunner, type CleanupEntry, type RunnerOptions } from '../runner/index.js';
 import { answerClass, emptyAnswers, type AnswerCounts } from './answers.js';
 import { crossActorPass, type AttemptCount } from './authz-run.js';
 import type { ContractSchemas } from './checks.js';
@@ -22,7 +22,7 @@ import { bodiesOf, type Bodies } from './bodies.js';
 import { SchemaRefusal } from './schema-bounds.js';
 import { sequenceArbitrary } from './sequence.js';
 import type { ExploreFinding } from './replay.js';
-import { Session, type FindingError, type Seen, type SessionContext } from './session.js';
+import { noteCleanup, Session, type FindingError, type Seen, type SessionContext } from './session.js';
 import { resourceTargets, type Blocked, type SkippedOperation } from './targets.js';
 
 export { writeReplay, writeReplays, prepareReplays } from './replay.js';
@@ -76,6 +76,8 @@ export interface ExploreResult extends Omit<ExploreProgress, 'findings'> {
   skipped: SkippedOperation[];
   /** with --authz: the cross-actor attempts sent and refused, by `<owner> -> <other>` (`no credentials` for none) */
   attempts?: Record<string, AttemptCount>;
+  /** what the clean-ups deleted (a count) and could not remove, with why */
+  cleanup: { deleted: number; left: CleanupEntry[] };
 }
 
 interface FlakyProblem {
@@ -151,6 +153,7 @@ export async function explore(project: Project, options: ExploreOptions): Promis
     accepts: (op) => bodies.get(op.id)?.accepts,
     counters,
     onStep: report,
+    cleanup: { deleted: 0, left: [] },
   };
   // one runner for the run: one HTTP client, each actor logged in once; a fork per sequence
   // writes go only to loopback or the hosts the environment declares (guardWrites), at the run's rate
@@ -168,6 +171,7 @@ export async function explore(project: Project, options: ExploreOptions): Promis
   const open = (seen?: Seen[], context = ctx): Session => {
     const fork = root.fork({
       onEvent: (event) => {
+        if (event.type === 'cleanup') noteCleanup(ctx.cleanup, event.report);
         if (event.type !== 'request') return;
         counters.requests++;
         if (event.response) answers[answerClass(event.response.status)]++;
@@ -256,5 +260,6 @@ export async function explore(project: Project, options: ExploreOptions): Promis
     resources: targets.map((t) => t.resource),
     skipped,
     attempts,
+    cleanup: ctx.cleanup,
   };
 }

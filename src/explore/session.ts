@@ -6,7 +6,7 @@
 // sequence as a FindingError, which fast-check then shrinks. At the end, the fork's clean-up
 // deletes what the sequence (or a prerequisite it ran) created and did not delete: only that.
 import { FlowError } from '../errors.js';
-import type { ProbeOverrides, Runner } from '../runner/index.js';
+import type { ProbeOverrides, Runner, CleanupEntry, CleanupReport } from '../runner/index.js';
 import type { FlowResponse } from '../http/index.js';
 import type { Operation } from '../project/index.js';
 import { refersTo } from '../graph/index.js';
@@ -35,8 +35,16 @@ export interface StepRecord extends FindingStep {
   list?: boolean;
 }
 
+/** Counts what a fork's clean-up deleted, and keeps what it left. */
+export function noteCleanup(into: SessionContext['cleanup'], report: CleanupReport): void {
+  into.deleted += report.deleted.length;
+  into.left.push(...report.left);
+}
+
 export interface SessionContext {
   contract: ContractSchemas;
+  /** what the forks' clean-ups deleted (a count) and left, with why (one for the run: said in its summary) */
+  cleanup: { deleted: number; left: CleanupEntry[] };
   redactor: Redactor;
   /** `<code> <operation>` of the findings already made: seen again, they do not stop a sequence */
   known: Set<string>;

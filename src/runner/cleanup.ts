@@ -23,14 +23,7 @@ export async function cleanUp(ctx: RunContext): Promise<CleanupReport> {
     const chain = removalsOf(ctx, resource);
     // the removals after the last one this instance had: none left, it is gone
     const last = instance.removedBy?.at(-1);
-    let pending = last === undefined ? chain : chain.slice(chain.findIndex((op) => op.id === last) + 1);
-    let readBack: string | undefined;
-    if (last !== undefined && !pending.length) {
-      // a removal answered 2xx during the run: gone, unless the resource's read still finds it
-      readBack = await readsBack(ctx, resource, instance, trace);
-      if (readBack === undefined) continue;
-      pending = chain;
-    }
+    const pending = last === undefined ? chain : chain.slice(chain.findIndex((op) => op.id === last) + 1);
     // what names it: the field of a removal it has, else an `id` (a resource with no removal is still named)
     const field =
       chain.map((op) => nameField(ctx, op)).find((f) => f !== undefined && Object.hasOwn(instance.values, f)) ??
@@ -54,14 +47,30 @@ export async function cleanUp(ctx: RunContext): Promise<CleanupReport> {
       else left.push({ ...entry, via: removal.op.id, ...(step.status !== undefined ? { status: step.status } : {}), why });
       continue;
     }
-    const out = await removeInstance(ctx, resource, index, instance, pending, trace);
-    if (!out.stop && !out.steps.length && instance.removedBy?.length && readBack === undefined) continue;
+    let out = pending.length ? await removeInstance(ctx, resource, index, instance, pending, trace) : { steps: [] };
+    let readBack: string | undefined;
+    if (!out.stop && !out.steps.length && instance.removedBy?.length) {
+      // a removal answered 2xx during the run: gone, unless the resource's read still finds it
+      readBack = await readsBack(ctx, resource, instance, trace);
+      if (readBack === undefined) continue;
+      out = await removeInstance(ctx, resource, index, instance, chain, trace);
+      if (!out.stop && !out.steps.length) {
+        left.push({ ...entry, via: last!, why: `${last} answered 2xx during the run, yet ${readBack} still reads it` });
+        continue;
+      }
+    }
     if (!out.stop && out.steps.length) {
       const sent = out.steps.map((st) => `${st.via} ${st.status}`).join(', ');
       // a server may answer 2xx to a DELETE and keep the thing (a value it cannot delete): said, not counted as deleted
       const reader = out.steps.some((st) => st.status >= 200 && st.status < 300) ? await readsBack(ctx, resource, instance, trace) : undefined;
       if (reader === undefined) deleted.push({ ...entry, ...out.steps[0], ...(out.steps.length > 1 ? { then: out.steps.slice(1) } : {}) });
-      else left.push({ ...entry, via: out.steps.at(-1)!.via, status: out.steps.at(-1)!.status, why: `${sent}${readBack ? ' (and during the run)' : ''}, yet ${reader} still reads it` });
+      else
+        left.push({
+          ...entry,
+          via: out.steps.at(-1)!.via,
+          status: out.steps.at(-1)!.status,
+          why: `${sent}${readBack ? ' (and during the run)' : ''}, yet ${reader} still reads it`,
+        });
       continue;
     }
     // where it stopped (what it answered, if it was sent), and what was sent before

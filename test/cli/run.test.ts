@@ -60,7 +60,15 @@ describe('flow run (in process)', () => {
     expect(lines).toHaveLength(expected.length);
     lines.forEach((l, i) => expect(l).toMatch(line(expected[i])));
     // the last GET is the clean-up's: the order the run deleted is read back, gone (404)
-    expect(api().log).toEqual(['POST /login', 'POST /products', 'POST /products/1/publish', 'POST /orders', 'GET /orders/2', 'DELETE /orders/2', 'GET /orders/2']);
+    expect(api().log).toEqual([
+      'POST /login',
+      'POST /products',
+      'POST /products/1/publish',
+      'POST /orders',
+      'GET /orders/2',
+      'DELETE /orders/2',
+      'GET /orders/2',
+    ]);
   });
 
   it('exit 1 when an operation fails: the coded error with file:line, and its dependents skipped', async () => {
@@ -321,7 +329,15 @@ describeWhenAvailable('node bin/flow.js run (child process)', BUILT ? undefined 
     expect(ok.stdout).toMatch(line(`4 passed, 0 failed \\(${MS}\\)`));
     // what it created is cleaned up after the run: the order (products have no delete)
     // the last GET is the clean-up's: the order the run deleted is read back, gone (404)
-    expect(api().log).toEqual(['POST /login', 'POST /products', 'POST /products/1/publish', 'POST /orders', 'GET /orders/2', 'DELETE /orders/2', 'GET /orders/2']);
+    expect(api().log).toEqual([
+      'POST /login',
+      'POST /products',
+      'POST /products/1/publish',
+      'POST /orders',
+      'GET /orders/2',
+      'DELETE /orders/2',
+      'GET /orders/2',
+    ]);
     expect(usage.code).toBe(2);
     expect(usage.stderr).toMatch(/did you mean order\.get\?/);
   });

@@ -2,6 +2,7 @@
 // (src/explore). Wiring and output only: each finding as `FINDING <CODE> <operation>` with the
 // shrunk sequence (redacted by the runner) as it is made, its replay written with --out first;
 // the flaky problems, the summary with the answers by class, the reports.
+import { formatCleanup } from '../format/cleanup.js';
 import path from 'node:path';
 import { parseCommandArgs, usageError } from '../usage.js';
 import { loadContract } from '../../contract/index.js';
@@ -224,6 +225,9 @@ export default (async function exploreCommand(argv: string[], io: CliIO): Promis
   };
   const { problems: unwritten } = await writeReports(report, reporters, io);
   for (const problem of unwritten) io.stderr(`flow explore: ${problem}\n`);
+  // what each sequence's clean-up could not remove is said, with why (a DELETE the server answered 2xx and ignored)
+  const { deleted, left } = result.cleanup;
+  if (left.length) io.stderr(formatCleanup({ restored: [], deleted: [], left, exchanges: [] }, 'flow explore', false, deleted));
   // nothing explored is not a pass: a login or a prerequisite failed, or nothing may be sent
   const nothing = result.answered === 0;
   if (nothing)

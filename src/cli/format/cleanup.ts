@@ -2,6 +2,9 @@
 // switches written back, what was deleted, and what is left with why. Already redacted.
 import type { CleanupEntry, CleanupReport } from '../../runner/index.js';
 
+/** Instances named per reason left; the rest are counted. */
+const MAX_IDS = 20;
+
 /** Several clean-ups as one (a calibration's rounds and tries each clean up their own). */
 export function mergeCleanups(reports: readonly CleanupReport[]): CleanupReport {
   return {
@@ -12,8 +15,11 @@ export function mergeCleanups(reports: readonly CleanupReport[]): CleanupReport 
   };
 }
 
-/** `listDeleted: false`: what was deleted is counted, not listed (a calibration deletes after each try). */
-export function formatCleanup(report: CleanupReport, command: string, listDeleted = true): string {
+/**
+ * `listDeleted: false`: what was deleted is counted, not listed (a calibration deletes after each
+ * try); `deletedCount`: that count, when the report's list was not kept (explore's sequences).
+ */
+export function formatCleanup(report: CleanupReport, command: string, listDeleted = true, deletedCount = report.deleted.length): string {
   const lines: string[] = [];
   for (const r of report.restored) lines.push(`  ${r.restored ? 'restored' : 'NOT restored'} ${r.operation}: ${r.detail}`);
   if (listDeleted)
@@ -27,9 +33,13 @@ export function formatCleanup(report: CleanupReport, command: string, listDelete
     const key = `${l.resource}: ${l.why}`;
     left.set(key, [...(left.get(key) ?? []), named(l)]);
   }
-  for (const [key, ids] of left) lines.push(`  left ${key.split(':')[0]} ${ids.join(', ')}:${key.slice(key.indexOf(':') + 1)}`);
-  if (!lines.length && !report.deleted.length) return '';
-  const counts = [`${report.deleted.length} deleted`, `${report.left.length} left`];
+  for (const [key, ids] of left) {
+    // thousands of sequences may leave as many: the first few name the reason's instances
+    const shown = ids.length > MAX_IDS ? `${ids.slice(0, MAX_IDS).join(', ')} and ${ids.length - MAX_IDS} more` : ids.join(', ');
+    lines.push(`  left ${key.split(':')[0]} ${shown}:${key.slice(key.indexOf(':') + 1)}`);
+  }
+  if (!lines.length && !deletedCount) return '';
+  const counts = [`${deletedCount} deleted`, `${report.left.length} left`];
   if (report.restored.length) counts.unshift(`${report.restored.filter((r) => r.restored).length}/${report.restored.length} switch(es) restored`);
   return `${command}: clean-up of what this run created: ${counts.join(', ')}\n${lines.map((l) => `${l}\n`).join('')}`;
 }
