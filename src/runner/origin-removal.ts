@@ -10,12 +10,19 @@
 // given values do (data, never rendered as a template).
 import { isPlainObject, type Operation, SET_VIA_VAR } from '../project/index.js';
 import type { FlowResponse } from '../http/index.js';
+import { hasTemplate, parseTemplate } from '../graph/index.js';
 import type { RunContext } from './context.js';
 import type { Instance } from './state.js';
 
 const ID_NAME = /(^|[_-])(id|ID)$|[a-z0-9]Id$/;
-const ENV_SEGMENT = /^\{\{\s*env\.([A-Za-z_][\w-]*)\s*\}\}$/;
-const isTemplate = (segment: string) => segment.includes('{{');
+const isTemplate = hasTemplate;
+
+/** The variable a segment is, whole (`{{env.item_id}}` -> `item_id`); undefined for anything else. */
+function envSegment(segment: string): string | undefined {
+  const parts = parseTemplate(segment);
+  const only = parts.length === 1 ? parts[0] : undefined;
+  return only?.kind === 'ref' && only.expr.kind === 'env' ? only.expr.name : undefined;
+}
 
 /** The segments of a path template (its query and trailing slashes aside); undefined when not relative. */
 function segments(path: string): string[] | undefined {
@@ -97,7 +104,7 @@ export function originRemoval(ctx: RunContext, resource: string, instance: Insta
       const v = values[i];
       if (v === undefined) return false;
       if (!isTemplate(s)) return s === v;
-      const name = ENV_SEGMENT.exec(s)?.[1];
+      const name = envSegment(s);
       if (name === undefined || !unset(ctx, name)) return false;
       // the last names an id (`id`, `item_id`, `itemId`): a variable named otherwise (`{{env.token}}`)
       // may read another field than the `id` the answer gave, and would address another instance
