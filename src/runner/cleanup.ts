@@ -51,7 +51,7 @@ export async function cleanUp(ctx: RunContext): Promise<CleanupReport> {
     let readBack: string | undefined;
     if (!out.stop && !out.steps.length && instance.removedBy?.length) {
       // a removal answered 2xx during the run: gone, unless the resource's read still finds it
-      readBack = await readsBack(ctx, resource, instance, trace);
+      readBack = await readsBack(ctx, resource, instance, last!, trace);
       if (readBack === undefined) continue;
       out = await removeInstance(ctx, resource, index, instance, chain, trace);
       if (!out.stop && !out.steps.length) {
@@ -62,7 +62,8 @@ export async function cleanUp(ctx: RunContext): Promise<CleanupReport> {
     if (!out.stop && out.steps.length) {
       const sent = out.steps.map((st) => `${st.via} ${st.status}`).join(', ');
       // a server may answer 2xx to a DELETE and keep the thing (a value it cannot delete): said, not counted as deleted
-      const reader = out.steps.some((st) => st.status >= 200 && st.status < 300) ? await readsBack(ctx, resource, instance, trace) : undefined;
+      const removedWith = [...out.steps].reverse().find((st) => st.status >= 200 && st.status < 300)?.via;
+      const reader = removedWith ? await readsBack(ctx, resource, instance, removedWith, trace) : undefined;
       if (reader === undefined) deleted.push({ ...entry, ...out.steps[0], ...(out.steps.length > 1 ? { then: out.steps.slice(1) } : {}) });
       else
         left.push({
@@ -134,8 +135,9 @@ async function removeOnce(ctx: RunContext, at: Operation, bound: Binding, trace:
  * or undefined when it is gone (404, 410), cannot be read back (no such read, another answer),
  * or the read could not be sent.
  */
-async function readsBack(ctx: RunContext, resource: string, instance: Instance, trace: Trace): Promise<string | undefined> {
-  const read = readerOf(ctx, resource, instance);
+async function readsBack(ctx: RunContext, resource: string, instance: Instance, removedWith: string, trace: Trace): Promise<string | undefined> {
+  const removal = ctx.project.operations.get(removedWith);
+  const read = removal && readerOf(ctx, resource, instance, removal);
   if (!read) return undefined;
   try {
     const { status } = (await probeOnce(ctx, read, {}, trace, { resource, instance })).response;

@@ -47,18 +47,16 @@ export function removedBy(ctx: RunContext, op: Operation): string | undefined {
 }
 
 /**
- * The resource's own GET of one instance (`GET /items/{{item.id}}`) that can read `instance`
- * back: the clean-up asks it whether a removal that answered 2xx removed anything.
+ * The GET at the very path of a removal that answered 2xx (`GET /items/{{item.id}}` for
+ * `DELETE /items/{{item.id}}`), of the same resource and able to name `instance`: the clean-up
+ * asks it whether the removal removed anything. Another path (a cached client view, a list
+ * under another parent) may answer from elsewhere, so only that one is asked.
  */
-export function readerOf(ctx: RunContext, resource: string, instance: Instance): Operation | undefined {
-  for (const op of ctx.project.operations.values()) {
-    if (op.method !== 'GET' || op.resource !== resource) continue;
-    const path = op.path.replace(/[?#].*$/, '').replace(/\/+$/, '');
-    const last = pathSites(ctx, op).at(-1);
-    const expr = last?.expr;
-    if (!last || !path.endsWith(`/${last.raw}`) || expr?.kind !== 'scoped' || expr.scope !== resource || expr.index !== undefined) continue;
-    if (instance.values[expr.field] !== undefined) return op;
-  }
+export function readerOf(ctx: RunContext, resource: string, instance: Instance, removal: Operation): Operation | undefined {
+  const at = (op: Operation) => op.path.replace(/[?#].*$/, '').replace(/\/+$/, '');
+  const field = nameField(ctx, removal);
+  if (field === undefined || instance.values[field] === undefined) return undefined;
+  for (const op of ctx.project.operations.values()) if (op.method === 'GET' && op.resource === resource && at(op) === at(removal)) return op;
   return undefined;
 }
 
