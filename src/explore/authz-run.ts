@@ -10,13 +10,13 @@
 // or not). Each fork cleans up what it made.
 import type { FlowResponse } from '../http/index.js';
 import type { Operation, Project } from '../project/index.js';
-import type { CleanupEntry, ProbeResult, RunEvent, Runner } from '../runner/index.js';
+import type { CleanupEntry, ProbeResult, Runner } from '../runner/index.js';
 import type { FindingStep } from '../report/index.js';
 import { asRole, byDesign, judge, judgeAnonymousCreate, judgeRole, type Attempt, type AttemptKind, type Seen, type Verdict } from './authz.js';
 import { jsonOf, type ContractSchemas } from './checks.js';
 import type { ExploreFinding } from './replay.js';
 import { isSecured, operationSecurity, roleRequirement, securityCounts, type OperationSecurity } from './security.js';
-import { noteCleanup, type StepRecord } from './session.js';
+import { forkEvents, type StepRecord } from './session.js';
 import type { ResourceTargets } from './targets.js';
 
 export interface AuthzContext {
@@ -139,14 +139,6 @@ function tally(ctx: AuthzContext, pair: string, verdict?: Verdict): void {
 async function report(ctx: AuthzContext, code: string, operation: string, finding: ExploreFinding): Promise<void> {
   ctx.known.add(`${code} ${operation}`);
   await ctx.onFinding(finding);
-}
-
-/** A fork's events: its requests counted, what its clean-up left kept for the summary. */
-function forkEvents(ctx: AuthzContext): (e: RunEvent) => void {
-  return (e) => {
-    if (e.type === 'request') ctx.counters.requests++;
-    else if (e.type === 'cleanup') noteCleanup(ctx.cleanup, e.report);
-  };
 }
 
 /** The create sent with no credentials, in a fork of its own; what it made is deleted as the owner would. */

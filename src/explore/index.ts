@@ -13,7 +13,7 @@ import { buildGraph, scheduleOrder, writeTarget, type ProjectGraph } from '../gr
 import type { Operation, Project } from '../project/index.js';
 import { createRedactor, type Redactor } from '../redact/index.js';
 import { createRunner, type CleanupEntry, type RunnerOptions } from '../runner/index.js';
-import { answerClass, emptyAnswers, type AnswerCounts } from './answers.js';
+import { emptyAnswers, type AnswerCounts } from './answers.js';
 import { crossActorPass, type AttemptCount } from './authz-run.js';
 import type { ContractSchemas } from './checks.js';
 import { requestSchema } from './request-schema.js';
@@ -22,7 +22,7 @@ import { bodiesOf, type Bodies } from './bodies.js';
 import { SchemaRefusal } from './schema-bounds.js';
 import { sequenceArbitrary } from './sequence.js';
 import type { ExploreFinding } from './replay.js';
-import { noteCleanup, Session, type FindingError, type Seen, type SessionContext } from './session.js';
+import { forkEvents, Session, type FindingError, type Seen, type SessionContext } from './session.js';
 import { resourceTargets, type Blocked, type SkippedOperation } from './targets.js';
 
 export { writeReplay, writeReplays, prepareReplays } from './replay.js';
@@ -169,14 +169,7 @@ export async function explore(project: Project, options: ExploreOptions): Promis
     random: { seed: options.seed },
   });
   const open = (seen?: Seen[], context = ctx): Session => {
-    const fork = root.fork({
-      onEvent: (event) => {
-        if (event.type === 'cleanup') noteCleanup(ctx.cleanup, event.report);
-        if (event.type !== 'request') return;
-        counters.requests++;
-        if (event.response) answers[answerClass(event.response.status)]++;
-      },
-    });
+    const fork = root.fork({ onEvent: forkEvents(ctx, answers) });
     return new Session(context, fork, seen);
   };
   let attempts: Record<string, AttemptCount> | undefined;

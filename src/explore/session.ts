@@ -6,13 +6,14 @@
 // sequence as a FindingError, which fast-check then shrinks. At the end, the fork's clean-up
 // deletes what the sequence (or a prerequisite it ran) created and did not delete: only that.
 import { FlowError } from '../errors.js';
-import type { ProbeOverrides, Runner, CleanupEntry, CleanupReport } from '../runner/index.js';
+import type { ProbeOverrides, Runner, CleanupEntry, RunEvent } from '../runner/index.js';
 import type { FlowResponse } from '../http/index.js';
 import type { Operation } from '../project/index.js';
 import { refersTo } from '../graph/index.js';
 import type { Redactor } from '../redact/index.js';
 import type { FindingStep } from '../report/index.js';
 import { answerProblem, asEchoed, notPersisted, useAfterDelete, writtenFields, type ContractSchemas, type Problem, type Written } from './checks.js';
+import { answerClass, type AnswerCounts } from './answers.js';
 
 /** Thrown by a step whose answer shows a problem: fast-check shrinks the sequence that led to it. */
 export class FindingError extends Error {
@@ -35,10 +36,20 @@ export interface StepRecord extends FindingStep {
   list?: boolean;
 }
 
-/** Counts what a fork's clean-up deleted, and keeps what it left. */
-export function noteCleanup(into: SessionContext['cleanup'], report: CleanupReport): void {
-  into.deleted += report.deleted.length;
-  into.left.push(...report.left);
+/**
+ * A fork's events, for the run's summary: its requests counted (and, given `answers`, each
+ * answer by class), what its clean-up deleted counted and what it left kept.
+ */
+export function forkEvents(ctx: Pick<SessionContext, 'counters' | 'cleanup'>, answers?: AnswerCounts): (event: RunEvent) => void {
+  return (event) => {
+    if (event.type === 'cleanup') {
+      ctx.cleanup.deleted += event.report.deleted.length;
+      ctx.cleanup.left.push(...event.report.left);
+    } else if (event.type === 'request') {
+      ctx.counters.requests++;
+      if (answers && event.response) answers[answerClass(event.response.status)]++;
+    }
+  };
 }
 
 export interface SessionContext {

@@ -12,6 +12,7 @@ import { isPlainObject, type Operation, SET_VIA_VAR } from '../project/index.js'
 import type { FlowResponse } from '../http/index.js';
 import { hasTemplate, parseTemplate } from '../graph/index.js';
 import type { RunContext } from './context.js';
+import { pathOnly } from './removals.js';
 import type { Instance } from './state.js';
 
 const ID_NAME = /(^|[_-])(id|ID)$|[a-z0-9]Id$/;
@@ -26,7 +27,7 @@ function envSegment(segment: string): string | undefined {
 
 /** The segments of a path template (its query and trailing slashes aside); undefined when not relative. */
 function segments(path: string): string[] | undefined {
-  const p = path.replace(/[?#].*$/, '').replace(/\/+$/, '');
+  const p = pathOnly(path);
   return p.startsWith('/') ? p.split('/').slice(1) : undefined;
 }
 

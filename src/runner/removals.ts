@@ -33,12 +33,17 @@ export function removalsOf(ctx: RunContext, resource: string): Operation[] {
   return chain;
 }
 
+/** A path template without its query, fragment and trailing slashes: `/items/{{item.id}}/?x=1` -> `/items/{{item.id}}`. */
+export function pathOnly(path: string): string {
+  return path.replace(/[?#].*$/, '').replace(/\/+$/, '');
+}
+
 /** The resource whose instance `op` removes: a DELETE whose path ends with that instance's reference. */
 export function removedBy(ctx: RunContext, op: Operation): string | undefined {
   if (op.method !== 'DELETE') return undefined;
   const t = targetOf(ctx, op);
   if (t.kind !== 'instance') return undefined;
-  const path = op.path.replace(/[?#].*$/, '').replace(/\/+$/, '');
+  const path = pathOnly(op.path);
   const last = pathSites(ctx, op).at(-1);
   if (!last || last.expr?.kind !== 'scoped' || last.expr.scope !== t.resource) return undefined;
   // the reference ends the path, or only a format extension follows it (`/issues/{{issue.id}}.json`)
@@ -53,12 +58,22 @@ export function removedBy(ctx: RunContext, op: Operation): string | undefined {
  * under another parent) may answer from elsewhere, so only that one is asked.
  */
 export function readerOf(ctx: RunContext, resource: string, instance: Instance, removal: Operation): Operation | undefined {
-  const at = (op: Operation) => op.path.replace(/[?#].*$/, '').replace(/\/+$/, '');
   const field = nameField(ctx, removal);
   if (field === undefined || instance.values[field] === undefined) return undefined;
-  for (const op of ctx.project.operations.values()) if (op.method === 'GET' && op.resource === resource && at(op) === at(removal)) return op;
-  return undefined;
+  let byRemoval = readers.get(ctx.project);
+  if (!byRemoval) readers.set(ctx.project, (byRemoval = new Map()));
+  if (!byRemoval.has(removal.id)) {
+    const path = pathOnly(removal.path);
+    byRemoval.set(
+      removal.id,
+      [...ctx.project.operations.values()].find((op) => op.method === 'GET' && op.resource === resource && pathOnly(op.path) === path),
+    );
+  }
+  return byRemoval.get(removal.id);
 }
+
+/** Each removal's reader, found once per project (explore cleans up thousands of forks). */
+const readers = new WeakMap<object, Map<string, Operation | undefined>>();
 
 /** The field of its instance the removal's path reads (`id` for `/items/{{item.id}}`). */
 export function nameField(ctx: RunContext, op: Operation): string | undefined {
