@@ -13,12 +13,13 @@ import { diagnose, observedOf } from './diagnose.js';
 import { targetOf, withEdits } from './model.js';
 import { planCalibration } from './safety.js';
 import { proveLinks } from './prove-links.js';
-import { tentativeValues, type Tentative } from './unset-fields.js';
+import { withTentativeValues, type Tentative } from './unset-fields.js';
 import type { SearchContext } from './repair.js';
 import type { Calibration, CalibrationPlan, Edit, OpenQuestion, Probe, Proposal, SafetyFlags } from './types.js';
 
 export { planCalibration } from './safety.js';
 export { applyCalibration } from './apply.js';
+export { withTentativeValues } from './unset-fields.js';
 export type * from './types.js';
 
 export interface CalibrateOptions extends SafetyFlags, Pick<RunnerOptions, 'env' | 'vars' | 'processEnv' | 'onEvent' | 'brake' | 'named'> {
@@ -61,17 +62,15 @@ async function calibrateOn(root: Runner, project: Project, asked: readonly strin
   // each operation is tried once as each other actor (other-actor.ts), whatever the round
   const triedAs = new Set<string>();
   // a value tried for each variable nobody gave that is only a body field: proposed where it passes
-  const tentative = tentativeValues(
+  const tried = withTentativeValues(
     project,
     options.graph ?? buildGraph(project),
     options.unsetVariables?.(project, [...project.operations.keys()]) ?? [],
     options.fieldSchema,
   );
+  const tentative = tried.tentative;
   for (const t of tentative) edited.add(targetOf(t.edit));
-  let model = withEdits(
-    project,
-    tentative.map((t) => t.edit),
-  );
+  let model = tried.model;
   let questions: OpenQuestion[] = [];
   let results: OperationResult[] = [];
   let rounds = 0;

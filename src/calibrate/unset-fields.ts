@@ -6,6 +6,7 @@
 import type { ProjectGraph } from '../graph/index.js';
 import type { Operation, Project } from '../project/index.js';
 import { sendsBody } from './body.js';
+import { withEdits } from './model.js';
 import type { Edit } from './types.js';
 import { valueFor } from './values.js';
 
@@ -21,7 +22,7 @@ export interface Tentative {
  * (never in a path, a header, an actor or inside a longer string), a value for each of those
  * fields.
  */
-export function tentativeValues(project: Project, graph: ProjectGraph, unset: readonly string[], fieldSchema: FieldSchema): Tentative[] {
+function tentativeValues(project: Project, graph: ProjectGraph, unset: readonly string[], fieldSchema: FieldSchema): Tentative[] {
   const names = new Set(unset);
   const elsewhere = new Set<string>();
   for (const kind of ['actor', 'environment'] as const)
@@ -45,6 +46,23 @@ export function tentativeValues(project: Project, graph: ProjectGraph, unset: re
     }
   }
   return [...found].flatMap(([name, list]) => (elsewhere.has(name) ? [] : list));
+}
+
+/** The project with the value tried for each such variable in place, and the tries. */
+export function withTentativeValues(
+  project: Project,
+  graph: ProjectGraph,
+  unset: readonly string[],
+  fieldSchema: FieldSchema,
+): { model: Project; tentative: Tentative[] } {
+  const tentative = tentativeValues(project, graph, unset, fieldSchema);
+  return {
+    model: withEdits(
+      project,
+      tentative.map((t) => t.edit),
+    ),
+    tentative,
+  };
 }
 
 /** The string at a path of keys inside the operation's body, or undefined. */

@@ -267,6 +267,52 @@ describe('flow calibrate on the error shapes of a feature-flag server', () => {
     expect(again.stdout).toContain('## Proposals\n\nNone: no answer contradicts an expectation.');
   }, 60_000);
 
+  it('a required list the description gives no example of: imported as a variable, proven by calibrate, green', async () => {
+    const doc = {
+      openapi: '3.0.3',
+      info: { title: 'segments', version: '1' },
+      security: [{ key: [] }],
+      components: { securitySchemes: { key: { type: 'apiKey', in: 'header', name: 'x-api-key' } } },
+      paths: {
+        '/api/admin/segments': {
+          post: {
+            requestBody: {
+              content: {
+                'application/json': {
+                  schema: {
+                    type: 'object',
+                    required: ['name', 'constraints'],
+                    properties: {
+                      name: { type: 'string', example: 'beta-users' },
+                      constraints: { type: 'array', items: { type: 'object', required: ['contextName'], properties: { contextName: { type: 'string' } } } },
+                    },
+                  },
+                },
+              },
+            },
+            responses: {
+              '201': { description: 'made', content: { 'application/json': { schema: { type: 'object', properties: { id: { type: 'integer' } } } } } },
+            },
+          },
+        },
+      },
+    };
+    const dir = await writeProject({ 'openapi.json': JSON.stringify(doc) });
+    const rec = recordedIO({ cwd: dir });
+    const imported = { code: await main(['import', 'openapi.json', '--out', 'project'], rec.io), stdout: rec.out(), stderr: rec.err() };
+    expect(imported.code, imported.stderr).toBe(0);
+    // imported, not an open question: the list is the user's to give, and skipped until given
+    expect(imported.stdout).toContain('1 of 1 operations imported');
+    expect(imported.stdout).toMatch(/`segment_constraints` \| plain \| <SET_VIA_--var>: required list constraints of POST \/api\/admin\/segments/);
+    const project = path.join(dir, 'project');
+    const key = { FLOW_SECRET_KEY_KEY: SHAPES_KEY };
+    const before = await flow(dir, ['run', '-p', project, '--all'], key);
+    expect(before.stderr).toContain('env.segment_constraints is <SET_VIA_--var> and no value was given');
+    const r = await flow(dir, ['calibrate', '-p', project, '--writes', '--apply', '--openapi', 'openapi.json'], key);
+    expect(r.stdout).toContain('add `body.constraints: []`');
+    expect((await flow(dir, ['run', '-p', project, '--all'], key)).stdout).toMatch(/^1 passed, 0 failed/m);
+  }, 60_000);
+
   it("a 5xx to the empty body a 415 asked for: the description's examples", async () => {
     const dir = await writeProject({
       'flow.yaml': ROOT,

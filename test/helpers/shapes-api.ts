@@ -111,6 +111,12 @@ export async function startShapesApi(): Promise<TestServer> {
         return json(res, 400, { details: [{ message: 'A validation error occurred while processing your request data.' }] });
       return json(res, 201, { id: 7, enabled: body(req).enabled });
     },
+    // a required list of objects the description gives no example of: an empty one will do
+    'POST /api/admin/segments': (req, res) => {
+      if (!Array.isArray(body(req).constraints))
+        return json(res, 400, { details: [{ path: '/body/constraints', message: 'The `/body/constraints` property must be array' }] });
+      return json(res, 201, { id: 3, name: body(req).name });
+    },
     // an update of nothing fails on the server's side
     'PUT /api/admin/tag-types/t1': (req, res) => {
       if (!isJson(req))

@@ -66,18 +66,16 @@ describeShared('corpus', 'corpus', () => {
     expect(errors).toEqual([]);
   });
 
-  it('imports the 4 MB Stripe description through the CLI in under 10 s', async () => {
+  // its time and memory are measured outside the tests (BENCHMARKS.md, "Import")
+  it('imports the 4 MB Stripe description through the CLI', async () => {
     const { dir, cleanup } = await tempDir();
     cleanups.push(cleanup);
     let err = '';
     const io = { stdout: () => {}, stderr: (t: string) => void (err += t), stdin: new PassThrough(), cwd: CORPUS, env: {}, isTTY: false, stdoutIsTTY: false };
-    const started = performance.now();
     const code = await main(['import', STRIPE, '--out', path.join(dir, 'stripe'), '--plan', path.join(dir, 'PLAN.md')], io);
-    const ms = performance.now() - started;
     expect(err).toMatch(/459 of 468 operations, \d+ resources, 1 actors, 9 open questions/);
     expect(err).toContain('flow import: inferred 100/459 operations'); // a progress line every 100 operations
     expect(code).toBe(0);
-    expect(ms).toBeLessThan(10_000);
     const plan = await readFile(path.join(dir, 'PLAN.md'), 'utf8');
     expect(headings(plan)).toEqual(SECTIONS);
     // basicAuth (`<api_key>:`) and bearerAuth are alternatives: the key issued in advance is a bearer secret.

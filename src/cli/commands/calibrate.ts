@@ -3,7 +3,7 @@
 // src/calibrate.
 import path from 'node:path';
 import { parseCommandArgs, usageError } from '../usage.js';
-import { applyCalibration, calibrate, planCalibration, type CalibrateOptions } from '../../calibrate/index.js';
+import { applyCalibration, calibrate, planCalibration, withTentativeValues, type CalibrateOptions } from '../../calibrate/index.js';
 import { bodyFieldSchema, readDescription } from '../../openapi/index.js';
 import { buildGraph } from '../../graph/index.js';
 import type { Project } from '../../project/index.js';
@@ -110,8 +110,6 @@ export default (async function calibrateCommand(argv: string[], io: CliIO): Prom
     if (unset.length) io.stdout(`\nBefore it can run:\n${describeUnset(unset).replace(/^/gm, '  ')}\n`);
     return EXIT.ok;
   }
-  if (unset.length && !planCalibration(project, graph, asked, flags).run.length) return usage(`${describeUnset(unset)}\nnothing was sent`);
-
   // the schema the description gives a body field: the value proposed for a field a 400/422 names comes from it
   let fieldSchema: CalibrateOptions['fieldSchema'];
   try {
@@ -119,6 +117,11 @@ export default (async function calibrateCommand(argv: string[], io: CliIO): Prom
     if (desc) fieldSchema = (op, field) => bodyFieldSchema(desc, op, field);
   } catch (err) {
     return usage(`--openapi: ${err instanceof FlowError ? `${err.code}: ${err.message}` : String(err)}`);
+  }
+  if (unset.length) {
+    // runnable once calibrate's tries for the variables that only stand for a body field are in
+    const { model } = withTentativeValues(project, graph, flags.unsetVariables(project, [...project.operations.keys()]), fieldSchema);
+    if (!planCalibration(model, buildGraph(model), asked, flags).run.length) return usage(`${describeUnset(unset)}\nnothing was sent`);
   }
   // each round and try cleans up what it created: what is left is said, with why
   const cleanups: CleanupReport[] = [];

@@ -145,13 +145,22 @@ export function generated(format: string, key: string, evidence: Evidence, scope
 }
 
 /** Body from a schema without example: required fields only, with the values the schema states. */
-function bodyFromFields(fields: ObservedField[], scope: ValueScope): Record<string, TemplateValue> | undefined {
+function bodyFromFields(fields: ObservedField[], scope: ValueScope, json: boolean): Record<string, TemplateValue> | undefined {
   const out: Record<string, TemplateValue> = {};
   let any = false;
   for (const f of fields) {
     if (!f.required || f.listPath) continue;
     // Nested required fields only under required parents (`fields` has both `user` and `user.email`).
     if (!parentsRequired(f, fields)) continue;
+    if (json && isShapeless(f, fields)) {
+      // a list or a free-form object with no example: a value the user gives (a list or a map
+      // under `variables:` of the environment file), or calibrate proves from the schema
+      const what = f.type === 'array' ? 'list' : 'map';
+      const notes = `required ${what} ${f.path.join('.')} of ${scope.endpoint.ops[0].key}; the input gives no example value (give it as a YAML ${what} under variables:)`;
+      setPath(out, f.path, scope.ctx.userVar(`${scope.owner}_${snake(f.path[f.path.length - 1])}`, notes));
+      any = true;
+      continue;
+    }
     // An object is written through its required children. A required object none of whose
     // fields is required is sent empty (`{"user": {}}`): leaving it out breaks the schema.
     if (f.type !== 'array' && (hasChildren(f, fields) || f.type === 'object')) {
@@ -163,7 +172,7 @@ function bodyFromFields(fields: ObservedField[], scope: ValueScope): Record<stri
     }
     if (f.type === 'array') {
       // a list of plain values the description gives an example of is sent with it (a list of
-      // objects would bring keys the grounding check cannot trace); without one it is an open question (unfillableFields)
+      // objects would bring keys the grounding check cannot trace)
       if (Array.isArray(f.example) && f.example.every((v) => v === null || typeof v !== 'object')) {
         const value = templateValue(f.example, `body.${f.path.join('.')}`, scope);
         if (value !== undefined) {
@@ -209,17 +218,18 @@ function isLogin(fields: ObservedField[], scope: ValueScope): boolean {
 }
 
 /**
- * Required fields the input gives neither a value nor a shape for (an array, a free-form
- * object): a user-supplied scalar cannot stand in for them, so the operation is an open question.
+ * Required fields of a form body the input gives neither a value nor a shape for (a list, a
+ * free-form object): a form's flat fields (`items[0][price]`) cannot take a variable's list or
+ * map, so the operation is an open question. A JSON body takes them as variables (bodyFromFields).
  */
 export function unfillableFields(body: ObservedBody | undefined): ObservedField[] {
-  if (!body || body.example !== undefined) return [];
-  const fields = body.fields;
-  return fields.filter((f) => {
-    if (!f.required || f.listPath || f.example !== undefined) return false;
-    if (!parentsRequired(f, fields)) return false;
-    return f.type === 'array' || (f.type === 'object' && !hasChildren(f, fields));
-  });
+  if (!body || body.example !== undefined || body.kind === 'json') return [];
+  return body.fields.filter((f) => f.required && !f.listPath && parentsRequired(f, body.fields) && isShapeless(f, body.fields));
+}
+
+/** A required list or free-form object the input gives no example of: no value can be read from the input. */
+function isShapeless(f: ObservedField, fields: ObservedField[]): boolean {
+  return f.example === undefined && (f.type === 'array' || (f.type === 'object' && !hasChildren(f, fields)));
 }
 
 /** Every enclosing field of `f` is required too (`fields` has both `user` and `user.email`). */
@@ -251,5 +261,5 @@ export function templateBody(body: ObservedBody | undefined, scope: ValueScope):
     if (typeof body.example === 'string' && body.kind === 'text') return templateString(body.example, 'body', scope);
     return templateValue(body.example, 'body', scope);
   }
-  return bodyFromFields(body.fields, scope);
+  return bodyFromFields(body.fields, scope, body.kind === 'json');
 }
