@@ -78,3 +78,26 @@ export function exampleFields(op: Operation, fieldSchema: FieldSchema): Array<{ 
       return value === undefined ? [] : [{ field, value }];
     });
 }
+
+/** An ISO 8601 date or date-time (`2023-04-19`, `2023-04-19T08:15:14.000Z`). */
+const ISO_DATE = /^\d{4}-\d{2}-\d{2}(?:[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:Z|[+-]\d{2}:?\d{2})?)?$/;
+/** `{{$.now}}` or a time before it: past by the time a server reads it. */
+const NOW_OR_BEFORE = /^\{\{\s*\$\.now\s*(?:-[^}]*)?\}\}$/;
+
+/** What a stale date becomes: a day ahead of the moment the request is sent. */
+export const A_DAY_AHEAD = '{{$.now + 1d}}';
+
+/**
+ * The body's fields (two levels deep) holding a date that has passed: a description's example
+ * from years ago (`expiresAt: 2023-04-19T08:15:14.000Z`), or `{{$.now}}`, which has passed
+ * by the time the server compares it. What a 400 about a date "in the future" asks to move.
+ */
+export function staleDates(op: Operation, now = Date.now()): string[] {
+  return keysOf(op.body).filter((field) => {
+    let at: unknown = op.body;
+    for (const k of field.split('.')) at = isPlainObject(at) ? at[k] : undefined;
+    if (typeof at !== 'string') return false;
+    if (NOW_OR_BEFORE.test(at)) return true;
+    return ISO_DATE.test(at) && Date.parse(at) < now;
+  });
+}

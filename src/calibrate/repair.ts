@@ -4,7 +4,7 @@
 import type { Operation, Project } from '../project/index.js';
 import type { OperationResult } from '../runner/index.js';
 import type { FlowResponse } from '../http/index.js';
-import { bodyFieldsNamed, exampleFields, requiredBody, sendsBody } from './body.js';
+import { A_DAY_AHEAD, bodyFieldsNamed, exampleFields, requiredBody, sendsBody, staleDates } from './body.js';
 import { linkEdits, unproducedId } from './links.js';
 import { fieldOf, otherHeaderForm, targetOf, withEdits } from './model.js';
 import type { Edit } from './types.js';
@@ -168,10 +168,22 @@ async function nextStep(
   // the description's own examples, where the body has nothing (or an empty map or list)
   if (status === 400 || status === 422 || (status !== undefined && status >= 500)) {
     const examples = exampleFields(op, ctx.fieldSchema).filter((e) => !ctx.edited.has(`${operation} body ${e.field}`));
-    if (!examples.length) return undefined;
+    if (!examples.length) return status < 500 ? movedDates(ctx, op, status) : undefined;
     const edits: Edit[] = examples.map((e) => ({ kind: 'body_field', operation, field: e.field, value: e.value }));
     const fields = examples.map((e) => `\`${e.field}\``).join(', ');
     return { edits, why: `answered ${status} naming no field; the description gives examples of ${fields}`, what: `with the examples of ${fields}` };
   }
   return undefined;
+}
+
+/**
+ * A 400/422 with the fields it could name all sent: a date the body holds that has passed (an
+ * expiry the description's example set years ago) moved a day ahead of the request.
+ */
+function movedDates(ctx: SearchContext, op: Operation, status: number): { edits: Edit[]; why: string; what: string } | undefined {
+  const stale = staleDates(op).filter((f) => !ctx.edited.has(`${op.id} body ${f}`));
+  if (!stale.length) return undefined;
+  const edits: Edit[] = stale.map((field) => ({ kind: 'body_field', operation: op.id, field, value: A_DAY_AHEAD }));
+  const fields = stale.map((f) => `\`${f}\``).join(', ');
+  return { edits, why: `answered ${status}, and ${fields} held a date that has passed`, what: `with ${fields} a day ahead` };
 }

@@ -313,6 +313,24 @@ describe('flow calibrate on the error shapes of a feature-flag server', () => {
     expect((await flow(dir, ['run', '-p', project, '--all'], key)).stdout).toMatch(/^1 passed, 0 failed/m);
   }, 60_000);
 
+  it('a 400 to a date that has passed (an old example, or {{$.now}}): the date a day ahead, proposed once a 2xx proves it', async () => {
+    const dir = await writeProject({
+      'flow.yaml': ROOT,
+      'environments/local.yaml': ENV,
+      'resources/pat.yaml': [
+        'name: pat',
+        'operations:',
+        '  create: { method: POST, path: /api/admin/user/tokens, body: { description: mine, expiresAt: "2023-04-19T08:15:14.000Z" }, expect_status: 201 }',
+        '  create_now: { method: POST, path: /api/admin/user/tokens, body: { description: mine, expiresAt: "{{$.now}}" }, expect_status: 201 }',
+        '',
+      ].join('\n'),
+    });
+    const r = await flow(dir, ['calibrate', '--writes', '--apply']);
+    expect(r.stdout).toMatch(/answered 400, and `expiresAt` held a date that has passed/);
+    expect(r.stdout.match(/add `body\.expiresAt: "\{\{\$\.now \+ 1d\}\}"`/g)).toHaveLength(2);
+    expect((await flow(dir, ['run', '--all'])).stdout).toMatch(/^2 passed, 0 failed/m);
+  }, 60_000);
+
   it("a 5xx to the empty body a 415 asked for: the description's examples", async () => {
     const dir = await writeProject({
       'flow.yaml': ROOT,

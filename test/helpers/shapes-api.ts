@@ -117,6 +117,17 @@ export async function startShapesApi(): Promise<TestServer> {
         return json(res, 400, { details: [{ path: '/body/constraints', message: 'The `/body/constraints` property must be array' }] });
       return json(res, 201, { id: 3, name: body(req).name });
     },
+    // an expiry must be ahead of now (the description's example is years old)
+    'POST /api/admin/user/tokens': (req, res) => {
+      const at = Date.parse(String(body(req).expiresAt));
+      if (!(at > Date.now()))
+        return json(res, 400, {
+          name: 'BadDataError',
+          message: 'The expiry date should be in future.',
+          details: [{ message: 'The expiry date should be in future.' }],
+        });
+      return json(res, 201, { id: 5, description: body(req).description });
+    },
     // an update of nothing fails on the server's side
     'PUT /api/admin/tag-types/t1': (req, res) => {
       if (!isJson(req))
