@@ -12,7 +12,7 @@ import { idDiagnosis, unproducedId } from './links.js';
 import { loginQuestion } from './login.js';
 import { otherHeaderForm, targetOf, withEdits } from './model.js';
 import { asOtherActor, type OtherActorContext } from './other-actor.js';
-import { accepted, ownHeaders, searchAccepted, statusOf } from './repair.js';
+import { accepted, ownHeaders, searchAccepted, statusOf, type Search } from './repair.js';
 import { fieldName, onePlace, SECRET_PLACE } from './search.js';
 import type { Edit, Observed, OpenQuestion, Proposal } from './types.js';
 
@@ -82,7 +82,10 @@ export async function diagnose(result: OperationResult, ctx: DiagnoseContext): P
   const expected = op.expectStatus?.length ? op.expectStatus : [200];
   const sameClass = expected.every((s) => classOf(s) === classOf(actual));
   if (actual >= 500) {
-    if (!(await otherActor(actual))) ask(`the server failed (${actual}); a 5xx proves nothing about the description`);
+    // a write's body may name what does not exist (a foreign key): the search's links, only once accepted
+    const found = sendsBody(op) ? await searchAccepted(ctx, op.id, [], [], result) : undefined;
+    if (found?.ok) proposeFound(found);
+    else if (!(await otherActor(actual))) ask(`the server failed (${actual}); a 5xx proves nothing about the description`);
   } else if (actual === 403 && op.actor && !sameClass && unproducedId(ctx.project, op.id)) {
     // the id nobody produced is the likelier cause than the actor's permissions (linked by prove-links.ts when it can)
     ask(idDiagnosis(ctx.project, op.id, observed.excerpt, actual));
@@ -97,14 +100,16 @@ export async function diagnose(result: OperationResult, ctx: DiagnoseContext): P
   }
   return out;
 
+  /** The edits of a search a try accepted, each with what the answers said. */
+  function proposeFound(found: Search) {
+    const why = `${found.said.join('; ')}; then ${statusOf(found.last!) ?? 'passed'}`;
+    for (const e of found.steps) propose(e, why);
+  }
+
   /** A 4xx where a 2xx is expected: the search (repair.ts), then its edits, else the last answer as the diagnosis. */
   async function repair(status: number) {
     const found = await searchAccepted(ctx, op.id, [], [], result);
-    if (found.ok) {
-      const why = `${found.said.join('; ')}; then ${statusOf(found.last!) ?? 'passed'}`;
-      for (const e of found.steps) propose(e, why);
-      return;
-    }
+    if (found.ok) return proposeFound(found);
     const last = found.last ?? result;
     const lastStatus = statusOf(last) ?? status;
     const tried = found.said.length ? ` (tried: ${found.said.join('; ')}; last answer ${lastStatus})` : '';

@@ -5,6 +5,7 @@ import type { Operation, Project } from '../project/index.js';
 import type { OperationResult } from '../runner/index.js';
 import type { FlowResponse } from '../http/index.js';
 import { A_DAY_AHEAD, bodyFieldsNamed, exampleFields, requiredBody, sendsBody, staleDates } from './body.js';
+import { bodyLinks } from './body-links.js';
 import { linkEdits, unproducedId } from './links.js';
 import { fieldOf, otherHeaderForm, targetOf, withEdits } from './model.js';
 import type { Edit } from './types.js';
@@ -133,7 +134,7 @@ async function nextStep(
     const { edits, why } = linkEdits(model, operation, ctx.responses, [], ctx.isSecret);
     const fresh = edits.filter((e) => !ctx.edited.has(targetOf(e)));
     if (fresh.some((e) => e.kind === 'path_ref')) return { edits: fresh, why: why.join('; '), what: 'with the produced id(s)' };
-    return undefined;
+    return sendsBody(op) && status === 404 ? linkedBody(ctx, model, op, status) : undefined;
   }
   // a body only where the method sends one: a GET's named field is a parameter, a question
   if (!sendsBody(op)) return undefined;
@@ -168,7 +169,7 @@ async function nextStep(
   // the description's own examples, where the body has nothing (or an empty map or list)
   if (status === 400 || status === 422 || (status !== undefined && status >= 500)) {
     const examples = exampleFields(op, ctx.fieldSchema).filter((e) => !ctx.edited.has(`${operation} body ${e.field}`));
-    if (!examples.length) return status < 500 ? movedDates(ctx, op, status) : undefined;
+    if (!examples.length) return (status < 500 ? movedDates(ctx, op, status) : undefined) ?? linkedBody(ctx, model, op, status);
     const edits: Edit[] = examples.map((e) => ({ kind: 'body_field', operation, field: e.field, value: e.value }));
     const fields = examples.map((e) => `\`${e.field}\``).join(', ');
     return { edits, why: `answered ${status} naming no field; the description gives examples of ${fields}`, what: `with the examples of ${fields}` };
@@ -186,4 +187,19 @@ function movedDates(ctx: SearchContext, op: Operation, status: number): { edits:
   const edits: Edit[] = stale.map((field) => ({ kind: 'body_field', operation: op.id, field, value: A_DAY_AHEAD }));
   const fields = stale.map((f) => `\`${f}\``).join(', ');
   return { edits, why: `answered ${status}, and ${fields} held a date that has passed`, what: `with ${fields} a day ahead` };
+}
+
+/**
+ * A 404, a 400/422 naming no field or a 5xx (a foreign key) to a body whose ids of other
+ * resources are the description's examples: each the run's own (`{{strategy.id}}`).
+ */
+function linkedBody(ctx: SearchContext, model: Project, op: Operation, status: number): { edits: Edit[]; why: string; what: string } | undefined {
+  const edits = bodyLinks(model, op, ctx.edited);
+  if (!edits.length) return undefined;
+  const fields = edits.map((e) => `\`${e.kind === 'body_field' ? e.field : ''}\``).join(', ');
+  return {
+    edits,
+    why: `answered ${status}, and ${fields} held the description's example, which names nothing this run made`,
+    what: `with ${fields} from this run`,
+  };
 }

@@ -1,7 +1,9 @@
 // The order of DELETEs among themselves (docs/format.md#run-prerequisites): a DELETE of an
 // instance goes after every DELETE of what is nested in it, so that
 // `/features/{{feature.name}}/strategies/{{strategy.id}}` is removed while its feature still
-// takes writes, before `/features/{{feature.name}}`. Read from the paths alone.
+// takes writes, before `/features/{{feature.name}}`; and after the DELETEs of a resource whose
+// writes name it in their body (a segment after the strategies attached to it: a server
+// refuses to remove what is in use). Read from the paths and bodies alone.
 import type { ProjectGraph } from './build.js';
 import { goesOnPast, pathInstances, pathname } from './writes.js';
 
@@ -35,6 +37,18 @@ export function deleteLevels(graph: ProjectGraph): Int32Array {
       let set = inside.get(s.expr.scope);
       if (!set) inside.set(s.expr.scope, (set = new Set()));
       set.add(removed ?? '');
+    }
+  });
+  // a write whose body names another resource's instance (`segmentIds: ["{{segment.id}}"]`)
+  // ties its own resource's instance to it, as a foreign key does: removed before it
+  graph.opIds.forEach((id) => {
+    const op = graph.project.operations.get(id)!;
+    for (const s of graph.sitesOf('operation', id)) {
+      if ((s.section !== 'body' && s.section !== 'body_form') || s.class !== 'resource' || s.expr?.kind !== 'scoped') continue;
+      if (s.expr.scope === op.resource) continue;
+      let set = inside.get(s.expr.scope);
+      if (!set) inside.set(s.expr.scope, (set = new Set()));
+      set.add(op.resource);
     }
   });
   const level = longestChains(inside);

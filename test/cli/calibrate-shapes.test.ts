@@ -331,6 +331,27 @@ describe('flow calibrate on the error shapes of a feature-flag server', () => {
     expect((await flow(dir, ['run', '--all'])).stdout).toMatch(/^2 passed, 0 failed/m);
   }, 60_000);
 
+  it("a 5xx to a body whose ids of other resources are the description's examples: the run's own, proposed once a 2xx proves them", async () => {
+    const dir = await writeProject({
+      'flow.yaml': ROOT,
+      'environments/local.yaml': ENV,
+      'resources/rule.yaml': [
+        'name: rule',
+        'operations:',
+        '  create: { method: POST, path: /api/admin/rules, body: { name: r }, expect_status: 201, extract: { id: $.data.id } }',
+        '  attach: { method: POST, path: /api/admin/rules/attach, body: { ruleId: 15d1e20b-6310-4e17-a0c2-9fb84de3053a, segmentIds: [1, 2], note: x }, expect_status: 201 }',
+        '',
+      ].join('\n'),
+      'resources/segment.yaml':
+        'name: segment\noperations:\n  create: { method: POST, path: /api/admin/segments, body: { name: s, constraints: [] }, expect_status: 201, extract: { id: $.data.id } }\n',
+    });
+    const r = await flow(dir, ['calibrate', '--writes', '--apply']);
+    expect(r.stdout).toMatch(/answered 500, and `ruleId`, `segmentIds` held the description's example, which names nothing this run made; then 201/);
+    expect(r.stdout).toContain('add `body.ruleId: "{{rule.id}}"`');
+    expect(r.stdout).toContain('add `body.segmentIds: ["{{segment.id}}"]`');
+    expect((await flow(dir, ['run', '--all'])).stdout).toMatch(/^3 passed, 0 failed/m);
+  }, 60_000);
+
   it("a 5xx to the empty body a 415 asked for: the description's examples", async () => {
     const dir = await writeProject({
       'flow.yaml': ROOT,

@@ -142,6 +142,22 @@ resources:
     expect(scheduleOrder(g).slice(5)).toEqual(['user.delete', 'rule.delete', 'rule.clear', 'feature.delete', 'feature.purge', 'project.delete']);
   });
 
+  it('a DELETE of an instance waits for the DELETEs of a resource whose writes name it in their body, as a foreign key would', async () => {
+    const g = await graphOf(`
+resources:
+  segment:
+    operations:
+      create: { method: POST, path: /segments, extract: { id: $.data.id } }
+      delete: { method: DELETE, path: '/segments/{{segment.id}}' }
+  rule:
+    operations:
+      create: { method: POST, path: /rules, body: { segmentIds: ['{{segment.id}}'], name: r }, extract: { id: $.data.id } }
+      delete: { method: DELETE, path: '/rules/{{rule.id}}' }
+`);
+    // declared first, the segment's DELETE still waits: the server refuses to remove a segment a rule uses
+    expect(scheduleOrder(g)).toEqual(['segment.create', 'rule.create', 'rule.delete', 'segment.delete']);
+  });
+
   it('nesting that goes round decides nothing: declaration order', async () => {
     const g = await graphOf(`
 resources:

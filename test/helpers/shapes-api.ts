@@ -33,6 +33,8 @@ export async function startShapesApi(): Promise<TestServer> {
   };
   // tags are unique by type and value; one is there before any run
   const tags = new Set(['simple:a-tag-value']);
+  const rules = new Set<string>();
+  const segments = new Set<number>();
   return startServer({
     // a strategy names a strategy type that exists; the answer quotes the name sent
     'POST /api/admin/strategies': (req, res) => {
@@ -115,7 +117,21 @@ export async function startShapesApi(): Promise<TestServer> {
     'POST /api/admin/segments': (req, res) => {
       if (!Array.isArray(body(req).constraints))
         return json(res, 400, { details: [{ path: '/body/constraints', message: 'The `/body/constraints` property must be array' }] });
+      segments.add(3);
       return json(res, 201, { id: 3, name: body(req).name });
+    },
+    // a rule, and a rule attached to segments: ids that must exist (a foreign key fails with a 500)
+    'POST /api/admin/rules': (_req, res) => {
+      const id = `r${rules.size + 1}`;
+      rules.add(id);
+      return json(res, 201, { id });
+    },
+    'POST /api/admin/rules/attach': (req, res) => {
+      const { ruleId, segmentIds } = body(req);
+      if (!rules.has(String(ruleId)))
+        return json(res, 500, { name: 'UnknownError', message: 'insert into "rule_segment" violates foreign key constraint "rule_segment_rule_id_fkey"' });
+      if (!Array.isArray(segmentIds) || !segmentIds.every((s) => segments.has(Number(s)))) return json(res, 404, { message: 'No segment with that id' });
+      return json(res, 201, { ruleId, segmentIds });
     },
     // an expiry must be ahead of now (the description's example is years old)
     'POST /api/admin/user/tokens': (req, res) => {

@@ -1,0 +1,57 @@
+// Ids in a body that name another resource (`strategyId`, `segmentIds`, `projectId`): the
+// import keeps the description's example (`strategyId: 15d1e20b-…`), which names nothing on
+// the server the run talks to, and the write fails (a 404, a 400, a 5xx on a foreign key). The
+// repair a user makes: the resource's own value, `{{strategy.id}}`, which the graph then runs
+// a producer for. Proposed only once the try with them is accepted (repair.ts).
+import { hasTemplate } from '../graph/index.js';
+import { isPlainObject, snake, type Operation, type Project, type TemplateValue } from '../project/index.js';
+import type { Edit } from './types.js';
+
+/** Body fields linked in one try at most: the body is untrusted. */
+const MAX_FIELDS = 6;
+
+/** `strategyId`, `segment_ids`, `featureName`: the resource it names, the field of it, one or a list. */
+const ID_FIELD = /^(.+?)(Ids|_ids|Id|_id|Names|_names|Name|_name)$/;
+
+/**
+ * A `{{resource.field}}` for each top-level body field named after a resource of the project
+ * that extracts such a field and holding a literal (a list of literals gets one item): the
+ * edits, with what each names. A field already holding a reference is the user's.
+ */
+export function bodyLinks(project: Project, op: Operation, edited: ReadonlySet<string>): Edit[] {
+  if (!isPlainObject(op.body)) return [];
+  const edits: Edit[] = [];
+  for (const [field, value] of Object.entries(op.body)) {
+    if (edits.length >= MAX_FIELDS) break;
+    if (edited.has(`${op.id} body ${field}`) || !isLiteral(value)) continue;
+    const m = ID_FIELD.exec(field);
+    if (!m) continue;
+    const resource = snake(m[1]);
+    const wanted = /name/i.test(m[2]) ? 'name' : 'id';
+    const of = fieldOf(project, resource, wanted);
+    // its own resource's field it extracts itself would wait for its own answer
+    if (!of || (resource === op.resource && op.extract.some((x) => x.name === of))) continue;
+    const ref = `{{${resource}.${of}}}`;
+    edits.push({ kind: 'body_field', operation: op.id, field, value: Array.isArray(value) ? [ref] : ref });
+  }
+  return edits;
+}
+
+/** A literal value or a list of them, with no reference. */
+function isLiteral(value: TemplateValue): boolean {
+  const items = Array.isArray(value) ? value : [value];
+  return items.length > 0 && items.every((v) => (typeof v === 'string' && !hasTemplate(v)) || typeof v === 'number');
+}
+
+/**
+ * The field of `resource` that names one of it: `wanted` (`id`, `name`) when some operation
+ * extracts it, else the one field its operations extract (an environment named by its `name`).
+ */
+function fieldOf(project: Project, resource: string, wanted: string): string | undefined {
+  const names = new Set<string>();
+  for (const id of project.resources.get(resource)?.operations ?? []) {
+    for (const x of project.operations.get(id)?.extract ?? []) names.add(x.name);
+  }
+  if (names.has(wanted)) return wanted;
+  return names.size === 1 ? [...names][0] : undefined;
+}
