@@ -11,7 +11,7 @@ import { endpointId, type Endpoint } from './endpoints.js';
 import type { Extractions } from './extractions.js';
 import { isCredentialName, singular, snake } from './names.js';
 import { isVarSegment, segmentText, shapeOf, type PathPart } from './paths.js';
-import { exampleOf, fieldsNamed, type SentId } from './sent-ids.js';
+import { exampleOf, fieldsNamed, refText, type SentId } from './sent-ids.js';
 import { fieldText, ValueIndex } from './traffic.js';
 
 export interface Bound {
@@ -173,19 +173,19 @@ export class Resolver {
           example.literal,
         );
         const unique = example.unique
-          ? `; without a run-unique part: it is made under ${bare(parent.ref)}, which the run creates, so no run finds it taken`
+          ? `; without a run-unique part: it is made under ${refText(parent.ref)}, which the run creates, so no run finds it taken`
           : '';
         sent = {
           create,
           field,
           ref,
-          why: `${bare(ref)}: the input's example ${JSON.stringify(example.literal)}${from}, which {${name}} of ${e.ops[0].key} reads to name what this create made (its answer returns no id)${unique}`,
+          why: `${refText(ref)}: the input's example ${JSON.stringify(example.literal)}${from}, which {${name}} of ${e.ops[0].key} reads to name what this create made (its answer returns no id)${unique}`,
           consumers: [],
         };
         this.sentIds.set(key, sent);
       }
       if (!sent.consumers.includes(e)) sent.consumers.push(e);
-      const why = `{${name}} follows /${word} in ${e.ops[0].key}, so it names a ${resource} by its ${field}; ${endpointId(create)} (${create.ops[0].key}) returns no id and sends it in its body: both read ${bare(sent.ref)}, under ${bare(parent.ref)}, which ${endpointId(parent.producer)} creates`;
+      const why = `{${name}} follows /${word} in ${e.ops[0].key}, so it names a ${resource} by its ${field}; ${endpointId(create)} (${create.ops[0].key}) returns no id and sends it in its body: both read ${refText(sent.ref)}, under ${refText(parent.ref)}, which ${endpointId(parent.producer)} creates`;
       return { ref: sent.ref, why };
     }
     return undefined;
@@ -261,9 +261,6 @@ export class Resolver {
     return { ref: this.extractions.ref(producer, source.field, source.evidence), why: source.evidence };
   }
 }
-
-/** `{{env.x}}` -> `env.x`: evidence names a reference, it does not hold one. */
-const bare = (ref: string): string => ref.replace(/^\{\{\s*|\s*\}\}$/g, '');
 
 /** create before list before anything else */
 function rank(p: Endpoint): number {

@@ -47,11 +47,11 @@ export function namesField(param: string, resource: string, field: string): bool
 }
 
 /** The importer's run-unique forms (values.ts, identity.ts): `urgent-{{$.uuid}}`, `jo+{{$.uuid}}@example.com`. */
-const UNIQUE_FORMS = [new RegExp(`^(.+)-${escape(RUN_UNIQUE)}$`), new RegExp(`^(.+)\\+${escape(RUN_UNIQUE)}(@.+)$`)];
+const UNIQUE_PART = RUN_UNIQUE.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+const UNIQUE_FORMS = [new RegExp(`^(.+)-${UNIQUE_PART}$`), new RegExp(`^(.+)\\+${UNIQUE_PART}(@.+)$`)];
 
-function escape(s: string): string {
-  return s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-}
+/** `{{env.x}}` -> `env.x`: evidence names a reference, it does not hold one. */
+export const refText = (ref: string): string => ref.replace(/^\{\{\s*|\s*\}\}$/g, '');
 
 /**
  * The input's example a body value holds, fit to stand in a path: a literal, or one the importer
@@ -90,7 +90,7 @@ export function applySentIds(sent: readonly SentId[], built: ReadonlyMap<Endpoin
       const op = built.get(c);
       if (!op || op.dependsOn.includes(id)) continue;
       op.dependsOn.push(id);
-      const why = `${id} makes what its path names by ${s.ref.replace(/^\{\{|\}\}$/g, '')} (its answer returns no id)`;
+      const why = `${id} makes what its path names by ${refText(s.ref)} (its answer returns no id)`;
       op.evidence.depends_on = op.evidence.depends_on ? `${op.evidence.depends_on}; ${why}` : why;
     }
   }
