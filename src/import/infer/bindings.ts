@@ -1,14 +1,17 @@
 // Where each placeholder's value comes from, in order of strength of the grounding:
 // an OpenAPI link, a collection script that stores a response field, a value seen in traffic,
 // the path itself (`/pets/{petId}` names a pet, and the operation creating pets returns `id`;
-// docs/format.md#r2's own example), and else a variable the user supplies on each run (`<SET_VIA_--var>`).
-import { SET_VIA_VAR } from '../../project/index.js';
-import type { ObservedField, ObservedOperation } from '../observed.js';
+// docs/format.md#r2's own example), the value the create sends when its answer has none
+// (sent-ids.ts), and else a variable the user supplies on each run (`<SET_VIA_--var>`).
+import { SET_VIA_VAR, type TemplateValue } from '../../project/index.js';
+import { evidenceText, type ObservedField, type ObservedOperation } from '../observed.js';
 import type { InferContext } from './context.js';
+import type { DraftOperation } from './draft.js';
 import { endpointId, type Endpoint } from './endpoints.js';
 import type { Extractions } from './extractions.js';
 import { isCredentialName, singular, snake } from './names.js';
-import { segmentText, shapeOf, type PathPart } from './paths.js';
+import { isVarSegment, segmentText, shapeOf, type PathPart } from './paths.js';
+import { exampleOf, fieldsNamed, refText, type SentId } from './sent-ids.js';
 import { fieldText, ValueIndex } from './traffic.js';
 
 export interface Bound {
@@ -32,11 +35,17 @@ export class Resolver {
   private readonly byOp = new Map<ObservedOperation, Endpoint>();
   private readonly inherited = new Map<string, Bound>();
   private readonly values: ValueIndex;
+  /** ids only a create's request holds (sent-ids.ts), by create and field */
+  private readonly sentIds = new Map<string, SentId>();
+  /** the variables holding them: never one a user gives */
+  private readonly sentVars = new Set<string>();
 
+  /** `built`: the operations built so far (a create, on a shorter path, before its items) */
   constructor(
     private readonly endpoints: Endpoint[],
     private readonly ctx: InferContext,
     private readonly extractions: Extractions,
+    private readonly built: ReadonlyMap<Endpoint, DraftOperation> = new Map(),
   ) {
     for (const e of endpoints) for (const op of e.ops) this.byOp.set(op, e);
     this.values = new ValueIndex(endpoints.filter((e) => !e.blocked).flatMap((e) => e.ops.filter((o) => o.concrete)));
@@ -65,7 +74,18 @@ export class Resolver {
       if (source && this.usable(producer, e)) return { ref: this.extractions.ref(producer, source.field, source.evidence), why: source.evidence };
       return { ref: part.value ?? part.name, why: `the path as sent: ${e.ops[0].evidence.file} ${e.ops[0].evidence.at}` };
     }
-    return this.fromLink(e, part.name) ?? this.fromPath(e, part.name, index) ?? this.fromParamName(e, part.name) ?? this.userParam(e, part.name, index);
+    return (
+      this.fromLink(e, part.name) ??
+      this.fromPath(e, part.name, index) ??
+      this.fromParamName(e, part.name) ??
+      this.fromCreateBody(e, part.name, index) ??
+      this.userParam(e, part.name, index)
+    );
+  }
+
+  /** What the creates' bodies must read, and who reads it after them (sent-ids.ts). */
+  sent(): SentId[] {
+    return [...this.sentIds.values()];
   }
 
   private fromLink(e: Endpoint, name: string): Bound | undefined {
@@ -122,10 +142,90 @@ export class Resolver {
     return undefined;
   }
 
+  /**
+   * `{labelValue}` in `/lists/{{list.name}}/labels/{labelValue}`, when the create on that
+   * collection answers no id but sends the field the parameter names (sent-ids.ts): the
+   * example it sends, held in one variable that its body reads too. Only right under an
+   * instance that a create of the run makes.
+   */
+  private fromCreateBody(e: Endpoint, name: string, index: number): Bound | undefined {
+    const word = index > 0 ? segmentText(e.segments[index - 1]) : undefined;
+    if (!word || !isVarSegment(e.segments[index])) return undefined;
+    const parent = this.parentCreate(e, index);
+    if (!parent) return undefined;
+    const resource = singular(snake(word));
+    const collection = shapeOf(e.segments.slice(0, index)).replace(/\/+$/, '');
+    for (const create of this.endpoints) {
+      if (!this.usable(create, e) || create.method !== 'POST' || shapeOf(create.segments).replace(/\/+$/, '') !== collection) continue;
+      const draft = this.built.get(create);
+      const field = draft && fieldsNamed(draft, name, resource)[0];
+      if (!draft || !field) continue;
+      const key = `${create.key}#${field}`;
+      let sent = this.sentIds.get(key);
+      if (!sent) {
+        const example = exampleOf((draft.body as Record<string, TemplateValue>)[field])!;
+        const body = create.ops[0].requestBody;
+        const at = body?.fields.find((f) => f.path.length === 1 && f.path[0] === field)?.evidence ?? body?.evidence;
+        const from = at ? `, ${evidenceText(at)}` : '';
+        const ref = this.ctx.userVar(
+          this.freeName(this.paramVarName(name, word), example.literal),
+          `the ${field} ${endpointId(create)} sends (the input's example${from}), which {${name}} of ${e.ops[0].key} names`,
+          example.literal,
+        );
+        const unique = example.unique
+          ? `; without a run-unique part: it is made under ${refText(parent.ref)}, which the run creates, so no run finds it taken`
+          : '';
+        sent = {
+          create,
+          field,
+          ref,
+          why: `${refText(ref)}: the input's example ${JSON.stringify(example.literal)}${from}, which {${name}} of ${e.ops[0].key} reads to name what this create made (its answer returns no id)${unique}`,
+          consumers: [],
+        };
+        this.sentIds.set(key, sent);
+      }
+      if (!sent.consumers.includes(e)) sent.consumers.push(e);
+      const why = `{${name}} follows /${word} in ${e.ops[0].key}, so it names a ${resource} by its ${field}; ${endpointId(create)} (${create.ops[0].key}) returns no id and sends it in its body: both read ${refText(sent.ref)}, under ${refText(parent.ref)}, which ${endpointId(parent.producer)} creates`;
+      return { ref: sent.ref, why };
+    }
+    return undefined;
+  }
+
+  /** The instance the path names right before `index`, when a create's answer names it (a parent the run makes). */
+  private parentCreate(e: Endpoint, index: number): { ref: string; producer: Endpoint } | undefined {
+    for (let i = index - 1; i >= 0; i--) {
+      const part = [...e.segments[i]].reverse().find((p): p is VarPart => p.kind === 'var');
+      if (!part) continue;
+      const ref = this.inherited.get(`${shapeOf(e.segments.slice(0, i + 1))}#${part.name}`)?.ref;
+      const producer = ref === undefined ? undefined : this.extractions.producerOf(ref);
+      return producer && producer.method === 'POST' && producer.name.kind === 'collection' && ref ? { ref, producer } : undefined;
+    }
+    return undefined;
+  }
+
+  /** `{id}` after /labels is `label_id`; `{labelValue}` is `label_value`. */
+  private paramVarName(name: string, word: string | undefined): string {
+    const generic = /^(id|uuid|key|name|slug)$/i.test(name);
+    return generic && word ? `${singular(snake(word))}_${snake(name)}` : snake(name) || name;
+  }
+
+  /** A name for a variable holding `value`: one that holds it already, or one nobody uses. */
+  private freeName(base: string, value: TemplateValue): string {
+    for (let i = 1; ; i++) {
+      const name = i === 1 ? base : `${base}_${i}`;
+      const v = this.ctx.variables.get(name);
+      if (!v || (this.sentVars.has(name) && v.value === value)) {
+        this.sentVars.add(name);
+        return name;
+      }
+    }
+  }
+
   private userParam(e: Endpoint, name: string, index: number): Bound {
     const word = index > 0 ? segmentText(e.segments[index - 1]) : undefined;
-    const generic = /^(id|uuid|key|name|slug)$/i.test(name);
-    const varName = generic && word ? `${singular(snake(word))}_${snake(name)}` : snake(name) || name;
+    let varName = this.paramVarName(name, word);
+    // a variable that holds a create's example is not the one a user gives
+    for (let i = 2; this.sentVars.has(varName); i++) varName = `${this.paramVarName(name, word)}_${i}`;
     const why = `path parameter {${name}} of ${e.ops[0].key}; no operation in the input returns it`;
     return { ref: this.ctx.userVar(varName, why), why: `${why}: supplied on each run` };
   }

@@ -42,6 +42,13 @@ export class Extractions {
     return `{{${producer.resource}.${name}}}`;
   }
 
+  /** The endpoint whose answer a reference this class made (`{{pet.id}}`) reads. */
+  producerOf(ref: string): Endpoint | undefined {
+    const m = /^\{\{([^.{}]+)\.([^.{}]+)\}\}$/.exec(ref);
+    const x = m ? this.byResource.get(m[1])?.get(m[2]) : undefined;
+    return x && !x.path.includes('[*]') ? x.producer : undefined;
+  }
+
   /** The `extract` map of one endpoint, and the evidence for each entry. */
   of(endpoint: Endpoint): Array<{ name: string; path: string; why: string }> {
     const out: Array<{ name: string; path: string; why: string }> = [];

@@ -15,6 +15,7 @@ import { itemParams } from './identity.js';
 import { buildOperation } from './operation.js';
 import { isPluralWord } from './names.js';
 import { segmentText, shapeOf, type Segment } from './paths.js';
+import { applySentIds } from './sent-ids.js';
 import { isIdLike } from './traffic.js';
 import { unfillableFields } from './values.js';
 
@@ -38,7 +39,8 @@ export function infer(api: ObservedApi, options: InferOptions = {}): Draft {
 
   const base = chooseBase(endpoints, ctx, tokenRequests);
   const extractions = new Extractions();
-  const resolver = new Resolver(endpoints, ctx, extractions);
+  const built = new Map<Endpoint, DraftOperation>();
+  const resolver = new Resolver(endpoints, ctx, extractions, built);
   const taken = new Set(endpoints.map((e) => e.resource));
   const actors = inferActors(endpoints, ctx, resolver, taken);
   blockUnfillableBodies(endpoints, ctx);
@@ -46,7 +48,6 @@ export function infer(api: ObservedApi, options: InferOptions = {}): Draft {
 
   // Shorter paths first, so that longer ones inherit their placeholders' bindings.
   const live = endpoints.filter((e) => !e.blocked);
-  const built = new Map<Endpoint, DraftOperation>();
   const items = itemParams(endpoints);
   const byLength = [...live].sort((a, b) => a.segments.length - b.segments.length || a.ops[0].order - b.ops[0].order);
   byLength.forEach((e, i) => {
@@ -59,6 +60,7 @@ export function infer(api: ObservedApi, options: InferOptions = {}): Draft {
       op.evidence[`extract.${x.name}`] = x.why;
     }
   }
+  applySentIds(resolver.sent(), built);
   addDependencies(endpoints, built);
 
   const resources = groupResources(live, built);
