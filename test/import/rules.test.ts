@@ -291,3 +291,42 @@ describe('a login in the operations', () => {
     expect(env).toMatch(/^ {2}simple_username: user # username that logs in with the password of POST \/auth\/simple\/login/m);
   });
 });
+
+describe('a path parameter with a name of its own', () => {
+  it('where the paths of its shape name their item otherwise, names the same item', async () => {
+    const { dir, cleanup } = await tempDir();
+    cleanups.push(cleanup);
+    const ok = (schema?: object) => ({ 200: { description: 'ok', ...(schema ? { content: { 'application/json': { schema } } } : {}) } });
+    const param = (name: string) => ({ name, in: 'path', required: true, schema: { type: 'string' } });
+    const doc = {
+      openapi: '3.0.3',
+      info: { title: 'flags', version: '1' },
+      servers: [{ url: 'https://api.example.test' }],
+      paths: {
+        '/projects/{projectId}/features': {
+          parameters: [param('projectId')],
+          post: {
+            requestBody: {
+              content: { 'application/json': { schema: { type: 'object', required: ['name'], properties: { name: { type: 'string', example: 'f' } } } } },
+            },
+            responses: {
+              201: { description: 'made', content: { 'application/json': { schema: { type: 'object', properties: { name: { type: 'string' } } } } } },
+            },
+          },
+        },
+        '/projects/{projectId}/features/{featureName}': { parameters: [param('projectId'), param('featureName')], get: { responses: ok() } },
+        '/projects/{projectId}/features/{child}/parents': { parameters: [param('projectId'), param('child')], get: { responses: ok() } },
+        // another shape: its {child} names nothing the input makes
+        '/projects/{projectId}/links/{child}': { parameters: [param('projectId'), param('child')], get: { responses: ok() } },
+      },
+    };
+    await writeFile(path.join(dir, 'flags.json'), JSON.stringify(doc));
+    const r = await importApi(['flags.json'], { cwd: dir });
+    expect(r.findings).toEqual([]);
+    const paths = Object.entries(texts(r))
+      .filter(([rel]) => rel.startsWith('resources/'))
+      .flatMap(([, text]) => Object.values((parse(text) as { operations: Record<string, { path: string }> }).operations).map((o) => o.path));
+    expect(paths).toContain('/projects/{{env.project_id}}/features/{{feature.name}}/parents');
+    expect(paths).toContain('/projects/{{env.project_id}}/links/{{env.child}}');
+  });
+});

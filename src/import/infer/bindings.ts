@@ -78,6 +78,7 @@ export class Resolver {
       this.fromLink(e, part.name) ??
       this.fromPath(e, part.name, index) ??
       this.fromParamName(e, part.name) ??
+      this.fromSameShape(e, part.name, index) ??
       this.fromCreateBody(e, part.name, index) ??
       this.userParam(e, part.name, index)
     );
@@ -140,6 +141,23 @@ export class Resolver {
       return { ref: this.extractions.ref(producer, found.path, why, found.listPath), why };
     }
     return undefined;
+  }
+
+  /**
+   * `{child}` in `/projects/{projectId}/features/{child}/dependencies`, where the paths of that
+   * shape (shorter ones, resolved first) name their item `{featureName}`, bound to
+   * `{{feature.name}}`: one place of one URL template names one thing, whatever the name.
+   */
+  private fromSameShape(e: Endpoint, name: string, index: number): Bound | undefined {
+    const shape = shapeOf(e.segments.slice(0, index + 1));
+    const found = new Map<string, { other: string; why: string }>();
+    for (const [key, bound] of this.inherited) {
+      const at = key.lastIndexOf('#');
+      if (key.slice(0, at) === shape && key.slice(at + 1) !== name) found.set(bound.ref, { other: key.slice(at + 1), why: bound.why });
+    }
+    if (found.size !== 1) return undefined;
+    const [[ref, { other, why }]] = [...found];
+    return { ref, why: `{${name}} of ${e.ops[0].key} stands where {${other}} does in the paths ${shape}: ${why}` };
   }
 
   /**
