@@ -50,7 +50,11 @@ export async function proveCreateFirst(
     };
     const creates = e.creates.filter((c) => ctx.project.operations.has(c));
     if (!creates.length) {
-      ask(`no create of ${e.scope} runs before it: the list needs something there (made by hand, or a create added to the project)`);
+      ask(
+        e.after.length
+          ? `it runs after ${e.after.join(', ')} already: what it lists is not what the create made`
+          : `the project has no create of ${e.scope}: the list needs something there (made by hand, or a create added to the project)`,
+      );
       continue;
     }
     const refused = creates.map((c) => [c, refusedIn(ctx, c)] as const);

@@ -64,9 +64,11 @@ export function emptyListHint(result: OperationResult): string | undefined {
   const e = emptyListOf(result);
   if (!e) return undefined;
   const found = `the list found nothing: ${e.producer} (\`${e.path}\`) listed no item`;
-  if (!e.creates.length) return `${found}, and no create of ${e.scope} runs before it: nothing was there to list`;
   const [create] = e.creates;
-  return `${found}: it ran before anything was created. \`depends_on: [${create}]\` on ${e.producer} runs ${create} first (\`flow calibrate ${result.operation} --writes\` tries it and proposes it)`;
+  if (create)
+    return `${found}, and nothing makes it run after a create of ${e.scope}. \`depends_on: [${create}]\` on ${e.producer} runs ${create} first (\`flow calibrate ${result.operation} --writes\` tries it and proposes it)`;
+  if (e.after.length) return `${found}, even after ${e.after.join(', ')}: what it lists is not what the create made`;
+  return `${found}, and the project has no create of ${e.scope}: nothing was there to list`;
 }
 
 /**

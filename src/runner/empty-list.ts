@@ -12,6 +12,8 @@ export interface EmptyList {
   path: string;
   /** the creates of the resource the list does not run after yet, and that do not need the list */
   creates: string[];
+  /** the creates of the resource it runs after already (and still found nothing) */
+  after: string[];
 }
 
 /** The producer of `scope.field` that ran, passed, and whose fan-out extraction of it found no item; undefined when none did. */
@@ -23,12 +25,13 @@ export function emptyList(graph: ProjectGraph, latest: (op: string) => Operation
     const got = result?.extracted[field];
     if (result?.status !== 'passed' || !spec || !isFanOutPath(spec.path) || !Array.isArray(got) || got.length) continue;
     const before = new Set(prerequisites(graph, producer));
-    const creates = (project.resources.get(scope)?.operations ?? []).filter((id) => {
+    const all = (project.resources.get(scope)?.operations ?? []).filter((id) => {
       const op = project.operations.get(id);
-      // a create that needs the list first would make a cycle
-      return op && !before.has(id) && writeTarget(graph, op).kind === 'create' && !prerequisites(graph, id).includes(producer);
+      return op && writeTarget(graph, op).kind === 'create';
     });
-    return { producer, path: spec.path, creates };
+    // a create that needs the list first would make a cycle
+    const creates = all.filter((id) => !before.has(id) && !prerequisites(graph, id).includes(producer));
+    return { producer, path: spec.path, creates, after: all.filter((id) => before.has(id)) };
   }
   return undefined;
 }
@@ -37,8 +40,8 @@ export function emptyList(graph: ProjectGraph, latest: (op: string) => Operation
 export function emptyListOf(result: OperationResult): (EmptyList & { reference: string; field: string; scope: string }) | undefined {
   const d = result.error?.code === 'E_VAR_UNRESOLVED' ? result.error.details : undefined;
   const e = d?.emptyList as Partial<EmptyList> | undefined;
-  if (!e || typeof e.producer !== 'string' || typeof e.path !== 'string' || !Array.isArray(e.creates)) return undefined;
+  if (!e || typeof e.producer !== 'string' || typeof e.path !== 'string' || !Array.isArray(e.creates) || !Array.isArray(e.after)) return undefined;
   if (typeof d!.reference !== 'string' || typeof d!.field !== 'string' || typeof d!.scope !== 'string') return undefined;
-  const creates = e.creates.filter((c): c is string => typeof c === 'string');
-  return { producer: e.producer, path: e.path, creates, reference: d!.reference, field: d!.field, scope: d!.scope };
+  const ids = (list: unknown[]) => list.filter((c): c is string => typeof c === 'string');
+  return { producer: e.producer, path: e.path, creates: ids(e.creates), after: ids(e.after), reference: d!.reference, field: d!.field, scope: d!.scope };
 }

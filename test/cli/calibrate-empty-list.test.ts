@@ -89,11 +89,29 @@ it('flow run says the list found nothing, and which depends_on runs a create fir
   const r = await flow(dir, ['run', 'thing.get_of_client']);
   expect(r.stdout).toContain('E_VAR_UNRESOLVED');
   expect(r.stdout).toContain(
-    'hint: the list found nothing: thing.list_of_client (`$.data.things[*].name`) listed no item: it ran before anything was created. `depends_on: [thing.create]` on thing.list_of_client runs thing.create first (`flow calibrate thing.get_of_client --writes` tries it and proposes it)',
+    'hint: the list found nothing: thing.list_of_client (`$.data.things[*].name`) listed no item, and nothing makes it run after a create of thing. `depends_on: [thing.create]` on thing.list_of_client runs thing.create first (`flow calibrate thing.get_of_client --writes` tries it and proposes it)',
   );
   // the JUnit report says it too
   const junit = await flow(dir, ['run', 'thing.get_of_client', '--reporter', 'junit']);
   expect(junit.stdout).toContain('hint: the list found nothing: thing.list_of_client');
+});
+
+it('a list that stays empty after its create: the hint and calibrate say so, and propose nothing', async () => {
+  const files = FILES(true);
+  files['resources/gadgets.yaml'] = files['resources/gadgets.yaml']!.replace(
+    'expect_status: 200, extract: { id_2',
+    'depends_on: [gadget.create], expect_status: 200, extract: { id_2',
+  );
+  const dir = await writeProject(files);
+  const r = await flow(dir, ['run', 'gadget.get']);
+  expect(r.stdout).toContain(
+    'hint: the list found nothing: gadget.list (`$.data.gadgets[*].id`) listed no item, even after gadget.create: what it lists is not what the create made',
+  );
+  const c = await flow(dir, ['calibrate', '--writes', '--destructive', 'gadget.get']);
+  expect(c.stdout).toContain('## Proposals\n\nNone');
+  expect(c.stdout).toContain(
+    '**gadget.get**: {{gadget.id_2}} was never produced: gadget.list answered 200 with no item at `$.data.gadgets[*].id`; it runs after gadget.create already',
+  );
 });
 
 it('calibrate proves a create first, proposes depends_on on the list, and a run is green after', async () => {
