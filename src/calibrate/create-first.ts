@@ -1,5 +1,5 @@
 // A read that failed because the list its value comes from found no item (a fresh server's
-// lists are empty, and the list ran before anything was created): the list is tried after a
+// lists are empty, and nothing made the list run after a create): the list is tried after a
 // create of its resource, on a fork of its own (cleaned up as any try). When the list then finds
 // an item and the read passes, `depends_on: [<the create>]` on the list is proposed, with the
 // try's answers; a create the safety flags refuse is never sent, and a question says so.

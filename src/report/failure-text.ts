@@ -58,7 +58,7 @@ function sameLine(a: Loc, b: Loc): boolean {
 
 /**
  * A value the list that extracts it was to give, and the list found no item (the runner's
- * details): it ran before anything was made, and what would run a create first.
+ * details): the `depends_on` that would run a create of its resource first, when one would.
  */
 export function emptyListHint(result: OperationResult): string | undefined {
   const e = emptyListOf(result);
