@@ -13,6 +13,8 @@ interface Change {
   value: unknown;
   /** for an extraction: the node may be a string or a `{ path, source }` map */
   extract?: boolean;
+  /** an item added to the sequence at `path` (made when absent; the user's items and their comments kept) */
+  append?: boolean;
 }
 
 export async function applyCalibration(
@@ -39,6 +41,10 @@ export async function applyCalibration(
   for (const [file, changes] of byFile) {
     const changed = await editYamlFile(project.dir, file, (doc) => {
       for (const c of changes) {
+        if (c.append) {
+          appendTo(doc, c.path, c.value);
+          continue;
+        }
         const atPath = c.extract && typeof doc.getIn(c.path) !== 'string';
         const target = atPath ? [...c.path, 'path'] : c.path;
         // a field under a value written as a scalar (`body: null`, or a body the same round
@@ -76,6 +82,7 @@ function located(project: Project, e: Exclude<Edit, { kind: 'login' }>, paths: R
   if (e.kind === 'body') return [op.file, { path: [...op.yamlPath, 'body'], value: e.value }];
   if (e.kind === 'body_field') return [op.file, { path: [...op.yamlPath, 'body', ...e.field.split('.')], value: e.value }];
   if (e.kind === 'path_ref') return [op.file, { path: [...op.yamlPath, 'path'], value: paths.get(op.id)! }];
+  if (e.kind === 'depends_on') return [op.file, { path: [...op.yamlPath, 'depends_on'], value: e.to, append: true }];
   const spec = op.extract.find((x) => x.name === e.name);
   if (!spec) return [op.file, { path: [...op.yamlPath, 'extract', e.name], value: e.to }];
   return [spec.file, { path: spec.yamlPath, value: e.to, extract: true }];
@@ -114,6 +121,17 @@ async function writeLogin(project: Project, e: Extract<Edit, { kind: 'login' }>)
     if (changed) written.push(env.file);
   }
   return written;
+}
+
+/** `value` added to the sequence at `at`, unless it is there; a scalar written there (a lint warning) becomes its first item. */
+function appendTo(doc: Document.Parsed, at: YamlPath, value: unknown): void {
+  const node = doc.getIn(at, true);
+  if (isSeq(node)) {
+    if (!node.items.some((i) => (isScalar(i) ? i.value : i) === value)) node.add(value);
+    return;
+  }
+  const first = isScalar(node) && node.value !== null && node.value !== '' ? [node.value] : [];
+  doc.setIn(at, doc.createNode([...first.filter((v) => v !== value), value]));
 }
 
 function addImport(doc: Document.Parsed, pattern: string): boolean {

@@ -12,6 +12,7 @@ import { createRedactor, type Redactor } from '../redact/index.js';
 import { diagnose, observedOf } from './diagnose.js';
 import { targetOf, withEdits } from './model.js';
 import { planCalibration } from './safety.js';
+import { proveCreateFirst } from './create-first.js';
 import { proveLinks } from './prove-links.js';
 import { withTentativeValues, type Tentative } from './unset-fields.js';
 import type { SearchContext } from './repair.js';
@@ -61,6 +62,8 @@ async function calibrateOn(root: Runner, project: Project, asked: readonly strin
   const probes: Probe[] = [];
   // each operation is tried once as each other actor (other-actor.ts), whatever the round
   const triedAs = new Set<string>();
+  // each list is tried once after each create (create-first.ts), whatever the round
+  const triedAfter = new Map<string, string>();
   // a value tried for each variable nobody gave that is only a body field: proposed where it passes
   const tried = withTentativeValues(
     project,
@@ -79,6 +82,7 @@ async function calibrateOn(root: Runner, project: Project, asked: readonly strin
   const redactor = options.redactor!;
   const isSecret = (text: string): boolean => redactor.text(text) !== text;
   const tryRun = (p: Project, id: string, purpose: string) => runOne(root, project, p, id, options, record(probes, purpose));
+  const tryWith = (p: Project, id: string, purpose: string, also: readonly string[]) => runWith(root, project, p, id, also, options, record(probes, purpose));
   const fieldSchema = options.fieldSchema;
   while (rounds < MAX_ROUNDS) {
     rounds++;
@@ -101,8 +105,12 @@ async function calibrateOn(root: Runner, project: Project, asked: readonly strin
     // ids given from outside: linked to their producer where this round's answers prove it
     const linked = await proveLinks(model, plan, results, round.responses, { project: model, edited, pending, tryRun, fieldSchema, isSecret });
     found.proposals.push(...linked.proposals);
-    // a 404 whose link is proven is answered
-    questions = [...found.questions.filter((q) => !linked.proven.has(q.operation)), ...linked.questions];
+    // a value a list was to give and the list found nothing: the list tried after a create
+    const listed = await proveCreateFirst(results, { project: model, graph, flags: options, edited, pending, tried: triedAfter, tryWith });
+    found.proposals.push(...listed.proposals);
+    // a 404 whose link is proven is answered; an empty list says what its try showed
+    const answered = (id: string) => linked.proven.has(id) || listed.handled.has(id);
+    questions = [...found.questions.filter((q) => !answered(q.operation)), ...linked.questions, ...listed.questions];
     const fresh = found.proposals.filter((p) => p.edit.kind !== 'login');
     proposals.push(...found.proposals);
     if (!fresh.length) break;
@@ -219,6 +227,26 @@ async function runPlan(
       if (answer) responses.set(id, answer);
     }
     return { results, responses };
+  });
+}
+
+/** One try: the operation (its prerequisites first) on a runner of its own; its result and those of `also` in the same try. */
+async function runWith(
+  root: Runner,
+  base: Project,
+  project: Project,
+  operation: string,
+  also: readonly string[],
+  options: CalibrateOptions,
+  onEvent: RunnerOptions['onEvent'],
+): Promise<Map<string, OperationResult>> {
+  return withRunner(root, base, project, undefined, { onEvent: events(options, onEvent) }, options, async (runner) => {
+    const out = new Map([[operation, await runner.run(operation)]]);
+    for (const id of also) {
+      const r = runner.result(id);
+      if (r) out.set(id, r);
+    }
+    return out;
   });
 }
 

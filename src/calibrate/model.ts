@@ -20,6 +20,7 @@ export function withEdits(project: Project, edits: readonly Edit[]): Project {
     else if (e.kind === 'body') operations.set(op.id, { ...op, body: e.value });
     else if (e.kind === 'body_field') operations.set(op.id, { ...op, body: withField(op.body, e.field.split('.'), e.value) });
     else if (e.kind === 'path_ref') operations.set(op.id, { ...op, path: op.path.split(e.from).join(e.to) });
+    else if (e.kind === 'depends_on') operations.set(op.id, withDependency(op, e.to));
     else operations.set(op.id, { ...op, actor: e.to });
   }
   return { ...project, operations, actors };
@@ -29,6 +30,13 @@ function withExtract(op: Operation, name: string, path: string): ExtractSpec[] {
   if (op.extract.some((x) => x.name === name)) return op.extract.map((x) => (x.name === name ? { ...x, path } : x));
   // a new extraction: located where --apply writes it
   return [...op.extract, { name, path, source: 'jsonpath', file: op.file, yamlPath: [...op.yamlPath, 'extract', name], loc: op.loc }];
+}
+
+/** The operation with `to` added to its `depends_on` (the graph reads the list as written, when it is one). */
+function withDependency(op: Operation, to: string): Operation {
+  const written = Array.isArray(op.raw.depends_on) ? (op.raw.depends_on as unknown[]) : op.dependsOn;
+  if (written.includes(to)) return op;
+  return { ...op, dependsOn: [...op.dependsOn, to], raw: { ...op.raw, depends_on: [...written, to] } };
 }
 
 /** `body` with the value at the path of keys (maps made on the way); a body that is not a map stays as it is. */
@@ -89,6 +97,8 @@ export function targetOf(e: Edit): string {
       return `${e.operation} body ${e.field}`;
     case 'path_ref':
       return `${e.operation} path ${e.from}`;
+    case 'depends_on':
+      return `${e.operation} depends_on ${e.to}`;
     default:
       return `${e.operation} ${e.kind}`;
   }

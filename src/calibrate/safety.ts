@@ -12,7 +12,7 @@ import type { CalibrationPlan, NotRun, SafetyFlags } from './types.js';
 const READS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
 /** Why `op` may not be sent under `flags`; undefined when it may. */
-function refusal(op: Operation, flags: SafetyFlags): string | undefined {
+export function refusal(op: Operation, flags: SafetyFlags): string | undefined {
   if (READS.has(op.method)) return undefined;
   const bulk = (op.method === 'PATCH' || op.method === 'PUT') && !op.path.includes('{{');
   if (op.method === 'DELETE' || bulk) {

@@ -18,6 +18,8 @@ export type Edit =
   | { kind: 'path_ref'; operation: string; from: string; to: string }
   /** a new actor file for the login a 401's WWW-Authenticate asks for, and the pattern that loads it */
   | { kind: 'login'; actor: string; scheme: 'basic' | 'bearer'; variable?: string; secret: string; pattern?: string }
+  /** an operation added to `depends_on`: a list run after a create of its resource finds what it lists */
+  | { kind: 'depends_on'; operation: string; to: string }
   /** the actor's credential header in the other standard form (`Bearer <token>` / the raw token) */
   | { kind: 'header_form'; actor: string; place: 'inject' | 'api_key'; header: string; from: string; to: string };
 

@@ -3,7 +3,7 @@
 // already redacted; this module only lays it out. The Vitest failure message and the CLI's
 // JUnit and Markdown reports share it, so a failure reads the same everywhere.
 import { displayLoc, type Loc } from '../project/index.js';
-import type { AssertRecord, OperationResult, RequestRecord, ResponseRecord } from '../runner/index.js';
+import { emptyListOf, type AssertRecord, type OperationResult, type RequestRecord, type ResponseRecord } from '../runner/index.js';
 
 const BODY_LINES = 20;
 const BODY_CHARS = 2_000;
@@ -24,7 +24,7 @@ export function failureMessage(result: OperationResult, cwd: string, text: strin
   const loc = result.error?.loc ?? result.loc;
   const code = result.error?.code ?? 'E_FAILED';
   const lines = [`${code}: ${text}`, `  at ${where(loc, cwd)} (${result.operation})`];
-  const hint = calibrateHint(result);
+  const hint = emptyListHint(result) ?? calibrateHint(result);
   if (hint) lines.push(`  hint: ${hint}`);
   lines.push(...failureDetails(result, { cwd }));
   return lines.join('\n');
@@ -54,6 +54,21 @@ export function failureDetails(result: OperationResult, { exchange = true, cwd }
 
 function sameLine(a: Loc, b: Loc): boolean {
   return a.file === b.file && a.line === b.line;
+}
+
+/**
+ * A value the list that extracts it was to give, and the list found no item (the runner's
+ * details): the `depends_on` that would run a create of its resource first, when one would.
+ */
+export function emptyListHint(result: OperationResult): string | undefined {
+  const e = emptyListOf(result);
+  if (!e) return undefined;
+  const found = `the list found nothing: ${e.producer} (\`${e.path}\`) listed no item`;
+  const [create] = e.creates;
+  if (create)
+    return `${found}, and nothing makes it run after a create of ${e.scope}. \`depends_on: [${create}]\` on ${e.producer} runs ${create} first (\`flow calibrate ${result.operation} --writes\` tries it and proposes it)`;
+  if (e.after.length) return `${found}, even after ${e.after.join(', ')}: what it lists is not what the create made`;
+  return `${found}, and the project has no create of ${e.scope}: nothing was there to list`;
 }
 
 /**

@@ -22,6 +22,6 @@ export const DOCUMENT_REPORTERS: Record<'json' | 'junit' | 'markdown', (report: 
   junit: (report) => junitReport(report),
   markdown: markdownReport,
 };
-export { assertLine, errorText, failureDetails, failureMessage, where } from './failure-text.js';
+export { assertLine, emptyListHint, errorText, failureDetails, failureMessage, where } from './failure-text.js';
 export { displayPath } from '../project/index.js';
 export { workflowCommand } from './github.js';

@@ -10,6 +10,7 @@ import type { RunContext, Trace } from './context.js';
 import { executeOnce, type OnceResult } from './execute.js';
 import { forEach } from './loops.js';
 import { probeOnce, type ProbeOutcome } from './probe.js';
+import { emptyList } from './empty-list.js';
 import { errorRecord } from './records.js';
 import { unsetNames, needsVars } from './unset-vars.js';
 import { scheduleOrder } from '../graph/index.js';
@@ -246,7 +247,7 @@ export class Scheduler {
     return this.ended(result);
   }
 
-  /** E_VAR_UNRESOLVED gains the operations that could produce the value. */
+  /** E_VAR_UNRESOLVED gains the operations that could produce the value, and the list among them that found nothing. */
   private explain(err: unknown): unknown {
     if (!hasCode(err) || err.code !== 'E_VAR_UNRESOLVED') return err;
     const details = (err as FlowError).details ?? {};
@@ -256,7 +257,9 @@ export class Scheduler {
       ? `; produced by ${producers.join(', ')}`
       : `; no operation extracts ${scalarText(details.scope)}.${scalarText(details.field)}`;
     (err as FlowError).message += hint;
-    (err as FlowError).details = { ...details, producers };
+    // a list that ran and found nothing: the reporters say so, calibrate tries it after a create
+    const empty = emptyList(this.ctx.graph, (op) => this.latest.get(op), String(details.scope), String(details.field));
+    (err as FlowError).details = { ...details, producers, ...(empty ? { emptyList: empty } : {}) };
     return err;
   }
 

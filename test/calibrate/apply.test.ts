@@ -26,3 +26,30 @@ it('a body, then a field inside it, in the same file', async () => {
   expect(text).toMatch(/body:\n\s+environment: development/);
   expect((await loadProject(dir)).operations.get('thing.create')?.body).toEqual({ environment: 'development' });
 });
+
+it('a depends_on entry is added to the list as written (its comment kept), or starts one', async () => {
+  const dir = await writeProject({
+    'flow.yaml': 'version: 1\nimports: [resources/*.yaml]\n',
+    'resources/thing.yaml': [
+      'name: thing',
+      'operations:',
+      '  setup: { method: POST, path: /api/setup }',
+      '  create: { method: POST, path: /api/things, extract: { id: $.data.id } }',
+      '  list:',
+      '    path: /api/things',
+      '    depends_on:',
+      '      - thing.setup # the account first',
+      '  search: { path: /api/search }',
+      '',
+    ].join('\n'),
+  });
+  const project = await loadProject(dir);
+  const add = (operation: string, to: string): Proposal => ({ operation, observed, why: 'listed', edit: { kind: 'depends_on', operation, to } });
+  await applyCalibration(project, [add('thing.list', 'thing.create'), add('thing.search', 'thing.create')], [], new Map());
+  const text = await readFile(path.join(dir, 'resources/thing.yaml'), 'utf8');
+  expect(text).toContain('    depends_on:\n      - thing.setup # the account first\n      - thing.create\n');
+  expect(text).toContain('search: { path: /api/search, depends_on: [ thing.create ] }');
+  const again = await loadProject(dir);
+  expect(again.operations.get('thing.list')?.dependsOn).toEqual(['thing.setup', 'thing.create']);
+  expect(again.operations.get('thing.search')?.dependsOn).toEqual(['thing.create']);
+});

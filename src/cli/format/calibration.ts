@@ -83,6 +83,8 @@ function title(e: Edit): string {
       return 'body';
     case 'path_ref':
       return `path ${e.from}`;
+    case 'depends_on':
+      return `depends_on ${e.to}`;
     case 'login':
       return `login (new actor ${e.actor})`;
     default:
@@ -102,6 +104,8 @@ function describe(e: Edit): string {
       return `add \`body: ${JSON.stringify(e.value)}\` (sent as JSON)`;
     case 'path_ref':
       return `\`${e.from}\` -> \`${e.to}\` in \`path\``;
+    case 'depends_on':
+      return `add \`${e.to}\` to \`depends_on\` (it runs first)`;
     case 'login':
       return [
         `new \`actors/${e.actor}.yaml\` (\`strategy: ${e.scheme}\`${e.scheme === 'basic' ? `, \`username: "{{env.${e.variable}}}"\` with \`${e.variable}: <SET_VIA_--var>\` in the environment, \`password: !secret ${e.secret}\`` : `, \`token: "{{secret.${e.secret}}}"\``})`,

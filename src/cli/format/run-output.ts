@@ -1,6 +1,6 @@
 // What `flow run` prints: pure functions of run events and results (already redacted).
 import { displayLoc, type Loc } from '../../project/index.js';
-import { failureDetails } from '../../report/index.js';
+import { emptyListHint, failureDetails } from '../../report/index.js';
 import type { ErrorRecord, OperationResult, RequestRecord, ResponseRecord, RunEvent, RunSummary } from '../../runner/index.js';
 
 export interface RunFormatOptions {
@@ -54,7 +54,8 @@ export function formatResult(r: OperationResult, o: RunFormatOptions): string {
   if (r.status === 'skipped') return `${paint(o.color, 33)('-')} ${r.operation}${via}  skipped: ${r.skippedBecause}\n`;
   const logs = o.verbose ? hookLogLines(r) : '';
   if (r.status === 'passed') return `${paint(o.color, 32)('✔')} ${r.operation}${via}  ${r.ms} ms\n${logs}`;
-  return `${paint(o.color, 31)('✖')} ${r.operation}${via}\n${logs}${formatError(r.error, o)}${o.quiet ? '' : details(r, o)}`;
+  const hint = emptyListHint(r);
+  return `${paint(o.color, 31)('✖')} ${r.operation}${via}\n${logs}${formatError(r.error, o)}${hint ? `    hint: ${hint}\n` : ''}${o.quiet ? '' : details(r, o)}`;
 }
 
 /**
