@@ -1,7 +1,8 @@
 // What a write made that the run's state does not record (docs/format.md#ownership): a create
 // whose answer failed its checks (201 where 200 was expected: the thing exists all the same),
-// a probe's create, and a POST that answered 201 Created with the name the request gave it
-// (a clone: `POST /features/{{feature.name}}/clone` with `{"name": "copy-…"}`). Each is kept
+// a probe's create, a POST that answered 201 Created with the name the request gave it (a
+// clone: `POST /features/{{feature.name}}/clone` with `{"name": "copy-…"}`), and a create that
+// extracts nothing (a 201 in a collection: reported left when nothing names it). Each is kept
 // aside for the clean-up, named by the field its removal's path reads: from what the create
 // extracts, else the answer, else (a create's answer that echoes nothing) the body it sent. A POST
 // shaped as a create that extracts nothing yet is kept aside by the id its answer gives
