@@ -11,9 +11,10 @@ export type WriteTarget =
   | { kind: 'read' }
   /**
    * a POST that starts an instance of its own resource: it extracts what the answer names, or
-   * it is expected to answer 201 Created in a collection of the resource (`createsInCollection`)
+   * (`byStatus`) it extracts nothing and is expected to answer 201 Created in a collection of the
+   * resource (`createsInCollection`): it made something only when it answers 201
    */
-  | { kind: 'create' }
+  | { kind: 'create'; byStatus?: true }
   /**
    * a write on the instance its path names last (`/projects/{{project.id}}/items/{{item.id}}` acts
    * on the item), or before a scope the server has (`/features/{{feature.name}}/environments/{{environment.name}}/on`
@@ -30,6 +31,7 @@ export type WriteTarget =
 const READS = new Set(['GET', 'HEAD', 'OPTIONS']);
 const READ: WriteTarget = { kind: 'read' };
 const CREATE: WriteTarget = { kind: 'create' };
+const CREATE_BY_STATUS: WriteTarget = { kind: 'create', byStatus: true };
 const GIVEN: WriteTarget = { kind: 'given' };
 const SWITCH: WriteTarget = { kind: 'switch' };
 const ACTION: WriteTarget = { kind: 'action' };
@@ -39,7 +41,7 @@ export function writeTarget(graph: ProjectGraph, op: Operation): WriteTarget {
   const path = pathSites(graph, op);
   const named = path.filter(namesInstance);
   // A POST under a parent (`/projects/{{project.id}}/items`) that extracts, or answers 201 there, makes a new item.
-  if (isCreate(graph, op, named)) return CREATE;
+  if (isCreate(graph, op, named)) return createsInstance(op) ? CREATE : CREATE_BY_STATUS;
   const last = actedOn(graph, op, named);
   if (last)
     return { kind: 'instance', resource: last.expr.scope, field: last.expr.field, ...(last.expr.index !== undefined ? { index: last.expr.index } : {}) };

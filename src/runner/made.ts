@@ -24,7 +24,9 @@ export function keepMade(ctx: RunContext, op: Operation, res: FlowResponse, acto
   if (ctx.state.started !== startedBefore || op.method !== 'POST' || res.status < 200 || res.status >= 300) return;
   const path = requestPath(res);
   const origin = { operation: op.id, ...(actor ? { actor } : {}), ...(path ? { path } : {}) };
-  const creates = targetOf(ctx, op).kind === 'create';
+  const t = targetOf(ctx, op);
+  // a create by its 201 alone: another 2xx may hand back what was there (then as any POST, below)
+  const creates = t.kind === 'create' && (!t.byStatus || res.status === 201);
   const values = creates || res.status === 201 ? named(ctx, op, res, creates) : undefined;
   // a POST shaped as a create that extracts nothing yet (origin-removal.ts): the id its answer gives
   // (not a 200 with the id the request sent: a create given an id that exists may answer so, with someone's)

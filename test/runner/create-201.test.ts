@@ -26,13 +26,16 @@ beforeEach(async () => {
   answersId = true;
   let next = 0;
   srv = await serveCrud((req, res, text) => {
-    if (typeof jsonBody(req, res, text) === 'symbol') return;
+    const body = jsonBody(req, res, text) as { id?: string } | undefined;
+    if (typeof body === 'symbol') return;
     const path = (req.url ?? '/').replace(/\?.*$/, '');
     if (req.method !== 'GET') writes.push(`${req.method} ${path}`);
     const seg = path.split('/').slice(1).map(decodeURIComponent);
     if (req.method === 'GET' && path === '/projects') return send(res, 200, { projects: [...projects.values()].map((p) => ({ id: p.id })) });
     const project = seg[0] === 'projects' ? projects.get(seg[1]) : undefined;
     if (req.method === 'POST' && (path === '/tokens' || (project && seg[2] === 'tokens' && seg.length === 3))) {
+      // given the id of a token there already, it answers that token: 200, nothing made
+      if (body?.id && tokens.has(body.id)) return send(res, 200, { id: body.id, secret: `s-${body.id}` });
       const id = `t${++next}`;
       tokens.set(id, project?.id ?? '');
       return send(res, 201, answersId ? { id, secret: `s-${id}` } : { secret: `s-${id}` });
@@ -123,5 +126,15 @@ describe('where a 201 does not make a POST a create', () => {
     expect(resultOf(summary, 'archive.set').skippedBecause).toMatch(/would act on project\[1\] \(id p0\), which this run did not create/);
     expect(writes).toEqual([]);
     expect(projects.get('p0')).toEqual({ id: 'p0' });
+  });
+
+  it('a 200 where 201 was expected made nothing: the token it answers (someone else’s) is not removed', async () => {
+    const { runner } = await load(files([CREATE.replace('{ name: mine }', '{ id: theirs }'), DELETE, PURGE]));
+    expect(outcomes(await runner.runMany(['token.create']))).toEqual([['token.create', 'failed', 'E_STATUS_MISMATCH']]);
+    const report = await runner.cleanUp();
+    expect(report.deleted).toEqual([]);
+    expect(report.left).toEqual([]);
+    expect(writes).toEqual(['POST /projects/p0/tokens']);
+    expect([...tokens]).toEqual([['theirs', 'p0']]);
   });
 });
