@@ -33,8 +33,9 @@ export function keepMade(ctx: RunContext, op: Operation, res: FlowResponse, acto
   let id = values === undefined && createShaped(ctx, op) ? answerId(res) : undefined;
   if (id !== undefined && res.status !== 201 && idIn(sentObject(res)) === id) id = undefined;
   if (values) {
-    // with no removal to name it, the id its answer gives (the clean-up finds a DELETE from where it was made)
-    if (creates && values.id === undefined && !removalsOf(ctx, op.resource).length) {
+    // the id its answer gives: with no removal to name it (the clean-up finds a DELETE from where it
+    // was made), and for a create that extracts nothing, as for a POST shaped as one (`{"data": {"id": …}}` too)
+    if (creates && values.id === undefined && ((t.kind === 'create' && t.byStatus) || !removalsOf(ctx, op.resource).length)) {
       const made = answerId(res);
       if (made !== undefined) values.id = made;
     }

@@ -18,12 +18,15 @@ let tokens: Map<string, string>;
 let writes: string[];
 /** the answer to a token's create names it by `id` (else only by its secret) */
 let answersId: boolean;
+/** ... under `data` */
+let wraps: boolean;
 
 beforeEach(async () => {
   projects = new Map([['p0', { id: 'p0' }]]);
   tokens = new Map([['theirs', 'p0']]);
   writes = [];
   answersId = true;
+  wraps = false;
   let next = 0;
   srv = await serveCrud((req, res, text) => {
     const body = jsonBody(req, res, text) as { id?: string } | undefined;
@@ -38,7 +41,8 @@ beforeEach(async () => {
       if (body?.id && tokens.has(body.id)) return send(res, 200, { id: body.id, secret: `s-${body.id}` });
       const id = `t${++next}`;
       tokens.set(id, project?.id ?? '');
-      return send(res, 201, answersId ? { id, secret: `s-${id}` } : { secret: `s-${id}` });
+      const made = answersId ? { id, secret: `s-${id}` } : { secret: `s-${id}` };
+      return send(res, 201, wraps ? { data: made } : made);
     }
     if (project && seg[2] === 'archive' && seg.length === 3 && req.method === 'POST') {
       project.archived = true;
@@ -90,6 +94,16 @@ describe('a POST expected to answer 201 in a collection, extracting nothing', ()
     // someone else's project and token are as they were
     expect([...tokens]).toEqual([['theirs', 'p0']]);
     expect(projects.get('p0')).toEqual({ id: 'p0' });
+  });
+
+  it('an id its answer wraps names it for a DELETE that reads the token’s id', async () => {
+    wraps = true;
+    const { runner } = await load(files([CREATE, 'delete: { method: DELETE, path: "/projects/{{project.id}}/tokens/{{token.id}}", expect_status: 204 }']));
+    expect(outcomes(await runner.runMany(['token.create']))).toEqual([['token.create', 'passed', undefined]]);
+    const report = await runner.cleanUp();
+    expect(report.deleted).toEqual([{ resource: 'token', id: 't1', createdBy: 'token.create', via: 'token.delete', status: 204 }]);
+    expect(writes).toEqual(['POST /projects/p0/tokens', 'DELETE /projects/p0/tokens/t1']);
+    expect([...tokens]).toEqual([['theirs', 'p0']]);
   });
 
   it('what no DELETE can name is reported left, with why', async () => {
