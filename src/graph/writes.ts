@@ -1,7 +1,7 @@
-// What a write acts on (docs/format.md#ownership), from the method, the path's references and
-// the extractions alone: the runner refuses a write on an instance this run did not create,
-// holds back a switch nobody named, and cleans up what its creates made; lint warns where a
-// list feeds a write.
+// What a write acts on (docs/format.md#ownership), from the method, the path's references, the
+// extractions and the expected status alone (and the paths of the project beside it): the
+// runner refuses a write on an instance this run did not create, holds back a switch nobody
+// named, and cleans up what its creates made; lint warns where a list feeds a write.
 import type { Operation } from '../project/index.js';
 import type { ProjectGraph } from './build.js';
 import type { RefSite } from './sites.js';
@@ -9,8 +9,12 @@ import type { RefSite } from './sites.js';
 export type WriteTarget =
   /** GET, HEAD, OPTIONS: changes nothing */
   | { kind: 'read' }
-  /** a POST that starts an instance of its own resource (it extracts what the answer names) */
-  | { kind: 'create' }
+  /**
+   * a POST that starts an instance of its own resource: it extracts what the answer names, or
+   * (`byStatus`) it extracts nothing and is expected to answer 201 Created in a collection of the
+   * resource (`createsInCollection`): it made something only when it answers 201
+   */
+  | { kind: 'create'; byStatus?: true }
   /**
    * a write on the instance its path names last (`/projects/{{project.id}}/items/{{item.id}}` acts
    * on the item), or before a scope the server has (`/features/{{feature.name}}/environments/{{environment.name}}/on`
@@ -27,6 +31,7 @@ export type WriteTarget =
 const READS = new Set(['GET', 'HEAD', 'OPTIONS']);
 const READ: WriteTarget = { kind: 'read' };
 const CREATE: WriteTarget = { kind: 'create' };
+const CREATE_BY_STATUS: WriteTarget = { kind: 'create', byStatus: true };
 const GIVEN: WriteTarget = { kind: 'given' };
 const SWITCH: WriteTarget = { kind: 'switch' };
 const ACTION: WriteTarget = { kind: 'action' };
@@ -35,8 +40,8 @@ export function writeTarget(graph: ProjectGraph, op: Operation): WriteTarget {
   if (READS.has(op.method)) return READ;
   const path = pathSites(graph, op);
   const named = path.filter(namesInstance);
-  // A POST under a parent (`/projects/{{project.id}}/items`) that extracts makes a new item.
-  if (isCreate(op, named)) return CREATE;
+  // A POST under a parent (`/projects/{{project.id}}/items`) that extracts, or answers 201 there, makes a new item.
+  if (isCreate(graph, op, named)) return createsInstance(op) ? CREATE : CREATE_BY_STATUS;
   const last = actedOn(graph, op, named);
   if (last)
     return { kind: 'instance', resource: last.expr.scope, field: last.expr.field, ...(last.expr.index !== undefined ? { index: last.expr.index } : {}) };
@@ -56,8 +61,49 @@ export function pathInstances(graph: ProjectGraph, op: Operation): ScopedSite[] 
   return pathSites(graph, op).filter(namesInstance);
 }
 
-function isCreate(op: Operation, named: readonly ScopedSite[]): boolean {
-  return op.method === 'POST' && !named.some((s) => s.expr.scope === op.resource) && createsInstance(op);
+function isCreate(graph: ProjectGraph, op: Operation, named: readonly ScopedSite[]): boolean {
+  return op.method === 'POST' && !named.some((s) => s.expr.scope === op.resource) && (createsInstance(op) || createsInCollection(graph, op));
+}
+
+/**
+ * A POST expected to answer 201 Created, and nothing else (a new resource was made, RFC 9110), to
+ * a collection of its own resource: its path ends with a literal segment
+ * (`/projects/{{project.id}}/tokens`) and another operation of the resource addresses one thing
+ * under it (`/projects/{{project.id}}/tokens/{{env.token}}`). It makes a new thing, whether or not
+ * the project extracts from its answer, and changes none of the instances its path names. An
+ * action (`/items/{{item.id}}/archive`) has no such path under it: it may change what its path
+ * names, and it stays a write on that. A list of statuses (`[200, 201]`) may answer with
+ * something that was there: not a create either.
+ */
+function createsInCollection(graph: ProjectGraph, op: Operation): boolean {
+  if (op.expectStatus?.length !== 1 || op.expectStatus[0] !== 201) return false;
+  const segments = normalPath(op.path).split('/');
+  if (segments.at(-1)!.includes('{{')) return false;
+  return collections(graph).get(op.resource)?.has(shape(segments)) ?? false;
+}
+
+const collectionsOf = new WeakMap<ProjectGraph, Map<string, Set<string>>>();
+
+/** Per resource, the shapes of the paths under which one of its operations addresses one thing (`/tokens/{{…}}` gives `/tokens`). */
+function collections(graph: ProjectGraph): Map<string, Set<string>> {
+  let byResource = collectionsOf.get(graph);
+  if (!byResource) {
+    byResource = new Map();
+    for (const op of graph.project.operations.values()) {
+      const segments = normalPath(op.path).split('/');
+      if (segments.length < 2 || !segments.at(-1)!.includes('{{')) continue;
+      let set = byResource.get(op.resource);
+      if (!set) byResource.set(op.resource, (set = new Set()));
+      set.add(shape(segments.slice(0, -1)));
+    }
+    collectionsOf.set(graph, byResource);
+  }
+  return byResource;
+}
+
+/** A path's segments with each one that holds a reference as `{}` (references of any name stand for any value). */
+function shape(segments: readonly string[]): string {
+  return segments.map((s) => (s.includes('{{') ? '{}' : s)).join('/');
 }
 
 /**
@@ -98,7 +144,7 @@ function creatableResources(graph: ProjectGraph): Set<string> {
   if (!set) {
     set = new Set();
     for (const op of graph.project.operations.values()) {
-      if (isCreate(op, pathInstances(graph, op))) set.add(op.resource);
+      if (isCreate(graph, op, pathInstances(graph, op))) set.add(op.resource);
     }
     creatableOf.set(graph, set);
   }

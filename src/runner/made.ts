@@ -1,7 +1,8 @@
 // What a write made that the run's state does not record (docs/format.md#ownership): a create
 // whose answer failed its checks (201 where 200 was expected: the thing exists all the same),
-// a probe's create, and a POST that answered 201 Created with the name the request gave it
-// (a clone: `POST /features/{{feature.name}}/clone` with `{"name": "copy-…"}`). Each is kept
+// a probe's create, a POST that answered 201 Created with the name the request gave it (a
+// clone: `POST /features/{{feature.name}}/clone` with `{"name": "copy-…"}`), and a create that
+// extracts nothing (a 201 in a collection: reported left when nothing names it). Each is kept
 // aside for the clean-up, named by the field its removal's path reads: from what the create
 // extracts, else the answer, else (a create's answer that echoes nothing) the body it sent. A POST
 // shaped as a create that extracts nothing yet is kept aside by the id its answer gives
@@ -23,15 +24,18 @@ export function keepMade(ctx: RunContext, op: Operation, res: FlowResponse, acto
   if (ctx.state.started !== startedBefore || op.method !== 'POST' || res.status < 200 || res.status >= 300) return;
   const path = requestPath(res);
   const origin = { operation: op.id, ...(actor ? { actor } : {}), ...(path ? { path } : {}) };
-  const creates = targetOf(ctx, op).kind === 'create';
+  const t = targetOf(ctx, op);
+  // a create by its 201 alone: another 2xx may hand back what was there (then as any POST, below)
+  const creates = t.kind === 'create' && (!t.byStatus || res.status === 201);
   const values = creates || res.status === 201 ? named(ctx, op, res, creates) : undefined;
   // a POST shaped as a create that extracts nothing yet (origin-removal.ts): the id its answer gives
   // (not a 200 with the id the request sent: a create given an id that exists may answer so, with someone's)
   let id = values === undefined && createShaped(ctx, op) ? answerId(res) : undefined;
   if (id !== undefined && res.status !== 201 && idIn(sentObject(res)) === id) id = undefined;
   if (values) {
-    // with no removal to name it, the id its answer gives (the clean-up finds a DELETE from where it was made)
-    if (creates && values.id === undefined && !removalsOf(ctx, op.resource).length) {
+    // the id its answer gives: with no removal to name it (the clean-up finds a DELETE from where it
+    // was made), and for a create that extracts nothing, as for a POST shaped as one (`{"data": {"id": …}}` too)
+    if (creates && values.id === undefined && ((t.kind === 'create' && t.byStatus) || !removalsOf(ctx, op.resource).length)) {
       const made = answerId(res);
       if (made !== undefined) values.id = made;
     }

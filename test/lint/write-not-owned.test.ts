@@ -8,6 +8,11 @@ const items = (...ops: string[]) => ({ 'resources/item.yaml': y('operations:', .
 const LIST = 'list: { path: /items, extract: { id: "$.data[*].id" } }';
 const CREATE = 'create: { method: POST, path: /items, extract: { id: $.data.id } }';
 const TITLE = 'title: { method: PUT, path: "/items/{{item.id}}/locales/{{locale.code}}/title" }';
+const PROJECTS = { 'resources/project.yaml': y('operations:', '  list: { path: /projects, extract: { id: "$.data[*].id" } }') };
+const tokens = (...ops: string[]) => ({ 'resources/token.yaml': y('operations:', ...ops.map((l) => `  ${l}`)) });
+/** a POST expected to answer 201 in a collection of tokens (one token is addressed under its path): it makes a token */
+const TOKEN_CREATE = 'create: { method: POST, path: "/projects/{{project.id}}/tokens", expect_status: 201 }';
+const TOKEN_GET = 'get: { path: "/projects/{{project.id}}/tokens/{{env.token}}" }';
 const LOCALES = { 'resources/locale.yaml': y('operations:', '  list: { path: /locales, extract: { code: "$.data[*].code" } }') };
 
 const TABLES: CodeTable[] = [
@@ -36,8 +41,40 @@ const TABLES: CodeTable[] = [
         expect: ['resources/item.yaml:4:31'],
         message: /^PUT acts on a item that item\.list fills/,
       },
+      {
+        // no collection under it: an action on the project, whatever it answers
+        name: 'a POST action past a listed project expected to answer 201',
+        files: { ...PROJECTS, ...tokens('archive: { method: POST, path: "/projects/{{project.id}}/archive", expect_status: 201 }') },
+        expect: ['resources/token.yaml:2:34'],
+        message: /^POST acts on a project that project\.list fills/,
+      },
+      {
+        name: 'a POST to a listed project’s collection that may answer 200 too',
+        files: { ...PROJECTS, ...tokens(TOKEN_CREATE.replace('201', '[200, 201]'), TOKEN_GET) },
+        expect: ['resources/token.yaml:2:33'],
+      },
+      {
+        // tokens have a create (a 201 in their collection): a token is no scope the server has, and a listed one is not the run's
+        name: 'a write past a listed token, under the run’s project',
+        files: {
+          'resources/project.yaml': y('operations:', '  create: { method: POST, path: /projects, extract: { id: $.data.id } }'),
+          ...tokens(
+            TOKEN_CREATE,
+            TOKEN_GET,
+            'list: { path: "/projects/{{project.id}}/tokens", extract: { id: "$.data[*].id" } }',
+            'revoke: { method: POST, path: "/projects/{{project.id}}/tokens/{{token.id}}/revoke" }',
+          ),
+        },
+        expect: ['resources/token.yaml:5:33'],
+        message: /^POST acts on a token that token\.list fills/,
+      },
     ],
     keeps: [
+      {
+        // it makes a token under the listed project, and changes nothing of the project
+        name: 'a POST expected to answer 201 in a collection under a listed project',
+        files: { ...PROJECTS, ...tokens(TOKEN_CREATE, TOKEN_GET) },
+      },
       { name: 'the declaration', files: items(LIST, 'delete: { method: DELETE, path: "/items/{{item.id}}", acts_on: existing }') },
       { name: 'only a create feeds it', files: items(CREATE, 'delete: { method: DELETE, path: "/items/{{item.id}}" }') },
       { name: 'a read of a listed one', files: items(LIST, 'get: { path: "/items/{{item.id}}" }') },
