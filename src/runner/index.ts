@@ -1,6 +1,6 @@
 // The runner stage: run operations with their prerequisites against a real API.
 export { createRunner, type ForkOptions, type Runner } from './runner.js';
 export type * from './types.js';
-export { emptyListOf, type EmptyList } from './empty-list.js';
+export { emptyListOf } from './empty-list.js';
 export { recordVerified } from './record.js';
 export { describeUnset, needsVars, unsetVariables } from './unset-vars.js';

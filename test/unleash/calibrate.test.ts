@@ -22,11 +22,11 @@ import { createUser, describeUnleash, seedFeature, unleashApi, type Unleash } fr
 import { recordedIO } from '../runtime/secrets/cli-io.js';
 
 /**
- * Green operations of the 200 imported, measured on 2026-11-28 (BENCHMARKS.md, "Unleash
- * 7.5.1": 128 in two runs, 96 on main before with nothing named or left out; a little under, as
- * names and picks vary): the suite fails below it.
+ * Green operations of the 209 imported, measured on 2026-11-28 (BENCHMARKS.md, "Unleash
+ * 7.5.1": 162 on main at 4ba7a99, 96 on main before with nothing named or left out; a little
+ * under, as names and picks vary): the suite fails below it.
  */
-const FLOOR = 135;
+const FLOOR = 155;
 
 /**
  * Set to a folder to keep what the suite saw there: `calibrate.md` (the calibration's report),
