@@ -9,7 +9,7 @@ import { type Project, scalarText } from '../project/index.js';
 import type { OperationResult } from '../runner/index.js';
 import { bodyFieldsNamed, sendsBody } from './body.js';
 import { idDiagnosis, unproducedId } from './links.js';
-import { loginQuestion } from './login.js';
+import { loginQuestion, requestRefusal } from './login.js';
 import { otherHeaderForm, targetOf, withEdits } from './model.js';
 import { asOtherActor, type OtherActorContext } from './other-actor.js';
 import { accepted, ownHeaders, searchAccepted, statusOf, type Search } from './repair.js';
@@ -100,6 +100,11 @@ export async function diagnose(result: OperationResult, ctx: DiagnoseContext): P
   }
   return out;
 
+  /** A 403 whose message is about the request, not about who sends it: no login changes it. */
+  function refusal(message: string): string {
+    return `answered 403 as ${op.actor}${ctx.project.actors.size > 1 ? ' and as each other actor of the project' : ''}, saying "${message}": the server refuses the request itself, not who sends it (no login or credential changes that); whether it belongs in the project is a person's call`;
+  }
+
   /** The edits of a search a try accepted, each with what the answers said. */
   function proposeFound(found: Search) {
     const why = `${found.said.join('; ')}; then ${statusOf(found.last!) ?? 'passed'}`;
@@ -115,6 +120,7 @@ export async function diagnose(result: OperationResult, ctx: DiagnoseContext): P
     const tried = found.said.length ? ` (tried: ${found.said.join('; ')}; last answer ${lastStatus})` : '';
     const excerpt = observedOf(ctx.project, last).excerpt ?? '';
     const idMissing = (lastStatus === 403 || lastStatus === 404) && unproducedId(ctx.project, op.id);
+    const refused = requestRefusal(lastStatus, excerpt);
     // what the search found it needs, sent as another actor
     if (!idMissing && (await otherActor(lastStatus, found.steps, found.said))) return;
     if (idMissing) {
@@ -122,6 +128,8 @@ export async function diagnose(result: OperationResult, ctx: DiagnoseContext): P
       ask(`${idDiagnosis(ctx.project, op.id, excerpt, lastStatus)}${tried}`);
     } else if (found.unsent.length && (lastStatus === 401 || lastStatus === 403)) {
       ask(`answered ${lastStatus} without an actor, and its actor(s) could not be tried: ${found.unsent.join('; ')}${tried}`);
+    } else if (op.actor && refused) {
+      ask(`${refusal(refused)}${tried}`);
     } else if (lastStatus === 401 || lastStatus === 403) {
       const login = loginQuestion(ctx.project, lastStatus, ownHeaders(last));
       if (login.edit) propose(login.edit, login.why);
@@ -165,7 +173,12 @@ export async function diagnose(result: OperationResult, ctx: DiagnoseContext): P
         { kind: 'expect_status', operation: op.id, from: op.expectStatus, to: [actual] },
         `answered ${actual} as ${op.actor}, where a client error was expected`,
       );
-    } else if (!(await otherActor(actual)))
+      return;
+    }
+    if (await otherActor(actual)) return;
+    const refused = requestRefusal(actual, observed.excerpt ?? '');
+    if (refused) ask(refusal(refused));
+    else
       ask(
         `answered ${actual} as ${op.actor}${other === undefined ? '' : `, and ${other} with the other standard form of its credential`}: the actor's credentials or permissions need a look`,
       );

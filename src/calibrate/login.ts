@@ -49,3 +49,26 @@ export function loginQuestion(project: Project, status: number, headers: Record<
     question: `answered ${status} asking for ${scheme === 'basic' ? 'HTTP Basic' : 'a Bearer token'} (WWW-Authenticate), and ${none}: the actor \`${actor}\` is proposed (${path.posix.join(file)}); give ${give}, then calibrate again to prove it`,
   };
 }
+
+/** Words of a refusal about who asks: a login, a credential, a permission. */
+const ABOUT_WHO = /auth|log ?in|sign ?in|token|credential|permission|forbidden|access|role|scope|privilege|allowed|api ?key|session|user|account|admin/i;
+
+/**
+ * What a 403 says when it refuses the request itself, not who sends it ("Environment variants
+ * deprecated for feature: x. Use strategy variants instead"): its message (`message`, or the
+ * first of `details[].message`, `error`), when it speaks of no login, credential or permission.
+ */
+export function requestRefusal(status: number, excerpt: string): string | undefined {
+  if (status !== 403) return undefined;
+  let body: unknown;
+  try {
+    body = JSON.parse(excerpt);
+  } catch {
+    return undefined;
+  }
+  if (!body || typeof body !== 'object' || Array.isArray(body)) return undefined;
+  const b = body as Record<string, unknown>;
+  const first = Array.isArray(b.details) ? (b.details[0] as Record<string, unknown> | undefined) : undefined;
+  const message = [b.message, first?.message, b.error].find((m): m is string => typeof m === 'string' && m.trim() !== '');
+  return message && !ABOUT_WHO.test(message) ? message.slice(0, 200) : undefined;
+}

@@ -456,4 +456,22 @@ describe('flow calibrate on an issue tracker (a hand-written project, no descrip
     );
     expect(r.stdout).not.toMatch(/permissions need a look|needs a login/);
   });
+
+  it('a 403 about the request itself, as every actor, is said so; one about a permission stays a question of the credentials', async () => {
+    const dir = await writeProject({
+      ...TRACKER,
+      'resources/variant.yaml': [
+        'name: variant',
+        'operations:',
+        '  put: { method: PUT, path: /api/admin/variants, actor: api, body: { name: v } }',
+        '  locked: { method: PUT, path: /api/admin/locked, actor: api, body: { name: v } }',
+        '',
+      ].join('\n'),
+    });
+    const r = await flow(dir, ['calibrate', '--writes', '--destructive', 'variant.put', 'variant.locked'], { FLOW_SECRET_TRACKER_KEY: SHAPES_KEY });
+    expect(r.stdout).toContain(
+      '**variant.put**: answered 403 as api, saying "Environment variants deprecated for feature: f1. Use strategy variants instead.": the server refuses the request itself',
+    );
+    expect(r.stdout).toMatch(/\*\*variant\.locked\*\*: answered 403 as api.*: the actor's credentials or permissions need a look/);
+  });
 });

@@ -144,6 +144,10 @@ export async function startShapesApi(): Promise<TestServer> {
         });
       return json(res, 201, { id: 5, description: body(req).description });
     },
+    // a refusal of the request itself (a feature the server retired), whoever asks; and one of who asks
+    'PUT /api/admin/variants': (_req, res) =>
+      json(res, 403, { name: 'ForbiddenError', message: 'Environment variants deprecated for feature: f1. Use strategy variants instead.' }),
+    'PUT /api/admin/locked': (_req, res) => json(res, 403, { message: 'You need permission UPDATE_FEATURE to do this' }),
     // an update of nothing fails on the server's side
     'PUT /api/admin/tag-types/t1': (req, res) => {
       if (!isJson(req))
