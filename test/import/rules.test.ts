@@ -330,3 +330,38 @@ describe('a path parameter with a name of its own', () => {
     expect(paths).toContain('/projects/{{env.project_id}}/links/{{env.child}}');
   });
 });
+
+describe("an id named after another resource's list", () => {
+  it("`{projectId}` of a dashboard is the id of the items of its `projects` list, not of another list's", async () => {
+    const { dir, cleanup } = await tempDir();
+    cleanups.push(cleanup);
+    const items = (id: string) => ({ type: 'array', items: { type: 'object', properties: { id: { type: id } } } });
+    const doc = {
+      openapi: '3.0.3',
+      info: { title: 'dash', version: '1' },
+      servers: [{ url: 'https://api.example.test' }],
+      paths: {
+        '/dashboard': {
+          get: {
+            responses: {
+              200: {
+                description: 'ok',
+                content: { 'application/json': { schema: { type: 'object', properties: { admins: items('integer'), projects: items('string') } } } },
+              },
+            },
+          },
+        },
+        '/dashboard/{projectId}': {
+          parameters: [{ name: 'projectId', in: 'path', required: true, schema: { type: 'string' } }],
+          get: { responses: { 200: { description: 'ok' } } },
+        },
+      },
+    };
+    await writeFile(path.join(dir, 'dash.json'), JSON.stringify(doc));
+    const r = await importApi(['dash.json'], { cwd: dir });
+    expect(r.findings).toEqual([]);
+    const file = Object.entries(texts(r)).find(([rel]) => rel.startsWith('resources/'))![1];
+    const ops = (parse(file) as { operations: Record<string, { path: string; extract?: Record<string, string> }> }).operations;
+    expect(Object.values(ops).find((o) => o.path === '/dashboard')?.extract).toEqual({ id: '$.data.projects[*].id' });
+  });
+});

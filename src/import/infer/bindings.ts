@@ -327,8 +327,19 @@ function findIdField(p: Endpoint, name: string, resource: string): ObservedField
   // the item's own name: top level, or in the items of a top-level list, never a nested object's (`tax_code.name`)
   const named = (d: number): ObservedField | undefined =>
     at(d).find((f) => last(f) === 'name' && (d === 1 || (f.path.length === 1 && f.listPath?.length === 1)));
+  // `{projectId}` of a dashboard: the `id` of the items of its `projects` list, not of another list's
+  const stem = /^(.+?)(?:Id|_id)$/.exec(name)?.[1];
+  const kind = stem === undefined ? undefined : singular(snake(stem));
+  const ofKind = (d: number): ObservedField | undefined =>
+    kind === undefined || kind === resource
+      ? undefined
+      : at(d).find((f) => last(f) === 'id' && f.listPath?.length === 1 && singular(snake(String(f.listPath[0]))) === kind);
   for (const d of [1, 2]) {
-    const hit = at(d).find((f) => last(f) === name) ?? (idLike ? at(d).find((f) => last(f) === 'id') : undefined) ?? (byName && !idLike ? named(d) : undefined);
+    const hit =
+      at(d).find((f) => last(f) === name) ??
+      ofKind(d) ??
+      (idLike ? at(d).find((f) => last(f) === 'id') : undefined) ??
+      (byName && !idLike ? named(d) : undefined);
     if (hit) return hit;
   }
   // `{environment}` of an environment: its id when it has one, else its name
