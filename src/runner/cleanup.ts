@@ -9,7 +9,7 @@ import type { Binding, RunContext, Trace } from './context.js';
 import { noRemoval, originRemoval } from './origin-removal.js';
 import { targetOf } from './ownership.js';
 import { probeOnce } from './probe.js';
-import { nameField, readerOf, removalsOf } from './removals.js';
+import { nameField, namedForRemoval, readerOf, removalsOf } from './removals.js';
 import type { Instance } from './state.js';
 import { restoreSwitches } from './switches.js';
 import type { CleanupEntry, CleanupReport, CleanupStep } from './types.js';
@@ -19,7 +19,9 @@ export async function cleanUp(ctx: RunContext): Promise<CleanupReport> {
   const restored = await restoreSwitches(ctx, trace);
   const deleted: CleanupEntry[] = [];
   const left: CleanupEntry[] = [];
-  for (const { resource, index, instance } of ctx.state.owned()) {
+  for (const { resource, index, instance: own } of ctx.state.owned()) {
+    // named by what its create sent or answered too, where the run extracted nothing of it
+    const instance = namedForRemoval(own);
     const chain = removalsOf(ctx, resource);
     // the removals after the last one this instance had: none left, it is gone
     const last = instance.removedBy?.at(-1);

@@ -11,7 +11,7 @@ import { isPlainObject, type Operation } from '../project/index.js';
 import type { FlowResponse } from '../http/index.js';
 import type { RunContext } from './context.js';
 import { targetOf } from './ownership.js';
-import { nameField, removalsOf } from './removals.js';
+import { nameField, removalFields, removalsOf } from './removals.js';
 import { sentObject } from './request.js';
 import { extract } from './verify.js';
 import { answerId, createShaped, idIn, requestPath } from './origin-removal.js';
@@ -21,7 +21,8 @@ import { answerId, createShaped, idIn, requestPath } from './origin-removal.js';
  * state's count of instances before the answer was handled).
  */
 export function keepMade(ctx: RunContext, op: Operation, res: FlowResponse, actor: string | undefined, startedBefore: number): void {
-  if (ctx.state.started !== startedBefore || op.method !== 'POST' || res.status < 200 || res.status >= 300) return;
+  if (op.method !== 'POST' || res.status < 200 || res.status >= 300) return;
+  if (ctx.state.started !== startedBefore) return nameRecorded(ctx, op, res, startedBefore);
   const path = requestPath(res);
   const origin = { operation: op.id, ...(actor ? { actor } : {}), ...(path ? { path } : {}) };
   const t = targetOf(ctx, op);
@@ -43,6 +44,39 @@ export function keepMade(ctx: RunContext, op: Operation, res: FlowResponse, acto
   } else if (id !== undefined) ctx.state.keepAside(op.resource, { id }, origin);
 }
 
+/**
+ * The fields its removals read that a create's recorded instance lacks (`/tags/{{tag.type}}/{{tag.value}}`
+ * after a create that extracts only the type), from its own answer, else the body it sent: kept
+ * for the clean-up alone (Instance.names), so the removal names the run's own instance.
+ */
+function nameRecorded(ctx: RunContext, op: Operation, res: FlowResponse, startedBefore: number): void {
+  const made = ctx.state.newest(op.resource);
+  if (!made?.owned || made.seq <= startedBefore || made.origin?.operation !== op.id || targetOf(ctx, op).kind !== 'create') return;
+  const names = fromAnswerOrBody(res, removalFields(ctx, op.resource), made.values);
+  if (Object.keys(names).length) made.names = names;
+}
+
+/**
+ * What the instance lacks of each removal's fields that reads one it has (`value` beside the
+ * `type` it extracted), at the top of the answer, else of the body sent. A removal that reads
+ * none of them is another way to remove another kind of it (`/keyed/{{item.key}}` beside
+ * `/items/{{item.id}}`): not for this one.
+ */
+function fromAnswerOrBody(res: FlowResponse, removals: readonly string[][], have: Record<string, unknown>): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  const answer = answerObject(res);
+  const sent = sentObject(res);
+  for (const fields of removals) {
+    if (!fields.some((f) => have[f] !== undefined) || fields.every((f) => have[f] !== undefined)) continue;
+    for (const field of fields) {
+      if (have[field] !== undefined || out[field] !== undefined) continue;
+      const v = scalarAt(answer, field) ?? scalarAt(sent, field);
+      if (v !== undefined) out[field] = v;
+    }
+  }
+  return out;
+}
+
 /** What names what a create (or a 201) made; undefined for a 201 that names nothing of this resource. */
 function named(ctx: RunContext, op: Operation, res: FlowResponse, creates: boolean): Record<string, unknown> | undefined {
   const removal = removalsOf(ctx, op.resource)[0];
@@ -57,7 +91,8 @@ function named(ctx: RunContext, op: Operation, res: FlowResponse, creates: boole
   }
   // a 201 that names nothing of this resource may have made anything (a payment, a log line): not ours to delete
   if (!creates && (field === undefined || values[field] === undefined)) return undefined;
-  return values;
+  // a create's: what its other removals read too (`{{tag.type}}` beside `{{tag.value}}`)
+  return creates ? { ...values, ...fromAnswerOrBody(res, removalFields(ctx, op.resource), values) } : values;
 }
 
 /** What the create's own extraction gets from the answer, when it gets it. */

@@ -81,6 +81,30 @@ export function nameField(ctx: RunContext, op: Operation): string | undefined {
   return t.kind === 'instance' ? t.field : undefined;
 }
 
+/**
+ * The fields of the resource's instance that each of its removals' paths reads (`[type, value]`
+ * for `/tags/{{tag.type}}/{{tag.value}}`), once per project.
+ */
+export function removalFields(ctx: RunContext, resource: string): string[][] {
+  let byResource = fields.get(ctx.project);
+  if (!byResource) fields.set(ctx.project, (byResource = new Map()));
+  let list = byResource.get(resource);
+  if (!list) {
+    list = removalsOf(ctx, resource).map((op) => [
+      ...new Set(pathSites(ctx, op).flatMap((s) => (s.expr?.kind === 'scoped' && s.expr.scope === resource ? [s.expr.field] : []))),
+    ]);
+    byResource.set(resource, list);
+  }
+  return list;
+}
+
+const fields = new WeakMap<object, Map<string, string[][]>>();
+
+/** The instance with what names it for its removals alone (Instance.names) beside its values: what the clean-up binds. */
+export function namedForRemoval(instance: Instance): Instance {
+  return instance.names ? { ...instance, values: { ...instance.names, ...instance.values } } : instance;
+}
+
 function pathSites(ctx: RunContext, op: Operation) {
   return ctx.graph.sitesOf('operation', op.id).filter((s) => s.section === 'path' && !s.nested);
 }

@@ -21,6 +21,11 @@ export interface Instance {
   aside?: boolean;
   /** creation order across every resource, from 1 (the clean-up goes newest first) */
   seq: number;
+  /**
+   * what names it for its removals alone (made.ts): a field a removal's path reads that the
+   * create did not extract, from its own answer or the body it sent; templates never read it
+   */
+  names?: Record<string, unknown>;
 }
 
 interface InstanceOrigin {
