@@ -9,7 +9,7 @@ import type { Binding, RunContext, Trace } from './context.js';
 import { noRemoval, originRemoval } from './origin-removal.js';
 import { targetOf } from './ownership.js';
 import { probeOnce } from './probe.js';
-import { nameField, namedForRemoval, readerOf, removalsOf } from './removals.js';
+import { nameField, namedForRemoval, readerOf, readsOthersNames, removalsOf } from './removals.js';
 import type { Instance } from './state.js';
 import { restoreSwitches } from './switches.js';
 import type { CleanupEntry, CleanupReport, CleanupStep } from './types.js';
@@ -49,13 +49,13 @@ export async function cleanUp(ctx: RunContext): Promise<CleanupReport> {
       else left.push({ ...entry, via: removal.op.id, ...(step.status !== undefined ? { status: step.status } : {}), why });
       continue;
     }
-    let out = pending.length ? await removeInstance(ctx, resource, index, instance, pending, trace) : { steps: [] };
+    let out = pending.length ? await removeInstance(ctx, resource, index, own, pending, trace) : { steps: [] };
     let readBack: string | undefined;
     if (!out.stop && !out.steps.length && instance.removedBy?.length) {
       // a removal answered 2xx during the run: gone, unless the resource's read still finds it
       readBack = await readsBack(ctx, resource, instance, last!, trace);
       if (readBack === undefined) continue;
-      out = await removeInstance(ctx, resource, index, instance, chain, trace);
+      out = await removeInstance(ctx, resource, index, own, chain, trace);
       if (!out.stop && !out.steps.length) {
         left.push({ ...entry, via: last!, why: `${last} answered 2xx during the run, yet ${readBack} still reads it` });
         continue;
@@ -91,11 +91,12 @@ async function removeInstance(
   ctx: RunContext,
   resource: string,
   index: number | undefined,
-  instance: Instance,
+  own: Instance,
   pending: Operation[],
   trace: Trace,
 ): Promise<{ steps: CleanupStep[]; stop?: { at: Operation; status?: number; why: string } }> {
   const steps: CleanupStep[] = [];
+  const instance = namedForRemoval(own);
   let unnamed: { at: Operation; why: string } | undefined;
   for (const at of pending) {
     const t = targetOf(ctx, at);
@@ -104,7 +105,8 @@ async function removeInstance(
     // a removal that reads a field this instance lacks is another way to remove another kind of it
     // (`/context/{{context.name}}` beside `/projects/{{project.id}}/context/{{context.name_2}}`)
     const field = nameField(ctx, at);
-    if (field === undefined || instance.values[field] === undefined) {
+    // or what names it for another removal alone (under where it was made: this one may remove what others share)
+    if (field === undefined || instance.values[field] === undefined || readsOthersNames(ctx, resource, own, at)) {
       unnamed ??= { at, why: `the instance has no ${field ?? 'id'} for ${at.path}` };
       continue;
     }

@@ -10,6 +10,7 @@
 import { isPlainObject, type Operation } from '../project/index.js';
 import type { FlowResponse } from '../http/index.js';
 import type { RunContext } from './context.js';
+import type { Instance } from './state.js';
 import { targetOf } from './ownership.js';
 import { nameField, removalFields, removalsOf } from './removals.js';
 import { sentObject } from './request.js';
@@ -40,7 +41,9 @@ export function keepMade(ctx: RunContext, op: Operation, res: FlowResponse, acto
       const made = answerId(res);
       if (made !== undefined) values.id = made;
     }
-    ctx.state.keepAside(op.resource, values, origin);
+    const kept = ctx.state.keepAside(op.resource, values, origin);
+    // a create's: what its other removals read too (`{{tag.type}}` beside `{{tag.value}}`)
+    if (kept && creates) kept.names = fromAnswerOrBody(ctx, op, res, values);
   } else if (id !== undefined) ctx.state.keepAside(op.resource, { id }, origin);
 }
 
@@ -52,29 +55,30 @@ export function keepMade(ctx: RunContext, op: Operation, res: FlowResponse, acto
 function nameRecorded(ctx: RunContext, op: Operation, res: FlowResponse, startedBefore: number): void {
   const made = ctx.state.newest(op.resource);
   if (!made?.owned || made.seq <= startedBefore || made.origin?.operation !== op.id || targetOf(ctx, op).kind !== 'create') return;
-  const names = fromAnswerOrBody(res, removalFields(ctx, op.resource), made.values);
-  if (Object.keys(names).length) made.names = names;
+  made.names = fromAnswerOrBody(ctx, op, res, made.values);
 }
 
 /**
- * What the instance lacks of each removal's fields that reads one it has (`value` beside the
- * `type` it extracted), at the top of the answer, else of the body sent. A removal that reads
- * none of them is another way to remove another kind of it (`/keyed/{{item.key}}` beside
- * `/items/{{item.id}}`): not for this one.
+ * What the instance lacks of the fields of each removal under the create's path that reads one
+ * it has (`value` beside the `type` it extracted), at the top of the answer, else of the body
+ * sent. A removal that reads none of them is another way to remove another kind of it
+ * (`/keyed/{{item.key}}` beside `/items/{{item.id}}`): not for this one.
  */
-function fromAnswerOrBody(res: FlowResponse, removals: readonly string[][], have: Record<string, unknown>): Record<string, unknown> {
-  const out: Record<string, unknown> = {};
+function fromAnswerOrBody(ctx: RunContext, op: Operation, res: FlowResponse, have: Record<string, unknown>): Instance['names'] {
+  const values: Record<string, unknown> = {};
+  const by: string[] = [];
   const answer = answerObject(res);
   const sent = sentObject(res);
-  for (const fields of removals) {
+  for (const { id, fields } of removalFields(ctx, op)) {
     if (!fields.some((f) => have[f] !== undefined) || fields.every((f) => have[f] !== undefined)) continue;
     for (const field of fields) {
-      if (have[field] !== undefined || out[field] !== undefined) continue;
+      if (have[field] !== undefined || values[field] !== undefined) continue;
       const v = scalarAt(answer, field) ?? scalarAt(sent, field);
-      if (v !== undefined) out[field] = v;
+      if (v !== undefined) values[field] = v;
     }
+    if (fields.every((f) => have[f] !== undefined || values[f] !== undefined)) by.push(id);
   }
-  return out;
+  return by.length ? { values, by } : undefined;
 }
 
 /** What names what a create (or a 201) made; undefined for a 201 that names nothing of this resource. */
@@ -91,8 +95,7 @@ function named(ctx: RunContext, op: Operation, res: FlowResponse, creates: boole
   }
   // a 201 that names nothing of this resource may have made anything (a payment, a log line): not ours to delete
   if (!creates && (field === undefined || values[field] === undefined)) return undefined;
-  // a create's: what its other removals read too (`{{tag.type}}` beside `{{tag.value}}`)
-  return creates ? { ...values, ...fromAnswerOrBody(res, removalFields(ctx, op.resource), values) } : values;
+  return values;
 }
 
 /** What the create's own extraction gets from the answer, when it gets it. */

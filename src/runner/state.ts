@@ -23,9 +23,10 @@ export interface Instance {
   seq: number;
   /**
    * what names it for its removals alone (made.ts): a field a removal's path reads that the
-   * create did not extract, from its own answer or the body it sent; templates never read it
+   * create did not extract, from its own answer or the body it sent, and the removals (`by`)
+   * it names it for; templates never read it
    */
-  names?: Record<string, unknown>;
+  names?: { values: Record<string, unknown>; by: string[] };
 }
 
 interface InstanceOrigin {

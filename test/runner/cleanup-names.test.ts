@@ -8,11 +8,14 @@ import { closeRunners, envFile, load, outcomes, ROOT } from './helpers.js';
 
 let srv: TestServer;
 let tags: Array<{ item: string; type: string; value: string }>;
+/** the tags themselves, which any item may use: `simple:mine-1` too was someone's before the run */
+let shared: Set<string>;
 const THEIRS = { item: 'i1', type: 'simple', value: 'theirs' };
 
 beforeEach(async () => {
   await srv?.close();
   tags = [{ ...THEIRS }];
+  shared = new Set(['simple:theirs', 'simple:mine-1']);
   srv = await startServer({
     'POST /items': (_req, res) => json(res, 201, { id: 'i1' }),
     '*': (req, res) => {
@@ -31,6 +34,8 @@ beforeEach(async () => {
         tags.splice(at, 1);
         return void res.writeHead(200).end();
       }
+      const tag = /^\/tags\/([^/]+)\/([^/]+)$/.exec(req.path);
+      if (tag && req.method === 'DELETE') return void res.writeHead(shared.delete(`${tag[1]}:${decodeURIComponent(tag[2])}`) ? 200 : 404).end();
       if (req.method === 'DELETE' && req.path === '/items/i1') return void res.writeHead(200).end();
       json(res, 404, {});
     },
@@ -58,6 +63,8 @@ function files(headers = ''): Record<string, string> {
       'operations:',
       `  create: { method: POST, path: "/items/{{item.id}}/tags",${headers} body: { type: simple, value: Mine-1 }, expect_status: 201, extract: { type: $.data.type } }`,
       '  delete: { method: DELETE, path: "/items/{{item.id}}/tags/{{tag.type}}/{{tag.value}}", expect_status: 200 }',
+      // removes the tag itself, from every item: not what the run's create made
+      '  delete_shared: { method: DELETE, path: "/tags/{{tag.type}}/{{tag.value}}", expect_status: 200 }',
       '',
     ].join('\n'),
   };
@@ -77,6 +84,7 @@ describe('a removal reads a field the create did not extract', () => {
       ['item', 'i1', 'item.delete', 200],
     ]);
     expect(tags).toEqual([THEIRS]);
+    expect([...shared]).toEqual(['simple:theirs', 'simple:mine-1']);
   });
 
   it('an answer that gives the type alone: named by the value its create sent', async () => {
