@@ -9,7 +9,7 @@ import type { Binding, RunContext, Trace } from './context.js';
 import { noRemoval, originRemoval } from './origin-removal.js';
 import { targetOf } from './ownership.js';
 import { probeOnce } from './probe.js';
-import { nameField, namedForRemoval, readerOf, readsOthersNames, removalsOf } from './removals.js';
+import { fieldsRead, nameField, namedForRemoval, readerOf, readsOthersNames, removalsOf } from './removals.js';
 import type { Instance } from './state.js';
 import { restoreSwitches } from './switches.js';
 import type { CleanupEntry, CleanupReport, CleanupStep } from './types.js';
@@ -97,7 +97,8 @@ async function removeInstance(
 ): Promise<{ steps: CleanupStep[]; stop?: { at: Operation; status?: number; why: string } }> {
   const steps: CleanupStep[] = [];
   const instance = namedForRemoval(own);
-  let unnamed: { at: Operation; why: string } | undefined;
+  // each removal that cannot name it, with what it lacks (said when none could)
+  const unnamed: Array<{ at: Operation; lacks: string }> = [];
   for (const at of pending) {
     const t = targetOf(ctx, at);
     // `/items/{{item[2].id}}` removes the second item only
@@ -106,8 +107,10 @@ async function removeInstance(
     // (`/context/{{context.name}}` beside `/projects/{{project.id}}/context/{{context.name_2}}`)
     const field = nameField(ctx, at);
     // or what names it for another removal alone (under where it was made: this one may remove what others share)
-    if (field === undefined || instance.values[field] === undefined || readsOthersNames(ctx, resource, own, at)) {
-      unnamed ??= { at, why: `the instance has no ${field ?? 'id'} for ${at.path}` };
+    const others = readsOthersNames(ctx, resource, own, at);
+    if (field === undefined || instance.values[field] === undefined || others) {
+      const lacks = others ? fieldsRead(ctx, at, resource).filter((f) => own.values[f] === undefined) : [field ?? 'id'];
+      unnamed.push({ at, lacks: lacks.join(', ') });
       continue;
     }
     const { why, ...step } = await removeOnce(ctx, at, { resource, instance }, trace);
@@ -116,7 +119,11 @@ async function removeInstance(
     if (!removed(step.status)) return { steps, stop: { at, status: step.status, why } };
   }
   // nothing that applies to it after a removal the run sent: it is gone
-  return steps.length || !unnamed || instance.removedBy?.length ? { steps } : { steps, stop: unnamed };
+  if (steps.length || !unnamed.length || instance.removedBy?.length) return { steps };
+  // every removal reads what it lacks: which, and what it has (a create that named nothing of it, another field)
+  const has = Object.keys(own.values);
+  const why = `the instance has ${unnamed.map((u) => `no ${u.lacks} for ${u.at.path}`).join(', ')}${unnamed.length > 1 || !has.length ? ` (${has.length ? `it has ${has.join(', ')}` : 'nothing named it'})` : ''}`;
+  return { steps, stop: { at: unnamed[0].at, why } };
 }
 
 /** One removal sent, as its instance's maker too when refused; `status` undefined: it could not be sent. */

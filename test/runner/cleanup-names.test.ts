@@ -99,4 +99,23 @@ describe('a removal reads a field the create did not extract', () => {
     ]);
     expect(tags).toEqual([THEIRS]);
   });
+
+  it('what none of its removals can name is left, each removal with what it lacks, and what it has', async () => {
+    const f = files();
+    f['resources/tag.yaml'] = [
+      'name: tag',
+      'operations:',
+      // a link the server keeps by another field than any removal reads
+      '  link: { method: POST, path: "/items/{{item.id}}/tags", body: { type: simple, value: link-1 }, expect_status: 201, extract: { kind: $.data.type } }',
+      '  delete: { method: DELETE, path: "/items/{{item.id}}/tags/{{tag.type}}/{{tag.value}}", expect_status: 200 }',
+      '  delete_by_id: { method: DELETE, path: "/tag-ids/{{tag.id}}", expect_status: 200 }',
+      '',
+    ].join('\n');
+    const { runner } = await load(f);
+    await runner.runMany(['tag.link']);
+    const report = await runner.cleanUp();
+    expect(report.left.map((l) => l.why)).toEqual([
+      'the instance has no value for /items/{{item.id}}/tags/{{tag.type}}/{{tag.value}}, no id for /tag-ids/{{tag.id}} (it has kind)',
+    ]);
+  });
 });
