@@ -6,7 +6,9 @@
 // aside for the clean-up, named by the field its removal's path reads: from what the create
 // extracts, else the answer, else (a create's answer that echoes nothing) the body it sent. A POST
 // shaped as a create that extracts nothing yet is kept aside by the id its answer gives
-// (origin-removal.ts). Each keeps the URL path it was made at.
+// (origin-removal.ts). Each keeps the URL path it was made at. A create's instance, kept aside
+// or recorded, is also named for the removals under where it posted by what it lacks of their
+// fields, from its own answer or body (Instance.names).
 import { isPlainObject, type Operation } from '../project/index.js';
 import type { FlowResponse } from '../http/index.js';
 import type { RunContext } from './context.js';
