@@ -9,7 +9,7 @@ import type { Binding, RunContext, Trace } from './context.js';
 import { noRemoval, originRemoval } from './origin-removal.js';
 import { targetOf } from './ownership.js';
 import { probeOnce } from './probe.js';
-import { nameField, readerOf, removalsOf } from './removals.js';
+import { fieldsRead, nameField, namedForRemoval, readerOf, readsOthersNames, removalsOf } from './removals.js';
 import type { Instance } from './state.js';
 import { restoreSwitches } from './switches.js';
 import type { CleanupEntry, CleanupReport, CleanupStep } from './types.js';
@@ -19,7 +19,9 @@ export async function cleanUp(ctx: RunContext): Promise<CleanupReport> {
   const restored = await restoreSwitches(ctx, trace);
   const deleted: CleanupEntry[] = [];
   const left: CleanupEntry[] = [];
-  for (const { resource, index, instance } of ctx.state.owned()) {
+  for (const { resource, index, instance: own } of ctx.state.owned()) {
+    // named by what its create sent or answered too, where the run extracted nothing of it
+    const instance = namedForRemoval(own);
     const chain = removalsOf(ctx, resource);
     // the removals after the last one this instance had: none left, it is gone
     const last = instance.removedBy?.at(-1);
@@ -47,13 +49,13 @@ export async function cleanUp(ctx: RunContext): Promise<CleanupReport> {
       else left.push({ ...entry, via: removal.op.id, ...(step.status !== undefined ? { status: step.status } : {}), why });
       continue;
     }
-    let out = pending.length ? await removeInstance(ctx, resource, index, instance, pending, trace) : { steps: [] };
+    let out = pending.length ? await removeInstance(ctx, resource, index, own, pending, trace) : { steps: [] };
     let readBack: string | undefined;
     if (!out.stop && !out.steps.length && instance.removedBy?.length) {
       // a removal answered 2xx during the run: gone, unless the resource's read still finds it
       readBack = await readsBack(ctx, resource, instance, last!, trace);
       if (readBack === undefined) continue;
-      out = await removeInstance(ctx, resource, index, instance, chain, trace);
+      out = await removeInstance(ctx, resource, index, own, chain, trace);
       if (!out.stop && !out.steps.length) {
         left.push({ ...entry, via: last!, why: `${last} answered 2xx during the run, yet ${readBack} still reads it` });
         continue;
@@ -89,12 +91,14 @@ async function removeInstance(
   ctx: RunContext,
   resource: string,
   index: number | undefined,
-  instance: Instance,
+  own: Instance,
   pending: Operation[],
   trace: Trace,
 ): Promise<{ steps: CleanupStep[]; stop?: { at: Operation; status?: number; why: string } }> {
   const steps: CleanupStep[] = [];
-  let unnamed: { at: Operation; why: string } | undefined;
+  const instance = namedForRemoval(own);
+  // each removal that cannot name it, with what it lacks (said when none could)
+  const unnamed: Array<{ at: Operation; lacks: string }> = [];
   for (const at of pending) {
     const t = targetOf(ctx, at);
     // `/items/{{item[2].id}}` removes the second item only
@@ -102,8 +106,11 @@ async function removeInstance(
     // a removal that reads a field this instance lacks is another way to remove another kind of it
     // (`/context/{{context.name}}` beside `/projects/{{project.id}}/context/{{context.name_2}}`)
     const field = nameField(ctx, at);
-    if (field === undefined || instance.values[field] === undefined) {
-      unnamed ??= { at, why: `the instance has no ${field ?? 'id'} for ${at.path}` };
+    // or what names it for another removal alone (under where it was made: this one may remove what others share)
+    const others = readsOthersNames(ctx, resource, own, at);
+    if (field === undefined || instance.values[field] === undefined || others) {
+      const lacks = others ? fieldsRead(ctx, at, resource).filter((f) => own.values[f] === undefined) : [field ?? 'id'];
+      unnamed.push({ at, lacks: lacks.join(', ') });
       continue;
     }
     const { why, ...step } = await removeOnce(ctx, at, { resource, instance }, trace);
@@ -112,7 +119,11 @@ async function removeInstance(
     if (!removed(step.status)) return { steps, stop: { at, status: step.status, why } };
   }
   // nothing that applies to it after a removal the run sent: it is gone
-  return steps.length || !unnamed || instance.removedBy?.length ? { steps } : { steps, stop: unnamed };
+  if (steps.length || !unnamed.length || instance.removedBy?.length) return { steps };
+  // every removal reads what it lacks: which, and what it has (a create that named nothing of it, another field)
+  const has = Object.keys(own.values);
+  const why = `the instance has ${unnamed.map((u) => `no ${u.lacks} for ${u.at.path}`).join(', ')}${unnamed.length > 1 || !has.length ? ` (${has.length ? `it has ${has.join(', ')}` : 'nothing named it'})` : ''}`;
+  return { steps, stop: { at: unnamed[0].at, why } };
 }
 
 /** One removal sent, as its instance's maker too when refused; `status` undefined: it could not be sent. */

@@ -6,12 +6,15 @@
 // aside for the clean-up, named by the field its removal's path reads: from what the create
 // extracts, else the answer, else (a create's answer that echoes nothing) the body it sent. A POST
 // shaped as a create that extracts nothing yet is kept aside by the id its answer gives
-// (origin-removal.ts). Each keeps the URL path it was made at.
+// (origin-removal.ts). Each keeps the URL path it was made at. A create's instance, kept aside
+// or recorded, is also named for the removals under where it posted by what it lacks of their
+// fields, from its own answer or body (Instance.names).
 import { isPlainObject, type Operation } from '../project/index.js';
 import type { FlowResponse } from '../http/index.js';
 import type { RunContext } from './context.js';
+import type { Instance } from './state.js';
 import { targetOf } from './ownership.js';
-import { nameField, removalsOf } from './removals.js';
+import { nameField, removalFields, removalsOf } from './removals.js';
 import { sentObject } from './request.js';
 import { extract } from './verify.js';
 import { answerId, createShaped, idIn, requestPath } from './origin-removal.js';
@@ -21,7 +24,8 @@ import { answerId, createShaped, idIn, requestPath } from './origin-removal.js';
  * state's count of instances before the answer was handled).
  */
 export function keepMade(ctx: RunContext, op: Operation, res: FlowResponse, actor: string | undefined, startedBefore: number): void {
-  if (ctx.state.started !== startedBefore || op.method !== 'POST' || res.status < 200 || res.status >= 300) return;
+  if (op.method !== 'POST' || res.status < 200 || res.status >= 300) return;
+  if (ctx.state.started !== startedBefore) return nameRecorded(ctx, op, res, startedBefore);
   const path = requestPath(res);
   const origin = { operation: op.id, ...(actor ? { actor } : {}), ...(path ? { path } : {}) };
   const t = targetOf(ctx, op);
@@ -39,8 +43,44 @@ export function keepMade(ctx: RunContext, op: Operation, res: FlowResponse, acto
       const made = answerId(res);
       if (made !== undefined) values.id = made;
     }
-    ctx.state.keepAside(op.resource, values, origin);
+    const kept = ctx.state.keepAside(op.resource, values, origin);
+    // a create's: what its other removals read too (`{{tag.type}}` beside `{{tag.value}}`)
+    if (kept && creates) kept.names = fromAnswerOrBody(ctx, op, res, values);
   } else if (id !== undefined) ctx.state.keepAside(op.resource, { id }, origin);
+}
+
+/**
+ * The fields its removals read that a create's recorded instance lacks (`/tags/{{tag.type}}/{{tag.value}}`
+ * after a create that extracts only the type), from its own answer, else the body it sent: kept
+ * for the clean-up alone (Instance.names), so the removal names the run's own instance.
+ */
+function nameRecorded(ctx: RunContext, op: Operation, res: FlowResponse, startedBefore: number): void {
+  const made = ctx.state.newest(op.resource);
+  if (!made?.owned || made.seq <= startedBefore || made.origin?.operation !== op.id || targetOf(ctx, op).kind !== 'create') return;
+  made.names = fromAnswerOrBody(ctx, op, res, made.values);
+}
+
+/**
+ * What the instance lacks of the fields of each removal under the create's path that reads one
+ * it has (`value` beside the `type` it extracted), at the top of the answer, else of the body
+ * sent. A removal that reads none of them is another way to remove another kind of it
+ * (`/keyed/{{item.key}}` beside `/items/{{item.id}}`): not for this one.
+ */
+function fromAnswerOrBody(ctx: RunContext, op: Operation, res: FlowResponse, have: Record<string, unknown>): Instance['names'] {
+  const values: Record<string, unknown> = {};
+  const by: string[] = [];
+  const answer = answerObject(res);
+  const sent = sentObject(res);
+  for (const { id, fields } of removalFields(ctx, op)) {
+    if (!fields.some((f) => have[f] !== undefined) || fields.every((f) => have[f] !== undefined)) continue;
+    for (const field of fields) {
+      if (have[field] !== undefined || values[field] !== undefined) continue;
+      const v = scalarAt(answer, field) ?? scalarAt(sent, field);
+      if (v !== undefined) values[field] = v;
+    }
+    if (fields.every((f) => have[f] !== undefined || values[f] !== undefined)) by.push(id);
+  }
+  return by.length ? { values, by } : undefined;
 }
 
 /** What names what a create (or a 201) made; undefined for a 201 that names nothing of this resource. */

@@ -123,7 +123,11 @@ export function originRemoval(ctx: RunContext, resource: string, instance: Insta
 export function noRemoval(ctx: RunContext, resource: string, instance: Instance): string {
   const own = ownDeletes(ctx, resource);
   if (!own.length || !instance.origin?.path) return `${resource} has no DELETE operation on one instance`;
-  if (scalar(instance.values.id) === undefined) return `it has no id for ${own.map((o) => o.id).join(', ')}`;
+  if (scalar(instance.values.id) === undefined) {
+    // what they read instead (`{{env.token}}`: a value its create may give under another name, not guessed)
+    const reads = [...new Set(own.map((o) => segments(o.path)?.at(-1) ?? o.path))].join(', ');
+    return `it has no id for ${own.map((o) => o.id).join(', ')} (${own.length > 1 ? 'they read' : 'it reads'} ${reads})`;
+  }
   return `no DELETE addresses it where it was made (${own.map((o) => o.id).join(', ')}: another path, or a variable given a value)`;
 }
 

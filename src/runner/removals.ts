@@ -81,6 +81,44 @@ export function nameField(ctx: RunContext, op: Operation): string | undefined {
   return t.kind === 'instance' ? t.field : undefined;
 }
 
+/**
+ * The fields of `create`'s instance that each removal under the collection it posts to reads
+ * (`[type, value]` for `/tags/{{tag.type}}/{{tag.value}}` after `POST /tags`), once per project.
+ * A removal elsewhere (`/admin/tags/{{tag.type}}/{{tag.value}}` after `POST /features/{{feature.name}}/tags`)
+ * may remove what others share (the tag itself, not its use on the run's feature): not named so.
+ */
+export function removalFields(ctx: RunContext, create: Operation): Array<{ id: string; fields: string[] }> {
+  let byCreate = fields.get(ctx.project);
+  if (!byCreate) fields.set(ctx.project, (byCreate = new Map()));
+  let list = byCreate.get(create.id);
+  if (!list) {
+    const under = `${pathOnly(create.path)}/`;
+    list = removalsOf(ctx, create.resource)
+      .filter((op) => pathOnly(op.path).startsWith(under))
+      .map((op) => ({ id: op.id, fields: fieldsRead(ctx, op, create.resource) }));
+    byCreate.set(create.id, list);
+  }
+  return list;
+}
+
+/** The fields of `resource`'s instance that `op`'s path reads. */
+export function fieldsRead(ctx: RunContext, op: Operation, resource: string): string[] {
+  return [...new Set(pathSites(ctx, op).flatMap((s) => (s.expr?.kind === 'scoped' && s.expr.scope === resource ? [s.expr.field] : [])))];
+}
+
+const fields = new WeakMap<object, Map<string, Array<{ id: string; fields: string[] }>>>();
+
+/** The instance with what names it for its removals alone (Instance.names) beside its values: what the clean-up binds. */
+export function namedForRemoval(instance: Instance): Instance {
+  return instance.names ? { ...instance, values: { ...instance.names.values, ...instance.values } } : instance;
+}
+
+/** Whether `removal` may read what names the instance for another removal alone (Instance.names): only its own. */
+export function readsOthersNames(ctx: RunContext, resource: string, instance: Instance, removal: Operation): boolean {
+  const names = instance.names;
+  return !!names && !names.by.includes(removal.id) && fieldsRead(ctx, removal, resource).some((f) => instance.values[f] === undefined);
+}
+
 function pathSites(ctx: RunContext, op: Operation) {
   return ctx.graph.sitesOf('operation', op.id).filter((s) => s.section === 'path' && !s.nested);
 }

@@ -21,6 +21,12 @@ export interface Instance {
   aside?: boolean;
   /** creation order across every resource, from 1 (the clean-up goes newest first) */
   seq: number;
+  /**
+   * what names it for its removals alone (made.ts): a field a removal's path reads that the
+   * create did not extract, from its own answer or the body it sent, and the removals (`by`)
+   * it names it for; templates never read it
+   */
+  names?: { values: Record<string, unknown>; by: string[] };
 }
 
 interface InstanceOrigin {

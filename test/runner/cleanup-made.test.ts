@@ -160,7 +160,9 @@ describe('what the state does not record is cleaned up too', () => {
     await runner.probe('flag.create', { body: { description: 'x' } });
     const report = await runner.cleanUp();
     expect(report.deleted).toEqual([]);
-    expect(report.left).toEqual([{ resource: 'flag', createdBy: 'flag.create', via: 'flag.delete', why: 'the instance has no name for /flags/{{flag.name}}' }]);
+    expect(report.left).toEqual([
+      { resource: 'flag', createdBy: 'flag.create', via: 'flag.delete', why: 'the instance has no name for /flags/{{flag.name}} (nothing named it)' },
+    ]);
   });
 });
 

@@ -112,7 +112,9 @@ describe('a POST expected to answer 201 in a collection, extracting nothing', ()
     expect(outcomes(await runner.runMany(['token.create']))).toEqual([['token.create', 'passed', undefined]]);
     const report = await runner.cleanUp();
     expect(report.deleted).toEqual([]);
-    expect(report.left).toEqual([{ resource: 'token', createdBy: 'token.create', why: 'it has no id for token.delete, token.purge' }]);
+    expect(report.left).toEqual([
+      { resource: 'token', createdBy: 'token.create', why: 'it has no id for token.delete, token.purge (they read {{env.token_id}})' },
+    ]);
     expect(writes).toEqual(['POST /projects/p0/tokens']);
   });
 
@@ -121,7 +123,7 @@ describe('a POST expected to answer 201 in a collection, extracting nothing', ()
     const { runner } = await load(files(['create: { method: POST, path: /tokens, body: { name: mine }, expect_status: 201 }', PURGE]));
     expect(outcomes(await runner.runMany(['token.create']))).toEqual([['token.create', 'passed', undefined]]);
     const report = await runner.cleanUp();
-    expect(report.left).toEqual([{ resource: 'token', createdBy: 'token.create', why: 'it has no id for token.purge' }]);
+    expect(report.left).toEqual([{ resource: 'token', createdBy: 'token.create', why: 'it has no id for token.purge (it reads {{env.token_id}})' }]);
   });
 });
 

@@ -1,0 +1,121 @@
+// The clean-up names what a create made by what that create sent or got back (docs/format.md#ownership),
+// where the run extracts nothing of it: a tag made with `{"type": …, "value": …}` whose answer gives
+// the type alone is removed with `DELETE /items/{id}/tags/{type}/{value}`, the value its own create
+// sent. Someone else's tag of the same type stays. Checked on the server's side.
+import { afterAll, beforeEach, describe, expect, it } from 'vitest';
+import { json, startServer, type TestServer } from '../helpers/http-server.js';
+import { closeRunners, envFile, load, outcomes, ROOT } from './helpers.js';
+
+let srv: TestServer;
+let tags: Array<{ item: string; type: string; value: string }>;
+/** the tags themselves, which any item may use: `simple:mine-1` too was someone's before the run */
+let shared: Set<string>;
+const THEIRS = { item: 'i1', type: 'simple', value: 'theirs' };
+
+beforeEach(async () => {
+  await srv?.close();
+  tags = [{ ...THEIRS }];
+  shared = new Set(['simple:theirs', 'simple:mine-1']);
+  srv = await startServer({
+    'POST /items': (_req, res) => json(res, 201, { id: 'i1' }),
+    '*': (req, res) => {
+      const add = /^\/items\/([^/]+)\/tags$/.exec(req.path);
+      if (add && req.method === 'POST') {
+        const sent = req.json() as { type: string; value: string };
+        // the server keeps values lower-case, and answers with what it kept (or the type alone)
+        const tag = { item: add[1], type: sent.type, value: req.headers['x-quiet'] ? sent.value : sent.value.toLowerCase() };
+        tags.push(tag);
+        return json(res, 201, req.headers['x-quiet'] ? { type: tag.type } : { type: tag.type, value: tag.value });
+      }
+      const one = /^\/items\/([^/]+)\/tags\/([^/]+)\/([^/]+)$/.exec(req.path);
+      if (one && req.method === 'DELETE') {
+        const at = tags.findIndex((t) => t.item === one[1] && t.type === one[2] && t.value === decodeURIComponent(one[3]));
+        if (at < 0) return json(res, 404, {});
+        tags.splice(at, 1);
+        return void res.writeHead(200).end();
+      }
+      const tag = /^\/tags\/([^/]+)\/([^/]+)$/.exec(req.path);
+      if (tag && req.method === 'DELETE') return void res.writeHead(shared.delete(`${tag[1]}:${decodeURIComponent(tag[2])}`) ? 200 : 404).end();
+      if (req.method === 'DELETE' && req.path === '/items/i1') return void res.writeHead(200).end();
+      json(res, 404, {});
+    },
+  });
+});
+
+afterAll(async () => {
+  await closeRunners();
+  await srv?.close();
+});
+
+function files(headers = ''): Record<string, string> {
+  return {
+    'flow.yaml': ROOT,
+    'environments/test.yaml': envFile({ baseUrl: srv.url }),
+    'resources/item.yaml': [
+      'name: item',
+      'operations:',
+      '  create: { method: POST, path: /items, expect_status: 201, extract: { id: $.data.id } }',
+      '  delete: { method: DELETE, path: "/items/{{item.id}}", expect_status: 200 }',
+      '',
+    ].join('\n'),
+    'resources/tag.yaml': [
+      'name: tag',
+      'operations:',
+      `  create: { method: POST, path: "/items/{{item.id}}/tags",${headers} body: { type: simple, value: Mine-1 }, expect_status: 201, extract: { type: $.data.type } }`,
+      '  delete: { method: DELETE, path: "/items/{{item.id}}/tags/{{tag.type}}/{{tag.value}}", expect_status: 200 }',
+      // removes the tag itself, from every item: not what the run's create made
+      '  delete_shared: { method: DELETE, path: "/tags/{{tag.type}}/{{tag.value}}", expect_status: 200 }',
+      '',
+    ].join('\n'),
+  };
+}
+
+describe('a removal reads a field the create did not extract', () => {
+  it('named by the value its own answer gives: the tag the run made is removed, and only it', async () => {
+    const { runner } = await load(files());
+    const summary = await runner.runMany(['tag.create']);
+    expect(outcomes(summary)).toEqual([['tag.create', 'passed', undefined]]);
+    expect(tags).toHaveLength(2);
+    const report = await runner.cleanUp();
+    expect(report.left).toEqual([]);
+    // the value the server kept, as its answer gave it (`mine-1`), not the one sent
+    expect(report.deleted.map((d) => [d.resource, d.id, d.via, d.status])).toEqual([
+      ['tag', 'mine-1', 'tag.delete', 200],
+      ['item', 'i1', 'item.delete', 200],
+    ]);
+    expect(tags).toEqual([THEIRS]);
+    expect([...shared]).toEqual(['simple:theirs', 'simple:mine-1']);
+  });
+
+  it('an answer that gives the type alone: named by the value its create sent', async () => {
+    const { runner } = await load(files(' headers: { x-quiet: "1" },'));
+    await runner.runMany(['tag.create']);
+    expect(tags).toHaveLength(2);
+    const report = await runner.cleanUp();
+    expect(report.left).toEqual([]);
+    expect(report.deleted.map((d) => [d.resource, d.id, d.via, d.status])).toEqual([
+      ['tag', 'Mine-1', 'tag.delete', 200],
+      ['item', 'i1', 'item.delete', 200],
+    ]);
+    expect(tags).toEqual([THEIRS]);
+  });
+
+  it('what none of its removals can name is left, each removal with what it lacks, and what it has', async () => {
+    const f = files();
+    f['resources/tag.yaml'] = [
+      'name: tag',
+      'operations:',
+      // a link the server keeps by another field than any removal reads
+      '  link: { method: POST, path: "/items/{{item.id}}/tags", body: { type: simple, value: link-1 }, expect_status: 201, extract: { kind: $.data.type } }',
+      '  delete: { method: DELETE, path: "/items/{{item.id}}/tags/{{tag.type}}/{{tag.value}}", expect_status: 200 }',
+      '  delete_by_id: { method: DELETE, path: "/tag-ids/{{tag.id}}", expect_status: 200 }',
+      '',
+    ].join('\n');
+    const { runner } = await load(f);
+    await runner.runMany(['tag.link']);
+    const report = await runner.cleanUp();
+    expect(report.left.map((l) => l.why)).toEqual([
+      'the instance has no value for /items/{{item.id}}/tags/{{tag.type}}/{{tag.value}}, no id for /tag-ids/{{tag.id}} (it has kind)',
+    ]);
+  });
+});
