@@ -18,6 +18,7 @@ import { nameField, removalFields, removalsOf } from './removals.js';
 import { sentObject } from './request.js';
 import { extract } from './verify.js';
 import { answerId, createShaped, idIn, requestPath } from './origin-removal.js';
+import { issuedCredential } from './issued.js';
 
 /**
  * Keep aside what `op`'s answer made when the state did not record it (`startedBefore`: the
@@ -46,6 +47,8 @@ export function keepMade(ctx: RunContext, op: Operation, res: FlowResponse, acto
     const kept = ctx.state.keepAside(op.resource, values, origin);
     // a create's: what its other removals read too (`{{tag.type}}` beside `{{tag.value}}`)
     if (kept && creates) kept.names = fromAnswerOrBody(ctx, op, res, values);
+    // with no id, the credential it issued, which a removal by `{{env.token}}` reads
+    if (kept && creates && values.id === undefined) kept.issued = issuedCredential(res);
   } else if (id !== undefined) ctx.state.keepAside(op.resource, { id }, origin);
 }
 
@@ -58,6 +61,7 @@ function nameRecorded(ctx: RunContext, op: Operation, res: FlowResponse, started
   const made = ctx.state.newest(op.resource);
   if (!made?.owned || made.seq <= startedBefore || made.origin?.operation !== op.id || targetOf(ctx, op).kind !== 'create') return;
   made.names = fromAnswerOrBody(ctx, op, res, made.values);
+  if (made.values.id === undefined) made.issued = issuedCredential(res);
 }
 
 /**

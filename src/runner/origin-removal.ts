@@ -4,11 +4,14 @@
 // aside when the POST is shaped as a create (its path is one of its resource's own DELETEs'
 // without the last segment) and its answer holds an id, and it is removed with that DELETE, each
 // unset `{{env.X}}` of it bound to the segment of the create's own request path at that place,
-// the last to the id (when that variable's name says it is an id). A DELETE whose literal
+// the last to the id (when that variable's name says it is an id), or to the one credential the
+// create's answer issued when it is named as one (`{{env.token}}` for an API token's `secret`:
+// only what this run made holds that value; a name or a type would be a guess). A DELETE whose literal
 // segments differ from that path, or that reads a variable given a value (it names someone's
 // chosen instance) or another reference, is never used. The values go to that one request as
 // given values do (data, never rendered as a template).
 import { isPlainObject, type Operation, SET_VIA_VAR } from '../project/index.js';
+import { namesIssuedCredential } from './issued.js';
 import type { FlowResponse } from '../http/index.js';
 import { hasTemplate, parseTemplate } from '../graph/index.js';
 import type { RunContext } from './context.js';
@@ -93,13 +96,17 @@ export function requestPath(res: FlowResponse): string | undefined {
 export function originRemoval(ctx: RunContext, resource: string, instance: Instance): { op: Operation; vars: Record<string, string> } | undefined {
   const id = scalar(instance.values.id);
   const made = instance.origin?.path?.replace(/\/+$/, '').split('/').slice(1);
-  if (id === undefined || !made) return undefined;
+  if ((id === undefined && instance.issued === undefined) || !made) return undefined;
   for (const op of ownDeletes(ctx, resource)) {
     const d = segments(op.path);
     // the DELETE's path relative to baseUrl: the create's request path ends with all of it but its last segment
     if (!d || d.length - 1 > made.length) continue;
     const at = made.slice(made.length - (d.length - 1)).map(decoded);
-    const values = [...at, String(id)];
+    // the last: the id, or, for a credential-named variable (`{{env.token}}`), the credential the create issued
+    const lastName = envSegment(d[d.length - 1]);
+    const key = lastName !== undefined && ID_NAME.test(lastName) ? id : lastName !== undefined && namesIssuedCredential(lastName) ? instance.issued : undefined;
+    if (key === undefined) continue;
+    const values = [...at, String(key)];
     const vars: Record<string, string> = {};
     const fits = d.every((s, i) => {
       const v = values[i];
@@ -107,9 +114,6 @@ export function originRemoval(ctx: RunContext, resource: string, instance: Insta
       if (!isTemplate(s)) return s === v;
       const name = envSegment(s);
       if (name === undefined || !unset(ctx, name)) return false;
-      // the last names an id (`id`, `item_id`, `itemId`): a variable named otherwise (`{{env.token}}`)
-      // may read another field than the `id` the answer gave, and would address another instance
-      if (i === d.length - 1 && !ID_NAME.test(name)) return false;
       if (Object.hasOwn(vars, name) && vars[name] !== v) return false;
       vars[name] = v;
       return true;

@@ -27,6 +27,12 @@ export interface Instance {
    * it names it for; templates never read it
    */
   names?: { values: Record<string, unknown>; by: string[] };
+  /**
+   * the one credential its create's answer issued (an API token's `secret`), for a removal whose
+   * last segment is a credential-named variable nobody gave (`/api-tokens/{{env.token}}`): a value
+   * that names only what this run made (origin-removal.ts); templates never read it
+   */
+  issued?: string;
 }
 
 interface InstanceOrigin {

@@ -12,13 +12,25 @@ let srv: TestServer;
 /** `shelf/id` of every book on the server */
 let books: Set<string>;
 const THEIRS = 's1/theirs-1';
+/** the secret of every API token on the server: one is someone else's */
+let tokens: Set<string>;
+const THEIR_TOKEN = 'theirs-secret-0001';
 
 beforeEach(async () => {
   await srv?.close();
   books = new Set([THEIRS]);
+  tokens = new Set([THEIR_TOKEN]);
   let n = 0;
   srv = await startServer({
+    // an API token answers no id: its secret names it, as its DELETE's path does
+    'POST /tokens': (_req, res) => {
+      const secret = `tok-secret-${++n}`;
+      tokens.add(secret);
+      return json(res, 201, { tokenName: 'mine', type: 'client', secret });
+    },
     '*': (req, res) => {
+      const token = /^\/tokens\/([^/]+)$/.exec(req.path);
+      if (token && req.method === 'DELETE') return json(res, tokens.delete(decodeURIComponent(token[1])) ? 200 : 404, {});
       const create = /^\/shelves\/([^/]+)\/books$/.exec(req.path);
       if (create && req.method === 'POST') {
         const id = `b${++n}`;
@@ -110,5 +122,49 @@ describe('a create-shaped POST that extracts nothing, and a DELETE that names no
     await runner.runMany(['book.create']);
     expect((await runner.cleanUp()).deleted).toEqual([]);
     expect(deletes()).toEqual([]);
+  });
+});
+
+describe('a create that answers no id but issues a credential', () => {
+  const tokenFiles = (env: Record<string, string> = {}, extract = '') => ({
+    'flow.yaml': ROOT,
+    'environments/test.yaml': envFile({ baseUrl: srv.url, token: SET, ...env }),
+    'resources/token.yaml': [
+      'name: token',
+      'operations:',
+      `  create: { method: POST, path: /tokens, body: { tokenName: mine }, expect_status: 201${extract} }`,
+      '  delete: { method: DELETE, path: "/tokens/{{env.token}}" }',
+      '',
+    ].join('\n'),
+  });
+
+  it('is removed by the DELETE whose last variable names a credential, with the one its answer issued', async () => {
+    const { runner } = await load(tokenFiles());
+    expect(outcomes(await runner.runMany(['token.create']))).toEqual([['token.create', 'passed', undefined]]);
+    expect([...tokens]).toEqual([THEIR_TOKEN, 'tok-secret-1']);
+    const report = await runner.cleanUp();
+    expect(report.left).toEqual([]);
+    expect(report.deleted.map((d) => [d.resource, d.via, d.status])).toEqual([['token', 'token.delete', 200]]);
+    expect(deletes()).toEqual(['/tokens/tok-secret-1']);
+    expect([...tokens]).toEqual([THEIR_TOKEN]);
+  });
+
+  it('also when the create extracts another field of it (its name): the credential still names it', async () => {
+    const { runner } = await load(tokenFiles({}, ', extract: { tokenName: $.data.tokenName }'));
+    await runner.runMany(['token.create']);
+    const report = await runner.cleanUp();
+    expect(report.left).toEqual([]);
+    expect(deletes()).toEqual(['/tokens/tok-secret-1']);
+    expect([...tokens]).toEqual([THEIR_TOKEN]);
+  });
+
+  it('a credential variable given a value is respected: nothing is sent, the token is said left', async () => {
+    const { runner } = await load(tokenFiles(), { vars: { token: THEIR_TOKEN } });
+    await runner.runMany(['token.create']);
+    const report = await runner.cleanUp();
+    expect(report.deleted).toEqual([]);
+    expect(report.left).toHaveLength(1);
+    expect(deletes()).toEqual([]);
+    expect([...tokens]).toEqual([THEIR_TOKEN, 'tok-secret-1']);
   });
 });
