@@ -8,13 +8,15 @@
 // create's answer issued when it is named as one (`{{env.token}}` for an API token's `secret`:
 // only what this run made holds that value; a name or a type would be a guess). A DELETE whose literal
 // segments differ from that path, or that reads a variable given a value (it names someone's
-// chosen instance) or another reference, is never used. The values go to that one request as
+// chosen instance), or a reference that does not render to that very segment (`{{project.id}}`
+// of the project it posted under does), is never used. The values go to that one request as
 // given values do (data, never rendered as a template).
 import { isPlainObject, type Operation, SET_VIA_VAR } from '../project/index.js';
 import { namesIssuedCredential } from './issued.js';
 import type { FlowResponse } from '../http/index.js';
 import { hasTemplate, parseTemplate } from '../graph/index.js';
-import type { RunContext } from './context.js';
+import { renderContext, type RunContext } from './context.js';
+import { renderString } from '../runtime/index.js';
 import { pathOnly } from './removals.js';
 import type { Instance } from './state.js';
 
@@ -113,7 +115,9 @@ export function originRemoval(ctx: RunContext, resource: string, instance: Insta
       if (v === undefined) return false;
       if (!isTemplate(s)) return s === v;
       const name = envSegment(s);
-      if (name === undefined || !unset(ctx, name)) return false;
+      // a parent the run reads (`{{project.id}}`) where it renders to the very segment the create posted under
+      if (name === undefined) return i < d.length - 1 && rendersTo(ctx, s, v);
+      if (!unset(ctx, name)) return false;
       if (Object.hasOwn(vars, name) && vars[name] !== v) return false;
       vars[name] = v;
       return true;
@@ -133,6 +137,15 @@ export function noRemoval(ctx: RunContext, resource: string, instance: Instance)
     return `it has no id for ${own.map((o) => o.id).join(', ')} (${own.length > 1 ? 'they read' : 'it reads'} ${reads})`;
   }
   return `no DELETE addresses it where it was made (${own.map((o) => o.id).join(', ')}: another path, or a variable given a value)`;
+}
+
+/** Whether a segment's reference renders, now, to `value` (a reference that cannot render does not). */
+function rendersTo(ctx: RunContext, segment: string, value: string): boolean {
+  try {
+    return renderString(segment, renderContext(ctx)) === value;
+  } catch {
+    return false;
+  }
 }
 
 /** `<SET_VIA_--var>` in the environment and given no value. */

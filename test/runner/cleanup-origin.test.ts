@@ -28,7 +28,15 @@ beforeEach(async () => {
       tokens.add(secret);
       return json(res, 201, { tokenName: 'mine', type: 'client', secret });
     },
+    'GET /projects': (_req, res) => json(res, 200, [{ id: 'p1' }]),
+    'POST /projects/p1/tokens': (_req, res) => {
+      const secret = `tok-secret-${++n}`;
+      tokens.add(`p1/${secret}`);
+      return json(res, 201, { tokenName: 'mine', secret });
+    },
     '*': (req, res) => {
+      const inProject = /^\/projects\/([^/]+)\/tokens\/([^/]+)$/.exec(req.path);
+      if (inProject && req.method === 'DELETE') return json(res, tokens.delete(`${inProject[1]}/${decodeURIComponent(inProject[2])}`) ? 200 : 404, {});
       const token = /^\/tokens\/([^/]+)$/.exec(req.path);
       if (token && req.method === 'DELETE') return json(res, tokens.delete(decodeURIComponent(token[1])) ? 200 : 404, {});
       const create = /^\/shelves\/([^/]+)\/books$/.exec(req.path);
@@ -155,6 +163,26 @@ describe('a create that answers no id but issues a credential', () => {
     const report = await runner.cleanUp();
     expect(report.left).toEqual([]);
     expect(deletes()).toEqual(['/tokens/tok-secret-1']);
+    expect([...tokens]).toEqual([THEIR_TOKEN]);
+  });
+
+  it('under a parent the run read (a listed project): the DELETE goes where the create posted, its reference rendering to that segment', async () => {
+    const { runner } = await load({
+      'flow.yaml': ROOT,
+      'environments/test.yaml': envFile({ baseUrl: srv.url, token: SET }),
+      'resources/project.yaml': "name: project\noperations:\n  list: { path: /projects, extract: { id: '$.data[*].id' } }\n",
+      'resources/token.yaml': [
+        'name: token',
+        'operations:',
+        '  create: { method: POST, path: "/projects/{{project.id}}/tokens", body: { tokenName: mine }, expect_status: 201 }',
+        '  delete: { method: DELETE, path: "/projects/{{project.id}}/tokens/{{env.token}}" }',
+        '',
+      ].join('\n'),
+    });
+    expect(outcomes(await runner.runMany(['token.create']))).toEqual([['token.create', 'passed', undefined]]);
+    const report = await runner.cleanUp();
+    expect(report.left).toEqual([]);
+    expect(deletes()).toEqual(['/projects/p1/tokens/tok-secret-1']);
     expect([...tokens]).toEqual([THEIR_TOKEN]);
   });
 

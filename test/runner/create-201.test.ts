@@ -64,9 +64,9 @@ afterAll(closeRunners);
 const SET = '<SET_VIA_--var>';
 const PROJECT = ['name: project', 'operations:', '  list: { path: /projects, extract: { id: "$.data.projects[*].id" } }'];
 const CREATE = 'create: { method: POST, path: "/projects/{{project.id}}/tokens", body: { name: mine }, expect_status: 201 }';
-/** the collection's DELETE of one token: it reads the project, so it cannot be bound from where the token was made */
+/** the collection's DELETE of one token: bound where the token was made, its `{{project.id}}` rendering to that very project */
 const DELETE = 'delete: { method: DELETE, path: "/projects/{{project.id}}/tokens/{{env.token_id}}", expect_status: 204 }';
-/** a DELETE of one token by its id alone: bound from the create's request path and the id its answer gave */
+/** a DELETE of one token by its id alone: bound from the create's request path and the id its answer gave (declared after: not needed) */
 const PURGE = 'purge: { method: DELETE, path: "/tokens/{{env.token_id}}", expect_status: 204 }';
 
 function files(tokenOps: string[], more: Record<string, string[]> = {}): Record<string, string> {
@@ -88,9 +88,9 @@ describe('a POST expected to answer 201 in a collection, extracting nothing', ()
       ['t1', 'p0'],
     ]);
     const report = await runner.cleanUp();
-    expect(report.deleted).toEqual([{ resource: 'token', id: 't1', createdBy: 'token.create', via: 'token.purge', status: 204 }]);
+    expect(report.deleted).toEqual([{ resource: 'token', id: 't1', createdBy: 'token.create', via: 'token.delete', status: 204 }]);
     expect(report.left).toEqual([]);
-    expect(writes).toEqual(['POST /projects/p0/tokens', 'DELETE /tokens/t1']);
+    expect(writes).toEqual(['POST /projects/p0/tokens', 'DELETE /projects/p0/tokens/t1']);
     // someone else's project and token are as they were
     expect([...tokens]).toEqual([['theirs', 'p0']]);
     expect(projects.get('p0')).toEqual({ id: 'p0' });
