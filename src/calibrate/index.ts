@@ -65,15 +65,14 @@ async function calibrateOn(root: Runner, project: Project, asked: readonly strin
   // each list is tried once after each create (create-first.ts), whatever the round
   const triedAfter = new Map<string, string>();
   // a value tried for each variable nobody gave that is only a body field: proposed where it passes
-  const tried = withTentativeValues(
+  const { model: withTries, tentative } = withTentativeValues(
     project,
     options.graph ?? buildGraph(project),
     options.unsetVariables?.(project, [...project.operations.keys()]) ?? [],
     options.fieldSchema,
   );
-  const tentative = tried.tentative;
   for (const t of tentative) edited.add(targetOf(t.edit));
-  let model = tried.model;
+  let model = withTries;
   let questions: OpenQuestion[] = [];
   let results: OperationResult[] = [];
   let rounds = 0;

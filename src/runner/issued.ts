@@ -40,16 +40,8 @@ export function hideIssuedCredentials(res: FlowResponse, redactor: Redactor): vo
   walk(json, 0);
 }
 
-/** The one top-level string of a JSON object answer held under a credential name (`secret`), or undefined. */
-export function issuedCredential(res: FlowResponse): string | undefined {
-  if (res.body.length === 0 || res.body.length > MAX_BODY_BYTES) return undefined;
-  let json: unknown;
-  try {
-    json = res.json();
-  } catch {
-    return undefined;
-  }
-  if (!json || typeof json !== 'object' || Array.isArray(json)) return undefined;
-  const found = Object.entries(json).filter(([k, v]) => typeof v === 'string' && v.length >= MIN_LENGTH && namesIssuedCredential(k));
+/** The one top-level string of a JSON object answer (parsed) held under a credential name (`secret`), or undefined. */
+export function issuedCredential(answer: Record<string, unknown> | undefined): string | undefined {
+  const found = Object.entries(answer ?? {}).filter(([k, v]) => typeof v === 'string' && v.length >= MIN_LENGTH && namesIssuedCredential(k));
   return found.length === 1 ? (found[0][1] as string) : undefined;
 }

@@ -17,7 +17,7 @@ import { targetOf } from './ownership.js';
 import { nameField, removalFields, removalsOf } from './removals.js';
 import { sentObject } from './request.js';
 import { extract } from './verify.js';
-import { answerId, createShaped, idIn, requestPath } from './origin-removal.js';
+import { createShaped, idIn, requestPath, scalar } from './origin-removal.js';
 import { issuedCredential } from './issued.js';
 
 /**
@@ -35,20 +35,20 @@ export function keepMade(ctx: RunContext, op: Operation, res: FlowResponse, acto
   const values = creates || res.status === 201 ? named(ctx, op, res, creates) : undefined;
   // a POST shaped as a create that extracts nothing yet (origin-removal.ts): the id its answer gives
   // (not a 200 with the id the request sent: a create given an id that exists may answer so, with someone's)
-  let id = values === undefined && createShaped(ctx, op) ? answerId(res) : undefined;
+  let id = values === undefined && createShaped(ctx, op) ? idIn(answerObject(res)) : undefined;
   if (id !== undefined && res.status !== 201 && idIn(sentObject(res)) === id) id = undefined;
   if (values) {
     // the id its answer gives: with no removal to name it (the clean-up finds a DELETE from where it
     // was made), and for a create that extracts nothing, as for a POST shaped as one (`{"data": {"id": …}}` too)
     if (creates && values.id === undefined && ((t.kind === 'create' && t.byStatus) || !removalsOf(ctx, op.resource).length)) {
-      const made = answerId(res);
+      const made = idIn(answerObject(res));
       if (made !== undefined) values.id = made;
     }
     const kept = ctx.state.keepAside(op.resource, values, origin);
     // a create's: what its other removals read too (`{{tag.type}}` beside `{{tag.value}}`)
     if (kept && creates) kept.names = fromAnswerOrBody(ctx, op, res, values);
     // with no id, the credential it issued, which a removal by `{{env.token}}` reads
-    if (kept && creates && values.id === undefined) kept.issued = issuedCredential(res);
+    if (kept && creates && values.id === undefined) kept.issued = issuedCredential(answerObject(res));
   } else if (id !== undefined) ctx.state.keepAside(op.resource, { id }, origin);
 }
 
@@ -61,7 +61,7 @@ function nameRecorded(ctx: RunContext, op: Operation, res: FlowResponse, started
   const made = ctx.state.newest(op.resource);
   if (!made?.owned || made.seq <= startedBefore || made.origin?.operation !== op.id || targetOf(ctx, op).kind !== 'create') return;
   made.names = fromAnswerOrBody(ctx, op, res, made.values);
-  if (made.values.id === undefined) made.issued = issuedCredential(res);
+  if (made.values.id === undefined) made.issued = issuedCredential(answerObject(res));
 }
 
 /**
@@ -123,6 +123,5 @@ function answerObject(res: FlowResponse): Record<string, unknown> | undefined {
 }
 
 function scalarAt(o: Record<string, unknown> | undefined, field: string): string | number | undefined {
-  const v = o && Object.hasOwn(o, field) ? o[field] : undefined;
-  return (typeof v === 'string' && v !== '') || (typeof v === 'number' && Number.isFinite(v)) ? v : undefined;
+  return scalar(o && Object.hasOwn(o, field) ? o[field] : undefined);
 }

@@ -58,18 +58,7 @@ export function createShaped(ctx: RunContext, op: Operation): boolean {
   });
 }
 
-/** The id the answer gives: `id` at its top, or in its one object that has one (`{"data": {"id": …}}`). */
-export function answerId(res: FlowResponse): string | number | undefined {
-  let body: unknown;
-  try {
-    body = res.json();
-  } catch {
-    return undefined;
-  }
-  return idIn(body);
-}
-
-/** The id in a body (an answer's, or the one a request sent). */
+/** The id in a body (an answer's, or the one a request sent): `id` at its top, or in its one object that has one (`{"data": {"id": …}}`). */
 export function idIn(body: unknown): string | number | undefined {
   if (!isPlainObject(body)) return undefined;
   const top = scalar(body.id);
@@ -78,7 +67,8 @@ export function idIn(body: unknown): string | number | undefined {
   return inner.length === 1 ? scalar(inner[0].id) : undefined;
 }
 
-function scalar(v: unknown): string | number | undefined {
+/** A value that can name an instance: a non-empty string or a finite number. */
+export function scalar(v: unknown): string | number | undefined {
   return (typeof v === 'string' && v !== '') || (typeof v === 'number' && Number.isFinite(v)) ? v : undefined;
 }
 
