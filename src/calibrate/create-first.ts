@@ -3,13 +3,13 @@
 // create of its resource, on a fork of its own (cleaned up as any try). When the list then finds
 // an item and the read passes, `depends_on: [<the create>]` on the list is proposed, with the
 // try's answers; a create the safety flags refuse is never sent, and a question says so.
-import { scheduleOrder, type ProjectGraph } from '../graph/index.js';
+import type { ProjectGraph } from '../graph/index.js';
 import type { Project } from '../project/index.js';
 import { emptyListOf, type OperationResult } from '../runner/index.js';
 import { observedOf } from './diagnose.js';
 import { targetOf, withEdits } from './model.js';
 import { statusOf } from './repair.js';
-import { refusal } from './safety.js';
+import { refusal, refusalWithPrerequisites } from './safety.js';
 import type { Edit, OpenQuestion, Proposal, SafetyFlags } from './types.js';
 
 /** Creates tried for one list (a resource has few). */
@@ -57,7 +57,8 @@ export async function proveCreateFirst(
       );
       continue;
     }
-    const refused = creates.map((c) => [c, refusedIn(ctx, c)] as const);
+    const refusalOf = (id: string) => refusal(ctx.project.operations.get(id)!, ctx.flags);
+    const refused = creates.map((c) => [c, refusalWithPrerequisites(ctx.graph, c, refusalOf)] as const);
     const allowed = refused.filter(([, why]) => !why).map(([c]) => c);
     if (!allowed.length) {
       ask(`its create ${refused[0][0]} may not run (${refused[0][1]}): with it first, the list may find one`);
@@ -93,15 +94,6 @@ export async function proveCreateFirst(
     if (!proven.has(e.producer) && said.length) ask(`${said.join('; ')}: no try proves a create first`);
   }
   return out;
-}
-
-/** Why `create` (or one of its prerequisites) may not be sent under the flags; undefined when all may. */
-function refusedIn(ctx: CreateFirstContext, create: string): string | undefined {
-  for (const id of scheduleOrder(ctx.graph, [create])) {
-    const why = refusal(ctx.project.operations.get(id)!, ctx.flags);
-    if (why) return id === create ? why : `its prerequisite ${id} may not run: ${why}`;
-  }
-  return undefined;
 }
 
 /** What a try's operation answered: its status, else how it ended (a value it could not read). */

@@ -23,6 +23,14 @@ export function refusal(op: Operation, flags: SafetyFlags): string | undefined {
   return flags.writes ? undefined : `${op.method} writes: needs --writes`;
 }
 
+/** Why `id`, or else the first of its prerequisites that may not be sent under the flags, may not run; undefined when all may. */
+export function refusalWithPrerequisites(graph: ProjectGraph, id: string, refusalOf: (id: string) => string | undefined): string | undefined {
+  const own = refusalOf(id);
+  if (own) return own;
+  const blocked = scheduleOrder(graph, [id]).find((p) => p !== id && refusalOf(p));
+  return blocked ? `its prerequisite ${blocked} may not run (${refusalOf(blocked)})` : undefined;
+}
+
 export function planCalibration(project: Project, graph: ProjectGraph, asked: readonly string[], flags: SafetyFlags): CalibrationPlan {
   const run: string[] = [];
   const notRun: NotRun[] = [];
@@ -33,14 +41,9 @@ export function planCalibration(project: Project, graph: ProjectGraph, asked: re
   };
   const added = withProducers(project, graph, asked, (id) => !refusalOf(id));
   for (const id of [...asked, ...added.map((a) => a.operation)]) {
-    const own = refusalOf(id);
-    if (own) {
-      notRun.push({ operation: id, why: own });
-      continue;
-    }
-    const blocked = scheduleOrder(graph, [id]).find((p) => p !== id && refusalOf(p));
-    if (blocked) {
-      notRun.push({ operation: id, why: `its prerequisite ${blocked} may not run (${refusalOf(blocked)})` });
+    const refused = refusalWithPrerequisites(graph, id, refusalOf);
+    if (refused) {
+      notRun.push({ operation: id, why: refused });
       continue;
     }
     const unset = flags.unsetVariables?.(project, scheduleOrder(graph, [id])) ?? [];
