@@ -47,6 +47,8 @@ export interface Unleash {
   mark: string;
   /** Stop Unleash, then PostgreSQL, and remove the cluster. Safe to call twice. */
   stop(): Promise<void>;
+  /** Whether each process still runs, and the tail of what a stopped one printed: for the error when a request cannot connect. */
+  state(): string;
 }
 
 /** The newest PostgreSQL binaries Debian installed (`/usr/lib/postgresql/<major>/bin`), or undefined. */
@@ -111,6 +113,14 @@ function freePort(): Promise<number> {
 interface Logged {
   child: ChildProcess;
   log(): string;
+}
+
+/** `<what> runs`, or how it ended and the last lines it printed. */
+function processState(what: string, proc: Logged | undefined): string {
+  if (!proc) return `${what} was not started`;
+  const { exitCode, signalCode } = proc.child;
+  if (exitCode === null && signalCode === null) return `${what} runs`;
+  return `${what} exited (${signalCode ?? `code ${exitCode}`}):\n${proc.log()}`;
 }
 
 function spawnLogged(cmd: string, args: string[], env: NodeJS.ProcessEnv, cwd: string): Logged {
@@ -244,7 +254,8 @@ export async function startUnleash(timeoutMs = 90_000): Promise<Unleash> {
     };
     unleash = spawnLogged(process.execPath, [UNLEASH_SERVER], env, UNLEASH_DIR);
     await waitFor(`${url}/health`, (b) => b.includes('"GOOD"'), timeoutMs, unleash, 'Unleash');
-    return { url, adminToken, adminUser, adminPassword, mark, stop };
+    const state = (): string => `${processState('Unleash', unleash)}; ${processState('PostgreSQL', pg)}`;
+    return { url, adminToken, adminUser, adminPassword, mark, stop, state };
   } catch (err) {
     await stop();
     throw err;
@@ -283,6 +294,9 @@ export async function unleashApi(u: Unleash, method: string, apiPath: string, bo
     headers: { authorization: token, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
     body: body === undefined ? undefined : JSON.stringify(body),
     signal: AbortSignal.timeout(15_000),
+  }).catch((err: unknown) => {
+    // a refused connection says nothing of why: say whether the server (or its database) ended
+    throw new Error(`${method} ${apiPath}: ${err instanceof Error ? ((err.cause as Error | undefined)?.message ?? err.message) : String(err)}; ${u.state()}`);
   });
   const text = await res.text();
   if (!res.ok) throw new Error(`${method} ${apiPath} answered ${res.status}: ${text.slice(0, 500)}`);
