@@ -1,0 +1,209 @@
+// Path placeholders that no answer returns under their own name, bound by the import to what
+// does name them: a credential the collection's create issues (`/tokens/{token}` after a create
+// that answers `secret`). Then the real CLI runs them against an in-repo server: the writes reach
+// the run's own token, the clean-up has nothing left to remove, and the credential is in no output.
+import { execFile } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
+import { randomBytes } from 'node:crypto';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { importApi, type ImportResult } from '../../src/import/index.js';
+import { ANSWERED, jsonBody, send, serveCrud, type CrudServer } from '../helpers/crud-api.js';
+import { describeWhenAvailable, NOT_BUILT } from '../helpers/needs.js';
+import { cleanProjects, writeProject } from '../helpers/project.js';
+import { operation } from './helpers.js';
+
+const REPO = fileURLToPath(new URL('../../', import.meta.url));
+const BUILT = existsSync(path.join(REPO, 'dist/cli/commands/run.js'));
+
+const json = (schema: object) => ({ content: { 'application/json': { schema } } });
+const param = (name: string) => ({ name, in: 'path', required: true, schema: { type: 'string' } });
+const body = (properties: Record<string, object>) => ({
+  requestBody: { required: true, ...json({ type: 'object', required: Object.keys(properties), properties }) },
+});
+const answer = (status: string, schema: object) => ({ responses: { [status]: { description: 'the answer', ...json(schema) } } });
+const empty = { responses: { '200': { description: 'This response has no body.' } } };
+const str = (example?: string) => ({ type: 'string', ...(example ? { example } : {}) });
+const tokenSchema = { type: 'object', required: ['secret', 'tokenName'], properties: { secret: str(), tokenName: str(), createdAt: str() } };
+
+const DOC = {
+  openapi: '3.0.3',
+  info: { title: 'tokens', version: '1' },
+  servers: [{ url: 'http://127.0.0.1:4242' }],
+  paths: {
+    '/api/tokens': {
+      get: answer('200', { type: 'object', properties: { tokens: { type: 'array', items: { type: 'object', properties: { tokenName: str() } } } } }),
+      post: { ...body({ tokenName: str('ci') }), ...answer('201', tokenSchema) },
+    },
+    '/api/tokens/{token}': {
+      parameters: [param('token')],
+      put: { ...body({ expiresAt: str('2030-01-01T00:00:00Z') }), ...empty },
+      delete: empty,
+    },
+    '/api/projects': { post: { ...body({ name: str('web') }), ...answer('201', { type: 'object', properties: { id: str(), name: str() } }) } },
+    '/api/projects/{projectId}': { parameters: [param('projectId')], delete: empty },
+    '/api/projects/{projectId}/tokens': { parameters: [param('projectId')], post: { ...body({ tokenName: str('deploy') }), ...answer('201', tokenSchema) } },
+    '/api/projects/{projectId}/tokens/{token}': { parameters: [param('projectId'), param('token')], delete: empty },
+    // two credentials in the answer: which one the path takes, it does not say
+    '/api/grants': {
+      post: { ...body({ user: str('jo') }), ...answer('201', { type: 'object', properties: { clientSecret: str(), registrationToken: str() } }) },
+    },
+    '/api/grants/{grantToken}': { parameters: [param('grantToken')], delete: empty },
+  },
+};
+
+interface Token {
+  secret: string;
+  tokenName: string;
+  project?: string;
+  expiresAt?: string;
+}
+
+interface Store {
+  tokens: Token[];
+  projects: Set<string>;
+  issued: string[];
+  log: string[];
+}
+
+/** The secret of each token it makes is new and random: the one value no output may show. */
+function handler(store: Store) {
+  let seq = 0;
+  const issue = (tokenName: string, project?: string) => {
+    const t: Token = { secret: `s3cr3t-${randomBytes(12).toString('hex')}`, tokenName, ...(project ? { project } : {}) };
+    store.tokens.push(t);
+    store.issued.push(t.secret);
+    return { secret: t.secret, tokenName, createdAt: '2026-01-01T00:00:00Z' };
+  };
+  const remove = (secret: string, project?: string): boolean => {
+    const i = store.tokens.findIndex((t) => t.secret === secret && t.project === project);
+    if (i >= 0) store.tokens.splice(i, 1);
+    return i >= 0;
+  };
+  return (req: IncomingMessage, res: ServerResponse, text: string) => {
+    const b = jsonBody(req, res, text) as Record<string, unknown> | undefined | typeof ANSWERED;
+    if (b === ANSWERED) return;
+    const url = new URL(req.url ?? '/', 'http://x');
+    const seg = url.pathname.split('/').slice(2).map(decodeURIComponent);
+    store.log.push(`${req.method} ${url.pathname}`);
+    const m = req.method;
+    if (seg[0] === 'tokens') {
+      if (seg.length === 1 && m === 'GET') return send(res, 200, { tokens: store.tokens.map((t) => ({ tokenName: t.tokenName })) });
+      if (seg.length === 1 && m === 'POST') return send(res, 201, issue(String(b?.tokenName ?? 't')));
+      const t = store.tokens.find((x) => x.secret === seg[1] && x.project === undefined);
+      if (!t) return send(res, 404, { error: 'no such token' });
+      if (m === 'PUT') return ((t.expiresAt = String(b?.expiresAt)), send(res, 200));
+      if (m === 'DELETE') return (remove(seg[1]), send(res, 200));
+    }
+    if (seg[0] === 'projects') {
+      if (seg.length === 1 && m === 'POST') {
+        const id = `p${++seq}`;
+        store.projects.add(id);
+        return send(res, 201, { id, name: String(b?.name) });
+      }
+      if (!store.projects.has(seg[1])) return send(res, 404, { error: 'no such project' });
+      if (seg.length === 2 && m === 'DELETE') return (store.projects.delete(seg[1]), send(res, 200));
+      if (seg.length === 3 && seg[2] === 'tokens' && m === 'POST') return send(res, 201, issue(String(b?.tokenName ?? 't'), seg[1]));
+      if (seg.length === 4 && seg[2] === 'tokens' && m === 'DELETE') return send(res, remove(seg[3], seg[1]) ? 200 : 404);
+    }
+    return send(res, 404, { error: 'no route' });
+  };
+}
+
+let result: ImportResult;
+let dir: string;
+let server: CrudServer;
+const store: Store = { tokens: [], projects: new Set(), issued: [], log: [] };
+
+beforeAll(async () => {
+  dir = await writeProject({ 'api.json': JSON.stringify(DOC) });
+  result = await importApi(['api.json'], { cwd: dir });
+  server = await serveCrud(handler(store));
+});
+afterAll(async () => {
+  await server.close();
+  await cleanProjects();
+});
+
+describe('the import: a placeholder that is the credential its create issues', () => {
+  it('binds {token} under /tokens to the secret the create answers, at the top and under a project', () => {
+    expect(operation(result, 'token.update').path).toBe('/api/tokens/{{token.secret}}');
+    expect(operation(result, 'token.delete').path).toBe('/api/tokens/{{token.secret}}');
+    expect(operation(result, 'token.create').extract).toEqual({ secret: '$.data.secret' });
+    const scoped = operation(result, 'token.delete_of_project');
+    expect(scoped.path).toBe('/api/projects/{{project.id}}/tokens/{{token.secret_2}}');
+    expect(operation(result, 'token.create_of_project').extract).toEqual({ secret_2: '$.data.secret' });
+    expect(operation(result, 'token.delete')._provenance).toMatchObject({
+      evidence: {
+        'path.token': expect.stringMatching(
+          /^\{token\} of PUT \/api\/tokens\/\{token\} is a credential named right under \/tokens; token\.create \(POST \/api\/tokens\), the create of that collection, issues one credential in its answer, secret \(api\.json #\/paths\/~1api~1tokens\/post\/responses\/201/,
+        ),
+      },
+    });
+  });
+
+  it('an answer with two credentials names none: the placeholder stays the user’s to give', () => {
+    expect(operation(result, 'grant.delete').path).toBe('/api/grants/{{env.grant_token}}');
+  });
+});
+
+describeWhenAvailable('node bin/flow.js run on the API', BUILT ? undefined : NOT_BUILT, () => {
+  it('updates and deletes the run’s own tokens by their secret, leaves nothing, and shows the secret nowhere', async () => {
+    const flow = (args: string[]) =>
+      new Promise<{ code: number; stdout: string; stderr: string }>((resolve) => {
+        execFile(
+          process.execPath,
+          [path.join(REPO, 'bin/flow.js'), ...args],
+          { cwd: dir, env: { PATH: process.env.PATH }, timeout: 30_000 },
+          (err, stdout, stderr) => resolve({ code: err ? Number((err as { code?: unknown }).code ?? 70) : 0, stdout, stderr }),
+        );
+      });
+    expect((await flow(['import', 'api.json', '--out', 'project'])).code).toBe(0);
+    store.tokens.push({ secret: 'their-secret-token', tokenName: 'theirs' });
+    const ops = ['token.update', 'token.delete', 'token.delete_of_project'];
+    const r = await flow([
+      'run',
+      '-p',
+      'project',
+      ...ops,
+      '--verbose',
+      '--var',
+      `baseUrl=${server.url}`,
+      '--reporter',
+      'default',
+      '--reporter',
+      'json',
+      '--output-file',
+      'json=out/run.json',
+      '--reporter',
+      'junit',
+      '--output-file',
+      'junit=out/run.xml',
+    ]);
+    expect(r.code, r.stdout + r.stderr).toBe(0);
+    const report = JSON.parse(await readFile(path.join(dir, 'out/run.json'), 'utf8')) as { operations: Array<{ id: string; status: string }> };
+    expect(Object.fromEntries(report.operations.map((o) => [o.id, o.status]))).toMatchObject({
+      'token.create': 'passed',
+      'token.update': 'passed',
+      'token.delete': 'passed',
+      'token.create_of_project': 'passed',
+      'token.delete_of_project': 'passed',
+    });
+    // the writes named the tokens the run made, and only those; the clean-up had none left
+    const [mine, scoped] = store.issued;
+    expect(store.log).toContain(`PUT /api/tokens/${mine}`);
+    expect(store.log).toContain(`DELETE /api/tokens/${mine}`);
+    expect(store.log.some((l) => /^DELETE \/api\/projects\/p\d+\/tokens\//.test(l) && l.endsWith(`/${scoped}`))).toBe(true);
+    expect(store.tokens).toEqual([{ secret: 'their-secret-token', tokenName: 'theirs' }]);
+    expect(store.log.filter((l) => l.includes('their-secret-token'))).toEqual([]);
+    expect(r.stdout).toMatch(/clean-up of what this run created: 1 deleted, 0 left\n  deleted project p1 /);
+    // no output shows a secret the server issued
+    const junit = await readFile(path.join(dir, 'out/run.xml'), 'utf8');
+    const json = await readFile(path.join(dir, 'out/run.json'), 'utf8');
+    expect(store.issued).toHaveLength(2);
+    for (const secret of store.issued) for (const text of [r.stdout, r.stderr, json, junit]) expect(text).not.toContain(secret);
+  }, 60_000);
+});
