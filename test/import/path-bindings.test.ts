@@ -1,6 +1,7 @@
 // Path placeholders that no answer returns under their own name, bound by the import to what
 // does name them: a credential the collection's create issues (`/tokens/{token}` after a create
-// that answers `secret`). Then the real CLI runs them against an in-repo server: the writes reach
+// that answers `secret`); a field of that very name that one other resource extracts
+// (`{appName}`). Then the real CLI runs them against an in-repo server: the writes reach
 // the run's own token, the clean-up has nothing left to remove, and the credential is in no output.
 import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
@@ -52,6 +53,21 @@ const DOC = {
       post: { ...body({ user: str('jo') }), ...answer('201', { type: 'object', properties: { clientSecret: str(), registrationToken: str() } }) },
     },
     '/api/grants/{grantToken}': { parameters: [param('grantToken')], delete: empty },
+    '/api/metrics/applications': {
+      get: answer('200', { type: 'object', properties: { applications: { type: 'array', items: { type: 'object', properties: { appName: str() } } } } }),
+    },
+    '/api/metrics/applications/{appName}': { parameters: [param('appName')], get: answer('200', { type: 'object', properties: { appName: str() } }) },
+    // `appName` is a field of one other resource, the application
+    '/api/metrics/instances/{appName}/usage': {
+      parameters: [param('appName')],
+      get: answer('200', { type: 'object', properties: { count: { type: 'integer' } } }),
+    },
+    '/api/teams': {
+      get: answer('200', { type: 'object', properties: { teams: { type: 'array', items: { type: 'object', properties: { name: str() } } } } }),
+    },
+    '/api/teams/{name}': { parameters: [param('name')], get: answer('200', { type: 'object', properties: { name: str() } }) },
+    // a bare `name` is every resource's: it names no one of them
+    '/api/labels/{name}/usage': { parameters: [param('name')], get: answer('200', { type: 'object', properties: { count: { type: 'integer' } } }) },
   },
 };
 
@@ -90,24 +106,30 @@ function handler(store: Store) {
     const seg = url.pathname.split('/').slice(2).map(decodeURIComponent);
     store.log.push(`${req.method} ${url.pathname}`);
     const m = req.method;
+    const sent = (k: string): string => (typeof b?.[k] === 'string' ? b[k] : '');
     if (seg[0] === 'tokens') {
       if (seg.length === 1 && m === 'GET') return send(res, 200, { tokens: store.tokens.map((t) => ({ tokenName: t.tokenName })) });
-      if (seg.length === 1 && m === 'POST') return send(res, 201, issue(String(b?.tokenName ?? 't')));
+      if (seg.length === 1 && m === 'POST') return send(res, 201, issue(sent('tokenName')));
       const t = store.tokens.find((x) => x.secret === seg[1] && x.project === undefined);
       if (!t) return send(res, 404, { error: 'no such token' });
-      if (m === 'PUT') return ((t.expiresAt = String(b?.expiresAt)), send(res, 200));
+      if (m === 'PUT') return ((t.expiresAt = sent('expiresAt')), send(res, 200));
       if (m === 'DELETE') return (remove(seg[1]), send(res, 200));
     }
     if (seg[0] === 'projects') {
       if (seg.length === 1 && m === 'POST') {
         const id = `p${++seq}`;
         store.projects.add(id);
-        return send(res, 201, { id, name: String(b?.name) });
+        return send(res, 201, { id, name: sent('name') });
       }
       if (!store.projects.has(seg[1])) return send(res, 404, { error: 'no such project' });
       if (seg.length === 2 && m === 'DELETE') return (store.projects.delete(seg[1]), send(res, 200));
-      if (seg.length === 3 && seg[2] === 'tokens' && m === 'POST') return send(res, 201, issue(String(b?.tokenName ?? 't'), seg[1]));
+      if (seg.length === 3 && seg[2] === 'tokens' && m === 'POST') return send(res, 201, issue(sent('tokenName'), seg[1]));
       if (seg.length === 4 && seg[2] === 'tokens' && m === 'DELETE') return send(res, remove(seg[3], seg[1]) ? 200 : 404);
+    }
+    if (seg[0] === 'metrics' && m === 'GET') {
+      if (seg.length === 2 && seg[1] === 'applications') return send(res, 200, { applications: [{ appName: 'web-app' }] });
+      if (seg.length === 4 && seg[1] === 'instances' && seg[3] === 'usage')
+        return seg[2] === 'web-app' ? send(res, 200, { count: 3 }) : send(res, 404, { error: 'no such app' });
     }
     return send(res, 404, { error: 'no route' });
   };
@@ -150,6 +172,26 @@ describe('the import: a placeholder that is the credential its create issues', (
   });
 });
 
+describe('the import: a placeholder spelt as a field one other resource extracts', () => {
+  it('binds {appName} under /instances to the appName the application resource extracts', () => {
+    expect(operation(result, 'application.get').path).toBe('/api/metrics/applications/{{application.appName}}');
+    const usage = operation(result, 'instance.usage');
+    expect(usage.path).toBe('/api/metrics/instances/{{application.appName}}/usage');
+    expect(usage._provenance).toMatchObject({
+      evidence: {
+        'path.appName': expect.stringMatching(
+          /^\{appName\} of GET \/api\/metrics\/instances\/\{appName\}\/usage is spelt as the field appName that application\.list \(GET \/api\/metrics\/applications\) extracts, and no other resource extracts a field of that name \(\{appName\} follows \/applications/,
+        ),
+      },
+    });
+  });
+
+  it('not a bare name, which every resource has', () => {
+    expect(operation(result, 'team.get').path).toBe('/api/teams/{{team.name}}');
+    expect(operation(result, 'label.usage').path).toBe('/api/labels/{{env.label_name}}/usage');
+  });
+});
+
 describeWhenAvailable('node bin/flow.js run on the API', BUILT ? undefined : NOT_BUILT, () => {
   it('updates and deletes the run’s own tokens by their secret, leaves nothing, and shows the secret nowhere', async () => {
     const flow = (args: string[]) =>
@@ -163,7 +205,7 @@ describeWhenAvailable('node bin/flow.js run on the API', BUILT ? undefined : NOT
       });
     expect((await flow(['import', 'api.json', '--out', 'project'])).code).toBe(0);
     store.tokens.push({ secret: 'their-secret-token', tokenName: 'theirs' });
-    const ops = ['token.update', 'token.delete', 'token.delete_of_project'];
+    const ops = ['token.update', 'token.delete', 'token.delete_of_project', 'instance.usage'];
     const r = await flow([
       'run',
       '-p',
@@ -191,7 +233,10 @@ describeWhenAvailable('node bin/flow.js run on the API', BUILT ? undefined : NOT
       'token.delete': 'passed',
       'token.create_of_project': 'passed',
       'token.delete_of_project': 'passed',
+      // a GET of the instance a list gave, named by the field the application resource extracts
+      'instance.usage': 'passed',
     });
+    expect(store.log).toContain('GET /api/metrics/instances/web-app/usage');
     // the writes named the tokens the run made, and only those; the clean-up had none left
     const [mine, scoped] = store.issued;
     expect(store.log).toContain(`PUT /api/tokens/${mine}`);

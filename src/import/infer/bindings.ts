@@ -3,7 +3,7 @@
 // the one credential the collection's create issues (`{token}` under `/api-tokens`: `secret`),
 // the path itself (`/pets/{petId}` names a pet, and the operation creating pets returns `id`;
 // docs/format.md#r2's own example), the value the create sends when its answer has none
-// (sent-ids.ts), and else a variable the user supplies on each run (`<SET_VIA_--var>`).
+// (sent-ids.ts), a field of that exact name that one other resource extracts, and else a variable the user supplies on each run (`<SET_VIA_--var>`).
 import { SET_VIA_VAR, type TemplateValue } from '../../project/index.js';
 import { evidenceText, type ObservedOperation } from '../observed.js';
 import type { InferContext } from './context.js';
@@ -83,6 +83,7 @@ export class Resolver {
       this.fromParamName(e, part.name) ??
       this.fromSameShape(e, part.name, index) ??
       this.fromCreateBody(e, part.name, index) ??
+      this.fromExtracted(e, part.name) ??
       this.userParam(e, part.name, index)
     );
   }
@@ -229,6 +230,21 @@ export class Resolver {
       return { ref: sent.ref, why };
     }
     return undefined;
+  }
+
+  /**
+   * `{appName}` in `/metrics/instances/{appName}/usage`, when the application resource extracts
+   * `appName` (for `/metrics/applications/{appName}`) and no other resource extracts a field of
+   * that name: the placeholder is spelt as that one field. Not a bare `id` or `name`, which
+   * every resource has. A write bound so is still sent only for what the run made (ownership).
+   */
+  private fromExtracted(e: Endpoint, name: string): Bound | undefined {
+    if (snake(name).split('_').filter(Boolean).length < 2) return undefined;
+    const found = this.extractions.named(name).filter((x) => x.resource !== e.resource);
+    if (new Set(found.map((x) => x.resource)).size !== 1) return undefined;
+    const [x] = found.sort((a, b) => rank(a.producer) - rank(b.producer));
+    const why = `{${name}} of ${e.ops[0].key} is spelt as the field ${name} that ${endpointId(x.producer)} (${x.producer.ops[0].key}) extracts, and no other resource extracts a field of that name (${x.why})`;
+    return { ref: x.ref, why };
   }
 
   /** The instance the path names right before `index`, when a create's answer names it (a parent the run makes). */
