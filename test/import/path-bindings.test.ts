@@ -1,7 +1,7 @@
 // Path placeholders that no answer returns under their own name, bound by the import to what
 // does name them: a credential the collection's create issues (`/tokens/{token}` after a create
 // that answers `secret`); a field of that very name that one other resource extracts
-// (`{appName}`). Then the real CLI runs them against an in-repo server: the writes reach
+// (`{appName}`); the create's `feedbackId` for `{id}` when its answer has no `id`. Then the real CLI runs them against an in-repo server: the writes reach
 // the run's own token, the clean-up has nothing left to remove, and the credential is in no output.
 import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
@@ -62,6 +62,14 @@ const DOC = {
       parameters: [param('appName')],
       get: answer('200', { type: 'object', properties: { count: { type: 'integer' } } }),
     },
+    // the create sends and answers `feedbackId`, and no `id`
+    '/api/feedback': {
+      post: { ...body({ feedbackId: str('pnps') }), ...answer('200', { type: 'object', properties: { feedbackId: str(), userId: { type: 'integer' } } }) },
+    },
+    '/api/feedback/{id}': { parameters: [param('id')], put: { ...body({ given: str('2030-01-01T00:00:00Z') }), ...empty }, delete: empty },
+    // another resource's id is not the vote's
+    '/api/votes': { post: { ...body({ choice: str('yes') }), ...answer('201', { type: 'object', properties: { pollId: str() } }) } },
+    '/api/votes/{id}': { parameters: [param('id')], delete: empty },
     '/api/teams': {
       get: answer('200', { type: 'object', properties: { teams: { type: 'array', items: { type: 'object', properties: { name: str() } } } } }),
     },
@@ -81,6 +89,7 @@ interface Token {
 interface Store {
   tokens: Token[];
   projects: Set<string>;
+  feedback: Map<string, string>;
   issued: string[];
   log: string[];
 }
@@ -126,6 +135,12 @@ function handler(store: Store) {
       if (seg.length === 3 && seg[2] === 'tokens' && m === 'POST') return send(res, 201, issue(sent('tokenName'), seg[1]));
       if (seg.length === 4 && seg[2] === 'tokens' && m === 'DELETE') return send(res, remove(seg[3], seg[1]) ? 200 : 404);
     }
+    if (seg[0] === 'feedback') {
+      if (seg.length === 1 && m === 'POST') return (store.feedback.set(sent('feedbackId'), ''), send(res, 200, { feedbackId: sent('feedbackId'), userId: 1 }));
+      if (!store.feedback.has(seg[1])) return send(res, 404, { error: 'no such feedback' });
+      if (m === 'PUT') return (store.feedback.set(seg[1], sent('given')), send(res, 200));
+      if (m === 'DELETE') return (store.feedback.delete(seg[1]), send(res, 200));
+    }
     if (seg[0] === 'metrics' && m === 'GET') {
       if (seg.length === 2 && seg[1] === 'applications') return send(res, 200, { applications: [{ appName: 'web-app' }] });
       if (seg.length === 4 && seg[1] === 'instances' && seg[3] === 'usage')
@@ -138,7 +153,7 @@ function handler(store: Store) {
 let result: ImportResult;
 let dir: string;
 let server: CrudServer;
-const store: Store = { tokens: [], projects: new Set(), issued: [], log: [] };
+const store: Store = { tokens: [], projects: new Set(), feedback: new Map(), issued: [], log: [] };
 
 beforeAll(async () => {
   dir = await writeProject({ 'api.json': JSON.stringify(DOC) });
@@ -192,8 +207,27 @@ describe('the import: a placeholder spelt as a field one other resource extracts
   });
 });
 
+describe('the import: {id} of a resource whose create answers <resource>Id and no id', () => {
+  it('binds {id} under /feedback to the feedbackId the create answers', () => {
+    expect(operation(result, 'feedback.create').extract).toEqual({ feedbackId: '$.data.feedbackId' });
+    const update = operation(result, 'feedback.update');
+    expect(update.path).toBe('/api/feedback/{{feedback.feedbackId}}');
+    expect(update._provenance).toMatchObject({
+      evidence: {
+        'path.id': expect.stringMatching(
+          /^\{id\} follows \/feedback in PUT \/api\/feedback\/\{id\}, so it names a feedback; feedback\.create \(POST \/api\/feedback\) returns feedbackId \(api\.json #\/paths\/~1api~1feedback\/post\/responses\/200/,
+        ),
+      },
+    });
+  });
+
+  it('not another resource’s id: {id} of a vote whose create answers pollId stays the user’s', () => {
+    expect(operation(result, 'vote.delete').path).toBe('/api/votes/{{env.vote_id}}');
+  });
+});
+
 describeWhenAvailable('node bin/flow.js run on the API', BUILT ? undefined : NOT_BUILT, () => {
-  it('updates and deletes the run’s own tokens by their secret, leaves nothing, and shows the secret nowhere', async () => {
+  it('writes only to the run’s own tokens (by their secret) and feedback, reads the listed application, leaves nothing, and shows no secret', async () => {
     const flow = (args: string[]) =>
       new Promise<{ code: number; stdout: string; stderr: string }>((resolve) => {
         execFile(
@@ -205,7 +239,7 @@ describeWhenAvailable('node bin/flow.js run on the API', BUILT ? undefined : NOT
       });
     expect((await flow(['import', 'api.json', '--out', 'project'])).code).toBe(0);
     store.tokens.push({ secret: 'their-secret-token', tokenName: 'theirs' });
-    const ops = ['token.update', 'token.delete', 'token.delete_of_project', 'instance.usage'];
+    const ops = ['token.update', 'token.delete', 'token.delete_of_project', 'instance.usage', 'feedback.update'];
     const r = await flow([
       'run',
       '-p',
@@ -235,7 +269,10 @@ describeWhenAvailable('node bin/flow.js run on the API', BUILT ? undefined : NOT
       'token.delete_of_project': 'passed',
       // a GET of the instance a list gave, named by the field the application resource extracts
       'instance.usage': 'passed',
+      // the run's own feedback, by the feedbackId its create answered
+      'feedback.update': 'passed',
     });
+    expect(store.log).toContain('PUT /api/feedback/pnps');
     expect(store.log).toContain('GET /api/metrics/instances/web-app/usage');
     // the writes named the tokens the run made, and only those; the clean-up had none left
     const [mine, scoped] = store.issued;
@@ -244,7 +281,9 @@ describeWhenAvailable('node bin/flow.js run on the API', BUILT ? undefined : NOT
     expect(store.log.some((l) => /^DELETE \/api\/projects\/p\d+\/tokens\//.test(l) && l.endsWith(`/${scoped}`))).toBe(true);
     expect(store.tokens).toEqual([{ secret: 'their-secret-token', tokenName: 'theirs' }]);
     expect(store.log.filter((l) => l.includes('their-secret-token'))).toEqual([]);
-    expect(r.stdout).toMatch(/clean-up of what this run created: 1 deleted, 0 left\n  deleted project p1 /);
+    // (the feedback has a DELETE the run did not ask for: the clean-up's)
+    expect(r.stdout).toMatch(/clean-up of what this run created: 2 deleted, 0 left\n  deleted project p1 .*\n  deleted feedback pnps /);
+    expect(store.feedback.size).toBe(0);
     // no output shows a secret the server issued
     const junit = await readFile(path.join(dir, 'out/run.xml'), 'utf8');
     const json = await readFile(path.join(dir, 'out/run.json'), 'utf8');

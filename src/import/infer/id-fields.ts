@@ -12,7 +12,8 @@ function successFields(p: Endpoint): ObservedField[] {
 /**
  * The response field a placeholder named `name` refers to: a top-level field of that name,
  * else the top-level `id` when the name is id-like (`id`, `petId`, `pid`, the resource's own
- * name as Stripe's `{customer}`), else the top-level `name` when the placeholder is named
+ * name as Stripe's `{customer}`), else for `{id}` the resource's own id (`feedbackId` of a
+ * feedback) when the answer has no `id` at all, else the top-level `name` when the placeholder is named
  * after a name or after its resource and is not id-like (`{featureName}`, `{contextField}`),
  * then the same one level down (an envelope or a list); last, `name` for an id-like
  * placeholder named after its resource (`{environment}`) that found no `id`.
@@ -47,11 +48,16 @@ export function findIdField(p: Endpoint, name: string, resource: string): Observ
     kind === undefined || kind === resource
       ? undefined
       : at(d).find((f) => last(f) === 'id' && f.listPath?.length === 1 && singular(snake(String(f.listPath[0]))) === kind);
+  // `{id}` of a feedback whose answer has no `id` at all but `feedbackId`: the resource's own id
+  const noId = !fields.some((f) => last(f) === 'id');
+  const ownId = (d: number): ObservedField | undefined =>
+    lower === 'id' && noId ? at(d).find((f) => last(f).toLowerCase().replace(/_/g, '') === `${r}id`) : undefined;
   for (const d of [1, 2]) {
     const hit =
       at(d).find((f) => last(f) === name) ??
       ofKind(d) ??
       (idLike ? at(d).find((f) => last(f) === 'id') : undefined) ??
+      ownId(d) ??
       (byName && !idLike ? named(d) : undefined);
     if (hit) return hit;
   }
