@@ -3,7 +3,8 @@
 // the one credential the collection's create issues (`{token}` under `/api-tokens`: `secret`),
 // the path itself (`/pets/{petId}` names a pet, and the operation creating pets returns `id`;
 // docs/format.md#r2's own example), the value the create sends when its answer has none
-// (sent-ids.ts), a field of that exact name that one other resource extracts, and else a variable the user supplies on each run (`<SET_VIA_--var>`).
+// (sent-ids.ts), a field of that exact name that one other resource extracts, and else a
+// variable the user supplies on each run (`<SET_VIA_--var>`).
 import { SET_VIA_VAR, type TemplateValue } from '../../project/index.js';
 import { evidenceText, type ObservedOperation } from '../observed.js';
 import type { InferContext } from './context.js';

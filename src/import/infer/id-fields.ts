@@ -13,8 +13,8 @@ function successFields(p: Endpoint): ObservedField[] {
  * The response field a placeholder named `name` refers to: a top-level field of that name,
  * else the top-level `id` when the name is id-like (`id`, `petId`, `pid`, the resource's own
  * name as Stripe's `{customer}`), else for `{id}` the resource's own id (`feedbackId` of a
- * feedback) when the answer has no `id` at all, else the top-level `name` when the placeholder is named
- * after a name or after its resource and is not id-like (`{featureName}`, `{contextField}`),
+ * feedback) when the answer has no `id` at all, else the top-level `name` when the placeholder
+ * is named after a name or after its resource and is not id-like (`{featureName}`, `{contextField}`),
  * then the same one level down (an envelope or a list); last, `name` for an id-like
  * placeholder named after its resource (`{environment}`) that found no `id`.
  */
