@@ -11,7 +11,9 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { writeTarget } from '../../src/graph/index.js';
 import { importApi, type ImportResult } from '../../src/import/index.js';
+import { openProject } from '../../src/open/index.js';
 import { ANSWERED, jsonBody, send, serveCrud, type CrudServer } from '../helpers/crud-api.js';
 import { describeWhenAvailable, NOT_BUILT } from '../helpers/needs.js';
 import { cleanProjects, writeProject } from '../helpers/project.js';
@@ -238,6 +240,12 @@ describeWhenAvailable('node bin/flow.js run on the API', BUILT ? undefined : NOT
         );
       });
     expect((await flow(['import', 'api.json', '--out', 'project'])).code).toBe(0);
+    // each write acts on an instance of its create, by the field the create extracts (docs/format.md#ownership)
+    const { project, graph } = await openProject(path.join(dir, 'project'));
+    const target = (id: string) => writeTarget(graph!, project.operations.get(id)!);
+    expect(target('token.update')).toEqual({ kind: 'instance', resource: 'token', field: 'secret' });
+    expect(target('token.delete_of_project')).toEqual({ kind: 'instance', resource: 'token', field: 'secret_2' });
+    expect(target('feedback.update')).toEqual({ kind: 'instance', resource: 'feedback', field: 'feedbackId' });
     store.tokens.push({ secret: 'their-secret-token', tokenName: 'theirs' });
     const ops = ['token.update', 'token.delete', 'token.delete_of_project', 'instance.usage', 'feedback.update'];
     const r = await flow([
