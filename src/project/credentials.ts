@@ -58,6 +58,15 @@ export function isCredentialName(name: string): boolean {
 }
 
 /**
+ * A credential a server issues in an answer (an API token's `secret`): a credential name, but
+ * not a bare `key`, which names the object it belongs to (S3's, a flag's). The runner hides and
+ * removes what answers hold under such names; the importer binds a placeholder to it.
+ */
+export function namesIssuedCredential(name: string): boolean {
+  return isCredentialName(name) && name.toLowerCase() !== 'key';
+}
+
+/**
  * True for a header whose value is a credential whatever it holds. Besides the names above, a
  * header whose last word is `key` (`X-Client-Key`, `Api_Key`): a header carries a key by name.
  */

@@ -10,7 +10,7 @@ export { checkWritable, readForEdit, writeNewProject, writeOutputFile, writeProj
 export { MAX_FILE_BYTES, readProjectFile } from './read.js';
 export * from './types.js';
 export { isRawMap } from './build/values.js';
-export { isCredentialHeaderName, isCredentialName } from './credentials.js';
+export { isCredentialHeaderName, isCredentialName, namesIssuedCredential } from './credentials.js';
 export { diag, severityOf } from './diagnostics.js';
 export { lazy } from './lazy.js';
 export { MAX_NAME, snake, unique, upperSnake } from './names.js';

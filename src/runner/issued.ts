@@ -3,7 +3,7 @@
 // before the answer is recorded, so that no output shows it: not the answer's excerpt, not a
 // later URL that carries it (`/api-tokens/{{api_token.secret}}`).
 import type { FlowResponse } from '../http/index.js';
-import { isCredentialName } from '../project/index.js';
+import { namesIssuedCredential } from '../project/index.js';
 import type { Redactor } from '../redact/index.js';
 
 /** Bounds on what is read of an answer (it is untrusted): its size, and the nodes walked. */
@@ -12,11 +12,6 @@ const MAX_NODES = 5_000;
 const MAX_DEPTH = 32;
 /** A shorter value is a flag or a placeholder (`""`, `"no"`), not a credential. */
 const MIN_LENGTH = 4;
-
-/** A credential name, but not a bare `key`: an object's key (S3's, a flag's) names the object. */
-export function namesIssuedCredential(name: string): boolean {
-  return isCredentialName(name) && name.toLowerCase() !== 'key';
-}
 
 /** Registers with `redactor` each string a JSON answer holds under a credential name. */
 export function hideIssuedCredentials(res: FlowResponse, redactor: Redactor): void {

@@ -11,8 +11,7 @@
 // chosen instance), or a reference that does not render to that very segment (`{{project.id}}`
 // of the project it posted under does), is never used. The values go to that one request as
 // given values do (data, never rendered as a template).
-import { isPlainObject, type Operation, SET_VIA_VAR } from '../project/index.js';
-import { namesIssuedCredential } from './issued.js';
+import { isPlainObject, namesIssuedCredential, type Operation, SET_VIA_VAR } from '../project/index.js';
 import type { FlowResponse } from '../http/index.js';
 import { hasTemplate, parseTemplate } from '../graph/index.js';
 import { renderContext, type RunContext } from './context.js';

@@ -3,12 +3,11 @@
 // body or query (data, never rendered), another actor or none, no retry.
 import { FlowError } from '../errors.js';
 import { holdsReference, type RefSite } from '../graph/index.js';
-import { type Actor, isPlainObject, isRawMap, type Operation, type TemplateValue } from '../project/index.js';
+import { type Actor, isPlainObject, isRawMap, namesIssuedCredential, type Operation, type TemplateValue } from '../project/index.js';
 import { type FlowResponse, getHeader, type PreparedRequest } from '../http/index.js';
 import { extractAll, render, type RenderContext } from '../runtime/index.js';
 import type { RunContext, Trace } from './context.js';
 import { preRequestHook } from './hooks.js';
-import { namesIssuedCredential } from './issued.js';
 import { prepareRequest } from './prepare.js';
 import { send } from './send.js';
 import { targetOf } from './ownership.js';

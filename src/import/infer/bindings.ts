@@ -1,15 +1,18 @@
 // Where each placeholder's value comes from, in order of strength of the grounding:
 // an OpenAPI link, a collection script that stores a response field, a value seen in traffic,
+// the one credential the collection's create issues (`{token}` under `/api-tokens`: `secret`),
 // the path itself (`/pets/{petId}` names a pet, and the operation creating pets returns `id`;
 // docs/format.md#r2's own example), the value the create sends when its answer has none
-// (sent-ids.ts), and else a variable the user supplies on each run (`<SET_VIA_--var>`).
+// (sent-ids.ts), a field of that exact name that one other resource extracts, and else a
+// variable the user supplies on each run (`<SET_VIA_--var>`).
 import { SET_VIA_VAR, type TemplateValue } from '../../project/index.js';
-import { evidenceText, type ObservedField, type ObservedOperation } from '../observed.js';
+import { evidenceText, type ObservedOperation } from '../observed.js';
 import type { InferContext } from './context.js';
 import type { DraftOperation } from './draft.js';
 import { endpointId, type Endpoint } from './endpoints.js';
 import type { Extractions } from './extractions.js';
-import { isCredentialName, singular, snake } from './names.js';
+import { findIdField, issuedField } from './id-fields.js';
+import { isCredentialName, namesIssuedCredential, singular, snake } from './names.js';
 import { isVarSegment, segmentText, shapeOf, type PathPart } from './paths.js';
 import { exampleOf, fieldsNamed, refText, type SentId } from './sent-ids.js';
 import { fieldText, ValueIndex } from './traffic.js';
@@ -76,10 +79,12 @@ export class Resolver {
     }
     return (
       this.fromLink(e, part.name) ??
+      this.fromIssued(e, part.name, index) ??
       this.fromPath(e, part.name, index) ??
       this.fromParamName(e, part.name) ??
       this.fromSameShape(e, part.name, index) ??
       this.fromCreateBody(e, part.name, index) ??
+      this.fromExtracted(e, part.name) ??
       this.userParam(e, part.name, index)
     );
   }
@@ -103,6 +108,25 @@ export class Resolver {
           return { ref: this.extractions.ref(producer, field, why, listPath), why };
         }
       }
+    }
+    return undefined;
+  }
+
+  /**
+   * `{token}` in `/api-tokens/{token}`, when the create on `/api-tokens` answers one credential
+   * (`secret`): the item is named by what its create issued. The run's own instance, and the
+   * runner hides the value in every output as it hides any credential an answer holds.
+   */
+  private fromIssued(e: Endpoint, name: string, index: number): Bound | undefined {
+    const word = index > 0 ? segmentText(e.segments[index - 1]) : undefined;
+    if (!word || !namesIssuedCredential(name) || !isVarSegment(e.segments[index])) return undefined;
+    const collection = shapeOf(e.segments.slice(0, index)).replace(/\/+$/, '');
+    for (const create of this.endpoints) {
+      if (!this.usable(create, e) || create.method !== 'POST' || shapeOf(create.segments).replace(/\/+$/, '') !== collection) continue;
+      const found = issuedField(create);
+      if (!found) continue;
+      const why = `{${name}} of ${e.ops[0].key} is a credential named right under /${word}; ${endpointId(create)} (${create.ops[0].key}), the create of that collection, issues one credential in its answer, ${fieldText(found.path)} (${found.evidence.file} ${found.evidence.at})`;
+      return { ref: this.extractions.ref(create, found.path, why), why };
     }
     return undefined;
   }
@@ -209,6 +233,21 @@ export class Resolver {
     return undefined;
   }
 
+  /**
+   * `{appName}` in `/metrics/instances/{appName}/usage`, when the application resource extracts
+   * `appName` (for `/metrics/applications/{appName}`) and no other resource extracts a field of
+   * that name: the placeholder is spelt as that one field. Not a bare `id` or `name`, which
+   * every resource has. A write bound so is still sent only for what the run made (ownership).
+   */
+  private fromExtracted(e: Endpoint, name: string): Bound | undefined {
+    if (snake(name).split('_').filter(Boolean).length < 2) return undefined;
+    const found = this.extractions.named(name).filter((x) => x.resource !== e.resource);
+    if (new Set(found.map((x) => x.resource)).size !== 1) return undefined;
+    const [x] = found.sort((a, b) => rank(a.producer) - rank(b.producer));
+    const why = `{${name}} of ${e.ops[0].key} is spelt as the field ${name} that ${endpointId(x.producer)} (${x.producer.ops[0].key}) extracts, and no other resource extracts a field of that name (${x.why})`;
+    return { ref: x.ref, why };
+  }
+
   /** The instance the path names right before `index`, when a create's answer names it (a parent the run makes). */
   private parentCreate(e: Endpoint, index: number): { ref: string; producer: Endpoint } | undefined {
     for (let i = index - 1; i >= 0; i--) {
@@ -290,62 +329,6 @@ function rank(p: Endpoint): number {
 const byRank = (a: Endpoint, b: Endpoint): number => rank(a) - rank(b);
 /** …and, among producers elsewhere, the shortest path: `/refunds` over `/application_fees/{id}/refunds` */
 const byRankThenLength = (a: Endpoint, b: Endpoint): number => rank(a) - rank(b) || a.segments.length - b.segments.length;
-
-function successFields(p: Endpoint): ObservedField[] {
-  const rs = p.ops.flatMap((o) => o.responses).filter((r) => r.status === undefined || (r.status >= 200 && r.status < 300));
-  return rs.flatMap((r) => r.fields);
-}
-
-/**
- * The response field a placeholder named `name` refers to: a top-level field of that name,
- * else the top-level `id` when the name is id-like (`id`, `petId`, `pid`, the resource's own
- * name as Stripe's `{customer}`), else the top-level `name` when the placeholder is named
- * after a name or after its resource and is not id-like (`{featureName}`, `{contextField}`),
- * then the same one level down (an envelope or a list); last, `name` for an id-like
- * placeholder named after its resource (`{environment}`) that found no `id`.
- */
-function findIdField(p: Endpoint, name: string, resource: string): ObservedField | undefined {
-  const fields = successFields(p);
-  const depth = (f: ObservedField): number => f.path.length + (f.listPath?.length ?? 0);
-  const last = (f: ObservedField): string => f.path[f.path.length - 1];
-  const lower = name.toLowerCase();
-  const r = resource.toLowerCase().replace(/_/g, '');
-  const idLike =
-    lower === 'id' ||
-    lower.replace(/_/g, '') === r ||
-    lower === `${r}id` ||
-    lower === `${r}_id` ||
-    /(^|_)id$/.test(lower) ||
-    /[a-z]Id$/.test(name) ||
-    (lower.length <= 4 && lower.endsWith('id'));
-  // named after the item's name, or after the resource itself (`{contextField}` of a context)
-  // (never one that says it is an id, a token, a key or a code: `{shipping_rate_token}`)
-  const byName =
-    !/(^|_)(id|uuid|token|key|code|number|secret)$|[a-z](Id|Uuid|Token|Key|Code|Number|Secret)$/i.test(name) &&
-    (/(^|_)name$|[a-z]Name$/i.test(name) || lower.replace(/_/g, '').startsWith(r));
-  const at = (d: number): ObservedField[] => fields.filter((f) => depth(f) === d);
-  // the item's own name: top level, or in the items of a top-level list, never a nested object's (`tax_code.name`)
-  const named = (d: number): ObservedField | undefined =>
-    at(d).find((f) => last(f) === 'name' && (d === 1 || (f.path.length === 1 && f.listPath?.length === 1)));
-  // `{projectId}` of a dashboard: the `id` of the items of its `projects` list, not of another list's
-  const stem = /^(.+?)(?:Id|_id)$/.exec(name)?.[1];
-  const kind = stem === undefined ? undefined : singular(snake(stem));
-  const ofKind = (d: number): ObservedField | undefined =>
-    kind === undefined || kind === resource
-      ? undefined
-      : at(d).find((f) => last(f) === 'id' && f.listPath?.length === 1 && singular(snake(String(f.listPath[0]))) === kind);
-  for (const d of [1, 2]) {
-    const hit =
-      at(d).find((f) => last(f) === name) ??
-      ofKind(d) ??
-      (idLike ? at(d).find((f) => last(f) === 'id') : undefined) ??
-      (byName && !idLike ? named(d) : undefined);
-    if (hit) return hit;
-  }
-  // `{environment}` of an environment: its id when it has one, else its name
-  if (byName) return named(1) ?? named(2);
-  return undefined;
-}
 
 function topLevelList(op: ObservedOperation, field: ReadonlyArray<string | number>): boolean {
   const first = field[0];

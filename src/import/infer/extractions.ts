@@ -5,6 +5,8 @@ import { ident } from './names.js';
 
 interface Extraction {
   path: string;
+  /** the field's own name, its last key: `appName` of `$.data.applications[*].appName` */
+  field?: string;
   producer: Endpoint;
   why: string;
 }
@@ -38,7 +40,7 @@ export class Extractions {
           break;
         }
     }
-    vars.set(name, { path, producer, why });
+    vars.set(name, { path, field: keys.at(-1), producer, why });
     return `{{${producer.resource}.${name}}}`;
   }
 
@@ -47,6 +49,14 @@ export class Extractions {
     const m = /^\{\{([^.{}]+)\.([^.{}]+)\}\}$/.exec(ref);
     const x = m ? this.byResource.get(m[1])?.get(m[2]) : undefined;
     return x && !x.path.includes('[*]') ? x.producer : undefined;
+  }
+
+  /** Each extraction of a field spelt `field` (its last key), as a reference, with who makes it. */
+  named(field: string): Array<{ resource: string; ref: string; producer: Endpoint; why: string }> {
+    const out: Array<{ resource: string; ref: string; producer: Endpoint; why: string }> = [];
+    for (const [resource, vars] of this.byResource)
+      for (const [name, x] of vars) if (x.field === field) out.push({ resource, ref: `{{${resource}.${name}}}`, producer: x.producer, why: x.why });
+    return out;
   }
 
   /** The `extract` map of one endpoint, and the evidence for each entry. */

@@ -58,4 +58,4 @@ export function isPrefixWord(segment: string): boolean {
 }
 
 /** Credential names: the one vocabulary shared with lint, redaction and `lint --fix`. */
-export { isCredentialName } from '../../project/index.js';
+export { isCredentialName, namesIssuedCredential } from '../../project/index.js';
