@@ -24,17 +24,25 @@ export function bodyLinks(project: Project, op: Operation, edited: ReadonlySet<s
   for (const [field, value] of Object.entries(op.body)) {
     if (edits.length >= MAX_FIELDS) break;
     if (edited.has(`${op.id} body ${field}`) || !isLiteral(value)) continue;
-    const m = ID_FIELD.exec(field);
-    if (!m) continue;
-    const resource = snake(m[1]);
-    const wanted = /name/i.test(m[2]) ? 'name' : 'id';
-    const of = fieldOf(project, resource, wanted);
-    // its own resource's field it extracts itself would wait for its own answer
-    if (!of || (resource === op.resource && op.extract.some((x) => x.name === of))) continue;
-    const ref = `{{${resource}.${of}}}`;
-    edits.push({ kind: 'body_field', operation: op.id, field, value: Array.isArray(value) ? [ref] : ref });
+    const ref = resourceRef(project, op, field);
+    if (ref) edits.push({ kind: 'body_field', operation: op.id, field, value: Array.isArray(value) ? [ref] : ref });
   }
   return edits;
+}
+
+/**
+ * The `{{resource.field}}` a body field or a query parameter named after a resource of the
+ * project stands for (`strategyId` -> `{{strategy.id}}`, `environmentName` ->
+ * `{{environment.name}}`). Undefined when no resource fits, or when it is the operation's own
+ * resource and the field one it extracts itself (it would wait for its own answer).
+ */
+export function resourceRef(project: Project, op: Operation, field: string): string | undefined {
+  const m = ID_FIELD.exec(field);
+  const resource = m ? snake(m[1]) : undefined;
+  if (!resource || !project.resources.has(resource)) return undefined;
+  const of = fieldOf(project, resource, /name/i.test(m![2]) ? 'name' : 'id');
+  if (!of || (resource === op.resource && op.extract.some((x) => x.name === of))) return undefined;
+  return `{{${resource}.${of}}}`;
 }
 
 /** A literal value or a list of them, with no reference. */
