@@ -33,17 +33,21 @@ export function bodyLinks(project: Project, op: Operation, edited: ReadonlySet<s
 /**
  * The `{{resource.field}}` a body field or a query parameter named after a resource of the
  * project stands for (`strategyId` -> `{{strategy.id}}`, `environmentName` ->
- * `{{environment.name}}`). Undefined when no resource fits, or when it is the operation's own
+ * `{{environment.name}}`); with `plain`, a name that is the resource's own too (`environments`,
+ * as a 400 names it). Undefined when no resource fits, or when it is the operation's own
  * resource and the field one it extracts itself (it would wait for its own answer).
  */
-export function resourceRef(project: Project, op: Operation, field: string): string | undefined {
+export function resourceRef(project: Project, op: Operation, field: string, plain = false): string | undefined {
   const m = ID_FIELD.exec(field);
-  const resource = m ? snake(m[1]) : undefined;
+  const resource = m ? snake(m[1]) : plain ? singular(snake(field)) : undefined;
   if (!resource || !project.resources.has(resource)) return undefined;
-  const of = fieldOf(project, resource, /name/i.test(m![2]) ? 'name' : 'id');
+  const of = fieldOf(project, resource, m && /name/i.test(m[2]) ? 'name' : 'id');
   if (!of || (resource === op.resource && op.extract.some((x) => x.name === of))) return undefined;
   return `{{${resource}.${of}}}`;
 }
+
+/** `environments` -> `environment`, `categories` -> `category`: a resource's name is singular. */
+const singular = (name: string) => name.replace(/ies$/, 'y').replace(/(?<!s)s$/, '');
 
 /** A literal value or a list of them, with no reference. */
 function isLiteral(value: TemplateValue): boolean {

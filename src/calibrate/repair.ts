@@ -5,7 +5,7 @@ import type { Operation, Project } from '../project/index.js';
 import type { OperationResult } from '../runner/index.js';
 import type { FlowResponse } from '../http/index.js';
 import { A_DAY_AHEAD, bodyFieldsNamed, exampleFields, requiredBody, sendsBody, staleDates } from './body.js';
-import { bodyLinks } from './body-links.js';
+import { bodyLinks, resourceRef } from './body-links.js';
 import { namedFields } from './error-fields.js';
 import { linkEdits, unproducedId } from './links.js';
 import { fieldOf, otherHeaderForm, targetOf, withEdits } from './model.js';
@@ -175,6 +175,18 @@ async function nextStep(ctx: SearchContext, model: Project, operation: string, l
       const list = guessed.map((f) => `\`${f}\``).join(', ');
       return { edits, why: `answered ${status} naming ${list} again, given a word: a map`, what: `with ${guessed.join(', ')} as a map` };
     }
+    // named again, sent: a field named after a resource (`environments`) takes the run's own one
+    const linked = fields.flatMap((f): Edit[] => {
+      const value = fieldOf(op.body, [f]);
+      const ref = value === undefined || hasRef(value) ? undefined : resourceRef(model, op, f, true);
+      if (!ref || ctx.edited.has(`${operation} body ${f}`)) return [];
+      const list = Array.isArray(value) || ctx.fieldSchema?.(op, f)?.type === 'array';
+      return [{ kind: 'body_field', operation, field: f, value: list ? [ref] : ref }];
+    });
+    if (linked.length) {
+      const list = linked.map((e) => `\`${e.kind === 'body_field' ? e.field : ''}\``).join(', ');
+      return { edits: linked, why: `answered ${status} naming ${list} again, each named after a resource`, what: `with ${list} from this run` };
+    }
   }
   // a 400/422 that names no field, or a 5xx to a body this search made (`{}`: "empty update"):
   // the description's own examples, where the body has nothing (or an empty map or list)
@@ -191,6 +203,9 @@ async function nextStep(ctx: SearchContext, model: Project, operation: string, l
   }
   return undefined;
 }
+
+/** A value holding a reference (`{{environment.name}}`, or a list with one): the run's already. */
+const hasRef = (v: unknown): boolean => (Array.isArray(v) ? v.some(hasRef) : typeof v === 'string' && v.includes('{{'));
 
 /**
  * A 400/422 to a request that does not send query parameters the description declares: each

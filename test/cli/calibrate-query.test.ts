@@ -143,3 +143,22 @@ it('a bare 400 to a read: the query parameter the description declares, valued f
   const q = await flow(bare, ['calibrate', 'role.list']);
   expect(q.stdout).toContain('**role.list**: the server answered 400 without naming a missing field');
 }, 60_000);
+
+it("a 400 naming a body list named after a resource, `[]` refused: the run's own one, on the run's own feature", async () => {
+  const dir = await writeProject({ ...FILES, 'environments/local.yaml': 'name: local\nvariables:\n  baseUrl: <SET_VIA_--var>\n' });
+  const r = await flow(dir, ['calibrate', 'feature.put_variants_batch', '--writes', '--destructive', '--apply', '--openapi', 'openapi.json']);
+  expect(r.stderr).not.toMatch(/E_INTERNAL/);
+  expect(r.stdout).toMatch(
+    /answered 415 to a PUT without a body; answered 400 naming `environments`; answered 400 naming `environments` again, each named after a resource; then 200/,
+  );
+  expect(r.stdout).toContain('add `body.environments: ["{{environment.name}}"]`');
+  expect(r.stdout).toContain('## Open questions\n\nNone.');
+  // every push went to a feature this run created, and each was deleted after
+  const pushed = sent.filter((s) => s.startsWith('PUT /features/')).map((s) => s.split('/')[2]);
+  expect(pushed.length).toBeGreaterThan(0);
+  expect(pushed.every((f) => created.has(f))).toBe(true);
+  expect([...features.keys()]).toEqual([]);
+  const run = await flow(dir, ['run', 'feature.put_variants_batch']);
+  expect(run.stdout).toMatch(/^3 passed, 0 failed/m);
+  expect([...features.keys()]).toEqual([]);
+}, 60_000);
