@@ -2,7 +2,8 @@
 // import keeps the description's example (`strategyId: 15d1e20b-…`), which names nothing on
 // the server the run talks to, and the write fails (a 404, a 400, a 5xx on a foreign key). The
 // repair a user makes: the resource's own value, `{{strategy.id}}`, which the graph then runs
-// a producer for. Proposed only once the try with them is accepted (repair.ts).
+// a producer for. Proposed only once the try with them is accepted (repair.ts). The same naming
+// rule (resourceRef) values a query parameter (query.ts) and a field a 400 names again.
 import { hasTemplate } from '../graph/index.js';
 import { isPlainObject, snake, type Operation, type Project, type TemplateValue } from '../project/index.js';
 import type { Edit } from './types.js';

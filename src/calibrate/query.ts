@@ -5,7 +5,7 @@
 // enum or default); one with neither is not tried. Proposed only once a try is accepted (repair.ts).
 import type { Operation, Project, TemplateValue } from '../project/index.js';
 import { resourceRef } from './body-links.js';
-import { namedFields } from './error-fields.js';
+import { escape, namedFields } from './error-fields.js';
 import type { DeclaredQuery } from './types.js';
 import { givenValue } from './values.js';
 
@@ -28,8 +28,6 @@ function inPath(path: string): string[] {
     .filter(Boolean);
 }
 
-const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-
 /**
  * The declared query parameters `op` does not send and that have a value to try, the ones
  * the answer (`excerpt`) names first. `edited`: targets proposed already, not tried again.
@@ -48,7 +46,9 @@ export function missingQuery(
   const out: QueryCandidate[] = [];
   for (const d of declared.slice(0, MAX_DECLARED)) {
     if (sent.has(d.name) || edited.has(`${op.id} query ${d.name}`)) continue;
-    const value = resourceRef(project, op, d.name) ?? givenValue(d.schema);
+    const given = givenValue(d.schema);
+    // a description's `{{` would be read as a reference
+    const value = resourceRef(project, op, d.name) ?? (typeof given === 'string' && given.includes('{{') ? undefined : given);
     if (value === undefined) continue;
     const named = namedHere.has(d.name) || new RegExp(`(?<![\\w-])${escape(d.name)}(?![\\w-])`).test(excerpt);
     out.push({ name: d.name, value, named });
