@@ -185,7 +185,7 @@ async function nextStep(ctx: SearchContext, model: Project, operation: string, l
     });
     if (linked.length) {
       const list = linked.map((e) => `\`${e.kind === 'body_field' ? e.field : ''}\``).join(', ');
-      return { edits: linked, why: `answered ${status} naming ${list} again, each named after a resource`, what: `with ${list} from this run` };
+      return { edits: linked, why: `answered ${status} naming ${list} again, named after a resource of the project`, what: `with ${list} from this run` };
     }
   }
   // a 400/422 that names no field, or a 5xx to a body this search made (`{}`: "empty update"):

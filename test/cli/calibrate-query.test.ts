@@ -32,6 +32,11 @@ beforeAll(async () => {
       if (!project) return send(res, 400);
       return project === 'default' || project === 'other' ? send(res, 200, { roles: [{ name: 'Owner' }] }) : send(res, 404, { message: 'no such project' });
     }
+    // the same, for a user only: a token has none, and the server fails on it once it gets that far
+    if (req.method === 'GET' && url.pathname === '/user/project-roles') {
+      if (!url.searchParams.get('projectId')) return send(res, 400);
+      return req.headers['x-user'] ? send(res, 200, { roles: [] }) : send(res, 500, { message: 'User id is missing' });
+    }
     if (req.method === 'GET' && url.pathname === '/environments') return send(res, 200, { environments: ENVIRONMENTS.map((name) => ({ name })) });
     if ((req.method === 'PUT' || req.method === 'POST') && !/^application\/json/.test(String(req.headers['content-type'] ?? '')))
       return send(res, 415, { name: 'ContentTypeError', message: "We do not accept the content-type you provided (you didn't provide one)." });
@@ -78,6 +83,7 @@ const OPENAPI = JSON.stringify({
         responses: { '200': { description: 'ok' } },
       },
     },
+    '/user/project-roles': { get: { parameters: [{ $ref: '#/components/parameters/projectId' }], responses: { '200': { description: 'ok' } } } },
     '/features/{name}/variants-batch': {
       put: {
         requestBody: {
@@ -98,10 +104,18 @@ const OPENAPI = JSON.stringify({
 });
 
 const FILES = {
-  'flow.yaml': 'version: 1\nname: flags\nimports: [environments/*.yaml, resources/*.yaml]\n',
+  'flow.yaml': 'version: 1\nname: flags\nimports: [environments/*.yaml, actors/*.yaml, resources/*.yaml]\n',
   'openapi.json': OPENAPI,
   'resources/projects.yaml': 'name: project\noperations:\n  list: { path: /projects, expect_status: 200, extract: { id: "$.data.projects[*].id" } }\n',
-  'resources/roles.yaml': 'name: role\noperations:\n  list: { path: /user/roles, expect_status: 200 }\n',
+  'resources/roles.yaml': [
+    'name: role',
+    'operations:',
+    '  list: { path: /user/roles, expect_status: 200 }',
+    '  list_of_project: { path: /user/project-roles, actor: token, expect_status: 200 }',
+    '',
+  ].join('\n'),
+  'actors/token.yaml': 'name: token\ninject: { headers: { x-key: t1 } }\n',
+  'actors/user.yaml': 'name: user\ninject: { headers: { x-user: alice } }\n',
   'resources/environments.yaml':
     'name: environment\noperations:\n  list: { path: /environments, expect_status: 200, extract: { name: "$.data.environments[*].name" } }\n',
   'resources/features.yaml': [
@@ -149,7 +163,7 @@ it("a 400 naming a body list named after a resource, `[]` refused: the run's own
   const r = await flow(dir, ['calibrate', 'feature.put_variants_batch', '--writes', '--destructive', '--apply', '--openapi', 'openapi.json']);
   expect(r.stderr).not.toMatch(/E_INTERNAL/);
   expect(r.stdout).toMatch(
-    /answered 415 to a PUT without a body; answered 400 naming `environments`; answered 400 naming `environments` again, each named after a resource; then 200/,
+    /answered 415 to a PUT without a body; answered 400 naming `environments`; answered 400 naming `environments` again, named after a resource of the project; then 200/,
   );
   expect(r.stdout).toContain('add `body.environments: ["{{environment.name}}"]`');
   expect(r.stdout).toContain('## Open questions\n\nNone.');
@@ -161,4 +175,16 @@ it("a 400 naming a body list named after a resource, `[]` refused: the run's own
   const run = await flow(dir, ['run', 'feature.put_variants_batch']);
   expect(run.stdout).toMatch(/^3 passed, 0 failed/m);
   expect([...features.keys()]).toEqual([]);
+}, 60_000);
+
+it('a 5xx once the query parameter is sent: the search goes on as the other actors, and proposes both once one passes', async () => {
+  const dir = await writeProject({ ...FILES, 'environments/local.yaml': 'name: local\nvariables:\n  baseUrl: <SET_VIA_--var>\n' });
+  const r = await flow(dir, ['calibrate', 'role.list_of_project', '--apply', '--openapi', 'openapi.json']);
+  expect(r.stderr).not.toMatch(/E_INTERNAL/);
+  expect(r.stdout).toMatch(
+    /answered 500 as token \(answered 400 naming no field, and the description declares query parameter\(s\) not sent: 500 with \?projectId=\{\{project\.id\}\}\), and 200 as user; as token in the same try, 500/,
+  );
+  expect(r.stdout).toContain('add `query_params.projectId: "{{project.id}}"`');
+  expect(r.stdout).toContain('add `actor: user`');
+  expect((await flow(dir, ['run', 'role.list_of_project'])).stdout).toMatch(/^2 passed, 0 failed/m);
 }, 60_000);
