@@ -81,6 +81,7 @@ function located(project: Project, e: Exclude<Edit, { kind: 'login' }>, paths: R
   }
   if (e.kind === 'body') return [op.file, { path: [...op.yamlPath, 'body'], value: e.value }];
   if (e.kind === 'body_field') return [op.file, { path: [...op.yamlPath, 'body', ...e.field.split('.')], value: e.value }];
+  if (e.kind === 'query_param') return [op.file, { path: [...op.yamlPath, 'query_params', e.name], value: e.value }];
   if (e.kind === 'path_ref') return [op.file, { path: [...op.yamlPath, 'path'], value: paths.get(op.id)! }];
   if (e.kind === 'depends_on') return [op.file, { path: [...op.yamlPath, 'depends_on'], value: e.to, append: true }];
   const spec = op.extract.find((x) => x.name === e.name);

@@ -2,7 +2,8 @@
 // import keeps the description's example (`strategyId: 15d1e20b-…`), which names nothing on
 // the server the run talks to, and the write fails (a 404, a 400, a 5xx on a foreign key). The
 // repair a user makes: the resource's own value, `{{strategy.id}}`, which the graph then runs
-// a producer for. Proposed only once the try with them is accepted (repair.ts).
+// a producer for. Proposed only once the try with them is accepted (repair.ts). The same naming
+// rule (resourceRef) values a query parameter (query.ts) and a field a 400 names again.
 import { hasTemplate } from '../graph/index.js';
 import { isPlainObject, snake, type Operation, type Project, type TemplateValue } from '../project/index.js';
 import type { Edit } from './types.js';
@@ -24,18 +25,30 @@ export function bodyLinks(project: Project, op: Operation, edited: ReadonlySet<s
   for (const [field, value] of Object.entries(op.body)) {
     if (edits.length >= MAX_FIELDS) break;
     if (edited.has(`${op.id} body ${field}`) || !isLiteral(value)) continue;
-    const m = ID_FIELD.exec(field);
-    if (!m) continue;
-    const resource = snake(m[1]);
-    const wanted = /name/i.test(m[2]) ? 'name' : 'id';
-    const of = fieldOf(project, resource, wanted);
-    // its own resource's field it extracts itself would wait for its own answer
-    if (!of || (resource === op.resource && op.extract.some((x) => x.name === of))) continue;
-    const ref = `{{${resource}.${of}}}`;
-    edits.push({ kind: 'body_field', operation: op.id, field, value: Array.isArray(value) ? [ref] : ref });
+    const ref = resourceRef(project, op, field);
+    if (ref) edits.push({ kind: 'body_field', operation: op.id, field, value: Array.isArray(value) ? [ref] : ref });
   }
   return edits;
 }
+
+/**
+ * The `{{resource.field}}` a body field or a query parameter named after a resource of the
+ * project stands for (`strategyId` -> `{{strategy.id}}`, `environmentName` ->
+ * `{{environment.name}}`); with `plain`, a name that is the resource's own too (`environments`,
+ * as a 400 names it). Undefined when no resource fits, or when it is the operation's own
+ * resource and the field one it extracts itself (it would wait for its own answer).
+ */
+export function resourceRef(project: Project, op: Operation, field: string, plain = false): string | undefined {
+  const m = ID_FIELD.exec(field);
+  const resource = m ? snake(m[1]) : plain ? singular(snake(field)) : undefined;
+  if (!resource || !project.resources.has(resource)) return undefined;
+  const of = fieldOf(project, resource, m && /name/i.test(m[2]) ? 'name' : 'id');
+  if (!of || (resource === op.resource && op.extract.some((x) => x.name === of))) return undefined;
+  return `{{${resource}.${of}}}`;
+}
+
+/** `environments` -> `environment`, `categories` -> `category`: a resource's name is singular. */
+const singular = (name: string) => name.replace(/ies$/, 'y').replace(/(?<!s)s$/, '');
 
 /** A literal value or a list of them, with no reference. */
 function isLiteral(value: TemplateValue): boolean {

@@ -29,6 +29,8 @@ export interface CalibrateOptions extends SafetyFlags, Pick<RunnerOptions, 'env'
   redactor?: Redactor;
   /** the schema the description gives a body field, for the value proposed for it */
   fieldSchema?: SearchContext['fieldSchema'];
+  /** the query parameters the description declares for an operation, tried after a 400/422 */
+  queryParams?: SearchContext['queryParams'];
 }
 
 /** Rounds are bounded: each proof removes one failure (a login, a field, a link), and a chain of them is short. */
@@ -82,7 +84,7 @@ async function calibrateOn(root: Runner, project: Project, asked: readonly strin
   const isSecret = (text: string): boolean => redactor.text(text) !== text;
   const tryRun = (p: Project, id: string, purpose: string) => runOne(root, project, p, id, options, record(probes, purpose));
   const tryWith = (p: Project, id: string, purpose: string, also: readonly string[]) => runWith(root, project, p, id, also, options, record(probes, purpose));
-  const fieldSchema = options.fieldSchema;
+  const { fieldSchema, queryParams } = options;
   while (rounds < MAX_ROUNDS) {
     rounds++;
     const graph = buildGraph(model);
@@ -97,12 +99,24 @@ async function calibrateOn(root: Runner, project: Project, asked: readonly strin
     const pending: Edit[] = [];
     for (const r of results) {
       const response = round.responses.get(r.operation);
-      const f = await diagnose(r, { project: model, response, responses: round.responses, edited, applied, pending, tryRun, fieldSchema, isSecret, triedAs });
+      const f = await diagnose(r, {
+        project: model,
+        response,
+        responses: round.responses,
+        edited,
+        applied,
+        pending,
+        tryRun,
+        fieldSchema,
+        queryParams,
+        isSecret,
+        triedAs,
+      });
       found.proposals.push(...f.proposals);
       found.questions.push(...f.questions);
     }
     // ids given from outside: linked to their producer where this round's answers prove it
-    const linked = await proveLinks(model, plan, results, round.responses, { project: model, edited, pending, tryRun, fieldSchema, isSecret });
+    const linked = await proveLinks(model, plan, results, round.responses, { project: model, edited, pending, tryRun, fieldSchema, queryParams, isSecret });
     found.proposals.push(...linked.proposals);
     // a value a list was to give and the list found nothing: the list tried after a create
     const listed = await proveCreateFirst(results, { project: model, graph, flags: options, edited, pending, tried: triedAfter, tryWith });

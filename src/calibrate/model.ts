@@ -19,6 +19,7 @@ export function withEdits(project: Project, edits: readonly Edit[]): Project {
     else if (e.kind === 'extract') operations.set(op.id, { ...op, extract: withExtract(op, e.name, e.to) });
     else if (e.kind === 'body') operations.set(op.id, { ...op, body: e.value });
     else if (e.kind === 'body_field') operations.set(op.id, { ...op, body: withField(op.body, e.field.split('.'), e.value) });
+    else if (e.kind === 'query_param') operations.set(op.id, { ...op, queryParams: { ...op.queryParams, [e.name]: e.value } });
     else if (e.kind === 'path_ref') operations.set(op.id, { ...op, path: op.path.split(e.from).join(e.to) });
     else if (e.kind === 'depends_on') operations.set(op.id, withDependency(op, e.to));
     else operations.set(op.id, { ...op, actor: e.to });
@@ -95,6 +96,8 @@ export function targetOf(e: Edit): string {
       return `${e.operation} extract ${e.name}`;
     case 'body_field':
       return `${e.operation} body ${e.field}`;
+    case 'query_param':
+      return `${e.operation} query ${e.name}`;
     case 'path_ref':
       return `${e.operation} path ${e.from}`;
     case 'depends_on':

@@ -5,10 +5,12 @@ import type { Operation, Project } from '../project/index.js';
 import type { OperationResult } from '../runner/index.js';
 import type { FlowResponse } from '../http/index.js';
 import { A_DAY_AHEAD, bodyFieldsNamed, exampleFields, requiredBody, sendsBody, staleDates } from './body.js';
-import { bodyLinks } from './body-links.js';
+import { bodyLinks, resourceRef } from './body-links.js';
+import { namedFields } from './error-fields.js';
 import { linkEdits, unproducedId } from './links.js';
 import { fieldOf, otherHeaderForm, targetOf, withEdits } from './model.js';
-import type { Edit } from './types.js';
+import { missingQuery, type QueryCandidate } from './query.js';
+import type { DeclaredQuery, Edit } from './types.js';
 import { madeUnique, quotedUnique } from './unique.js';
 import { valueFor } from './values.js';
 
@@ -26,6 +28,8 @@ export interface SearchContext {
   responses?: ReadonlyMap<string, FlowResponse>;
   /** the schema the description gives a body field (--openapi), for the value proposed */
   fieldSchema?: (op: Operation, field: string) => Record<string, unknown> | undefined;
+  /** the query parameters the description declares for an operation (--openapi) */
+  queryParams?: (op: Operation) => DeclaredQuery[];
 }
 
 /** Tries per operation in one round: each adds what the last answer asked for (a login, a field). */
@@ -34,6 +38,8 @@ const MAX_TRIES = 4;
 const MAX_UNIQUE = 4;
 /** Actors tried for one refusal (each with its header in both forms at most). */
 const MAX_ACTORS = 8;
+/** Query parameters tried one at a time after a 400/422 (then those together, once). */
+const MAX_QUERY = 3;
 
 const ownExchange = (r: OperationResult) => r.exchanges.filter((x) => x.purpose === r.operation && x.response).at(-1);
 export const statusOf = (r: OperationResult) => ownExchange(r)?.response?.status;
@@ -79,14 +85,11 @@ export async function searchAccepted(ctx: SearchContext, operation: string, star
   return { ok: accepted(last), steps, said: clauses, last, unsent };
 }
 
+/** One step of the search: the edits, what the answer said, the try's name, and the try itself when it was made. */
+type Step = { edits: Edit[]; why: string; what: string; tried?: OperationResult };
+
 /** What the answer asks for next: the edits (and the try that proved an actor), or nothing. */
-async function nextStep(
-  ctx: SearchContext,
-  model: Project,
-  operation: string,
-  last: OperationResult,
-  unsent: string[],
-): Promise<{ edits: Edit[]; why: string; what: string; tried?: OperationResult } | undefined> {
+async function nextStep(ctx: SearchContext, model: Project, operation: string, last: OperationResult, unsent: string[]): Promise<Step | undefined> {
   const op = model.operations.get(operation)!;
   const status = statusOf(last);
   if ((status === 401 || status === 403) && !op.actor) {
@@ -109,6 +112,14 @@ async function nextStep(
   }
   // the answer quotes a value the import made run-unique: the input's own literal names something that exists
   const excerpt = ownExchange(last)?.response?.body ?? '';
+  // query parameters the description declares and the request does not send: those a 400/422
+  // names first, before any body field; the others once nothing else is asked for
+  const queries = (status === 400 || status === 422) && ctx.queryParams ? missingQuery(model, op, ctx.queryParams(op), excerpt, ctx.edited) : [];
+  const queried = queries.some((q) => q.named);
+  if (queried) {
+    const step = await queryStep(ctx, model, op, status!, queries);
+    if (step) return step;
+  }
   if (sendsBody(op) && status !== undefined && status >= 400 && status < 500 && status !== 401 && status !== 403) {
     const quoted = quotedUnique(op.body, excerpt).filter((q) => !ctx.edited.has(`${operation} body ${q.field}`));
     if (quoted.length)
@@ -137,7 +148,7 @@ async function nextStep(
     return sendsBody(op) && status === 404 ? linkedBody(ctx, model, op, status) : undefined;
   }
   // a body only where the method sends one: a GET's named field is a parameter, a question
-  if (!sendsBody(op)) return undefined;
+  if (!sendsBody(op)) return !queried && queries.length && !namedFields(excerpt).length ? queryStep(ctx, model, op, status!, queries) : undefined;
   if (status === 415 && op.body === undefined) {
     const value = requiredBody(op, ctx.fieldSchema);
     const fields = value && typeof value === 'object' && !Array.isArray(value) ? Object.keys(value) : [];
@@ -164,17 +175,59 @@ async function nextStep(
       const list = guessed.map((f) => `\`${f}\``).join(', ');
       return { edits, why: `answered ${status} naming ${list} again, given a word: a map`, what: `with ${guessed.join(', ')} as a map` };
     }
+    // named again, sent: a field named after a resource (`environments`) takes the run's own one
+    const linked = fields.flatMap((f): Edit[] => {
+      const value = fieldOf(op.body, [f]);
+      const ref = value === undefined || hasRef(value) ? undefined : resourceRef(model, op, f, true);
+      if (!ref || ctx.edited.has(`${operation} body ${f}`)) return [];
+      const list = Array.isArray(value) || ctx.fieldSchema?.(op, f)?.type === 'array';
+      return [{ kind: 'body_field', operation, field: f, value: list ? [ref] : ref }];
+    });
+    if (linked.length) {
+      const list = linked.map((e) => `\`${e.kind === 'body_field' ? e.field : ''}\``).join(', ');
+      return { edits: linked, why: `answered ${status} naming ${list} again, named after a resource of the project`, what: `with ${list} from this run` };
+    }
   }
   // a 400/422 that names no field, or a 5xx to a body this search made (`{}`: "empty update"):
   // the description's own examples, where the body has nothing (or an empty map or list)
   if (status === 400 || status === 422 || (status !== undefined && status >= 500)) {
     const examples = exampleFields(op, ctx.fieldSchema).filter((e) => !ctx.edited.has(`${operation} body ${e.field}`));
-    if (!examples.length) return (status < 500 ? movedDates(ctx, op, status) : undefined) ?? linkedBody(ctx, model, op, status);
-    const edits: Edit[] = examples.map((e) => ({ kind: 'body_field', operation, field: e.field, value: e.value }));
-    const fields = examples.map((e) => `\`${e.field}\``).join(', ');
-    return { edits, why: `answered ${status} naming no field; the description gives examples of ${fields}`, what: `with the examples of ${fields}` };
+    if (examples.length) {
+      const edits: Edit[] = examples.map((e) => ({ kind: 'body_field', operation, field: e.field, value: e.value }));
+      const fields = examples.map((e) => `\`${e.field}\``).join(', ');
+      return { edits, why: `answered ${status} naming no field; the description gives examples of ${fields}`, what: `with the examples of ${fields}` };
+    }
+    const found = (status < 500 ? movedDates(ctx, op, status) : undefined) ?? linkedBody(ctx, model, op, status);
+    if (found || queried || !queries.length || bodyFieldsNamed(op, excerpt, ctx.fieldSchema).length) return found;
+    return queryStep(ctx, model, op, status, queries);
   }
   return undefined;
+}
+
+/** A value holding a reference (`{{environment.name}}`, or a list with one): the run's already. */
+const hasRef = (v: unknown): boolean => (Array.isArray(v) ? v.some(hasRef) : typeof v === 'string' && v.includes('{{'));
+
+/**
+ * A 400/422 to a request that does not send query parameters the description declares: each
+ * tried alone (those the answer names first), then together once. The first try accepted is
+ * the step; else the first whose answer is a refusal or a 5xx (the server got further: the
+ * search and the other actors go on from it); else nothing.
+ */
+async function queryStep(ctx: SearchContext, model: Project, op: Operation, status: number, candidates: QueryCandidate[]): Promise<Step | undefined> {
+  const sets = candidates.slice(0, MAX_QUERY).map((c) => [c]);
+  if (candidates.length > 1) sets.push(candidates.slice(0, MAX_QUERY * 2));
+  const named = candidates.filter((c) => c.named).map((c) => `\`${c.name}\``);
+  const said = `answered ${status} ${named.length ? `naming ${named.join(', ')}` : 'naming no field'}, and the description declares query parameter(s) not sent`;
+  let further: Step | undefined;
+  for (const set of sets) {
+    const edits: Edit[] = set.map((c) => ({ kind: 'query_param', operation: op.id, name: c.name, value: c.value }));
+    const what = `with ?${set.map((c) => `${c.name}=${typeof c.value === 'string' ? c.value : JSON.stringify(c.value)}`).join('&')}`;
+    const tried = await ctx.tryRun(withEdits(model, edits), op.id, `try ${op.id} ${what}`);
+    if (accepted(tried)) return { edits, why: `${said}: ${what}`, what, tried };
+    const got = statusOf(tried);
+    if (!further && got !== undefined && (got === 401 || got === 403 || got >= 500)) further = { edits, why: `${said}: ${got} ${what}`, what, tried };
+  }
+  return further;
 }
 
 /**

@@ -14,6 +14,8 @@ export type Edit =
   | { kind: 'body'; operation: string; value: TemplateValue }
   /** a body field (dotted: nested keys) a 400/422 named, with a value */
   | { kind: 'body_field'; operation: string; field: string; value: TemplateValue }
+  /** a query parameter the description declares and the request did not send, after a 400/422 */
+  | { kind: 'query_param'; operation: string; name: string; value: TemplateValue }
   /** an id of the path given from outside (`{{env.bucket_id}}`) replaced by its producer's (`{{bucket.id}}`) */
   | { kind: 'path_ref'; operation: string; from: string; to: string }
   /** a new actor file for the login a 401's WWW-Authenticate asks for, and the pattern that loads it */
@@ -62,6 +64,14 @@ export interface Probe {
   method: HttpMethod;
   url: string;
   status?: number;
+}
+
+/** A query parameter the description declares for an operation (--openapi). */
+export interface DeclaredQuery {
+  name: string;
+  required: boolean;
+  /** its schema, with the parameter's own example */
+  schema: Record<string, unknown>;
 }
 
 export interface SafetyFlags {

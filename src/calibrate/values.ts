@@ -53,12 +53,24 @@ function plainJson(v: unknown): v is TemplateValue {
   return text.length <= 2000 && !text.includes('{{');
 }
 
-function schemaValue(s: Schema, depth = 0): TemplateValue | undefined {
-  if (depth > 4) return undefined;
+/** The plain value the schema names itself: its enum's first, its const, its example(s). */
+function named(s: Schema): string | number | boolean | undefined {
   if (Array.isArray(s.enum) && s.enum.some(scalar)) return s.enum.find(scalar)!;
   if (scalar(s.const)) return s.const;
   if (scalar(s.example)) return s.example;
   if (Array.isArray(s.examples) && s.examples.some(scalar)) return s.examples.find(scalar)!;
+  return undefined;
+}
+
+/** A plain value the description gives (enum, const, example, default); undefined when only a type says what fits. */
+export function givenValue(s: Schema): string | number | boolean | undefined {
+  return named(s) ?? (scalar(s.default) ? s.default : undefined);
+}
+
+function schemaValue(s: Schema, depth = 0): TemplateValue | undefined {
+  if (depth > 4) return undefined;
+  const given = named(s);
+  if (given !== undefined) return given;
   // a list or an object the description gives as its example (`["development", "production"]`)
   if (plainJson(s.example)) return s.example;
   if (scalar(s.default)) return s.default;

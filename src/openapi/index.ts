@@ -7,8 +7,10 @@ export {
   describedOperation,
   isJsonMediaType,
   mediaKey,
+  queryParameters,
   requestBodySchema,
   requestPathname,
   responseKey,
   responsePointer,
+  type QueryParameter,
 } from './operation.js';

@@ -98,3 +98,37 @@ export function bodyFieldSchema(desc: Description, op: { method: string; path: s
 }
 
 const PARTS = ['allOf', 'oneOf', 'anyOf'] as const;
+
+/** Parameters read at most for one operation: a description is untrusted input. */
+const MAX_PARAMETERS = 64;
+
+export interface QueryParameter {
+  name: string;
+  required: boolean;
+  /** its schema (`$ref` followed), with the parameter's own `example` when the schema has none */
+  schema: Record<string, unknown>;
+}
+
+/**
+ * The query parameters the described operation `op` is for declares: the path item's and its
+ * own (its own win, by name), each `$ref` followed; [] when the description does not say.
+ */
+export function queryParameters(desc: Description, op: { method: string; path: string }): QueryParameter[] {
+  const operation = describedOperation(desc, op);
+  if (!operation) return [];
+  const byName = new Map<string, QueryParameter>();
+  // the path item's first, then the operation's over them
+  for (const owner of [operation.pointer.slice(0, operation.pointer.lastIndexOf('/')), operation.pointer]) {
+    const list = pointerValue(desc.doc, `${owner}/parameters`);
+    if (!Array.isArray(list)) continue;
+    for (let i = 0; i < Math.min(list.length, MAX_PARAMETERS); i++) {
+      const at = followRefs(desc.doc, `${owner}/parameters/${i}`);
+      const p = record(pointerValue(desc.doc, at));
+      if (p.in !== 'query' || typeof p.name !== 'string' || !p.name) continue;
+      const schema = { ...record(pointerValue(desc.doc, followRefs(desc.doc, `${at}/schema`))) };
+      if (schema.example === undefined && p.example !== undefined) schema.example = p.example;
+      byName.set(p.name, { name: p.name, required: p.required === true, schema });
+    }
+  }
+  return [...byName.values()];
+}

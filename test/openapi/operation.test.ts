@@ -10,6 +10,7 @@ import {
   describedOperation,
   followRefs,
   pointerValue,
+  queryParameters,
   readDescription,
   requestBodySchema,
   requestPathname,
@@ -38,6 +39,18 @@ async function description(): Promise<Description> {
           },
         },
         '/flags/{name}': {
+          parameters: [
+            { name: 'name', in: 'path', required: true, schema: { type: 'string' } },
+            { name: 'project', in: 'query', schema: { type: 'string', default: 'shared' } },
+            { $ref: '#/components/parameters/Env' },
+          ],
+          get: {
+            parameters: [
+              { name: 'project', in: 'query', required: true, example: 'mine', schema: { type: 'string' } },
+              { name: 'x-trace', in: 'header', schema: { type: 'string' } },
+            ],
+            responses: {},
+          },
           patch: {
             requestBody: {
               content: {
@@ -60,8 +73,13 @@ async function description(): Promise<Description> {
           Loop: { $ref: '#/components/requestBodies/Loop2' },
           Loop2: { $ref: '#/components/requestBodies/Loop' },
         },
+        parameters: { Env: { name: 'env', in: 'query', schema: { $ref: '#/components/schemas/Env' } } },
         responses: { Created: { description: 'created', content: { 'application/json': { schema: { $ref: '#/components/schemas/Flag' } } } } },
-        schemas: { Flag: FLAG, Owner: { type: 'object', properties: { email: { type: 'string', format: 'email' } } } },
+        schemas: {
+          Env: { type: 'string', enum: ['dev', 'prod'] },
+          Flag: FLAG,
+          Owner: { type: 'object', properties: { email: { type: 'string', format: 'email' } } },
+        },
       },
     }),
   );
@@ -99,6 +117,18 @@ describe('the request body of an operation', () => {
     const loop = describedOperation(desc, { method: 'PUT', path: '/flags/{{flag.name}}' })!;
     expect(requestBodySchema(desc, loop)).toBeUndefined();
     expect(followRefs(desc.doc, '/components/requestBodies/Loop')).toBe('/components/requestBodies/Loop2');
+  });
+});
+
+describe('the query parameters of an operation', () => {
+  test("the path item's and its own (its own win by name), $refs followed, the parameter's example kept; no header or path parameter", async () => {
+    const desc = await description();
+    expect(queryParameters(desc, { method: 'GET', path: '/flags/{{flag.name}}' })).toEqual([
+      { name: 'project', required: true, schema: { type: 'string', example: 'mine' } },
+      { name: 'env', required: false, schema: { type: 'string', enum: ['dev', 'prod'] } },
+    ]);
+    expect(queryParameters(desc, { method: 'PATCH', path: '/flags/x' }).map((p) => p.name)).toEqual(['project', 'env']);
+    expect(queryParameters(desc, { method: 'GET', path: '/nowhere' })).toEqual([]);
   });
 });
 

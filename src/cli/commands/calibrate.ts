@@ -4,7 +4,7 @@
 import path from 'node:path';
 import { parseCommandArgs, usageError } from '../usage.js';
 import { applyCalibration, calibrate, planCalibration, withTentativeValues, type CalibrateOptions } from '../../calibrate/index.js';
-import { bodyFieldSchema, readDescription } from '../../openapi/index.js';
+import { bodyFieldSchema, queryParameters, readDescription } from '../../openapi/index.js';
 import { buildGraph } from '../../graph/index.js';
 import type { Project } from '../../project/index.js';
 import { FlowError } from '../../errors.js';
@@ -53,7 +53,11 @@ const OPTIONS = {
   openapi: {
     type: 'string',
     arg: '<file>',
-    help: ['the OpenAPI 3.0/3.1 (or Swagger 2.0) description: a body field a', "400/422 names gets its value from the field's schema there"],
+    help: [
+      'the OpenAPI 3.0/3.1 (or Swagger 2.0) description: a body field a',
+      "400/422 names gets its value from the field's schema there, and the",
+      'query parameters it declares are tried after a 400/422',
+    ],
   },
   ...CACHE_OPTIONS,
   help: { type: 'boolean', short: 'h', default: false, help: 'this help' },
@@ -67,8 +71,9 @@ edit that answer proves: the status returned (in the class expected only: a fail
 success is expected is diagnosed, never written in), the one place where an extracted field
 is, an actor for an operation refused (401/403) without one, the other standard form of an
 actor's Authorization header, a value for each body field a 400/422 names (never a body on
-a GET, HEAD, DELETE or OPTIONS), a JSON body for a 415 to a write sent without one, an id
-given by --var linked to the create that returns it, a login from a 401's WWW-Authenticate.
+a GET, HEAD, DELETE or OPTIONS), a query parameter the description declares for a 400/422,
+a JSON body for a 415 to a write sent without one, an id given by --var linked to the
+create that returns it, a login from a 401's WWW-Authenticate.
 The creates of the ids in an asked operation's path run too (the report names them). Each
 edit is tried in memory on a fresh runner until the request is accepted. What no answer
 proves stays an open question.
@@ -110,11 +115,16 @@ export default (async function calibrateCommand(argv: string[], io: CliIO): Prom
     if (unset.length) io.stdout(`\nBefore it can run:\n${describeUnset(unset).replace(/^/gm, '  ')}\n`);
     return EXIT.ok;
   }
-  // the schema the description gives a body field: the value proposed for a field a 400/422 names comes from it
+  // the schema the description gives a body field: the value proposed for a field a 400/422 names
+  // comes from it; and the query parameters it declares, tried after a 400/422
   let fieldSchema: CalibrateOptions['fieldSchema'];
+  let queryParams: CalibrateOptions['queryParams'];
   try {
     const desc = o.openapi === undefined ? undefined : await readDescription(path.resolve(io.cwd, o.openapi));
-    if (desc) fieldSchema = (op, field) => bodyFieldSchema(desc, op, field);
+    if (desc) {
+      fieldSchema = (op, field) => bodyFieldSchema(desc, op, field);
+      queryParams = (op) => queryParameters(desc, op);
+    }
   } catch (err) {
     return usage(`--openapi: ${err instanceof FlowError ? `${err.code}: ${err.message}` : String(err)}`);
   }
@@ -126,7 +136,7 @@ export default (async function calibrateCommand(argv: string[], io: CliIO): Prom
   // each round and try cleans up what it created: what is left is said, with why
   const cleanups: CleanupReport[] = [];
   const onEvent = (e: RunEvent) => e.type === 'cleanup' && cleanups.push(e.report);
-  const result = await calibrate(project, asked, { ...flags, graph, env: o.env, vars, processEnv: io.env, fieldSchema, brake, named, onEvent });
+  const result = await calibrate(project, asked, { ...flags, graph, env: o.env, vars, processEnv: io.env, fieldSchema, queryParams, brake, named, onEvent });
   const cleanup = mergeCleanups(cleanups);
   // What was deleted is as it should be; what is left (a DELETE refused, or none addresses it) and
   // a switch not written back are said: nothing a calibration made stays on the server unsaid.

@@ -79,6 +79,8 @@ function title(e: Edit): string {
       return `actor ${e.actor}: header form`;
     case 'body_field':
       return `body ${e.field}`;
+    case 'query_param':
+      return `query ${e.name}`;
     case 'body':
       return 'body';
     case 'path_ref':
@@ -100,6 +102,8 @@ function describe(e: Edit): string {
       return e.from === undefined ? `add \`extract: { ${e.name}: ${e.to} }\`` : `\`${e.name}: ${e.from}\` -> \`${e.name}: ${e.to}\``;
     case 'body_field':
       return `add \`body.${e.field}: ${JSON.stringify(e.value)}\``;
+    case 'query_param':
+      return `add \`query_params.${e.name}: ${JSON.stringify(e.value)}\``;
     case 'body':
       return `add \`body: ${JSON.stringify(e.value)}\` (sent as JSON)`;
     case 'path_ref':
