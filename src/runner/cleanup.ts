@@ -19,6 +19,8 @@ export async function cleanUp(ctx: RunContext): Promise<CleanupReport> {
   const restored = await restoreSwitches(ctx, trace);
   const deleted: CleanupEntry[] = [];
   const left: CleanupEntry[] = [];
+  // instances whose removal was refused, with how many were deleted before them
+  const refused: Refused[] = [];
   for (const { resource, index, instance: own } of ctx.state.owned()) {
     // named by what its create sent or answered too, where the run extracted nothing of it
     const instance = namedForRemoval(own);
@@ -79,11 +81,53 @@ export async function cleanUp(ctx: RunContext): Promise<CleanupReport> {
     // where it stopped (what it answered, if it was sent), and what was sent before
     const { at, status, why } = out.stop ?? { at: pending[0], why: `each of ${pending.map((op) => op.id).join(', ')} names another ${resource}` };
     const before = out.steps.slice(0, status === undefined ? undefined : -1).map((st) => `${st.via} ${st.status}`);
-    left.push({ ...entry, via: at.id, ...(status !== undefined ? { status } : {}), why: before.length ? `${why} (after ${before.join(', ')})` : why });
+    const stopped: CleanupEntry = {
+      ...entry,
+      via: at.id,
+      ...(status !== undefined ? { status } : {}),
+      why: before.length ? `${why} (after ${before.join(', ')})` : why,
+    };
+    left.push(stopped);
+    if (status !== undefined) refused.push({ entry: stopped, resource, instance, after: deleted.length });
   }
+  await takenAlong(ctx, refused, deleted, left, trace);
   const report = { restored, deleted, left, exchanges: trace.exchanges };
   ctx.emit({ type: 'cleanup', report });
   return report;
+}
+
+interface Refused {
+  entry: CleanupEntry;
+  resource: string;
+  instance: Instance;
+  /** how many instances were deleted before its removal was refused */
+  after: number;
+}
+
+/**
+ * An instance whose removal was refused may have gone with one removed after it (an issue with
+ * its project, newest first): each is read once with its resource's own GET, and one that
+ * answers 404 or 410 is deleted, not left. One with no such read, or found, stays left.
+ */
+async function takenAlong(ctx: RunContext, refused: readonly Refused[], deleted: CleanupEntry[], left: CleanupEntry[], trace: Trace): Promise<void> {
+  const later = refused.map((r) => [...new Set(deleted.slice(r.after).map((d) => d.via!))]);
+  // from the last, so that each goes back to its place among the deleted
+  for (let i = refused.length - 1; i >= 0; i--) {
+    const { entry, resource, instance, after } = refused[i];
+    const removal = later[i].length ? ctx.project.operations.get(entry.via!) : undefined;
+    const read = removal && readerOf(ctx, resource, instance, removal);
+    if (!read) continue;
+    let status: number;
+    try {
+      status = (await probeOnce(ctx, read, {}, trace, { resource, instance })).response.status;
+    } catch {
+      continue;
+    }
+    if (status !== 404 && status !== 410) continue;
+    const { why: _, ...rest } = entry;
+    left.splice(left.indexOf(entry), 1);
+    deleted.splice(after, 0, { ...rest, gone: `${read.id} ${status} after ${later[i].join(', ')}` });
+  }
 }
 
 /** Send each pending removal in turn; the first that fails (or cannot be named) stops it, with why. */
