@@ -37,6 +37,27 @@ export function bodyLinks(project: Project, op: Operation, edited: ReadonlySet<s
   return edits;
 }
 
+/**
+ * A field a 400/422 names that is a resource of the project: frameworks word a reference by its
+ * name less `_id` ("Activity cannot be blank" for `activity_id`, Rails' `{"author": ["must
+ * exist"]}`). Its id, `{{activity.id}}`, under the name the body's other references use
+ * (`activity_id`, or `activityId` beside `issueId`). None when the body sends that name already
+ * (tried, or the user's), or the resource is the operation's own or extracts no `id`.
+ */
+export function namedReference(project: Project, op: Operation, field: string): { edit: Edit; resource: string } | undefined {
+  const keys = field.split('.');
+  const name = keys.at(-1)!;
+  const resource = snake(name);
+  if (resource === op.resource || !project.resources.has(resource) || fieldOf(project, resource, 'id') !== 'id') return undefined;
+  let parent: unknown = op.body;
+  for (const k of keys.slice(0, -1)) parent = isPlainObject(parent) ? parent[k] : undefined;
+  const siblings = isPlainObject(parent) ? Object.keys(parent) : [];
+  const camel = siblings.some((k) => /[a-z0-9]Ids?$/.test(k)) && !siblings.some((k) => /_ids?$/.test(k));
+  const key = camel ? `${name}Id` : `${name}_id`;
+  if (siblings.includes(key)) return undefined;
+  return { edit: { kind: 'body_field', operation: op.id, field: [...keys.slice(0, -1), key].join('.'), value: `{{${resource}.id}}` }, resource };
+}
+
 /** A literal value or a list of them, with no reference. */
 function isLiteral(value: TemplateValue): boolean {
   const items = Array.isArray(value) ? value : [value];

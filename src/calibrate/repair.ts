@@ -5,7 +5,7 @@ import type { Operation, Project } from '../project/index.js';
 import type { OperationResult } from '../runner/index.js';
 import type { FlowResponse } from '../http/index.js';
 import { A_DAY_AHEAD, bodyFieldsNamed, exampleFields, requiredBody, sendsBody, staleDates } from './body.js';
-import { bodyLinks } from './body-links.js';
+import { bodyLinks, namedReference } from './body-links.js';
 import { linkEdits, unproducedId } from './links.js';
 import { fieldOf, otherHeaderForm, targetOf, withEdits } from './model.js';
 import type { Edit } from './types.js';
@@ -149,15 +149,26 @@ async function nextStep(
     const fields = bodyFieldsNamed(op, excerpt, ctx.fieldSchema);
     const named = fields.filter((f) => fieldOf(op.body, f.split('.')) === undefined);
     if (named.length) {
-      const edits: Edit[] = named.map((f) => ({ kind: 'body_field', operation, field: f, value: valueFor(f, ctx.fieldSchema?.(op, f)) }));
-      return { edits, why: `answered ${status} naming ${named.map((f) => `\`${f}\``).join(', ')}`, what: `with ${named.join(', ')}` };
+      // a field the description does not know that names a resource of the project: its id
+      const refs = named.map((f) => (ctx.fieldSchema?.(op, f) ? undefined : namedReference(model, op, f)));
+      const edits: Edit[] = named.map((f, i) => refs[i]?.edit ?? { kind: 'body_field', operation, field: f, value: valueFor(f, ctx.fieldSchema?.(op, f)) });
+      const said = named.map((f, i) => {
+        const ref = refs[i];
+        return ref?.edit.kind === 'body_field' ? `\`${f}\`, which names the resource \`${ref.resource}\`: its id as \`${ref.edit.field}\`` : `\`${f}\``;
+      });
+      return {
+        edits,
+        why: `answered ${status} naming ${said.join(', ')}`,
+        what: `with ${edits.flatMap((e) => (e.kind === 'body_field' ? [e.field] : [])).join(', ')}`,
+      };
     }
     // named again after this search gave it a word, with no schema to say its type: a map (an
     // envelope such as `data` is the commonest field a word does not fit)
     const base = ctx.project.operations.get(operation)?.body;
     const guessed = fields.filter((f) => {
       const value = fieldOf(op.body, f.split('.'));
-      return !ctx.fieldSchema?.(op, f) && typeof value === 'string' && fieldOf(base, f.split('.')) === undefined;
+      // a word this search gave it (a builtin such as `{{$.faker.word}}`), not a reference to a resource
+      return !ctx.fieldSchema?.(op, f) && typeof value === 'string' && !/^\{\{\s*[^$\s]/.test(value) && fieldOf(base, f.split('.')) === undefined;
     });
     if (guessed.length) {
       const edits: Edit[] = guessed.map((f) => ({ kind: 'body_field', operation, field: f, value: {} }));
