@@ -1,7 +1,8 @@
 // `flow calibrate` on a hand-written project for an issue tracker that answers as Redmine 5 does
 // (test/helpers/tracker-api.ts): what its 422 sentences name, read as the server means them.
 // "Activity cannot be blank" names the reference `activity_id` (a framework words a field by its
-// name less `_id`): with a resource `activity` in the project, the id it lists.
+// name less `_id`): with a resource `activity` in the project, the id it lists; "Identifier is
+// invalid" names a field the body sends: its value is refused, not missing.
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -74,4 +75,16 @@ describe('flow calibrate: the sentences of a 422, as the server means them', () 
     expect(ACTIVITIES.map((a) => a.id)).toContain(sent.time_entry.activity_id);
     expect(api.entries.size + api.issues.size + api.projects.size).toBe(0);
   }, 60_000);
+
+  it('"Identifier is invalid" on a value the body sends: the value is refused, not missing; nothing is tried in its place', async () => {
+    const dir = await writeProject(project('Not Valid {{$.uuid}}', '{ issue_id: "{{issue.id}}", hours: 1.5, activity_id: 8 }'));
+    const before = api.requests.length;
+    const r = await flow(dir, ['calibrate', 'project.create', '--writes']);
+    expect(r.stdout).toMatch(
+      /\*\*project\.create\*\*: the server answered 422 naming field\(s\) `project\.identifier`, which the body sends: the value is refused, not missing: change it in `body`/,
+    );
+    expect(r.stdout).not.toContain('give them a value');
+    expect(api.requests.slice(before).map((q) => `${q.method} ${q.path}`)).toEqual(['POST /projects.json']);
+    expect(r.code).toBe(1);
+  });
 });
