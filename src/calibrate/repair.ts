@@ -9,7 +9,7 @@ import { bodyLinks, namedReference } from './body-links.js';
 import { linkEdits, unproducedId } from './links.js';
 import { fieldOf, otherHeaderForm, targetOf, withEdits } from './model.js';
 import type { Edit } from './types.js';
-import { madeUnique, quotedUnique } from './unique.js';
+import { isLiteral, madeUnique, quotedUnique, withUniquePart } from './unique.js';
 import { valueFor } from './values.js';
 
 export interface SearchContext {
@@ -174,6 +174,18 @@ async function nextStep(
       const edits: Edit[] = guessed.map((f) => ({ kind: 'body_field', operation, field: f, value: {} }));
       const list = guessed.map((f) => `\`${f}\``).join(', ');
       return { edits, why: `answered ${status} naming ${list} again, given a word: a map`, what: `with ${guessed.join(', ')} as a map` };
+    }
+    // named, and sent as a literal: a value that is taken, which some servers answer with a
+    // 422 ("Identifier has already been taken"), not a 409; tried once with a run-unique part
+    const taken = fields.filter((f) => !ctx.edited.has(`${operation} body ${f}`) && isLiteral(fieldOf(op.body, f.split('.'))));
+    if (taken.length && taken.length === fields.length) {
+      const edits: Edit[] = taken.map((f) => ({ kind: 'body_field', operation, field: f, value: withUniquePart(fieldOf(op.body, f.split('.')) as string) }));
+      const list = taken.map((f) => `\`${f}\``).join(', ');
+      return {
+        edits,
+        why: `answered ${status} naming ${list}, which the body sends as a literal (a value that is taken?)`,
+        what: `with ${taken.join(', ')} run-unique`,
+      };
     }
   }
   // a 400/422 that names no field, or a 5xx to a body this search made (`{}`: "empty update"):

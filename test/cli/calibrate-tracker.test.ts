@@ -2,7 +2,8 @@
 // (test/helpers/tracker-api.ts): what its 422 sentences name, read as the server means them.
 // "Activity cannot be blank" names the reference `activity_id` (a framework words a field by its
 // name less `_id`): with a resource `activity` in the project, the id it lists; "Identifier is
-// invalid" names a field the body sends: its value is refused, not missing.
+// invalid" names a field the body sends: its value is refused, not missing; "Identifier has
+// already been taken" is a 422 where other servers answer 409: the literal made run-unique.
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -87,4 +88,25 @@ describe('flow calibrate: the sentences of a 422, as the server means them', () 
     expect(api.requests.slice(before).map((q) => `${q.method} ${q.path}`)).toEqual(['POST /projects.json']);
     expect(r.code).toBe(1);
   });
+
+  it('"Identifier has already been taken" (a 422, not a 409) on a literal: tried run-unique, proposed; a literal that is invalid stays a question', async () => {
+    api.projects.set(99, { id: 99, name: 'Team board', identifier: 'team-board' });
+    try {
+      const dir = await writeProject(project('team-board', '{ issue_id: "{{issue.id}}", hours: 1.5, activity_id: 8 }'));
+      const r = await flow(dir, ['calibrate', 'project.create', '--writes', '--destructive', '--apply']);
+      expect(r.stdout).toMatch(/answered 422 naming `project\.identifier`, which the body sends as a literal \(a value that is taken\?\); then 201/);
+      expect(r.stdout).toContain('add `body.project.identifier: "team-board-{{$.uuid}}"`');
+      expect(r.code).toBe(0);
+      expect((await flow(dir, ['run', '--all'])).stdout).toMatch(/^8 passed, 0 failed/m);
+      const invalid = await writeProject(project('Team Board', '{ issue_id: "{{issue.id}}", hours: 1.5, activity_id: 8 }'));
+      const q = await flow(invalid, ['calibrate', 'project.create', '--writes']);
+      expect(q.stdout).toMatch(
+        /the value is refused, not missing: change it in `body` \(tried: answered 422 naming `project\.identifier`, which the body sends as a literal \(a value that is taken\?\); last answer 422\)/,
+      );
+      expect(q.code).toBe(1);
+    } finally {
+      api.projects.delete(99);
+    }
+    expect(api.projects.size + api.issues.size + api.entries.size).toBe(0);
+  }, 60_000);
 });
