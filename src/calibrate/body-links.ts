@@ -14,17 +14,21 @@ const MAX_FIELDS = 6;
 const ID_FIELD = /^(.+?)(Ids|_ids|Id|_id|Names|_names|Name|_name)$/;
 
 /**
- * A `{{resource.field}}` for each top-level body field named after a resource of the project
+ * A `{{resource.field}}` for each top-level body field (inside a one-key wrapper) named after a resource of the project
  * that extracts such a field and holding a literal (a list of literals gets one item): the
  * edits, with what each names. A field already holding a reference is the user's.
  */
 export function bodyLinks(project: Project, op: Operation, edited: ReadonlySet<string>): Edit[] {
   if (!isPlainObject(op.body)) return [];
   const edits: Edit[] = [];
-  for (const [field, value] of Object.entries(op.body)) {
+  // a body that wraps everything in one object (`{ issue: { priority_id: 7 } }`, as Rails takes it): its fields
+  const top = Object.entries(op.body);
+  const [wrapper, inner] = top.length === 1 && isPlainObject(top[0][1]) ? top[0] : [];
+  const fields = wrapper !== undefined && isPlainObject(inner) ? Object.entries(inner).map(([k, v]) => [`${wrapper}.${k}`, v] as const) : top;
+  for (const [field, value] of fields) {
     if (edits.length >= MAX_FIELDS) break;
     if (edited.has(`${op.id} body ${field}`) || !isLiteral(value)) continue;
-    const m = ID_FIELD.exec(field);
+    const m = ID_FIELD.exec(field.split('.').at(-1)!);
     if (!m) continue;
     const resource = snake(m[1]);
     const wanted = /name/i.test(m[2]) ? 'name' : 'id';

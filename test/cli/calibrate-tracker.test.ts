@@ -109,4 +109,13 @@ describe('flow calibrate: the sentences of a 422, as the server means them', () 
     }
     expect(api.projects.size + api.issues.size + api.entries.size).toBe(0);
   }, 60_000);
+
+  it('an id from another server inside the body\'s wrapper (`activity_id: 7`, "Activity cannot be blank"): linked to the activities the project lists', async () => {
+    const dir = await writeProject(project('p-{{$.uuid}}', '{ issue_id: "{{issue.id}}", hours: 1.5, activity_id: 7 }'));
+    const r = await flow(dir, ['calibrate', 'time_entry.create', '--writes', '--destructive']);
+    expect(r.stdout).toContain('add `body.time_entry.activity_id: "{{activity.id}}"`');
+    expect(r.stdout).toContain('## Open questions\n\nNone.');
+    expect(r.code).toBe(0);
+    expect(api.projects.size + api.issues.size + api.entries.size).toBe(0);
+  }, 60_000);
 });
