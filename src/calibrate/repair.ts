@@ -222,7 +222,7 @@ function linkedBody(ctx: SearchContext, model: Project, op: Operation, status: n
   const fields = edits.map((e) => `\`${e.kind === 'body_field' ? e.field : ''}\``).join(', ');
   return {
     edits,
-    why: `answered ${status}, and ${fields} held the description's example, which names nothing this run made`,
+    why: `answered ${status}, and ${fields} held a literal (a description's example, an id from elsewhere), which names nothing this run made`,
     what: `with ${fields} from this run`,
   };
 }

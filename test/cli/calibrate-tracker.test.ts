@@ -114,6 +114,9 @@ describe('flow calibrate: the sentences of a 422, as the server means them', () 
     const dir = await writeProject(project('p-{{$.uuid}}', '{ issue_id: "{{issue.id}}", hours: 1.5, activity_id: 7 }'));
     const r = await flow(dir, ['calibrate', 'time_entry.create', '--writes', '--destructive']);
     expect(r.stdout).toContain('add `body.time_entry.activity_id: "{{activity.id}}"`');
+    expect(r.stdout).toMatch(
+      /`time_entry\.activity_id` held a literal \(a description's example, an id from elsewhere\), which names nothing this run made; then 201/,
+    );
     expect(r.stdout).toContain('## Open questions\n\nNone.');
     expect(r.code).toBe(0);
     expect(api.projects.size + api.issues.size + api.entries.size).toBe(0);
