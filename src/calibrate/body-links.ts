@@ -48,7 +48,7 @@ export function bodyLinks(project: Project, op: Operation, edited: ReadonlySet<s
  * (`activity_id`, or `activityId` beside `issueId`). None when the body sends that name already
  * (tried, or the user's), or the resource is the operation's own or extracts no `id`.
  */
-export function namedReference(project: Project, op: Operation, field: string): { edit: Edit; resource: string } | undefined {
+export function namedReference(project: Project, op: Operation, field: string): { edit: Extract<Edit, { kind: 'body_field' }>; resource: string } | undefined {
   const keys = field.split('.');
   const name = keys.at(-1)!;
   const resource = snake(name);

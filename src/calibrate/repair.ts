@@ -154,7 +154,7 @@ async function nextStep(
       const edits: Edit[] = named.map((f, i) => refs[i]?.edit ?? { kind: 'body_field', operation, field: f, value: valueFor(f, ctx.fieldSchema?.(op, f)) });
       const said = named.map((f, i) => {
         const ref = refs[i];
-        return ref?.edit.kind === 'body_field' ? `\`${f}\`, which names the resource \`${ref.resource}\`: its id as \`${ref.edit.field}\`` : `\`${f}\``;
+        return ref ? `\`${f}\`, which names the resource \`${ref.resource}\`: its id as \`${ref.edit.field}\`` : `\`${f}\``;
       });
       return {
         edits,

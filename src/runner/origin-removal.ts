@@ -52,12 +52,13 @@ function ownDeletes(ctx: RunContext, resource: string): Operation[] {
  * (`/items/{{env.id}}.json` -> `items`, `{{env.id}}`), and `made` (a create's path) without
  * it too (`/items.json` -> `items`); undefined when `made` does not end with that extension.
  */
-function withoutExtension(del: string[], made: string[]): { d: string[]; made: string[]; ext: string } | undefined {
+function withoutExtension(del: string[] | undefined, made: string[]): { d: string[]; made: string[] } | undefined {
+  if (!del) return undefined;
   const ext = formatExtension(del[del.length - 1]);
-  if (!ext) return { d: del, made, ext };
+  if (!ext) return { d: del, made };
   const last = made[made.length - 1];
   if (!last?.endsWith(ext) || last.length === ext.length) return undefined;
-  return { d: [...del.slice(0, -1), del[del.length - 1].slice(0, -ext.length)], made: [...made.slice(0, -1), last.slice(0, -ext.length)], ext };
+  return { d: [...del.slice(0, -1), del[del.length - 1].slice(0, -ext.length)], made: [...made.slice(0, -1), last.slice(0, -ext.length)] };
 }
 
 /** A POST whose path is one of its resource's DELETEs' minus the last segment (`/items` beside `/items/{{…}}`, `/items.json` beside `/items/{{…}}.json`; a reference stands for any segment). */
@@ -65,7 +66,7 @@ export function createShaped(ctx: RunContext, op: Operation): boolean {
   const posted = op.method === 'POST' ? segments(op.path) : undefined;
   if (!posted) return false;
   return ownDeletes(ctx, op.resource).some((del) => {
-    const both = segments(del.path) && withoutExtension(segments(del.path)!, posted);
+    const both = withoutExtension(segments(del.path), posted);
     if (!both) return false;
     const { d, made: post } = both;
     if (d.length !== post.length + 1 || !isTemplate(d[d.length - 1])) return false;
@@ -105,7 +106,7 @@ export function originRemoval(ctx: RunContext, resource: string, instance: Insta
   const origin = instance.origin?.path?.replace(/\/+$/, '').split('/').slice(1);
   if ((id === undefined && instance.issued === undefined) || !origin) return undefined;
   for (const op of ownDeletes(ctx, resource)) {
-    const both = segments(op.path) && withoutExtension(segments(op.path)!, origin);
+    const both = withoutExtension(segments(op.path), origin);
     if (!both) continue;
     const { d, made } = both;
     // the DELETE's path relative to baseUrl: the create's request path ends with all of it but its last segment
