@@ -5,8 +5,8 @@
 // Empty 401/403/404 bodies labelled `application/json`; a 422 `{"errors": ["Activity cannot be
 // blank"]}`, a full sentence that names the field as people read it (`activity_id` is
 // "Activity"); a PUT and a DELETE answer 204 with no body; paths end with `.json`; an id is
-// the largest in use plus one, so a deleted one comes back; deleting a project deletes its
-// issues and their time entries.
+// the largest in use plus one, so a deleted one comes back (its `created_on` tells them apart);
+// deleting a project deletes its issues and their time entries.
 import type { ServerResponse } from 'node:http';
 import { json, startServer, type RecordedRequest, type TestServer } from './http-server.js';
 
@@ -36,6 +36,7 @@ export async function startTrackerApi(): Promise<TrackerApi> {
   const projects = new Map<number, Row>();
   const issues = new Map<number, Row>();
   const entries = new Map<number, Row>();
+  let clock = 0;
   const wrapped = (req: RecordedRequest, key: string): Record<string, unknown> => {
     const b = req.json() as Record<string, unknown> | undefined;
     const inner = b?.[key];
@@ -73,7 +74,8 @@ export async function startTrackerApi(): Promise<TrackerApi> {
     }
     if (errors.length) return json(res, 422, { errors });
     const { rows, key } = collections[name];
-    const row: Row = { ...b, id: nextId(rows) };
+    // a creation time one second after the last: two rows never share one
+    const row: Row = { ...b, id: nextId(rows), created_on: new Date(Date.UTC(2026, 0, 1) + ++clock * 1000).toISOString() };
     for (const f of ['project_id', 'issue_id', 'activity_id']) if (f in row) row[f] = Number(row[f]);
     rows.set(row.id, row);
     json(res, 201, { [key]: row }, { location: `/${name}/${row.id}` });
