@@ -15,17 +15,21 @@ const MAX_FIELDS = 6;
 const ID_FIELD = /^(.+?)(Ids|_ids|Id|_id|Names|_names|Name|_name)$/;
 
 /**
- * A `{{resource.field}}` for each top-level body field named after a resource of the project
+ * A `{{resource.field}}` for each top-level body field (inside a one-key wrapper) named after a resource of the project
  * that extracts such a field and holding a literal (a list of literals gets one item): the
  * edits, with what each names. A field already holding a reference is the user's.
  */
 export function bodyLinks(project: Project, op: Operation, edited: ReadonlySet<string>): Edit[] {
   if (!isPlainObject(op.body)) return [];
   const edits: Edit[] = [];
-  for (const [field, value] of Object.entries(op.body)) {
+  // a body that wraps everything in one object (`{ issue: { priority_id: 7 } }`, as Rails takes it): its fields
+  const top = Object.entries(op.body);
+  const [wrapper, inner] = top.length === 1 && isPlainObject(top[0][1]) ? top[0] : [];
+  const fields = wrapper !== undefined && isPlainObject(inner) ? Object.entries(inner).map(([k, v]) => [`${wrapper}.${k}`, v] as const) : top;
+  for (const [field, value] of fields) {
     if (edits.length >= MAX_FIELDS) break;
     if (edited.has(`${op.id} body ${field}`) || !isLiteral(value)) continue;
-    const ref = resourceRef(project, op, field);
+    const ref = resourceRef(project, op, field.split('.').at(-1)!);
     if (ref) edits.push({ kind: 'body_field', operation: op.id, field, value: Array.isArray(value) ? [ref] : ref });
   }
   return edits;
@@ -49,6 +53,27 @@ export function resourceRef(project: Project, op: Operation, field: string, plai
 
 /** `environments` -> `environment`, `categories` -> `category`: a resource's name is singular. */
 const singular = (name: string) => name.replace(/ies$/, 'y').replace(/(?<!s)s$/, '');
+
+/**
+ * A field a 400/422 names that is a resource of the project: frameworks word a reference by its
+ * name less `_id` ("Activity cannot be blank" for `activity_id`, Rails' `{"author": ["must
+ * exist"]}`). Its id, `{{activity.id}}`, under the name the body's other references use
+ * (`activity_id`, or `activityId` beside `issueId`). None when the body sends that name already
+ * (tried, or the user's), or the resource is the operation's own or extracts no `id`.
+ */
+export function namedReference(project: Project, op: Operation, field: string): { edit: Extract<Edit, { kind: 'body_field' }>; resource: string } | undefined {
+  const keys = field.split('.');
+  const name = keys.at(-1)!;
+  const resource = snake(name);
+  if (resource === op.resource || !project.resources.has(resource) || fieldOf(project, resource, 'id') !== 'id') return undefined;
+  let parent: unknown = op.body;
+  for (const k of keys.slice(0, -1)) parent = isPlainObject(parent) ? parent[k] : undefined;
+  const siblings = isPlainObject(parent) ? Object.keys(parent) : [];
+  const camel = siblings.some((k) => /[a-z0-9]Ids?$/.test(k)) && !siblings.some((k) => /_ids?$/.test(k));
+  const key = camel ? `${name}Id` : `${name}_id`;
+  if (siblings.includes(key)) return undefined;
+  return { edit: { kind: 'body_field', operation: op.id, field: [...keys.slice(0, -1), key].join('.'), value: `{{${resource}.id}}` }, resource };
+}
 
 /** A literal value or a list of them, with no reference. */
 function isLiteral(value: TemplateValue): boolean {

@@ -10,7 +10,7 @@ import type { OperationResult } from '../runner/index.js';
 import { bodyFieldsNamed, sendsBody } from './body.js';
 import { idDiagnosis, unproducedId } from './links.js';
 import { loginQuestion, requestRefusal } from './login.js';
-import { otherHeaderForm, targetOf, withEdits } from './model.js';
+import { fieldOf, otherHeaderForm, targetOf, withEdits } from './model.js';
 import { asOtherActor, type OtherActorContext } from './other-actor.js';
 import { accepted, ownHeaders, searchAccepted, statusOf, type Search } from './repair.js';
 import { fieldName, onePlace, SECRET_PLACE } from './search.js';
@@ -136,11 +136,16 @@ export async function diagnose(result: OperationResult, ctx: DiagnoseContext): P
       ask(`${login.question}${tried}`);
     } else if (lastStatus === 400 || lastStatus === 422) {
       const named = bodyFieldsNamed(op, excerpt, ctx.fieldSchema);
+      // every field it names is one the project sends: its value is refused ("Identifier is invalid")
+      const refused = sendsBody(op) && named.length > 0 && named.every((f) => fieldOf(op.body, f.split('.')) !== undefined);
       const where = sendsBody(op) ? 'give them a value in `body`' : `a ${op.method} sends no body, so they are parameters: give them in \`query\` or the path`;
+      const fields = named.map((f) => `\`${f}\``).join(', ');
       ask(
-        named.length
-          ? `the server answered ${lastStatus} naming field(s) ${named.map((f) => `\`${f}\``).join(', ')}${sendsBody(op) ? ', and no value tried was accepted' : ''}: ${where}${tried}`
-          : `the server answered ${lastStatus} without naming a missing field: the request needs a change no response proves${tried}`,
+        refused
+          ? `the server answered ${lastStatus} naming field(s) ${fields}, which the body sends: the value is refused, not missing: change it in \`body\`${tried}`
+          : named.length
+            ? `the server answered ${lastStatus} naming field(s) ${fields}${sendsBody(op) ? ', and no value tried was accepted' : ''}: ${where}${tried}`
+            : `the server answered ${lastStatus} without naming a missing field: the request needs a change no response proves${tried}`,
       );
     } else if (lastStatus === 415) {
       ask(

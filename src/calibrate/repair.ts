@@ -5,13 +5,13 @@ import type { Operation, Project } from '../project/index.js';
 import type { OperationResult } from '../runner/index.js';
 import type { FlowResponse } from '../http/index.js';
 import { A_DAY_AHEAD, bodyFieldsNamed, exampleFields, requiredBody, sendsBody, staleDates } from './body.js';
-import { bodyLinks, resourceRef } from './body-links.js';
+import { bodyLinks, namedReference, resourceRef } from './body-links.js';
 import { namedFields } from './error-fields.js';
 import { linkEdits, unproducedId } from './links.js';
 import { fieldOf, otherHeaderForm, targetOf, withEdits } from './model.js';
 import { missingQuery, type QueryCandidate } from './query.js';
 import type { DeclaredQuery, Edit } from './types.js';
-import { madeUnique, quotedUnique } from './unique.js';
+import { isLiteral, madeUnique, quotedUnique, withUniquePart } from './unique.js';
 import { valueFor } from './values.js';
 
 export interface SearchContext {
@@ -160,15 +160,26 @@ async function nextStep(ctx: SearchContext, model: Project, operation: string, l
     const fields = bodyFieldsNamed(op, excerpt, ctx.fieldSchema);
     const named = fields.filter((f) => fieldOf(op.body, f.split('.')) === undefined);
     if (named.length) {
-      const edits: Edit[] = named.map((f) => ({ kind: 'body_field', operation, field: f, value: valueFor(f, ctx.fieldSchema?.(op, f)) }));
-      return { edits, why: `answered ${status} naming ${named.map((f) => `\`${f}\``).join(', ')}`, what: `with ${named.join(', ')}` };
+      // a field the description does not know that names a resource of the project: its id
+      const refs = named.map((f) => (ctx.fieldSchema?.(op, f) ? undefined : namedReference(model, op, f)));
+      const edits: Edit[] = named.map((f, i) => refs[i]?.edit ?? { kind: 'body_field', operation, field: f, value: valueFor(f, ctx.fieldSchema?.(op, f)) });
+      const said = named.map((f, i) => {
+        const ref = refs[i];
+        return ref ? `\`${f}\`, which names the resource \`${ref.resource}\`: its id as \`${ref.edit.field}\`` : `\`${f}\``;
+      });
+      return {
+        edits,
+        why: `answered ${status} naming ${said.join(', ')}`,
+        what: `with ${edits.flatMap((e) => (e.kind === 'body_field' ? [e.field] : [])).join(', ')}`,
+      };
     }
     // named again after this search gave it a word, with no schema to say its type: a map (an
     // envelope such as `data` is the commonest field a word does not fit)
     const base = ctx.project.operations.get(operation)?.body;
     const guessed = fields.filter((f) => {
       const value = fieldOf(op.body, f.split('.'));
-      return !ctx.fieldSchema?.(op, f) && typeof value === 'string' && fieldOf(base, f.split('.')) === undefined;
+      // a word this search gave it (a builtin such as `{{$.faker.word}}`), not a reference to a resource
+      return !ctx.fieldSchema?.(op, f) && typeof value === 'string' && !/^\{\{\s*[^$\s]/.test(value) && fieldOf(base, f.split('.')) === undefined;
     });
     if (guessed.length) {
       const edits: Edit[] = guessed.map((f) => ({ kind: 'body_field', operation, field: f, value: {} }));
@@ -186,6 +197,18 @@ async function nextStep(ctx: SearchContext, model: Project, operation: string, l
     if (linked.length) {
       const list = linked.map((e) => `\`${e.kind === 'body_field' ? e.field : ''}\``).join(', ');
       return { edits: linked, why: `answered ${status} naming ${list} again, named after a resource of the project`, what: `with ${list} from this run` };
+    }
+    // named, and sent as a literal: a value that is taken, which some servers answer with a
+    // 422 ("Identifier has already been taken"), not a 409; tried once with a run-unique part
+    const taken = fields.filter((f) => !ctx.edited.has(`${operation} body ${f}`) && isLiteral(fieldOf(op.body, f.split('.'))));
+    if (taken.length && taken.length === fields.length) {
+      const edits: Edit[] = taken.map((f) => ({ kind: 'body_field', operation, field: f, value: withUniquePart(fieldOf(op.body, f.split('.')) as string) }));
+      const list = taken.map((f) => `\`${f}\``).join(', ');
+      return {
+        edits,
+        why: `answered ${status} naming ${list}, which the body sends as a literal (a value that is taken?)`,
+        what: `with ${taken.join(', ')} run-unique`,
+      };
     }
   }
   // a 400/422 that names no field, or a 5xx to a body this search made (`{}`: "empty update"):
@@ -252,7 +275,7 @@ function linkedBody(ctx: SearchContext, model: Project, op: Operation, status: n
   const fields = edits.map((e) => `\`${e.kind === 'body_field' ? e.field : ''}\``).join(', ');
   return {
     edits,
-    why: `answered ${status}, and ${fields} held the description's example, which names nothing this run made`,
+    why: `answered ${status}, and ${fields} held a literal (a description's example, an id from elsewhere), which names nothing this run made`,
     what: `with ${fields} from this run`,
   };
 }

@@ -47,12 +47,15 @@ export function quotedUnique(body: TemplateValue | undefined, answer: string): A
 /** The body's top-level literal strings (no `{{`), each with a run-unique part added: candidates after a 409. */
 export function madeUnique(body: TemplateValue | undefined): Array<{ field: string; value: string }> {
   return stringFields(body)
-    .filter(({ field, value }) => !field.includes('.') && value !== '' && !value.includes('{{'))
-    .map(({ field, value }) => {
-      const at = value.indexOf('@');
-      return {
-        field,
-        value: at > 0 && /^[^@\s]+@[^@\s]+\.[^@\s]+$/.test(value) ? `${value.slice(0, at)}+{{$.uuid}}${value.slice(at)}` : `${value}-{{$.uuid}}`,
-      };
-    });
+    .filter(({ field, value }) => !field.includes('.') && isLiteral(value))
+    .map(({ field, value }) => ({ field, value: withUniquePart(value) }));
+}
+
+/** A non-empty string with no reference in it. */
+export const isLiteral = (value: unknown): value is string => typeof value === 'string' && value !== '' && !value.includes('{{');
+
+/** `team-board` -> `team-board-{{$.uuid}}`, `jo@example.com` -> `jo+{{$.uuid}}@example.com`. */
+export function withUniquePart(value: string): string {
+  const at = value.indexOf('@');
+  return at > 0 && /^[^@\s]+@[^@\s]+\.[^@\s]+$/.test(value) ? `${value.slice(0, at)}+{{$.uuid}}${value.slice(at)}` : `${value}-{{$.uuid}}`;
 }

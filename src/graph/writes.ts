@@ -95,10 +95,18 @@ function collections(graph: ProjectGraph): Map<string, Set<string>> {
       let set = byResource.get(op.resource);
       if (!set) byResource.set(op.resource, (set = new Set()));
       set.add(shape(segments.slice(0, -1)));
+      // `/projects/{{…}}.json` is one thing of the collection `/projects.json` too
+      const ext = formatExtension(segments.at(-1)!);
+      if (ext) set.add(shape(segments.slice(0, -1)) + ext);
     }
     collectionsOf.set(graph, byResource);
   }
   return byResource;
+}
+
+/** The format extension after a segment's reference (`{{issue.id}}.json` -> `.json`), else ''. */
+export function formatExtension(segment: string): string {
+  return /\}\}(\.[A-Za-z0-9]{1,8})$/.exec(segment)?.[1] ?? '';
 }
 
 /** A path's segments with each one that holds a reference as `{}` (references of any name stand for any value). */

@@ -8,6 +8,7 @@ import { type Operation, scalarText } from '../project/index.js';
 import type { Binding, RunContext, Trace } from './context.js';
 import { noRemoval, originRemoval } from './origin-removal.js';
 import { targetOf } from './ownership.js';
+import { bornIn } from './born.js';
 import { probeOnce } from './probe.js';
 import { fieldsRead, nameField, namedForRemoval, readerOf, readsOthersNames, removalsOf } from './removals.js';
 import type { Instance } from './state.js';
@@ -19,6 +20,8 @@ export async function cleanUp(ctx: RunContext): Promise<CleanupReport> {
   const restored = await restoreSwitches(ctx, trace);
   const deleted: CleanupEntry[] = [];
   const left: CleanupEntry[] = [];
+  // instances left with a server's answer (a removal refused, or one that did not remove it), with how many were deleted before them
+  const refused: Refused[] = [];
   for (const { resource, index, instance: own } of ctx.state.owned()) {
     // named by what its create sent or answered too, where the run extracted nothing of it
     const instance = namedForRemoval(own);
@@ -57,7 +60,9 @@ export async function cleanUp(ctx: RunContext): Promise<CleanupReport> {
       if (readBack === undefined) continue;
       out = await removeInstance(ctx, resource, index, own, chain, trace);
       if (!out.stop && !out.steps.length) {
-        left.push({ ...entry, via: last!, why: `${last} answered 2xx during the run, yet ${readBack} still reads it` });
+        const kept: CleanupEntry = { ...entry, via: last!, why: `${last} answered 2xx during the run, yet ${readBack} still reads it` };
+        left.push(kept);
+        refused.push({ entry: kept, resource, instance, after: deleted.length });
         continue;
       }
     }
@@ -67,23 +72,63 @@ export async function cleanUp(ctx: RunContext): Promise<CleanupReport> {
       const removedWith = [...out.steps].reverse().find((st) => st.status >= 200 && st.status < 300)?.via;
       const reader = removedWith ? await readsBack(ctx, resource, instance, removedWith, trace) : undefined;
       if (reader === undefined) deleted.push({ ...entry, ...out.steps[0], ...(out.steps.length > 1 ? { then: out.steps.slice(1) } : {}) });
-      else
-        left.push({
+      else {
+        const kept: CleanupEntry = {
           ...entry,
           via: out.steps.at(-1)!.via,
           status: out.steps.at(-1)!.status,
           why: `${sent}${readBack ? ' (and during the run)' : ''}, yet ${reader} still reads it`,
-        });
+        };
+        left.push(kept);
+        refused.push({ entry: kept, resource, instance, after: deleted.length });
+      }
       continue;
     }
     // where it stopped (what it answered, if it was sent), and what was sent before
     const { at, status, why } = out.stop ?? { at: pending[0], why: `each of ${pending.map((op) => op.id).join(', ')} names another ${resource}` };
     const before = out.steps.slice(0, status === undefined ? undefined : -1).map((st) => `${st.via} ${st.status}`);
-    left.push({ ...entry, via: at.id, ...(status !== undefined ? { status } : {}), why: before.length ? `${why} (after ${before.join(', ')})` : why });
+    const stopped: CleanupEntry = {
+      ...entry,
+      via: at.id,
+      ...(status !== undefined ? { status } : {}),
+      why: before.length ? `${why} (after ${before.join(', ')})` : why,
+    };
+    left.push(stopped);
+    if (status !== undefined) refused.push({ entry: stopped, resource, instance, after: deleted.length });
   }
+  await takenAlong(ctx, refused, deleted, left, trace);
   const report = { restored, deleted, left, exchanges: trace.exchanges };
   ctx.emit({ type: 'cleanup', report });
   return report;
+}
+
+interface Refused {
+  entry: CleanupEntry;
+  resource: string;
+  instance: Instance;
+  /** how many instances were deleted before its removal was refused */
+  after: number;
+}
+
+/**
+ * An instance left with a server's answer (its removal refused, or answered 2xx and still read)
+ * may have gone with one removed after it (an issue with its project, newest first): each is read
+ * once with its resource's own GET, and one gone (readAgain) is deleted, not left. One with no
+ * such read, or found, stays left.
+ */
+async function takenAlong(ctx: RunContext, refused: readonly Refused[], deleted: CleanupEntry[], left: CleanupEntry[], trace: Trace): Promise<void> {
+  const later = refused.map((r) => [...new Set(deleted.slice(r.after).map((d) => d.via!))]);
+  // from the last, so that each goes back to its place among the deleted
+  for (let i = refused.length - 1; i >= 0; i--) {
+    const { entry, resource, instance, after } = refused[i];
+    const removal = later[i].length ? ctx.project.operations.get(entry.via!) : undefined;
+    const read = removal && readerOf(ctx, resource, instance, removal);
+    const found = read && (await readAgain(ctx, read, resource, instance, trace));
+    if (!found?.gone) continue;
+    const { why: _, ...rest } = entry;
+    left.splice(left.indexOf(entry), 1);
+    deleted.splice(after, 0, { ...rest, gone: `${read!.id} ${found.said} after ${later[i].join(', ')}` });
+  }
 }
 
 /** Send each pending removal in turn; the first that fails (or cannot be named) stops it, with why. */
@@ -149,13 +194,34 @@ async function removeOnce(ctx: RunContext, at: Operation, bound: Binding, trace:
 async function readsBack(ctx: RunContext, resource: string, instance: Instance, removedWith: string, trace: Trace): Promise<string | undefined> {
   const removal = ctx.project.operations.get(removedWith);
   const read = removal && readerOf(ctx, resource, instance, removal);
-  if (!read) return undefined;
+  return read && (await readAgain(ctx, read, resource, instance, trace))?.there ? read.id : undefined;
+}
+
+/**
+ * One read of an instance: `there` when it answers 2xx with it, `gone` when 404 or 410, or when
+ * the 2xx gives another creation time than its create's answer did (born.ts: an instance that
+ * took its id, maybe someone else's); neither for another answer, or one that could not be sent.
+ */
+async function readAgain(
+  ctx: RunContext,
+  read: Operation,
+  resource: string,
+  instance: Instance,
+  trace: Trace,
+): Promise<{ there?: true; gone?: true; said: string } | undefined> {
+  let res;
   try {
-    const { status } = (await probeOnce(ctx, read, {}, trace, { resource, instance })).response;
-    return status >= 200 && status < 300 ? read.id : undefined;
+    res = (await probeOnce(ctx, read, {}, trace, { resource, instance })).response;
   } catch {
     return undefined;
   }
+  if (res.status === 404 || res.status === 410) return { gone: true, said: String(res.status) };
+  if (res.status < 200 || res.status >= 300) return { said: String(res.status) };
+  const born = instance.origin?.born;
+  const now = born === undefined ? undefined : bornIn(res);
+  return now !== undefined && now !== born
+    ? { gone: true, said: `${res.status} (another instance, which took its id)` }
+    : { there: true, said: String(res.status) };
 }
 
 /** Removed now, or gone already. */

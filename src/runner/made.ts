@@ -19,6 +19,7 @@ import { sentObject } from './request.js';
 import { extract } from './verify.js';
 import { createShaped, idIn, requestPath, scalar } from './origin-removal.js';
 import { issuedCredential } from './issued.js';
+import { bornIn } from './born.js';
 
 /**
  * Keep aside what `op`'s answer made when the state did not record it (`startedBefore`: the
@@ -28,7 +29,8 @@ export function keepMade(ctx: RunContext, op: Operation, res: FlowResponse, acto
   if (op.method !== 'POST' || res.status < 200 || res.status >= 300) return;
   if (ctx.state.started !== startedBefore) return nameRecorded(ctx, op, res, startedBefore);
   const path = requestPath(res);
-  const origin = { operation: op.id, ...(actor ? { actor } : {}), ...(path ? { path } : {}) };
+  const born = bornIn(res);
+  const origin = { operation: op.id, ...(actor ? { actor } : {}), ...(path ? { path } : {}), ...(born !== undefined ? { born } : {}) };
   const t = targetOf(ctx, op);
   // a create by its 201 alone: another 2xx may hand back what was there (then as any POST, below)
   const creates = t.kind === 'create' && (!t.byStatus || res.status === 201);

@@ -13,7 +13,7 @@
 // given values do (data, never rendered as a template).
 import { isPlainObject, namesIssuedCredential, type Operation, SET_VIA_VAR } from '../project/index.js';
 import type { FlowResponse } from '../http/index.js';
-import { hasTemplate, parseTemplate } from '../graph/index.js';
+import { formatExtension, hasTemplate, parseTemplate } from '../graph/index.js';
 import { renderContext, type RunContext } from './context.js';
 import { renderString } from '../runtime/index.js';
 import { pathOnly } from './removals.js';
@@ -46,13 +46,29 @@ function ownDeletes(ctx: RunContext, resource: string): Operation[] {
   return list;
 }
 
-/** A POST whose path is one of its resource's DELETEs' minus the last segment (`/items` beside `/items/{{…}}`; a reference stands for any segment). */
+/**
+ * A DELETE's segments with the format extension after its last reference taken off
+ * (`/items/{{env.id}}.json` -> `items`, `{{env.id}}`), and `made` (a create's path) without
+ * it too (`/items.json` -> `items`); undefined when `made` does not end with that extension.
+ */
+function withoutExtension(del: string[] | undefined, made: string[]): { d: string[]; made: string[] } | undefined {
+  if (!del) return undefined;
+  const ext = formatExtension(del[del.length - 1]);
+  if (!ext) return { d: del, made };
+  const last = made[made.length - 1];
+  if (!last?.endsWith(ext) || last.length === ext.length) return undefined;
+  return { d: [...del.slice(0, -1), del[del.length - 1].slice(0, -ext.length)], made: [...made.slice(0, -1), last.slice(0, -ext.length)] };
+}
+
+/** A POST whose path is one of its resource's DELETEs' minus the last segment (`/items` beside `/items/{{…}}`, `/items.json` beside `/items/{{…}}.json`; a reference stands for any segment). */
 export function createShaped(ctx: RunContext, op: Operation): boolean {
-  const post = op.method === 'POST' ? segments(op.path) : undefined;
-  if (!post) return false;
+  const posted = op.method === 'POST' ? segments(op.path) : undefined;
+  if (!posted) return false;
   return ownDeletes(ctx, op.resource).some((del) => {
-    const d = segments(del.path);
-    if (!d || d.length !== post.length + 1 || !isTemplate(d[d.length - 1])) return false;
+    const both = withoutExtension(segments(del.path), posted);
+    if (!both) return false;
+    const { d, made: post } = both;
+    if (d.length !== post.length + 1 || !isTemplate(d[d.length - 1])) return false;
     return post.every((s, i) => isTemplate(s) || isTemplate(d[i]) || s === d[i]);
   });
 }
@@ -86,12 +102,14 @@ export function requestPath(res: FlowResponse): string | undefined {
  */
 export function originRemoval(ctx: RunContext, resource: string, instance: Instance): { op: Operation; vars: Record<string, string> } | undefined {
   const id = scalar(instance.values.id);
-  const made = instance.origin?.path?.replace(/\/+$/, '').split('/').slice(1);
-  if ((id === undefined && instance.issued === undefined) || !made) return undefined;
+  const origin = instance.origin?.path?.replace(/\/+$/, '').split('/').slice(1);
+  if ((id === undefined && instance.issued === undefined) || !origin) return undefined;
   for (const op of ownDeletes(ctx, resource)) {
-    const d = segments(op.path);
+    const both = withoutExtension(segments(op.path), origin);
+    if (!both) continue;
+    const { d, made } = both;
     // the DELETE's path relative to baseUrl: the create's request path ends with all of it but its last segment
-    if (!d || d.length - 1 > made.length) continue;
+    if (d.length - 1 > made.length) continue;
     const at = made.slice(made.length - (d.length - 1)).map(decoded);
     // the last: the id, or, for a credential-named variable (`{{env.token}}`), the credential the create issued
     const lastName = envSegment(d[d.length - 1]);

@@ -9,6 +9,7 @@ import { type Operation, scalarText } from '../project/index.js';
 import type { Binding, RunContext } from './context.js';
 import type { Instance, RecordSource } from './state.js';
 import type { FlowResponse } from '../http/index.js';
+import { bornIn } from './born.js';
 import { requestPath } from './origin-removal.js';
 
 /** The write target of each operation, computed once per runner. */
@@ -26,7 +27,8 @@ export function targetOf(ctx: RunContext, op: Operation): WriteTarget {
 export function recordSource(ctx: RunContext, op: Operation, actor: string | undefined, res?: FlowResponse): RecordSource {
   const creates = targetOf(ctx, op).kind === 'create';
   const path = creates && res ? requestPath(res) : undefined;
-  return { operation: op.id, actor, creates, ...(path ? { path } : {}) };
+  const born = creates && res ? bornIn(res) : undefined;
+  return { operation: op.id, actor, creates, ...(path ? { path } : {}), ...(born !== undefined ? { born } : {}) };
 }
 
 /**

@@ -40,6 +40,8 @@ interface InstanceOrigin {
   actor?: string;
   /** the URL path its create's request went to (a removal with no reference to it is found from it: origin-removal.ts) */
   path?: string;
+  /** when its create's answer says it was made (born.ts): another instance with its id is not it */
+  born?: string;
 }
 
 /** How an extraction came: which operation, as which actor, and whether that operation creates (graph/writes.ts). */
@@ -80,6 +82,7 @@ export class RunState {
       operation: source?.operation ?? op,
       ...(source?.actor ? { actor: source.actor } : {}),
       ...(source?.creates && source.path ? { path: source.path } : {}),
+      ...(source?.creates && source.born !== undefined ? { born: source.born } : {}),
     };
     if (source?.creates) instance.owned = true;
     this.instancesByResource.get(resource)!.push(instance);

@@ -135,6 +135,8 @@ export interface CleanupEntry {
   then?: CleanupStep[];
   /** why it is left */
   why?: string;
+  /** its removal refused, it was found gone after later removals: the read and those removals (`issue.get 404 after project.delete`) */
+  gone?: string;
 }
 
 export interface CleanupStep {

@@ -346,7 +346,9 @@ describe('flow calibrate on the error shapes of a feature-flag server', () => {
         'name: segment\noperations:\n  create: { method: POST, path: /api/admin/segments, body: { name: s, constraints: [] }, expect_status: 201, extract: { id: $.data.id } }\n',
     });
     const r = await flow(dir, ['calibrate', '--writes', '--apply']);
-    expect(r.stdout).toMatch(/answered 500, and `ruleId`, `segmentIds` held the description's example, which names nothing this run made; then 201/);
+    expect(r.stdout).toMatch(
+      /answered 500, and `ruleId`, `segmentIds` held a literal \(a description's example, an id from elsewhere\), which names nothing this run made; then 201/,
+    );
     expect(r.stdout).toContain('add `body.ruleId: "{{rule.id}}"`');
     expect(r.stdout).toContain('add `body.segmentIds: ["{{segment.id}}"]`');
     expect((await flow(dir, ['run', '--all'])).stdout).toMatch(/^3 passed, 0 failed/m);

@@ -25,7 +25,7 @@ export function formatCleanup(report: CleanupReport, command: string, listDelete
   if (listDeleted)
     for (const d of report.deleted)
       lines.push(
-        `  deleted ${d.resource} ${named(d)} (${[d, ...(d.then ?? [])].map((s) => `${s.via}${s.actor ? ` as ${s.actor}` : ''} ${s.status}`).join(', ')})`,
+        `  deleted ${d.resource} ${named(d)} (${[d, ...(d.then ?? [])].map((s) => `${s.via}${s.actor ? ` as ${s.actor}` : ''} ${s.status}`).join(', ')}${d.gone ? `; ${d.gone}` : ''})`,
       );
   // one line per reason: a resource with no delete operation leaves each of its instances
   const left = new Map<string, string[]>();
