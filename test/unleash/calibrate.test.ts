@@ -26,7 +26,7 @@ import { recordedIO } from '../runtime/secrets/cli-io.js';
  * 7.5.1": 162 on main at 4ba7a99, 96 on main before with nothing named or left out; a little
  * under, as names and picks vary): the suite fails below it.
  */
-const FLOOR = 155;
+const FLOOR = 162;
 
 /**
  * Set to a folder to keep what the suite saw there: `calibrate.md` (the calibration's report),
