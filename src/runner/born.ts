@@ -26,3 +26,10 @@ function stamp(o: Record<string, unknown>): string | undefined {
   for (const [k, v] of Object.entries(o).slice(0, 200)) if (CREATED.test(k) && (typeof v === 'string' || typeof v === 'number')) return String(v).slice(0, 100);
   return undefined;
 }
+
+/** Whether two creation times are one: the same text, or the same instant written two ways (`…:00Z`, `…:00.000Z`). */
+export function sameTime(a: string, b: string): boolean {
+  if (a === b) return true;
+  const [x, y] = [Date.parse(a), Date.parse(b)];
+  return !Number.isNaN(x) && x === y;
+}

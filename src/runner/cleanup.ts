@@ -8,7 +8,7 @@ import { type Operation, scalarText } from '../project/index.js';
 import type { Binding, RunContext, Trace } from './context.js';
 import { noRemoval, originRemoval } from './origin-removal.js';
 import { targetOf } from './ownership.js';
-import { bornIn } from './born.js';
+import { bornIn, sameTime } from './born.js';
 import { probeOnce } from './probe.js';
 import { fieldsRead, nameField, namedForRemoval, readerOf, readsOthersNames, removalsOf } from './removals.js';
 import type { Instance } from './state.js';
@@ -219,7 +219,7 @@ async function readAgain(
   if (res.status < 200 || res.status >= 300) return { said: String(res.status) };
   const born = instance.origin?.born;
   const now = born === undefined ? undefined : bornIn(res);
-  return now !== undefined && now !== born
+  return born !== undefined && now !== undefined && !sameTime(now, born)
     ? { gone: true, said: `${res.status} (another instance, which took its id)` }
     : { there: true, said: String(res.status) };
 }

@@ -84,4 +84,22 @@ describe('the clean-up on a server that reuses ids', () => {
     ]);
     expect(report.left.map((l) => [l.resource, l.why])).toEqual([['issue', 'issue.delete 204 (and during the run), yet issue.get still reads it']]);
   });
+  it("the same issue, its creation time written another way by the read (no milliseconds): still the run's, left", async () => {
+    const { runner } = await load(files(), { secrets: { ADMIN_KEY } });
+    await runner.run('issue.create');
+    api.route('DELETE /issues/1.json', (_req, res) => void res.writeHead(204).end());
+    api.route('GET /issues/1.json', (_req, res) => {
+      const row = api.issues.get(1)!;
+      const issue = { ...row, created_on: String(row.created_on).replace(/\.\d{3}Z$/, 'Z') };
+      res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ issue }));
+    });
+    api.route('DELETE /projects/1.json', (_req, res) => {
+      api.projects.delete(1);
+      res.writeHead(204).end();
+    });
+    await runner.run('issue.delete');
+    const report = await runner.cleanUp();
+    expect(report.left.map((l) => [l.resource, l.why])).toEqual([['issue', 'issue.delete 204 (and during the run), yet issue.get still reads it']]);
+    expect(report.deleted.map((d) => d.resource)).toEqual(['project']);
+  });
 });
