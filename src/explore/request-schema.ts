@@ -4,7 +4,7 @@
 // has the last word on whether a generated body is valid. A schema that cannot be drawn from
 // (or compiled) is `refused`: the operation is skipped, the rest explored.
 import type { Schemas, SchemaValidator } from '../contract/index.js';
-import { describedOperation, followRefs, pointerValue, record, requestBodySchema, type Description } from '../openapi/index.js';
+import { describedOperation, pointerValue, queryParametersAt, record, requestBodySchema, type Description } from '../openapi/index.js';
 import type { Operation } from '../project/index.js';
 import { resolveSchema, SchemaRefusal, schemaProblem, type JsonSchema } from './schema-bounds.js';
 
@@ -112,21 +112,11 @@ function readOnlyNames(schema: JsonSchema, into = new Set<string>(), depth = 0):
 
 const SCALARS = new Set(['string', 'integer', 'number', 'boolean']);
 
-/** The path item's parameters, then the operation's (which win by name), each `$ref` followed. */
+/** The declared query parameters (openapi's queryParametersAt) whose values are scalars, each with its validator. */
 function queryParameters(desc: Description, schemas: Schemas, opPointer: string): QueryParameter[] {
-  const byName = new Map<string, QueryParameter>();
-  const pathPointer = opPointer.slice(0, opPointer.lastIndexOf('/'));
-  for (const listPointer of [`${pathPointer}/parameters`, `${opPointer}/parameters`]) {
-    const list = pointerValue(desc.doc, listPointer);
-    if (!Array.isArray(list)) continue;
-    list.forEach((_, i) => {
-      const pointer = followRefs(desc.doc, `${listPointer}/${i}`);
-      const p = record(pointerValue(desc.doc, pointer));
-      if (p.in !== 'query' || typeof p.name !== 'string' || !p.schema) return;
-      const { schema, validate } = drawable(desc, schemas, `${pointer}/schema`);
-      if (!SCALARS.has(String(schema.type))) return;
-      byName.set(p.name, { name: p.name, pointer: `${pointer}/schema`, required: p.required === true, schema, validate });
-    });
-  }
-  return [...byName.values()];
+  return queryParametersAt(desc, opPointer).flatMap((p) => {
+    if (pointerValue(desc.doc, p.pointer) === undefined) return [];
+    const { schema, validate } = drawable(desc, schemas, p.pointer);
+    return SCALARS.has(String(schema.type)) ? [{ name: p.name, pointer: p.pointer, required: p.required, schema, validate }] : [];
+  });
 }

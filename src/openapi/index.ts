@@ -8,9 +8,9 @@ export {
   isJsonMediaType,
   mediaKey,
   queryParameters,
+  queryParametersAt,
   requestBodySchema,
   requestPathname,
   responseKey,
   responsePointer,
-  type QueryParameter,
 } from './operation.js';

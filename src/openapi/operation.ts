@@ -105,7 +105,9 @@ const MAX_PARAMETERS = 64;
 export interface QueryParameter {
   name: string;
   required: boolean;
-  /** its schema (`$ref` followed), with the parameter's own `example` when the schema has none */
+  /** JSON pointer of its schema (its `$ref` followed) */
+  pointer: string;
+  /** its schema (`$ref` followed), with the parameter's own `example` when the schema has none; `{}` when it gives none */
   schema: Record<string, unknown>;
 }
 
@@ -115,19 +117,24 @@ export interface QueryParameter {
  */
 export function queryParameters(desc: Description, op: { method: string; path: string }): QueryParameter[] {
   const operation = describedOperation(desc, op);
-  if (!operation) return [];
+  return operation ? queryParametersAt(desc, operation.pointer) : [];
+}
+
+/** The same for the operation at `opPointer` (`#/paths/~1items/get`). */
+export function queryParametersAt(desc: Description, opPointer: string): QueryParameter[] {
   const byName = new Map<string, QueryParameter>();
   // the path item's first, then the operation's over them
-  for (const owner of [operation.pointer.slice(0, operation.pointer.lastIndexOf('/')), operation.pointer]) {
+  for (const owner of [opPointer.slice(0, opPointer.lastIndexOf('/')), opPointer]) {
     const list = pointerValue(desc.doc, `${owner}/parameters`);
     if (!Array.isArray(list)) continue;
     for (let i = 0; i < Math.min(list.length, MAX_PARAMETERS); i++) {
       const at = followRefs(desc.doc, `${owner}/parameters/${i}`);
       const p = record(pointerValue(desc.doc, at));
       if (p.in !== 'query' || typeof p.name !== 'string' || !p.name) continue;
-      const schema = { ...record(pointerValue(desc.doc, followRefs(desc.doc, `${at}/schema`))) };
+      const pointer = followRefs(desc.doc, `${at}/schema`);
+      const schema = { ...record(pointerValue(desc.doc, pointer)) };
       if (schema.example === undefined && p.example !== undefined) schema.example = p.example;
-      byName.set(p.name, { name: p.name, required: p.required === true, schema });
+      byName.set(p.name, { name: p.name, required: p.required === true, pointer, schema });
     }
   }
   return [...byName.values()];

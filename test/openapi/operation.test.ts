@@ -124,8 +124,8 @@ describe('the query parameters of an operation', () => {
   test("the path item's and its own (its own win by name), $refs followed, the parameter's example kept; no header or path parameter", async () => {
     const desc = await description();
     expect(queryParameters(desc, { method: 'GET', path: '/flags/{{flag.name}}' })).toEqual([
-      { name: 'project', required: true, schema: { type: 'string', example: 'mine' } },
-      { name: 'env', required: false, schema: { type: 'string', enum: ['dev', 'prod'] } },
+      { name: 'project', required: true, pointer: '/paths/~1flags~1{name}/get/parameters/0/schema', schema: { type: 'string', example: 'mine' } },
+      { name: 'env', required: false, pointer: '/components/schemas/Env', schema: { type: 'string', enum: ['dev', 'prod'] } },
     ]);
     expect(queryParameters(desc, { method: 'PATCH', path: '/flags/x' }).map((p) => p.name)).toEqual(['project', 'env']);
     expect(queryParameters(desc, { method: 'GET', path: '/nowhere' })).toEqual([]);
