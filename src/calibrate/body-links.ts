@@ -5,7 +5,7 @@
 // a producer for. Proposed only once the try with them is accepted (repair.ts). The same naming
 // rule (resourceRef) values a query parameter (query.ts) and a field a 400 names again.
 import { hasTemplate } from '../graph/index.js';
-import { isPlainObject, snake, type Operation, type Project, type TemplateValue } from '../project/index.js';
+import { isPlainObject, singular, snake, type Operation, type Project, type TemplateValue } from '../project/index.js';
 import type { Edit } from './types.js';
 
 /** Body fields linked in one try at most: the body is untrusted. */
@@ -50,9 +50,6 @@ export function resourceRef(project: Project, op: Operation, field: string, plai
   if (!of || (resource === op.resource && op.extract.some((x) => x.name === of))) return undefined;
   return `{{${resource}.${of}}}`;
 }
-
-/** `environments` -> `environment`, `categories` -> `category`: a resource's name is singular. */
-const singular = (name: string) => name.replace(/ies$/, 'y').replace(/(?<!s)s$/, '');
 
 /**
  * A field a 400/422 names that is a resource of the project: frameworks word a reference by its

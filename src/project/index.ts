@@ -13,7 +13,7 @@ export { isRawMap } from './build/values.js';
 export { isCredentialHeaderName, isCredentialName, namesIssuedCredential } from './credentials.js';
 export { diag, severityOf } from './diagnostics.js';
 export { lazy } from './lazy.js';
-export { MAX_NAME, snake, unique, upperSnake } from './names.js';
+export { MAX_NAME, singular, snake, unique, upperSnake } from './names.js';
 export { isInside, realProjectDir } from './project-path.js';
 export { displayLoc, displayPath } from './display.js';
 export { isPlainObject, scalarText } from './text.js';

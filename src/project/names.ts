@@ -38,3 +38,33 @@ export function unique(name: string, taken: { has(n: string): boolean }): string
   if (!taken.has(name)) return name;
   for (let i = 2; ; i++) if (!taken.has(`${name}_${i}`)) return `${name}_${i}`;
 }
+
+const IRREGULAR: Record<string, string> = {
+  people: 'person',
+  children: 'child',
+  men: 'man',
+  women: 'woman',
+  data: 'data',
+  news: 'news',
+  status: 'status',
+  series: 'series',
+  analysis: 'analysis',
+  address: 'address',
+  process: 'process',
+  access: 'access',
+  business: 'business',
+  canvas: 'canvas',
+  alias: 'alias',
+};
+
+/** `pets` -> `pet`, `categories` -> `category`, `boxes` -> `box`; a singular word stays. */
+export function singular(word: string): string {
+  const w = word;
+  const lower = w.toLowerCase();
+  if (IRREGULAR[lower]) return IRREGULAR[lower];
+  if (/(ss|us|is)$/i.test(w)) return w;
+  if (/ies$/i.test(w) && w.length > 4) return `${w.slice(0, -3)}y`;
+  if (/(ches|shes|xes|zzes|sses)$/i.test(w)) return w.slice(0, -2);
+  if (/s$/i.test(w) && w.length > 2) return w.slice(0, -1);
+  return w;
+}

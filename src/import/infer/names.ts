@@ -1,35 +1,10 @@
 // Naming: identifiers for resources, operations, variables; singular/plural of path words.
 // Names are derived from words of the input (path segments, field names), never made up.
 
-const IRREGULAR: Record<string, string> = {
-  people: 'person',
-  children: 'child',
-  men: 'man',
-  women: 'woman',
-  data: 'data',
-  news: 'news',
-  status: 'status',
-  series: 'series',
-  analysis: 'analysis',
-  address: 'address',
-  process: 'process',
-  access: 'access',
-  business: 'business',
-  canvas: 'canvas',
-  alias: 'alias',
-};
+import { singular } from '../../project/index.js';
 
-/** `pets` -> `pet`, `categories` -> `category`, `boxes` -> `box`; a singular word stays. */
-export function singular(word: string): string {
-  const w = word;
-  const lower = w.toLowerCase();
-  if (IRREGULAR[lower]) return IRREGULAR[lower];
-  if (/(ss|us|is)$/i.test(w)) return w;
-  if (/ies$/i.test(w) && w.length > 4) return `${w.slice(0, -3)}y`;
-  if (/(ches|shes|xes|zzes|sses)$/i.test(w)) return w.slice(0, -2);
-  if (/s$/i.test(w) && w.length > 2) return w.slice(0, -1);
-  return w;
-}
+/** `pets` -> `pet`: one rule for the importer and calibrate (src/project/names.ts). */
+export { singular };
 
 export function plural(word: string): string {
   if (/[^aeiou]y$/i.test(word)) return `${word.slice(0, -1)}ies`;
@@ -38,8 +13,6 @@ export function plural(word: string): string {
 }
 
 export function isPluralWord(word: string): boolean {
-  const lower = word.toLowerCase();
-  if (IRREGULAR[lower] && IRREGULAR[lower] !== lower) return true;
   return singular(word) !== word;
 }
 
