@@ -170,7 +170,7 @@ describe('every key of spec parts 2 and 5', () => {
 });
 
 describe('projects against the schemas', () => {
-  it.each([['example-project'], ['test/fixtures/lint/clean']])('%s has no schema issue', async (dir) => {
+  it.each([['example-project'], ['examples/redmine'], ['test/fixtures/lint/clean']])('%s has no schema issue', async (dir) => {
     const project = await loadProject(new URL(`../../${dir}`, import.meta.url).pathname);
     const files = lintableFiles(project);
     expect(files.length).toBeGreaterThan(3);
