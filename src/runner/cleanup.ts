@@ -7,6 +7,7 @@
 import { type Operation, scalarText } from '../project/index.js';
 import type { Binding, RunContext, Trace } from './context.js';
 import { noRemoval, originRemoval } from './origin-removal.js';
+import { namedRemoval } from './named-removal.js';
 import { targetOf } from './ownership.js';
 import { bornIn } from './born.js';
 import { probeOnce } from './probe.js';
@@ -42,7 +43,7 @@ export async function cleanUp(ctx: RunContext): Promise<CleanupReport> {
     };
     if (!chain.length) {
       // no removal names it: the resource's own DELETE from where it was made, when one fits
-      const removal = originRemoval(ctx, resource, instance);
+      const removal = originRemoval(ctx, resource, instance) ?? namedRemoval(ctx, resource, instance);
       if (!removal) {
         left.push({ ...entry, why: noRemoval(ctx, resource, instance) });
         continue;

@@ -20,6 +20,7 @@ import { extract } from './verify.js';
 import { createShaped, idIn, requestPath, scalar } from './origin-removal.js';
 import { issuedCredential } from './issued.js';
 import { bornIn } from './born.js';
+import { envNamedRemovals } from './named-removal.js';
 
 /**
  * Keep aside what `op`'s answer made when the state did not record it (`startedBefore`: the
@@ -85,6 +86,14 @@ function fromAnswerOrBody(ctx: RunContext, op: Operation, res: FlowResponse, hav
       if (v !== undefined) values[field] = v;
     }
     if (fields.every((f) => have[f] !== undefined || values[f] !== undefined)) by.push(id);
+  }
+  // a removal that reads a variable nobody gave, named as a field the create answered or sent (named-removal.ts)
+  for (const { id, vars } of envNamedRemovals(ctx, op)) {
+    for (const name of vars) {
+      const v = have[name] === undefined && values[name] === undefined ? (scalarAt(answer, name) ?? scalarAt(sent, name)) : undefined;
+      if (v !== undefined) values[name] = v;
+    }
+    if (vars.every((f) => have[f] !== undefined || values[f] !== undefined)) by.push(id);
   }
   return by.length ? { values, by } : undefined;
 }

@@ -119,3 +119,44 @@ describe('a removal reads a field the create did not extract', () => {
     ]);
   });
 });
+
+describe('a removal reads a variable nobody gave, named as a field the create sent or answered', () => {
+  const SET = '<SET_VIA_--var>';
+  function imported(env: Record<string, string> = {}): Record<string, string> {
+    const f = files();
+    f['environments/test.yaml'] = envFile({ baseUrl: srv.url, value: SET, ...env });
+    f['resources/tag.yaml'] = [
+      'name: tag',
+      'operations:',
+      '  create: { method: POST, path: "/items/{{item.id}}/tags", body: { type: simple, value: Mine-1 }, expect_status: 201, extract: { type: $.data.type } }',
+      // as imported: the value is supplied on each run
+      '  delete: { method: DELETE, path: "/items/{{item.id}}/tags/{{tag.type}}/{{env.value}}", expect_status: 200 }',
+      '  delete_shared: { method: DELETE, path: "/tags/{{tag.type}}/{{env.value}}", expect_status: 200 }',
+      '',
+    ].join('\n');
+    return f;
+  }
+
+  it('the removal under where it was made takes the value its create answered: the run’s tag is removed, not the shared one', async () => {
+    const { runner } = await load(imported());
+    await runner.runMany(['tag.create']);
+    expect(tags).toHaveLength(2);
+    const report = await runner.cleanUp();
+    expect(report.left).toEqual([]);
+    expect(report.deleted.map((d) => [d.resource, d.via, d.status])).toEqual([
+      ['tag', 'tag.delete', 200],
+      ['item', 'item.delete', 200],
+    ]);
+    expect(srv.requests.filter((r) => r.method === 'DELETE').map((r) => r.path)).toEqual(['/items/i1/tags/simple/mine-1', '/items/i1']);
+    expect(tags).toEqual([THEIRS]);
+    expect([...shared]).toEqual(['simple:theirs', 'simple:mine-1']);
+  });
+
+  it('a variable the user gave names their choice: never replaced, the tag is left with why', async () => {
+    const { runner } = await load(imported({ value: 'theirs' }));
+    await runner.runMany(['tag.create']);
+    const report = await runner.cleanUp();
+    expect(report.left.map((l) => [l.resource, l.why])).toEqual([['tag', 'it has no id for tag.delete, tag.delete_shared (they read {{env.value}})']]);
+    expect(srv.requests.filter((r) => r.method === 'DELETE').map((r) => r.path)).toEqual(['/items/i1']);
+  });
+});
