@@ -11,7 +11,7 @@ import { namedRemoval } from './named-removal.js';
 import { targetOf } from './ownership.js';
 import { bornIn } from './born.js';
 import { probeOnce } from './probe.js';
-import { fieldsRead, nameField, namedForRemoval, readerOf, readsOthersNames, removalsOf } from './removals.js';
+import { fieldsRead, madeElsewhere, nameField, namedForRemoval, readerOf, readsOthersNames, removalsOf } from './removals.js';
 import type { Instance } from './state.js';
 import { restoreSwitches } from './switches.js';
 import type { CleanupEntry, CleanupReport, CleanupStep } from './types.js';
@@ -168,6 +168,17 @@ async function removeInstance(
   if (steps.length || !unnamed.length || instance.removedBy?.length) return { steps };
   // every removal reads what it lacks: which, and what it has (a create that named nothing of it, another field)
   const has = Object.keys(own.values);
+  // none under where it was made, where the resource has its instances: a DELETE of another kind of it
+  const elsewhere = madeElsewhere(
+    ctx,
+    resource,
+    own,
+    unnamed.map((u) => u.at),
+  );
+  if (elsewhere !== undefined) {
+    const reads = unnamed.map((u) => `${u.at.path} reads ${u.lacks}`).join(', ');
+    return { steps, stop: { at: unnamed[0].at, why: `no DELETE addresses it where it was made (${elsewhere}): it has ${has.join(', ')}; ${reads}` } };
+  }
   const why = `the instance has ${unnamed.map((u) => `no ${u.lacks} for ${u.at.path}`).join(', ')}${unnamed.length > 1 || !has.length ? ` (${has.length ? `it has ${has.join(', ')}` : 'nothing named it'})` : ''}`;
   return { steps, stop: { at: unnamed[0].at, why } };
 }

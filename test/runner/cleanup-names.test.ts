@@ -18,6 +18,8 @@ beforeEach(async () => {
   shared = new Set(['simple:theirs', 'simple:mine-1']);
   srv = await startServer({
     'POST /items': (_req, res) => json(res, 201, { id: 'i1' }),
+    // an invite link: named by its secret, with no DELETE (only the personal tokens of the same resource have one)
+    'POST /links': (_req, res) => json(res, 201, { secret: 'link-secret-1', enabled: true }),
     '*': (req, res) => {
       const add = /^\/items\/([^/]+)\/tags$/.exec(req.path);
       if (add && req.method === 'POST') {
@@ -158,5 +160,27 @@ describe('a removal reads a variable nobody gave, named as a field the create se
     const report = await runner.cleanUp();
     expect(report.left.map((l) => [l.resource, l.why])).toEqual([['tag', 'it has no id for tag.delete, tag.delete_shared (they read {{env.value}})']]);
     expect(srv.requests.filter((r) => r.method === 'DELETE').map((r) => r.path)).toEqual(['/items/i1']);
+  });
+});
+
+describe('no removal is under where the create made it', () => {
+  it('the resource has its instance there, but no DELETE: said so, not that it lacks the other DELETE’s field', async () => {
+    const f = files();
+    f['resources/token.yaml'] = [
+      'name: token',
+      'operations:',
+      '  create: { method: POST, path: /user-tokens, expect_status: 201, extract: { id: $.data.id } }',
+      '  delete: { method: DELETE, path: "/user-tokens/{{token.id}}", expect_status: 200 }',
+      '  create_link: { method: POST, path: /links, expect_status: 201, extract: { secret: $.data.secret } }',
+      '  get: { method: GET, path: "/links/{{token.secret}}", expect_status: 200 }',
+      '',
+    ].join('\n');
+    const { runner } = await load(f);
+    await runner.runMany(['token.create_link']);
+    const report = await runner.cleanUp();
+    expect(report.left.map((l) => [l.resource, l.why])).toEqual([
+      ['token', 'no DELETE addresses it where it was made (/links): it has secret; /user-tokens/{{token.id}} reads id'],
+    ]);
+    expect(srv.requests.filter((r) => r.method === 'DELETE')).toEqual([]);
   });
 });
