@@ -6,7 +6,7 @@
 // is reported; what is left is reported with why.
 import { type Operation, scalarText } from '../project/index.js';
 import type { Binding, RunContext, Trace } from './context.js';
-import { noRemoval, originRemoval } from './origin-removal.js';
+import { ID_NAME, noRemoval, originRemoval } from './origin-removal.js';
 import { namedRemoval } from './named-removal.js';
 import { targetOf } from './ownership.js';
 import { bornIn } from './born.js';
@@ -33,7 +33,7 @@ export async function cleanUp(ctx: RunContext): Promise<CleanupReport> {
     // what names it: the field of a removal it has, else an `id` (a resource with no removal is still named)
     const field =
       chain.map((op) => nameField(ctx, op)).find((f) => f !== undefined && Object.hasOwn(instance.values, f)) ??
-      (Object.hasOwn(instance.values, 'id') ? 'id' : undefined);
+      (Object.hasOwn(instance.values, 'id') ? 'id' : onlyId(own));
     const id = field !== undefined && instance.values[field] !== undefined ? ctx.redactor.text(scalarText(instance.values[field])) : undefined;
     const entry: CleanupEntry = {
       resource,
@@ -234,6 +234,12 @@ async function readAgain(
   return now !== undefined && now !== born
     ? { gone: true, said: `${res.status} (another instance, which took its id)` }
     : { there: true, said: String(res.status) };
+}
+
+/** The one field the instance has when it is named as an id (`feedbackId`): what names one left with no removal. */
+function onlyId(instance: Instance): string | undefined {
+  const fields = Object.keys(instance.values);
+  return fields.length === 1 && ID_NAME.test(fields[0]) ? fields[0] : undefined;
 }
 
 /** Removed now, or gone already. */

@@ -19,7 +19,7 @@ import { renderString } from '../runtime/index.js';
 import { pathOnly } from './removals.js';
 import type { Instance } from './state.js';
 
-const ID_NAME = /(^|[_-])(id|ID)$|[a-z0-9]Id$/;
+export const ID_NAME = /(^|[_-])(id|ID)$|[a-z0-9]Id$/;
 const isTemplate = hasTemplate;
 
 /** The variable a segment is, whole (`{{env.item_id}}` -> `item_id`); undefined for anything else. */
