@@ -19,6 +19,9 @@ beforeEach(async () => {
   srv = await startServer({
     'POST /items': (_req, res) => json(res, 201, { id: 'i1' }),
     // an invite link: named by its secret, with no DELETE (only the personal tokens of the same resource have one)
+    // an action shaped as a create: it answers the item it was sent
+    'POST /uses': (req, res) => json(res, 201, { itemId: (req.json() as { itemId: string }).itemId, at: 1 }),
+    'GET /items': (_req, res) => json(res, 200, [{ id: 'theirs-9' }]),
     'POST /links': (_req, res) => json(res, 201, { secret: 'link-secret-1', enabled: true }),
     '*': (req, res) => {
       const add = /^\/items\/([^/]+)\/tags$/.exec(req.path);
@@ -182,5 +185,41 @@ describe('no removal is under where the create made it', () => {
       ['token', 'no DELETE addresses it where it was made (/links): it has secret; /user-tokens/{{token.id}} reads id'],
     ]);
     expect(srv.requests.filter((r) => r.method === 'DELETE')).toEqual([]);
+  });
+});
+
+describe('a create sent the field of one of the run’s own instances, and answered it back', () => {
+  const item = (use: string) => [
+    'name: item',
+    'operations:',
+    '  create: { method: POST, path: /items, expect_status: 201, extract: { id: $.data.id } }',
+    '  list: { method: GET, path: /items, expect_status: 200, extract: { id: "$.data[*].id" } }',
+    `  use: { method: POST, path: /uses, body: { itemId: "{{item.id}}" }, expect_status: 201, extract: { itemId: $.data.itemId }${use} }`,
+    '  delete: { method: DELETE, path: "/items/{{item.id}}", expect_status: 200 }',
+    '',
+  ];
+
+  it('is that instance: its removal reads the id it was sent', async () => {
+    const f = files();
+    f['resources/item.yaml'] = item(', depends_on: [item.create]').join('\n');
+    const { runner } = await load(f);
+    await runner.runMany(['item.use']);
+    const report = await runner.cleanUp();
+    expect(report.left).toEqual([]);
+    expect(report.deleted.map((d) => [d.resource, d.index, d.id, d.via, d.status])).toEqual([
+      ['item', 2, 'i1', 'item.delete', 200],
+      ['item', 1, 'i1', 'item.delete', 200],
+    ]);
+  });
+
+  it('an id a list gave is not the run’s: what it answered is left, and no DELETE names it', async () => {
+    const f = files();
+    f['resources/item.yaml'] = item(', depends_on: [item.list], acts_on: existing').join('\n');
+    const { runner } = await load(f);
+    await runner.runMany(['item.use']);
+    const report = await runner.cleanUp();
+    expect(report.left.map((l) => [l.id, l.why])).toEqual([['theirs-9', 'the instance has no id for /items/{{item.id}}']]);
+    // the run's own item (its create ran first) only
+    expect(srv.requests.filter((r) => r.method === 'DELETE').map((r) => r.path)).toEqual(['/items/i1']);
   });
 });
