@@ -6,11 +6,12 @@
 // is reported; what is left is reported with why.
 import { type Operation, scalarText } from '../project/index.js';
 import type { Binding, RunContext, Trace } from './context.js';
-import { noRemoval, originRemoval } from './origin-removal.js';
+import { ID_NAME, noRemoval, originRemoval } from './origin-removal.js';
+import { namedRemoval } from './named-removal.js';
 import { targetOf } from './ownership.js';
 import { bornIn, sameTime } from './born.js';
 import { probeOnce } from './probe.js';
-import { fieldsRead, nameField, namedForRemoval, readerOf, readsOthersNames, removalsOf } from './removals.js';
+import { fieldsRead, madeElsewhere, nameField, namedForRemoval, readerOf, readsOthersNames, removalsOf } from './removals.js';
 import type { Instance } from './state.js';
 import { restoreSwitches } from './switches.js';
 import type { CleanupEntry, CleanupReport, CleanupStep } from './types.js';
@@ -32,7 +33,7 @@ export async function cleanUp(ctx: RunContext): Promise<CleanupReport> {
     // what names it: the field of a removal it has, else an `id` (a resource with no removal is still named)
     const field =
       chain.map((op) => nameField(ctx, op)).find((f) => f !== undefined && Object.hasOwn(instance.values, f)) ??
-      (Object.hasOwn(instance.values, 'id') ? 'id' : undefined);
+      (Object.hasOwn(instance.values, 'id') ? 'id' : onlyId(own));
     const id = field !== undefined && instance.values[field] !== undefined ? ctx.redactor.text(scalarText(instance.values[field])) : undefined;
     const entry: CleanupEntry = {
       resource,
@@ -42,7 +43,7 @@ export async function cleanUp(ctx: RunContext): Promise<CleanupReport> {
     };
     if (!chain.length) {
       // no removal names it: the resource's own DELETE from where it was made, when one fits
-      const removal = originRemoval(ctx, resource, instance);
+      const removal = originRemoval(ctx, resource, instance) ?? namedRemoval(ctx, resource, instance);
       if (!removal) {
         left.push({ ...entry, why: noRemoval(ctx, resource, instance) });
         continue;
@@ -167,6 +168,17 @@ async function removeInstance(
   if (steps.length || !unnamed.length || instance.removedBy?.length) return { steps };
   // every removal reads what it lacks: which, and what it has (a create that named nothing of it, another field)
   const has = Object.keys(own.values);
+  // none under where it was made, where the resource has its instances: a DELETE of another kind of it
+  const elsewhere = madeElsewhere(
+    ctx,
+    resource,
+    own,
+    unnamed.map((u) => u.at),
+  );
+  if (elsewhere !== undefined) {
+    const reads = unnamed.map((u) => `${u.at.path} reads ${u.lacks}`).join(', ');
+    return { steps, stop: { at: unnamed[0].at, why: `no DELETE addresses it where it was made (${elsewhere}): it has ${has.join(', ')}; ${reads}` } };
+  }
   const why = `the instance has ${unnamed.map((u) => `no ${u.lacks} for ${u.at.path}`).join(', ')}${unnamed.length > 1 || !has.length ? ` (${has.length ? `it has ${has.join(', ')}` : 'nothing named it'})` : ''}`;
   return { steps, stop: { at: unnamed[0].at, why } };
 }
@@ -222,6 +234,12 @@ async function readAgain(
   return born !== undefined && now !== undefined && !sameTime(now, born)
     ? { gone: true, said: `${res.status} (another instance, which took its id)` }
     : { there: true, said: String(res.status) };
+}
+
+/** The one field the instance has when it is named as an id (`feedbackId`): what names one left with no removal. */
+function onlyId(instance: Instance): string | undefined {
+  const fields = Object.keys(instance.values);
+  return fields.length === 1 && ID_NAME.test(fields[0]) ? fields[0] : undefined;
 }
 
 /** Removed now, or gone already. */

@@ -20,6 +20,8 @@ import { extract } from './verify.js';
 import { createShaped, idIn, requestPath, scalar } from './origin-removal.js';
 import { issuedCredential } from './issued.js';
 import { bornIn } from './born.js';
+import { envNamedRemovals } from './named-removal.js';
+import { sameInstance } from './same-instance.js';
 
 /**
  * Keep aside what `op`'s answer made when the state did not record it (`startedBefore`: the
@@ -48,7 +50,7 @@ export function keepMade(ctx: RunContext, op: Operation, res: FlowResponse, acto
     }
     const kept = ctx.state.keepAside(op.resource, values, origin);
     // a create's: what its other removals read too (`{{tag.type}}` beside `{{tag.value}}`)
-    if (kept && creates) kept.names = fromAnswerOrBody(ctx, op, res, values);
+    if (kept && creates) kept.names = merged(fromAnswerOrBody(ctx, op, res, values), sameInstance(ctx, op, kept, values, sentObject(res)));
     // with no id, the credential it issued, which a removal by `{{env.token}}` reads
     if (kept && creates && values.id === undefined) kept.issued = issuedCredential(answerObject(res));
   } else if (id !== undefined) ctx.state.keepAside(op.resource, { id }, origin);
@@ -62,7 +64,7 @@ export function keepMade(ctx: RunContext, op: Operation, res: FlowResponse, acto
 function nameRecorded(ctx: RunContext, op: Operation, res: FlowResponse, startedBefore: number): void {
   const made = ctx.state.newest(op.resource);
   if (!made?.owned || made.seq <= startedBefore || made.origin?.operation !== op.id || targetOf(ctx, op).kind !== 'create') return;
-  made.names = fromAnswerOrBody(ctx, op, res, made.values);
+  made.names = merged(fromAnswerOrBody(ctx, op, res, made.values), sameInstance(ctx, op, made, made.values, sentObject(res)));
   if (made.values.id === undefined) made.issued = issuedCredential(answerObject(res));
 }
 
@@ -86,7 +88,19 @@ function fromAnswerOrBody(ctx: RunContext, op: Operation, res: FlowResponse, hav
     }
     if (fields.every((f) => have[f] !== undefined || values[f] !== undefined)) by.push(id);
   }
+  // a removal that reads a variable nobody gave, named as a field the create answered or sent (named-removal.ts)
+  for (const { id, vars } of envNamedRemovals(ctx, op)) {
+    for (const name of vars) {
+      const v = have[name] === undefined && values[name] === undefined ? (scalarAt(answer, name) ?? scalarAt(sent, name)) : undefined;
+      if (v !== undefined) values[name] = v;
+    }
+    if (vars.every((f) => have[f] !== undefined || values[f] !== undefined)) by.push(id);
+  }
   return by.length ? { values, by } : undefined;
+}
+
+function merged(a: Instance['names'], b: Instance['names']): Instance['names'] {
+  return a && b ? { values: { ...b.values, ...a.values }, by: [...new Set([...a.by, ...b.by])] } : (a ?? b);
 }
 
 /** What names what a create (or a 201) made; undefined for a 201 that names nothing of this resource. */

@@ -19,18 +19,18 @@ import { renderString } from '../runtime/index.js';
 import { pathOnly } from './removals.js';
 import type { Instance } from './state.js';
 
-const ID_NAME = /(^|[_-])(id|ID)$|[a-z0-9]Id$/;
+export const ID_NAME = /(^|[_-])(id|ID)$|[a-z0-9]Id$/;
 const isTemplate = hasTemplate;
 
 /** The variable a segment is, whole (`{{env.item_id}}` -> `item_id`); undefined for anything else. */
-function envSegment(segment: string): string | undefined {
+export function envSegment(segment: string): string | undefined {
   const parts = parseTemplate(segment);
   const only = parts.length === 1 ? parts[0] : undefined;
   return only?.kind === 'ref' && only.expr.kind === 'env' ? only.expr.name : undefined;
 }
 
 /** The segments of a path template (its query and trailing slashes aside); undefined when not relative. */
-function segments(path: string): string[] | undefined {
+export function segments(path: string): string[] | undefined {
   const p = pathOnly(path);
   return p.startsWith('/') ? p.split('/').slice(1) : undefined;
 }
@@ -147,7 +147,7 @@ export function noRemoval(ctx: RunContext, resource: string, instance: Instance)
 }
 
 /** Whether a segment's reference renders, now, to `value` (a reference that cannot render does not). */
-function rendersTo(ctx: RunContext, segment: string, value: string): boolean {
+export function rendersTo(ctx: RunContext, segment: string, value: string): boolean {
   try {
     return renderString(segment, renderContext(ctx)) === value;
   } catch {
@@ -156,12 +156,12 @@ function rendersTo(ctx: RunContext, segment: string, value: string): boolean {
 }
 
 /** `<SET_VIA_--var>` in the environment and given no value. */
-function unset(ctx: RunContext, name: string): boolean {
+export function unset(ctx: RunContext, name: string): boolean {
   const env = ctx.environment?.variables ?? {};
   return Object.hasOwn(env, name) && env[name] === SET_VIA_VAR && !Object.hasOwn(ctx.vars, name);
 }
 
-function decoded(segment: string): string | undefined {
+export function decoded(segment: string): string | undefined {
   try {
     return decodeURIComponent(segment);
   } catch {

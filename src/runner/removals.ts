@@ -122,3 +122,20 @@ export function readsOthersNames(ctx: RunContext, resource: string, instance: In
 function pathSites(ctx: RunContext, op: Operation) {
   return ctx.graph.sitesOf('operation', op.id).filter((s) => s.section === 'path' && !s.nested);
 }
+
+/**
+ * Where `instance`'s create posted (`/links`), when the resource reads or writes one instance
+ * there by a field it has (`/links/{{token.secret}}`) yet none of `removals` is under it: they
+ * remove another kind of it (`/user/tokens/{{token.id}}`), and none removes this one.
+ */
+export function madeElsewhere(ctx: RunContext, resource: string, instance: Instance, removals: readonly Operation[]): string | undefined {
+  const create = instance.origin && ctx.project.operations.get(instance.origin.operation);
+  if (create?.method !== 'POST' || create.resource !== resource) return undefined;
+  const at = pathOnly(create.path);
+  if (removals.some((op) => pathOnly(op.path).startsWith(`${at}/`))) return undefined;
+  for (const op of ctx.project.operations.values()) {
+    if (op.resource !== resource || op.method === 'POST' || !pathOnly(op.path).startsWith(`${at}/`)) continue;
+    if (fieldsRead(ctx, op, resource).some((f) => instance.values[f] !== undefined)) return at;
+  }
+  return undefined;
+}

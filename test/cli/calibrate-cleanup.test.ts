@@ -21,6 +21,7 @@ beforeAll(async () => {
       items.set(id, { id });
       json(res, 201, { id });
     },
+    'POST /feedback': (_req, res) => json(res, 201, { feedbackId: 'pnps', given: true }),
     'POST /notes': (_req, res) => {
       const id = `n${++next}`;
       notes.set(id, { id });
@@ -76,4 +77,25 @@ it('a failing try’s create is deleted; what is left is said with why', async (
   expect(rec.err()).toContain(`  left note ${left.join(', ')}: note.delete answered 409\n`);
   // deletes that worked are counted, not listed
   expect(rec.err()).not.toMatch(/^ {2}deleted /m);
+});
+
+it('a record each try makes again (an upsert: the same id) is left once, named by that id', async () => {
+  const dir = await writeProject({
+    'flow.yaml': 'version: 1\nname: calibrate-upsert\nimports:\n  - environments/*.yaml\n  - resources/*.yaml\n',
+    'environments/test.yaml': `name: test\nvariables:\n  baseUrl: ${JSON.stringify(srv.url)}\n`,
+    // no DELETE: each create answers the one record the server keeps for this user
+    'resources/feedback.yaml': [
+      'name: feedback',
+      'operations:',
+      '  create: { method: POST, path: /feedback, body: { feedbackId: pnps }, expect_status: 200, extract: { feedbackId: $.data.feedbackId } }',
+      '',
+    ].join('\n'),
+  });
+  const before = srv.requests.length;
+  const rec = recordedIO({ cwd: dir, env: {} });
+  await main(['calibrate', '--writes', 'feedback.create'], rec.io);
+  // the round and the try each made it
+  expect(srv.requests.slice(before).filter((r) => r.method === 'POST' && r.path === '/feedback').length).toBeGreaterThanOrEqual(2);
+  expect(rec.err()).toContain('flow calibrate: clean-up of what this run created: 0 deleted, 1 left\n');
+  expect(rec.err()).toContain('  left feedback pnps: feedback has no DELETE operation on one instance\n');
 });

@@ -18,6 +18,11 @@ beforeEach(async () => {
   shared = new Set(['simple:theirs', 'simple:mine-1']);
   srv = await startServer({
     'POST /items': (_req, res) => json(res, 201, { id: 'i1' }),
+    // an invite link: named by its secret, with no DELETE (only the personal tokens of the same resource have one)
+    // an action shaped as a create: it answers the item it was sent
+    'POST /uses': (req, res) => json(res, 201, { itemId: (req.json() as { itemId: string }).itemId, at: 1 }),
+    'GET /items': (_req, res) => json(res, 200, [{ id: 'theirs-9' }]),
+    'POST /links': (_req, res) => json(res, 201, { secret: 'link-secret-1', enabled: true }),
     '*': (req, res) => {
       const add = /^\/items\/([^/]+)\/tags$/.exec(req.path);
       if (add && req.method === 'POST') {
@@ -117,5 +122,104 @@ describe('a removal reads a field the create did not extract', () => {
     expect(report.left.map((l) => l.why)).toEqual([
       'the instance has no value for /items/{{item.id}}/tags/{{tag.type}}/{{tag.value}}, no id for /tag-ids/{{tag.id}} (it has kind)',
     ]);
+  });
+});
+
+describe('a removal reads a variable nobody gave, named as a field the create sent or answered', () => {
+  const SET = '<SET_VIA_--var>';
+  function imported(env: Record<string, string> = {}): Record<string, string> {
+    const f = files();
+    f['environments/test.yaml'] = envFile({ baseUrl: srv.url, value: SET, ...env });
+    f['resources/tag.yaml'] = [
+      'name: tag',
+      'operations:',
+      '  create: { method: POST, path: "/items/{{item.id}}/tags", body: { type: simple, value: Mine-1 }, expect_status: 201, extract: { type: $.data.type } }',
+      // as imported: the value is supplied on each run
+      '  delete: { method: DELETE, path: "/items/{{item.id}}/tags/{{tag.type}}/{{env.value}}", expect_status: 200 }',
+      '  delete_shared: { method: DELETE, path: "/tags/{{tag.type}}/{{env.value}}", expect_status: 200 }',
+      '',
+    ].join('\n');
+    return f;
+  }
+
+  it('the removal under where it was made takes the value its create answered: the run’s tag is removed, not the shared one', async () => {
+    const { runner } = await load(imported());
+    await runner.runMany(['tag.create']);
+    expect(tags).toHaveLength(2);
+    const report = await runner.cleanUp();
+    expect(report.left).toEqual([]);
+    expect(report.deleted.map((d) => [d.resource, d.via, d.status])).toEqual([
+      ['tag', 'tag.delete', 200],
+      ['item', 'item.delete', 200],
+    ]);
+    expect(srv.requests.filter((r) => r.method === 'DELETE').map((r) => r.path)).toEqual(['/items/i1/tags/simple/mine-1', '/items/i1']);
+    expect(tags).toEqual([THEIRS]);
+    expect([...shared]).toEqual(['simple:theirs', 'simple:mine-1']);
+  });
+
+  it('a variable the user gave names their choice: never replaced, the tag is left with why', async () => {
+    const { runner } = await load(imported({ value: 'theirs' }));
+    await runner.runMany(['tag.create']);
+    const report = await runner.cleanUp();
+    expect(report.left.map((l) => [l.resource, l.why])).toEqual([['tag', 'it has no id for tag.delete, tag.delete_shared (they read {{env.value}})']]);
+    expect(srv.requests.filter((r) => r.method === 'DELETE').map((r) => r.path)).toEqual(['/items/i1']);
+  });
+});
+
+describe('no removal is under where the create made it', () => {
+  it('the resource has its instance there, but no DELETE: said so, not that it lacks the other DELETE’s field', async () => {
+    const f = files();
+    f['resources/token.yaml'] = [
+      'name: token',
+      'operations:',
+      '  create: { method: POST, path: /user-tokens, expect_status: 201, extract: { id: $.data.id } }',
+      '  delete: { method: DELETE, path: "/user-tokens/{{token.id}}", expect_status: 200 }',
+      '  create_link: { method: POST, path: /links, expect_status: 201, extract: { secret: $.data.secret } }',
+      '  get: { method: GET, path: "/links/{{token.secret}}", expect_status: 200 }',
+      '',
+    ].join('\n');
+    const { runner } = await load(f);
+    await runner.runMany(['token.create_link']);
+    const report = await runner.cleanUp();
+    expect(report.left.map((l) => [l.resource, l.why])).toEqual([
+      ['token', 'no DELETE addresses it where it was made (/links): it has secret; /user-tokens/{{token.id}} reads id'],
+    ]);
+    expect(srv.requests.filter((r) => r.method === 'DELETE')).toEqual([]);
+  });
+});
+
+describe('a create sent the field of one of the run’s own instances, and answered it back', () => {
+  const item = (use: string) => [
+    'name: item',
+    'operations:',
+    '  create: { method: POST, path: /items, expect_status: 201, extract: { id: $.data.id } }',
+    '  list: { method: GET, path: /items, expect_status: 200, extract: { id: "$.data[*].id" } }',
+    `  use: { method: POST, path: /uses, body: { itemId: "{{item.id}}" }, expect_status: 201, extract: { itemId: $.data.itemId }${use} }`,
+    '  delete: { method: DELETE, path: "/items/{{item.id}}", expect_status: 200 }',
+    '',
+  ];
+
+  it('is that instance: its removal reads the id it was sent', async () => {
+    const f = files();
+    f['resources/item.yaml'] = item(', depends_on: [item.create]').join('\n');
+    const { runner } = await load(f);
+    await runner.runMany(['item.use']);
+    const report = await runner.cleanUp();
+    expect(report.left).toEqual([]);
+    expect(report.deleted.map((d) => [d.resource, d.index, d.id, d.via, d.status])).toEqual([
+      ['item', 2, 'i1', 'item.delete', 200],
+      ['item', 1, 'i1', 'item.delete', 200],
+    ]);
+  });
+
+  it('an id a list gave is not the run’s: what it answered is left, and no DELETE names it', async () => {
+    const f = files();
+    f['resources/item.yaml'] = item(', depends_on: [item.list], acts_on: existing').join('\n');
+    const { runner } = await load(f);
+    await runner.runMany(['item.use']);
+    const report = await runner.cleanUp();
+    expect(report.left.map((l) => [l.id, l.why])).toEqual([['theirs-9', 'the instance has no id for /items/{{item.id}}']]);
+    // the run's own item (its create ran first) only
+    expect(srv.requests.filter((r) => r.method === 'DELETE').map((r) => r.path)).toEqual(['/items/i1']);
   });
 });

@@ -10,9 +10,23 @@ export function mergeCleanups(reports: readonly CleanupReport[]): CleanupReport 
   return {
     restored: reports.flatMap((r) => r.restored),
     deleted: reports.flatMap((r) => r.deleted),
-    left: reports.flatMap((r) => r.left),
+    left: once(reports.flatMap((r) => r.left)),
     exchanges: reports.flatMap((r) => r.exchanges),
   };
+}
+
+/**
+ * Each instance left once: tries that each make the same record (a create that answers the id of
+ * the one there, as an upsert does) leave one thing, named by that id, for the same reason.
+ */
+function once(left: readonly CleanupEntry[]): CleanupEntry[] {
+  const seen = new Set<string>();
+  return left.filter((l) => {
+    // a redacted id (`***`) may stand for several
+    if (l.id === undefined || l.id.includes('***')) return true;
+    const key = JSON.stringify([l.resource, l.id, l.why]);
+    return !seen.has(key) && !!seen.add(key);
+  });
 }
 
 /**
