@@ -13,6 +13,7 @@ import { checkOutage } from './outage.js';
 import { checkOwnership, checkSwitch, recordSource, targetInstance } from './ownership.js';
 import { keepMade } from './made.js';
 import { removedBy } from './removals.js';
+import { afterAccepted, noteAccepted } from './accepted.js';
 
 export interface OnceResult {
   extracted: Record<string, unknown>;
@@ -31,6 +32,7 @@ export async function executeOnce(ctx: RunContext, op: Operation, trace: Trace, 
   checkOutage(ctx);
   checkSwitch(ctx, op);
   checkOwnership(ctx, op, binding);
+  await afterAccepted(ctx, op, binding);
   const exchange = () => requestOnce(ctx, op, rc, trace, target);
   const res = op.pollUntil ? await pollUntil(ctx, op, rc, exchange) : await exchange();
   ctx.answers?.set(op.id, res);
@@ -75,7 +77,9 @@ export function markGone(ctx: RunContext, op: Operation, res: FlowResponse, bind
   if ((res.status < 200 || res.status >= 300) && res.status !== 404 && res.status !== 410) return;
   if (removedBy(ctx, op) === undefined) return;
   const found = targetInstance(ctx, op, binding);
-  if (found) (found.instance.removedBy ??= []).push(op.id);
+  if (!found) return;
+  (found.instance.removedBy ??= []).push(op.id);
+  noteAccepted(found.instance, res);
 }
 
 /** The `expect_status` line, which a mismatch is about; without one (any 2xx), the operation's. */

@@ -8,6 +8,7 @@ import { renderContext, type Binding, type RunContext, type Trace } from './cont
 import { postResponseHook } from './hooks.js';
 import { requestOnce } from './request.js';
 import { markGone } from './execute.js';
+import { afterAccepted } from './accepted.js';
 import type { ProbeOverrides } from './types.js';
 import { extract } from './verify.js';
 import { recordSource } from './ownership.js';
@@ -24,6 +25,7 @@ export interface ProbeOutcome {
 export async function probeOnce(ctx: RunContext, op: Operation, overrides: ProbeOverrides, trace: Trace, bound?: Binding): Promise<ProbeOutcome> {
   const binding = bound ?? (overrides.instance === undefined ? undefined : bindInstance(ctx, op, overrides.instance));
   const rc = renderContext(ctx, binding);
+  await afterAccepted(ctx, op, binding);
   const response = await requestOnce(ctx, op, rc, trace, binding?.instance, overrides);
   const actor = overrides.actor === undefined ? op.actor : (overrides.actor ?? undefined);
   const started = ctx.state.started;

@@ -14,6 +14,8 @@ export interface Instance {
    * the removals that come after the last one: an archive's delete after the archiving one)
    */
   removedBy?: string[];
+  /** when a removal of it last answered 202 Accepted (Date.now()): the server may still be at it (accepted.ts) */
+  acceptedAt?: number;
   /**
    * made by a write whose answer the run does not record (a create that answered another status
    * than expected, a clone): not in the lists templates read, there for the clean-up alone
