@@ -49,10 +49,7 @@ export function keepMade(ctx: RunContext, op: Operation, res: FlowResponse, acto
       if (made !== undefined) values.id = made;
     }
     const kept = ctx.state.keepAside(op.resource, values, origin);
-    // a create's: what its other removals read too (`{{tag.type}}` beside `{{tag.value}}`)
-    if (kept && creates) kept.names = merged(fromAnswerOrBody(ctx, op, res, values), sameInstance(ctx, op, kept, values, sentObject(res)));
-    // with no id, the credential it issued, which a removal by `{{env.token}}` reads
-    if (kept && creates && values.id === undefined) kept.issued = issuedCredential(answerObject(res));
+    if (kept && creates) nameForRemovals(ctx, op, res, kept);
   } else if (id !== undefined) ctx.state.keepAside(op.resource, { id }, origin);
 }
 
@@ -64,6 +61,15 @@ export function keepMade(ctx: RunContext, op: Operation, res: FlowResponse, acto
 function nameRecorded(ctx: RunContext, op: Operation, res: FlowResponse, startedBefore: number): void {
   const made = ctx.state.newest(op.resource);
   if (!made?.owned || made.seq <= startedBefore || made.origin?.operation !== op.id || targetOf(ctx, op).kind !== 'create') return;
+  nameForRemovals(ctx, op, res, made);
+}
+
+/**
+ * What names a create's instance for its removals beside its values: the fields its other
+ * removals read (`{{tag.type}}` beside `{{tag.value}}`) and, with no id, the credential it
+ * issued, which a removal by `{{env.token}}` reads. For one kept aside and one recorded alike.
+ */
+function nameForRemovals(ctx: RunContext, op: Operation, res: FlowResponse, made: Instance): void {
   made.names = merged(fromAnswerOrBody(ctx, op, res, made.values), sameInstance(ctx, op, made, made.values, sentObject(res)));
   if (made.values.id === undefined) made.issued = issuedCredential(answerObject(res));
 }
