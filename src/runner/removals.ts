@@ -7,6 +7,7 @@
 // is still the instance. A DELETE under the instance
 // (`/items/{{item.id}}/tags`) removes something else, and is none of these.
 import type { Operation } from '../project/index.js';
+import { formatExtension } from '../graph/index.js';
 import type { RunContext } from './context.js';
 import { targetOf } from './ownership.js';
 import type { Instance } from './state.js';
@@ -48,7 +49,8 @@ export function removedBy(ctx: RunContext, op: Operation): string | undefined {
   if (!last || last.expr?.kind !== 'scoped' || last.expr.scope !== t.resource) return undefined;
   // the reference ends the path, or only a format extension follows it (`/issues/{{issue.id}}.json`)
   const at = path.lastIndexOf(`/${last.raw}`);
-  return at >= 0 && /^(\.[A-Za-z0-9]{1,8})?$/.test(path.slice(at + last.raw.length + 1)) ? t.resource : undefined;
+  const rest = at >= 0 ? path.slice(at + 1) : undefined;
+  return rest === last.raw || rest === last.raw + formatExtension(rest ?? '') ? t.resource : undefined;
 }
 
 /**
