@@ -29,8 +29,8 @@ export function hasTemplate(text: string): boolean {
 }
 
 /**
- * A key the run draws for itself (docs/format.md#run-drawn): an environment value of text and
- * builtins only, one of them `{{$.uuid}}` (`application-{{$.uuid}}`). Drawn once per run, it
+ * A key the run draws for itself (docs/format.md#run-drawn): an environment value of text,
+ * quoted literals and `{{$.uuid}}`, at least one (`bucket-{{$.uuid}}`). Drawn once per run, it
  * names nothing that was there before the run: what a write makes at it is the run's.
  */
 export function isRunDrawn(value: unknown): boolean {

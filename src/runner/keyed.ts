@@ -1,12 +1,13 @@
 // A create at a key the run draws (docs/format.md#ownership): "create or update at this name"
-// endpoints (`PUT /buckets/{{env.bucket}}`, `POST /applications/{{env.app_name}}`) make the item
-// at the key their path ends with. When that key is one the run drew (`app-{{$.uuid}}`, drawn
+// endpoints (`PUT /buckets/{{env.bucket_name}}`, `PUT /indexes/{{env.index_name}}`) make the item
+// at the key their path ends with. When that key is one the run drew (`bucket-{{$.uuid}}`, drawn
 // once per run: graph's isRunDrawn), and not a value the user gave, nothing was there before
 // the run: what a PUT or POST answered 2xx there is the run's. It is kept aside for the clean-up,
 // which removes it with the resource's own DELETE at that very path (and reads it back with the
 // GET there). Before the first write at the key, that GET (when the project has one) must not
 // find it: a key that answers 2xx is someone's, and is not written (E_NOT_OWNED). A key the
-// user gave (`--var`), or one a list gave, names what exists: it is never taken for the run's.
+// user gave (`--var`) may name what exists: it is written only once that GET answered 404 or
+// 410. A key a list gave (`{{bucket.name}}`) is no drawn key: ownership as for any instance.
 import { FlowError } from '../errors.js';
 import { isRunDrawn } from '../graph/index.js';
 import type { Operation } from '../project/index.js';
@@ -21,15 +22,28 @@ import type { Instance } from './state.js';
 const MAKES = new Set(['PUT', 'POST']);
 
 /**
- * The key a path ends with when the environment has the run draw it (`app_name` for
- * `/applications/{{env.app_name}}` with `app_name: app-{{$.uuid}}`), and whether the user gave
+ * The key a path ends with when the environment has the run draw it (`bucket_name` for
+ * `/buckets/{{env.bucket_name}}` with `bucket_name: bucket-{{$.uuid}}`), and whether the user gave
  * it a value instead (`--var`: then it names what the user chose, maybe something that exists).
  */
-export function drawnKey(ctx: RunContext, op: Operation): { name: string; given: boolean } | undefined {
-  const name = envSegment(pathOnly(op.path).split('/').at(-1) ?? '');
-  if (name === undefined || !isRunDrawn(ctx.environment?.variables[name])) return undefined;
-  return { name, given: Object.hasOwn(ctx.vars, name) };
+export function drawnKey(ctx: RunContext, op: Operation): DrawnKey | undefined {
+  let byOp = keys.get(ctx);
+  if (!byOp) keys.set(ctx, (byOp = new Map()));
+  if (!byOp.has(op.id)) {
+    const name = envSegment(pathOnly(op.path).split('/').at(-1) ?? '');
+    const drawn = name !== undefined && isRunDrawn(ctx.environment?.variables[name]);
+    byOp.set(op.id, drawn ? { name, given: Object.hasOwn(ctx.vars, name) } : undefined);
+  }
+  return byOp.get(op.id);
 }
+
+interface DrawnKey {
+  name: string;
+  given: boolean;
+}
+
+/** Each operation's drawn key, once per runner (every write's answer asks: explore sends thousands). */
+const keys = new WeakMap<RunContext, Map<string, DrawnKey | undefined>>();
 
 /** A PUT or POST that makes the item at a drawn key: a write whose path names no instance and ends with that key. */
 export function isKeyedCreate(ctx: RunContext, op: Operation): boolean {
@@ -99,7 +113,7 @@ export function keepKeyed(ctx: RunContext, op: Operation, res: FlowResponse, act
   return true;
 }
 
-/** The resource's own operation of `method` at the very path of `op` (`DELETE /applications/{{env.app_name}}`). */
+/** The resource's own operation of `method` at the very path of `op` (`DELETE /buckets/{{env.bucket_name}}`). */
 function sameResourceAt(ctx: RunContext, op: Operation, method: string): Operation | undefined {
   const path = pathOnly(op.path);
   return [...ctx.project.operations.values()].find((o) => o.method === method && o.resource === op.resource && pathOnly(o.path) === path);

@@ -94,8 +94,8 @@ export class Resolver {
   }
 
   /**
-   * `{appName}` in `/applications/{appName}` and under it, when a keyed create (keyed.ts) makes
-   * the application there: the key the run draws, in one variable nobody else uses.
+   * `{bucket}` in `/buckets/{bucket}` and under it, when a keyed create (keyed.ts) makes the
+   * bucket there: the key the run draws, in one variable nobody else uses.
    */
   private fromKeyed(e: Endpoint, name: string, index: number): Bound | undefined {
     const k = this.keyed.get(shapeOf(e.segments.slice(0, index + 1)));

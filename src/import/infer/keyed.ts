@@ -1,10 +1,10 @@
 // A create at a key the run chooses (docs/format.md#keyed-create): "create or update at this
-// name" endpoints (`PUT /buckets/{bucket}`, `POST /applications/{appName}`) make the item at the
+// name" endpoints (`PUT /buckets/{bucket}`, `POST /indexes/{indexName}`) make the item at the
 // key their path ends with, and the API has no POST on the collection to make one otherwise.
 // Such a write is the resource's create when the description calls it one: its operationId or
 // summary says "create", or it answers 201 Created. A bare PUT says no more than "write here",
 // and stays a write on an existing item. The key is then one the run draws
-// (`application-{{$.uuid}}`, in one environment variable: drawn once per run), which every
+// (`bucket-{{$.uuid}}`, in one environment variable: drawn once per run), which every
 // operation at that item's path reads, each after the create: the run writes only to an item it
 // made, and its clean-up removes it. A key a list gives, or one the user gives with --var, names
 // what exists: the runner never takes what is there for the run's.
@@ -16,17 +16,17 @@ import { RUN_UNIQUE } from './values.js';
 
 export interface KeyedCreate {
   create: Endpoint;
-  /** the placeholder of the key (`appName`) */
+  /** the placeholder of the key (`bucket`) */
   param: string;
   /** the description's words that call it a create */
   said: string;
-  /** `{{env.application_app_name}}`, once bound */
+  /** `{{env.bucket_name}}`, once bound */
   ref?: string;
 }
 
 /** `createApplication`, `create_bucket`, `create`: an operationId that starts with the verb. */
 const CREATE_ID = /^create(?![a-z])/;
-/** "Create an application…", "Creates a bucket": a summary that starts with the verb. */
+/** "Create a bucket…", "Creates an index": a summary that starts with the verb. */
 const CREATE_SUMMARY = /^\s*creates?\b/i;
 
 /** What in the description calls `e` a create, quoted; undefined when nothing does. */
@@ -62,7 +62,7 @@ export function findKeyedCreates(endpoints: readonly Endpoint[]): Map<string, Ke
   return out;
 }
 
-/** The value of the key's variable: the resource's name and a run-unique part (`application-{{$.uuid}}`). */
+/** The value of the key's variable: the resource's name and a run-unique part (`bucket-{{$.uuid}}`). */
 export function drawnValue(resource: string): string {
   return `${resource.replace(/_/g, '-')}-${RUN_UNIQUE}`;
 }

@@ -2,7 +2,7 @@
 // environment file. `<SET_VIA_--var>` without a given value is an error naming every way
 // to give it (flag, environment variable, Vitest plugin option). A value may hold references
 // itself (`token: "{{secret.TOKEN}}"`): it is rendered in turn, and a loop between variables
-// is E_TEMPLATE_CYCLE. A key the run draws (`app-{{$.uuid}}`, graph's isRunDrawn) is drawn once
+// is E_TEMPLATE_CYCLE. A key the run draws (`bucket-{{$.uuid}}`, graph's isRunDrawn) is drawn once
 // per run: the write that makes the item there and the reads and DELETE after it name one item.
 import { FlowError } from '../../errors.js';
 import { hasTemplate, isRunDrawn } from '../../graph/index.js';
