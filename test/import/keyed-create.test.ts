@@ -122,6 +122,16 @@ describe('the import: a create at a key the run draws', () => {
     const vars = (fileValue(result, 'environments/default.yaml') as { variables: Record<string, unknown> }).variables;
     expect(vars.application_app_name).toBe('application-{{$.uuid}}');
     expect(isRunDrawn(vars.application_app_name)).toBe(true);
+    expect(result.plan).toContain(
+      'application.create (POST /applications/{appName}) is a create at a key: the input calls it one (operationId createApplication)',
+    );
+    expect(result.findings).toEqual([]);
+  });
+
+  it('only text and {{$.uuid}} make a key the run draws: anything else is rendered at each use, or is the user’s', () => {
+    for (const v of ['bucket-{{$.uuid}}', "{{$.uuid}}{{'-x'}}", '{{ $.uuid }}']) expect(isRunDrawn(v), v).toBe(true);
+    for (const v of ['bucket', '{{$.faker.email}}', '{{$.uuid}}-{{env.x}}', '{{$.uuid}}-{{secret.X}}', '{{item.id}}-{{$.uuid}}', '{{$.uuid', 42, null])
+      expect(isRunDrawn(v), String(v)).toBe(false);
   });
 
   it('a bare PUT that nothing calls a create stays a write on what the list gives', () => {

@@ -47,7 +47,13 @@ export function infer(api: ObservedApi, options: InferOptions = {}): Draft {
   const actors = inferActors(endpoints, ctx, resolver, taken);
   blockUnfillableBodies(endpoints, ctx);
   blockBulkChanges(endpoints, ctx);
-  for (const [shape, k] of findKeyedCreates(endpoints)) keyed.set(shape, k);
+  for (const [shape, k] of findKeyedCreates(endpoints)) {
+    keyed.set(shape, k);
+    ctx.note(
+      'resources',
+      `${endpointId(k.create)} (${k.create.ops[0].key}) is a create at a key: the input calls it one (${k.said}) and has no POST on the collection, so the run draws the {${k.param}} it writes to, and what it made there is the run's.`,
+    );
+  }
 
   // Shorter paths first, so that longer ones inherit their placeholders' bindings.
   const live = endpoints.filter((e) => !e.blocked);
