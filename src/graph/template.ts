@@ -28,6 +28,23 @@ export function hasTemplate(text: string): boolean {
   return text.includes('{{');
 }
 
+/**
+ * A key the run draws for itself (docs/format.md#run-drawn): an environment value of text,
+ * quoted literals and `{{$.uuid}}`, at least one (`bucket-{{$.uuid}}`). Drawn once per run, it
+ * names nothing that was there before the run: what a write makes at it is the run's.
+ */
+export function isRunDrawn(value: unknown): boolean {
+  if (typeof value !== 'string' || !hasTemplate(value) || value.length > 1000) return false;
+  let uuid = false;
+  for (const part of parseTemplate(value)) {
+    if (part.kind === 'error') return false;
+    if (part.kind !== 'ref') continue;
+    if (part.expr.kind === 'uuid') uuid = true;
+    else if (part.expr.kind !== 'literal') return false;
+  }
+  return uuid;
+}
+
 /** Levels of a value read at most: deeper than a project file may nest (its loader stops at 64). */
 const MAX_VALUE_DEPTH = 100;
 

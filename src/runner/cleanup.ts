@@ -14,6 +14,7 @@ import { probeOnce } from './probe.js';
 import { fieldsRead, madeElsewhere, nameField, namedForRemoval, readerOf, readsOthersNames, removalsOf } from './removals.js';
 import type { Instance } from './state.js';
 import { restoreSwitches } from './switches.js';
+import { keyedOperation } from './keyed.js';
 import type { CleanupEntry, CleanupReport, CleanupStep } from './types.js';
 
 export async function cleanUp(ctx: RunContext): Promise<CleanupReport> {
@@ -41,6 +42,10 @@ export async function cleanUp(ctx: RunContext): Promise<CleanupReport> {
       ...(id !== undefined ? { id } : {}),
       ...(instance.origin ? { createdBy: instance.origin.operation } : {}),
     };
+    if (own.keyed) {
+      await removeKeyed(ctx, { resource, instance: own, entry }, { deleted, left }, trace);
+      continue;
+    }
     if (!chain.length) {
       // no removal names it: the resource's own DELETE from where it was made, when one fits
       const removal = originRemoval(ctx, resource, instance) ?? namedRemoval(ctx, resource, instance);
@@ -101,6 +106,47 @@ export async function cleanUp(ctx: RunContext): Promise<CleanupReport> {
   const report = { restored, deleted, left, exchanges: trace.exchanges };
   ctx.emit({ type: 'cleanup', report });
   return report;
+}
+
+/**
+ * What the run made at a key it drew (keyed.ts): the resource's DELETE at that very path, then
+ * its GET there, when the DELETE answered 2xx, to see it gone. After the run's own removal of it,
+ * only the read (and the DELETE again when it still finds it).
+ */
+async function removeKeyed(
+  ctx: RunContext,
+  { resource, instance, entry }: { resource: string; instance: Instance; entry: CleanupEntry },
+  out: { deleted: CleanupEntry[]; left: CleanupEntry[] },
+  trace: Trace,
+): Promise<void> {
+  const removal = keyedOperation(ctx, instance, 'DELETE');
+  const read = keyedOperation(ctx, instance, 'GET');
+  const named = { ...entry, ...(entry.id === undefined ? keyOf(ctx, instance) : {}) };
+  if (!removal) {
+    out.left.push({ ...named, why: `${resource} has no DELETE at the path ${instance.origin!.operation} made it at` });
+    return;
+  }
+  const bound = { resource, instance };
+  const stillThere = async () => (read ? (await readAgain(ctx, read, resource, instance, trace))?.there : undefined);
+  const before = instance.removedBy?.at(-1);
+  if (before !== undefined && !(await stillThere())) return;
+  const { why, ...step } = await removeOnce(ctx, removal, bound, trace);
+  if (step.status === undefined || !removed(step.status)) {
+    out.left.push({ ...named, via: removal.id, ...(step.status !== undefined ? { status: step.status } : {}), why });
+    return;
+  }
+  if (step.status >= 200 && step.status < 300 && (await stillThere())) {
+    const during = before !== undefined ? ` (and ${before} during the run)` : '';
+    out.left.push({ ...named, via: removal.id, status: step.status, why: `${removal.id} ${step.status}${during}, yet ${read!.id} still reads it` });
+    return;
+  }
+  out.deleted.push({ ...named, ...step, status: step.status });
+}
+
+/** The key a keyed instance was made at, for the report (redacted as any value). */
+function keyOf(ctx: RunContext, instance: Instance): { id?: string } {
+  const key = Object.values(instance.values)[0];
+  return typeof key === 'string' || typeof key === 'number' ? { id: ctx.redactor.text(String(key)) } : {};
 }
 
 interface Refused {

@@ -49,6 +49,15 @@ export interface Binding {
 }
 
 // Without a for_each binding, every operation of a run renders against the same context.
+// The keys a run draws are its own: one map per runner (a fork draws its own), bound or not.
+const drawnKeys = new WeakMap<RunContext, Map<string, unknown>>();
+
+export function drawnOf(ctx: RunContext): Map<string, unknown> {
+  let drawn = drawnKeys.get(ctx);
+  if (!drawn) drawnKeys.set(ctx, (drawn = new Map()));
+  return drawn;
+}
+
 const plainContexts = new WeakMap<RunContext, RenderContext>();
 
 export function renderContext(ctx: RunContext, binding?: Binding): RenderContext {
@@ -68,6 +77,7 @@ function makeRenderContext(ctx: RunContext, binding?: Binding): RenderContext {
   return {
     env: ctx.environment?.variables ?? {},
     envName: ctx.environment?.id,
+    drawn: drawnOf(ctx),
     vars: binding?.vars ? { ...ctx.vars, ...binding.vars } : ctx.vars,
     secrets: ctx.secrets,
     faker: ctx.options.random,

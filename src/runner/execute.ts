@@ -14,6 +14,7 @@ import { checkOwnership, checkSwitch, recordSource, targetInstance } from './own
 import { keepMade } from './made.js';
 import { removedBy } from './removals.js';
 import { afterAccepted, noteAccepted } from './accepted.js';
+import { checkKeyFree, markKeyedGone } from './keyed.js';
 
 export interface OnceResult {
   extracted: Record<string, unknown>;
@@ -33,6 +34,7 @@ export async function executeOnce(ctx: RunContext, op: Operation, trace: Trace, 
   checkSwitch(ctx, op);
   checkOwnership(ctx, op, binding);
   await afterAccepted(ctx, op, binding);
+  await checkKeyFree(ctx, op, trace);
   const exchange = () => requestOnce(ctx, op, rc, trace, target);
   const res = op.pollUntil ? await pollUntil(ctx, op, rc, exchange) : await exchange();
   ctx.answers?.set(op.id, res);
@@ -75,6 +77,8 @@ export async function executeOnce(ctx: RunContext, op: Operation, trace: Trace, 
  */
 export function markGone(ctx: RunContext, op: Operation, res: FlowResponse, binding?: Binding): void {
   if ((res.status < 200 || res.status >= 300) && res.status !== 404 && res.status !== 410) return;
+  const keyed = markKeyedGone(ctx, op, res);
+  if (keyed) return noteAccepted(keyed, res);
   if (removedBy(ctx, op) === undefined) return;
   const found = targetInstance(ctx, op, binding);
   if (!found) return;

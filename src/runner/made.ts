@@ -22,12 +22,15 @@ import { issuedCredential } from './issued.js';
 import { bornIn } from './born.js';
 import { envNamedRemovals } from './named-removal.js';
 import { sameInstance } from './same-instance.js';
+import { keepKeyed } from './keyed.js';
 
 /**
  * Keep aside what `op`'s answer made when the state did not record it (`startedBefore`: the
  * state's count of instances before the answer was handled).
  */
 export function keepMade(ctx: RunContext, op: Operation, res: FlowResponse, actor: string | undefined, startedBefore: number): void {
+  // a PUT or POST at a key the run drew: what is there is the run's (keyed.ts)
+  if (keepKeyed(ctx, op, res, actor)) return;
   if (op.method !== 'POST' || res.status < 200 || res.status >= 300) return;
   if (ctx.state.started !== startedBefore) return nameRecorded(ctx, op, res, startedBefore);
   const path = requestPath(res);

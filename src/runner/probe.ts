@@ -9,6 +9,7 @@ import { postResponseHook } from './hooks.js';
 import { requestOnce } from './request.js';
 import { markGone } from './execute.js';
 import { afterAccepted } from './accepted.js';
+import { checkKeyFree } from './keyed.js';
 import type { ProbeOverrides } from './types.js';
 import { extract } from './verify.js';
 import { recordSource } from './ownership.js';
@@ -26,6 +27,7 @@ export async function probeOnce(ctx: RunContext, op: Operation, overrides: Probe
   const binding = bound ?? (overrides.instance === undefined ? undefined : bindInstance(ctx, op, overrides.instance));
   const rc = renderContext(ctx, binding);
   await afterAccepted(ctx, op, binding);
+  await checkKeyFree(ctx, op, trace);
   const response = await requestOnce(ctx, op, rc, trace, binding?.instance, overrides);
   const actor = overrides.actor === undefined ? op.actor : (overrides.actor ?? undefined);
   const started = ctx.state.started;

@@ -21,6 +21,8 @@ export interface Instance {
    * than expected, a clone): not in the lists templates read, there for the clean-up alone
    */
   aside?: boolean;
+  /** made at a key the run drew (keyed.ts): removed with the DELETE at the very path it was made at */
+  keyed?: boolean;
   /** creation order across every resource, from 1 (the clean-up goes newest first) */
   seq: number;
   /**

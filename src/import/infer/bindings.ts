@@ -15,6 +15,7 @@ import { findIdField, issuedField } from './id-fields.js';
 import { isCredentialName, namesIssuedCredential, singular, snake } from './names.js';
 import { isVarSegment, segmentText, shapeOf, type PathPart } from './paths.js';
 import { exampleOf, fieldsNamed, refText, type SentId } from './sent-ids.js';
+import { drawnValue, type KeyedCreate } from './keyed.js';
 import { fieldText, ValueIndex } from './traffic.js';
 
 export interface Bound {
@@ -49,6 +50,8 @@ export class Resolver {
     private readonly ctx: InferContext,
     private readonly extractions: Extractions,
     private readonly built: ReadonlyMap<Endpoint, DraftOperation> = new Map(),
+    /** the keyed creates by the shape of their item path (keyed.ts) */
+    private readonly keyed: ReadonlyMap<string, KeyedCreate> = new Map(),
   ) {
     for (const e of endpoints) for (const op of e.ops) this.byOp.set(op, e);
     this.values = new ValueIndex(endpoints.filter((e) => !e.blocked).flatMap((e) => e.ops.filter((o) => o.concrete)));
@@ -79,6 +82,7 @@ export class Resolver {
     }
     return (
       this.fromLink(e, part.name) ??
+      this.fromKeyed(e, part.name, index) ??
       this.fromIssued(e, part.name, index) ??
       this.fromPath(e, part.name, index) ??
       this.fromParamName(e, part.name) ??
@@ -87,6 +91,35 @@ export class Resolver {
       this.fromExtracted(e, part.name) ??
       this.userParam(e, part.name, index)
     );
+  }
+
+  /**
+   * `{bucket}` in `/buckets/{bucket}` and under it, when a keyed create (keyed.ts) makes the
+   * bucket there: the key the run draws, in one variable nobody else uses.
+   */
+  private fromKeyed(e: Endpoint, name: string, index: number): Bound | undefined {
+    const k = this.keyed.get(shapeOf(e.segments.slice(0, index + 1)));
+    if (!k || k.create.blocked) return undefined;
+    const id = endpointId(k.create);
+    if (!k.ref) {
+      let base = `${k.create.resource}_${snake(k.param)}`;
+      if (snake(k.param).startsWith(`${k.create.resource}_`)) base = snake(k.param);
+      let varName = base;
+      for (let i = 2; this.ctx.variables.has(varName); i++) varName = `${base}_${i}`;
+      this.sentVars.add(varName);
+      k.ref = this.ctx.userVar(
+        varName,
+        `the key ${id} makes its ${k.create.resource} at ({${k.param}}), drawn by the run: a run-unique part, so no run writes to an item it did not make`,
+        drawnValue(k.create.resource),
+      );
+    }
+    // the list still names the items that exist, for the reads elsewhere spelt as its field (fromExtracted)
+    this.fromPath(e, name, index);
+    const why =
+      e === k.create
+        ? `{${name}} is the key ${k.create.ops[0].key} makes its ${k.create.resource} at (${k.said}; the input has no POST on the collection): ${refText(k.ref)}, which the run draws`
+        : `{${name}} names the ${k.create.resource} ${id} makes at that key: ${refText(k.ref)}, which the run draws (a key a list gives is someone's)`;
+    return { ref: k.ref, why };
   }
 
   /** What the creates' bodies must read, and who reads it after them (sent-ids.ts). */

@@ -16,6 +16,7 @@ import { buildOperation } from './operation.js';
 import { isPluralWord } from './names.js';
 import { segmentText, shapeOf, type Segment } from './paths.js';
 import { applySentIds } from './sent-ids.js';
+import { applyKeyedCreates, findKeyedCreates, type KeyedCreate } from './keyed.js';
 import { isIdLike } from './traffic.js';
 import { unfillableFields } from './values.js';
 
@@ -40,11 +41,19 @@ export function infer(api: ObservedApi, options: InferOptions = {}): Draft {
   const base = chooseBase(endpoints, ctx, tokenRequests);
   const extractions = new Extractions();
   const built = new Map<Endpoint, DraftOperation>();
-  const resolver = new Resolver(endpoints, ctx, extractions, built);
+  const keyed = new Map<string, KeyedCreate>();
+  const resolver = new Resolver(endpoints, ctx, extractions, built, keyed);
   const taken = new Set(endpoints.map((e) => e.resource));
   const actors = inferActors(endpoints, ctx, resolver, taken);
   blockUnfillableBodies(endpoints, ctx);
   blockBulkChanges(endpoints, ctx);
+  for (const [shape, k] of findKeyedCreates(endpoints)) {
+    keyed.set(shape, k);
+    ctx.note(
+      'resources',
+      `${endpointId(k.create)} (${k.create.ops[0].key}) is a create at a key: the input calls it one (${k.said}) and has no POST on the collection, so the run draws the {${k.param}} it writes to, and what it made there is the run's.`,
+    );
+  }
 
   // Shorter paths first, so that longer ones inherit their placeholders' bindings.
   const live = endpoints.filter((e) => !e.blocked);
@@ -61,6 +70,7 @@ export function infer(api: ObservedApi, options: InferOptions = {}): Draft {
     }
   }
   applySentIds(resolver.sent(), built);
+  applyKeyedCreates(keyed, built);
   addDependencies(endpoints, built);
 
   const resources = groupResources(live, built);

@@ -20,6 +20,8 @@ export interface RenderContext {
   env: Record<string, TemplateValue>;
   /** the environment's id, for messages */
   envName?: string;
+  /** the keys the run drew (`{{env.X}}` whose value is `bucket-{{$.uuid}}`), by variable: one per run */
+  drawn?: Map<string, unknown>;
   /** `--var name=value`, the plugin's `vars`, FLOW_VAR_<name> (see `varsFromEnv`) */
   vars: Record<string, string>;
   secrets: SecretStore;

@@ -2,9 +2,10 @@
 // environment file. `<SET_VIA_--var>` without a given value is an error naming every way
 // to give it (flag, environment variable, Vitest plugin option). A value may hold references
 // itself (`token: "{{secret.TOKEN}}"`): it is rendered in turn, and a loop between variables
-// is E_TEMPLATE_CYCLE.
+// is E_TEMPLATE_CYCLE. A key the run draws (`bucket-{{$.uuid}}`, graph's isRunDrawn) is drawn once
+// per run: the write that makes the item there and the reads and DELETE after it name one item.
 import { FlowError } from '../../errors.js';
-import { hasTemplate } from '../../graph/index.js';
+import { hasTemplate, isRunDrawn } from '../../graph/index.js';
 import { SET_VIA_VAR } from '../../project/index.js';
 import { childFrame, type Resolver } from './frame.js';
 
@@ -31,7 +32,14 @@ export const env: Resolver<{ kind: 'env'; name: string }> = (expr, frame, raw) =
       details: { reference: raw, chain: [...frame.envStack, name] },
     });
   }
+  const drawn = ctx.drawn?.get(name);
+  if (drawn !== undefined) return drawn;
   const inner = childFrame(frame, name);
+  if (ctx.drawn && isRunDrawn(value)) {
+    const key = frame.engine.value(value, inner);
+    ctx.drawn.set(name, key);
+    return key;
+  }
   const out = frame.engine.value(value, inner);
   if (inner.tainted) frame.tainted = true;
   return out;
