@@ -25,7 +25,7 @@ const memo = new WeakMap<ProjectGraph, Map<string, MoreNeeded[]>>();
 /** The indexed references of `opId` past the first instance that a create of their resource can make. */
 export function moreNeeded(graph: ProjectGraph, opId: string): MoreNeeded[] {
   let byOp = memo.get(graph);
-  if (!byOp) memo.set(graph, (byOp = new Map()));
+  if (!byOp) memo.set(graph, (byOp = new Map<string, MoreNeeded[]>()));
   let list = byOp.get(opId);
   if (list) return list;
   list = [];
