@@ -26,6 +26,7 @@ export async function startFlagsApi(): Promise<FlagsApi> {
         flags.set(name, new Set());
         return json(res, 201, { name, createdAt: new Date().toISOString() });
       }
+      if (req.method === 'GET' && req.path === '/flags') return json(res, 200, { flags: [...flags.keys()].map((name) => ({ name })) });
       const dep = /^\/flags\/([^/]+)\/dependencies(?:\/([^/]+))?$/.exec(req.path);
       if (dep) {
         const child = decodeURIComponent(dep[1]);

@@ -89,6 +89,20 @@ describe('an indexed reference past the one instance a run makes', () => {
     expect(api.flags.size).toBe(2);
   });
 
+  it("[-2] on a listed flag: it counts (nothing more is made), and a write on it is someone else's: not sent", async () => {
+    api.flags.set('theirs', new Set());
+    const extra = ['  list: { path: /flags, extract: { name: "$.data.flags[*].name" } }'];
+    const touch = '  touch: { method: DELETE, path: "/flags/{{flag.name}}/dependencies/{{flag[-2].name}}", depends_on: [flag.list, flag.create] }';
+    const { runner, events } = await load(files([touch], extra));
+    await runner.runMany(['dependency.touch']);
+    const got = ended(events);
+    expect(got.filter(([op]) => op === 'flag.create')).toHaveLength(1);
+    expect(got.at(-1)).toEqual(['dependency.touch', 'skipped', 'E_NOT_OWNED']);
+    expect(api.requests.filter((r) => r.method === 'DELETE')).toEqual([]);
+    await runner.cleanUp();
+    expect([...api.flags.keys()]).toEqual(['theirs']);
+  });
+
   it('a create that fails the second time: the reader is skipped, and names it', async () => {
     const { runner, events } = await load(files([CREATE]));
     let creates = 0;
