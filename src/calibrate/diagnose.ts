@@ -43,13 +43,14 @@ export async function diagnose(result: OperationResult, ctx: DiagnoseContext): P
   const out: Findings = { proposals: [], questions: [] };
   const op = ctx.project.operations.get(result.operation)!;
   const observed = observedOf(ctx.project, result);
-  const propose = (edit: Edit, why: string) => {
+  /** `own`: the answer of the edited operation's own try, which proves it (else this operation's answer does) */
+  const propose = (edit: Edit, why: string, own?: Observed) => {
     if (ctx.edited.has(targetOf(edit))) return;
     ctx.edited.add(targetOf(edit));
     ctx.pending.push(edit);
     // another operation's edit (a producer's extraction) is its own proposal, proven by this one
     const other = 'operation' in edit && edit.operation !== op.id ? edit.operation : undefined;
-    out.proposals.push({ edit, operation: other ?? op.id, observed, why: other ? `${why} (proven by ${op.id})` : why });
+    out.proposals.push({ edit, operation: other ?? op.id, observed: own ?? observed, why: other && !own ? `${why} (proven by ${op.id})` : why });
   };
   const ask = (question: string) => out.questions.push({ operation: op.id, observed, question });
 
@@ -206,10 +207,11 @@ export async function diagnose(result: OperationResult, ctx: DiagnoseContext): P
     propose(found.edit, `${found.why}; then ${statusOf(tried) ?? 'passed'}`);
     for (const removal of found.removals) {
       const what = `with ${removal.edits.map((e) => (e.kind === 'path_ref' ? e.to : e.kind === 'depends_on' ? `after ${e.to}` : '')).join(', ')}`;
-      const done = await ctx.tryRun(withEdits(model, removal.edits), removal.operation, `try ${removal.operation} ${what}`);
+      const withRemoval = withEdits(model, removal.edits);
+      const done = await ctx.tryRun(withRemoval, removal.operation, `try ${removal.operation} ${what}`);
       if (!accepted(done)) continue;
       const why = `${found.why}; then ${statusOf(tried) ?? 'passed'}, and ${removal.operation} ${what} answered ${statusOf(done) ?? 'passed'}`;
-      for (const e of removal.edits) propose(e, why);
+      for (const e of removal.edits) propose(e, why, observedOf(withRemoval, done));
     }
     return true;
   }

@@ -57,13 +57,19 @@ describe('flow calibrate: a body value refused as a missing instance of the reso
     expect(r.stdout).toMatch(
       /answered 403 quoting `flag` \("parent_flag"\) as a missing flag, the resource its path names with \{\{flag\.name\}\}: another flag of this run's own; then 200/,
     );
-    expect(r.stdout).toContain('{{flag[-2].name}}');
+    // the DELETE's edits, proven by its own try after the create
+    expect(r.stdout).toMatch(/then 200, and dependency\.delete with \{\{flag\[-2\]\.name\}\}, after dependency\.create answered 200\n/);
+    expect(r.stdout).not.toContain('proven by dependency.create');
     expect(r.stdout).toContain('## Open questions\n\nNone.');
     expect(r.code).toBe(0);
     const written = await readFile(path.join(dir, 'resources/dependencies.yaml'), 'utf8');
     expect(written).toContain('flag: "{{flag[-2].name}}"');
     expect(written).toContain('/flags/{{flag.name}}/dependencies/{{flag[-2].name}}');
     expect(written).toContain('depends_on: [ dependency.create ]');
+    expect(api.flags.size).toBe(0);
+    // the project as written is settled: a second calibrate proposes nothing
+    const again = await flow(dir, ['calibrate', '--writes', '--destructive']);
+    expect(again.stdout).toContain('None: no answer contradicts an expectation.');
     expect(api.flags.size).toBe(0);
     const before = api.requests.length;
     const run = await flow(dir, ['run', '--all']);
