@@ -89,6 +89,18 @@ describe('an indexed reference past the one instance a run makes', () => {
     expect(api.flags.size).toBe(2);
   });
 
+  it('two readers at once (--concurrency 2): one more instance is made, not one each', async () => {
+    const other = CREATE.replace('create:', 'again:');
+    const { runner, events } = await load(files([CREATE, other]), { concurrency: 2 });
+    await runner.runMany(['dependency.create', 'dependency.again']);
+    expect(ended(events).filter(([op]) => op === 'flag.create')).toHaveLength(2);
+    expect(api.flags.size).toBe(2);
+    const [parent, child] = [...api.flags.keys()];
+    expect(api.flags.get(child)).toEqual(new Set([parent]));
+    await runner.cleanUp();
+    expect(api.flags.size).toBe(0);
+  });
+
   it("[-2] on a listed flag: it counts (nothing more is made), and a write on it is someone else's: not sent", async () => {
     api.flags.set('theirs', new Set());
     const extra = ['  list: { path: /flags, extract: { name: "$.data.flags[*].name" } }'];
