@@ -12,6 +12,7 @@ import { idDiagnosis, unproducedId } from './links.js';
 import { loginQuestion, requestRefusal } from './login.js';
 import { fieldOf, otherHeaderForm, targetOf, withEdits } from './model.js';
 import { asOtherActor, type OtherActorContext } from './other-actor.js';
+import { anotherInstance } from './another-instance.js';
 import { accepted, ownHeaders, searchAccepted, statusOf, type Search } from './repair.js';
 import { fieldName, onePlace, SECRET_PLACE } from './search.js';
 import type { Edit, Observed, OpenQuestion, Proposal } from './types.js';
@@ -42,13 +43,14 @@ export async function diagnose(result: OperationResult, ctx: DiagnoseContext): P
   const out: Findings = { proposals: [], questions: [] };
   const op = ctx.project.operations.get(result.operation)!;
   const observed = observedOf(ctx.project, result);
-  const propose = (edit: Edit, why: string) => {
+  /** `own`: the answer of the edited operation's own try, which proves it (else this operation's answer does) */
+  const propose = (edit: Edit, why: string, own?: Observed) => {
     if (ctx.edited.has(targetOf(edit))) return;
     ctx.edited.add(targetOf(edit));
     ctx.pending.push(edit);
     // another operation's edit (a producer's extraction) is its own proposal, proven by this one
     const other = 'operation' in edit && edit.operation !== op.id ? edit.operation : undefined;
-    out.proposals.push({ edit, operation: other ?? op.id, observed, why: other ? `${why} (proven by ${op.id})` : why });
+    out.proposals.push({ edit, operation: other ?? op.id, observed: own ?? observed, why: other && !own ? `${why} (proven by ${op.id})` : why });
   };
   const ask = (question: string) => out.questions.push({ operation: op.id, observed, question });
 
@@ -86,6 +88,8 @@ export async function diagnose(result: OperationResult, ctx: DiagnoseContext): P
     const found = sendsBody(op) ? await searchAccepted(ctx, op.id, [], [], result) : undefined;
     if (found?.ok) proposeFound(found);
     else if (!(await otherActor(actual))) ask(`the server failed (${actual}); a 5xx proves nothing about the description`);
+  } else if (!sameClass && (await anotherOne(actual))) {
+    // the body's literal was a missing instance of the path's resource: another of the run's own
   } else if (actual === 403 && op.actor && !sameClass && unproducedId(ctx.project, op.id)) {
     // the id nobody produced is the likelier cause than the actor's permissions (linked by prove-links.ts when it can)
     ask(idDiagnosis(ctx.project, op.id, observed.excerpt, actual));
@@ -187,6 +191,29 @@ export async function diagnose(result: OperationResult, ctx: DiagnoseContext): P
       ask(
         `answered ${actual} as ${op.actor}${other === undefined ? '' : `, and ${other} with the other standard form of its credential`}: the actor's credentials or permissions need a look`,
       );
+  }
+
+  /**
+   * A body value the answer names as a missing instance of the resource the path names: another
+   * instance of the run's own (another-instance.ts), proposed when the try is accepted; and the
+   * DELETE of what the write made, with that value, when its try is accepted too.
+   */
+  async function anotherOne(status: number): Promise<boolean> {
+    const found = anotherInstance(ctx.project, op, status, observed.excerpt ?? '', ctx.edited);
+    if (!found) return false;
+    const model = withEdits(ctx.project, [...ctx.pending, found.edit]);
+    const tried = await ctx.tryRun(model, op.id, `try ${op.id} ${found.what}`);
+    if (!accepted(tried)) return false;
+    propose(found.edit, `${found.why}; then ${statusOf(tried) ?? 'passed'}`);
+    for (const removal of found.removals) {
+      const what = `with ${removal.edits.map((e) => (e.kind === 'path_ref' ? e.to : e.kind === 'depends_on' ? `after ${e.to}` : '')).join(', ')}`;
+      const withRemoval = withEdits(model, removal.edits);
+      const done = await ctx.tryRun(withRemoval, removal.operation, `try ${removal.operation} ${what}`);
+      if (!accepted(done)) continue;
+      const why = `${found.why}; then ${statusOf(tried) ?? 'passed'}, and ${removal.operation} ${what} answered ${statusOf(done) ?? 'passed'}`;
+      for (const e of removal.edits) propose(e, why, observedOf(withRemoval, done));
+    }
+    return true;
   }
 
   /** Another actor of the project the operation passes as, proposed; false when none. */

@@ -134,7 +134,7 @@ function findClose(text: string, from: number): number {
 }
 
 const IDENT = '[A-Za-z_][A-Za-z0-9_-]*';
-const SCOPED_RE = new RegExp(`^(${IDENT})(?:\\[(\\d+)\\])?\\.(${IDENT}|\\d+)((?:\\.(?:${IDENT}|\\d+))*)$`);
+const SCOPED_RE = new RegExp(`^(${IDENT})(?:\\[(-?\\d+)\\])?\\.(${IDENT}|\\d+)((?:\\.(?:${IDENT}|\\d+))*)$`);
 const NOW_RE = /^\$\.now\s*(?:([+-])\s*(\d+(?:\.\d+)?\s*(?:ms|s|m|h|d)))?$/;
 const FAKER_RE = /^\$\.faker\.([A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)?)$/;
 // One quoted argument; inside it a backslash escapes the quote or itself.
@@ -158,8 +158,9 @@ export function parseExpr(inner: string): Expr | string {
     return { kind: scope, name: field };
   }
   if (index !== undefined) {
+    // from 1, the n-th instance; from -1 backwards, the n-th newest that has the field
     const n = Number(index);
-    if (n < 1) return `"${inner}": instance indexes count from 1`;
+    if (n === 0) return `"${inner}": instance indexes count from 1 (the first) or from -1 (the newest)`;
     return { kind: 'scoped', scope, index: n, field, path };
   }
   return { kind: 'scoped', scope, field, path };

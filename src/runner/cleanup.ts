@@ -15,6 +15,7 @@ import { fieldsRead, madeElsewhere, nameField, namedForRemoval, readerOf, readsO
 import type { Instance } from './state.js';
 import { restoreSwitches } from './switches.js';
 import { keyedOperation } from './keyed.js';
+import { indexedPlace } from '../runtime/index.js';
 import type { CleanupEntry, CleanupReport, CleanupStep } from './types.js';
 
 export async function cleanUp(ctx: RunContext): Promise<CleanupReport> {
@@ -178,6 +179,11 @@ async function takenAlong(ctx: RunContext, refused: readonly Refused[], deleted:
   }
 }
 
+/** The place in the run's state (from 1) an index names (`[-2]`: the second newest that has the field). */
+function placeOf(ctx: RunContext, resource: string, index: number, field: string): number {
+  return indexedPlace(ctx.state.values(resource) ?? [], index, field) + 1;
+}
+
 /** Send each pending removal in turn; the first that fails (or cannot be named) stops it, with why. */
 async function removeInstance(
   ctx: RunContext,
@@ -194,7 +200,7 @@ async function removeInstance(
   for (const at of pending) {
     const t = targetOf(ctx, at);
     // `/items/{{item[2].id}}` removes the second item only
-    if (t.kind === 'instance' && t.index !== undefined && t.index !== index) continue;
+    if (t.kind === 'instance' && t.index !== undefined && placeOf(ctx, resource, t.index, t.field) !== index) continue;
     // a removal that reads a field this instance lacks is another way to remove another kind of it
     // (`/context/{{context.name}}` beside `/projects/{{project.id}}/context/{{context.name_2}}`)
     const field = nameField(ctx, at);

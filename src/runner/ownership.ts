@@ -11,6 +11,7 @@ import type { Instance, RecordSource } from './state.js';
 import type { FlowResponse } from '../http/index.js';
 import { bornIn } from './born.js';
 import { requestPath } from './origin-removal.js';
+import { indexedPlace } from '../runtime/index.js';
 
 /** The write target of each operation, computed once per runner. */
 const targets = new WeakMap<RunContext, Map<string, WriteTarget>>();
@@ -40,7 +41,10 @@ export function targetInstance(ctx: RunContext, op: Operation, binding?: Binding
   if (t.kind !== 'instance') return undefined;
   const list = ctx.state.instances(t.resource) ?? [];
   if (binding?.resource === t.resource && t.index === undefined) return { instance: binding.instance, index: list.indexOf(binding.instance) + 1 };
-  if (t.index !== undefined) return list[t.index - 1] ? { instance: list[t.index - 1], index: t.index } : undefined;
+  if (t.index !== undefined) {
+    const at = indexedPlace(ctx.state.values(t.resource) ?? [], t.index, t.field);
+    return at < 0 ? undefined : { instance: list[at], index: at + 1 };
+  }
   for (let i = list.length - 1; i >= 0; i--) if (Object.hasOwn(list[i].values, t.field)) return { instance: list[i], index: i + 1 };
   return undefined;
 }

@@ -2,6 +2,7 @@
 // once per runner and reused, unless it has `force: true`; concurrent requests for one
 // prerequisite share one in-flight run; independent branches run at once up to `concurrency`.
 // X itself always runs when asked for (once per request, even if it ran as a prerequisite).
+// An indexed reference past the first instance (`{{item[-2].id}}`) runs the create again (more-instances.ts).
 // A result is not changed once emitted: a reuse makes a new one (with the new dependent).
 import { FlowError, hasCode, withLoc } from '../errors.js';
 import { type Loc, type Operation, scalarText } from '../project/index.js';
@@ -11,6 +12,7 @@ import { executeOnce, type OnceResult } from './execute.js';
 import { forEach } from './loops.js';
 import { probeOnce, type ProbeOutcome } from './probe.js';
 import { emptyList } from './empty-list.js';
+import { lacking, MAX_MADE_INDEX, moreNeeded, type MoreNeeded } from './more-instances.js';
 import { errorRecord } from './records.js';
 import { unsetNames, needsVars } from './unset-vars.js';
 import { scheduleOrder } from '../graph/index.js';
@@ -141,7 +143,7 @@ export class Scheduler {
     if (!op) return this.failure(opId, new FlowError('E_REF_UNDEFINED', `operation "${opId}" is not defined`), prerequisiteOf);
     const unset = this.unset(opId);
     if (unset.length) return this.skipped(op, needsVars(unset), prerequisiteOf);
-    const blocked = this.blocker(await Promise.all(this.depsOf(opId).map((d) => this.ensure(d, opId, ancestry))));
+    const blocked = this.blocker(await Promise.all(this.depsOf(opId).map((d) => this.ensure(d, opId, ancestry)))) ?? (await this.makeMore(opId, ancestry));
     if (blocked) return this.skipped(op, blocked.reason, prerequisiteOf, blocked.by);
     await this.semaphore.acquire();
     try {
@@ -162,7 +164,7 @@ export class Scheduler {
     // with an instance given, what its own resource needs first (the create, a depends_on on a read) already made it
     const own = (d: string) => overrides.instance !== undefined && this.ctx.project.operations.get(d)?.resource === op.resource;
     const deps = this.depsOf(opId).filter((d) => !own(d));
-    const blocked = this.blocker(await Promise.all(deps.map((d) => this.ensure(d, opId, new Set([opId])))));
+    const blocked = this.blocker(await Promise.all(deps.map((d) => this.ensure(d, opId, new Set([opId]))))) ?? (await this.makeMore(opId, new Set([opId])));
     if (blocked) return { result: this.skipped(op, blocked.reason, [], blocked.by) };
     await this.semaphore.acquire();
     try {
@@ -185,6 +187,38 @@ export class Scheduler {
     } finally {
       this.semaphore.release();
     }
+  }
+
+  /** One resource's instances are made one turn at a time: two readers of `[-2]` make one more, not two. */
+  private readonly making = new Map<string, Promise<unknown>>();
+
+  /**
+   * What `opId`'s indexed references need past the one instance a prerequisite made
+   * (more-instances.ts): the resource's create runs afresh until there are that many.
+   */
+  private async makeMore(opId: string, ancestry: Set<string>): Promise<{ reason: string; by: string } | undefined> {
+    for (const need of moreNeeded(this.ctx.graph, opId)) {
+      if (ancestry.has(need.create)) continue;
+      const turn = (this.making.get(need.resource) ?? Promise.resolve()).then(() => this.makeUntil(need, opId, ancestry));
+      this.making.set(
+        need.resource,
+        turn.catch(() => undefined),
+      );
+      const blocked = await turn;
+      if (blocked) return blocked;
+    }
+    return undefined;
+  }
+
+  private async makeUntil(need: MoreNeeded, opId: string, ancestry: Set<string>): Promise<{ reason: string; by: string } | undefined> {
+    for (let runs = 0; runs < MAX_MADE_INDEX && lacking(this.ctx.state, need); runs++) {
+      const before = this.ctx.state.started;
+      const blocked = this.blocker([await this.execute(need.create, [opId], new Set([...ancestry, need.create]))]);
+      if (blocked) return blocked;
+      // it recorded nothing (an answer without the field): another run would not either
+      if (this.ctx.state.started === before) break;
+    }
+    return undefined;
   }
 
   private blocker(results: OperationResult[]): { reason: string; by: string } | undefined {

@@ -6,5 +6,5 @@ export { createHookRunner, isHookFile } from './hooks/index.js';
 export type { HookInput, HookKind, HookOutput, HookRunner } from './hooks/index.js';
 export { createNapiKeychain, createSecretStore, envSecretValues, keychainService, secretFromEnv } from './secrets/index.js';
 export type { Keychain, SecretStore } from './secrets/index.js';
-export { loadFaker, lookupInState, parseVarAssignment, render, renderString, varsFromEnv } from './template/index.js';
+export { indexedPlace, loadFaker, lookupInState, withField, parseVarAssignment, render, renderString, varsFromEnv } from './template/index.js';
 export type { RenderContext } from './template/index.js';

@@ -41,6 +41,7 @@ describe('parseTemplate: every form of spec 2.8', () => {
     ['{{order.id}}', { kind: 'scoped', scope: 'order', field: 'id', path: [] }],
     ['{{ order.id }}', { kind: 'scoped', scope: 'order', field: 'id', path: [] }],
     ['{{order[2].id}}', { kind: 'scoped', scope: 'order', index: 2, field: 'id', path: [] }],
+    ['{{order[-2].id}}', { kind: 'scoped', scope: 'order', index: -2, field: 'id', path: [] }],
     ['{{admin.profile.email}}', { kind: 'scoped', scope: 'admin', field: 'profile', path: ['email'] }],
     ['{{line-item.sku_code}}', { kind: 'scoped', scope: 'line-item', field: 'sku_code', path: [] }],
   ])('%s', (text, expected) => {
@@ -93,6 +94,7 @@ describe('parseTemplate: errors never throw and never swallow the rest', () => {
     ['{{env.a.b}}', /env takes one name/],
     ['{{secret[1].X}}', /secret takes one name/],
     ['{{order[0].id}}', /count from 1/],
+    ['{{order[-0].id}}', /count from 1 \(the first\) or from -1 \(the newest\)/],
     ["{{$.base64.encode('a' + 'b')}}", /not a known builtin/],
     ['{{$.faker.emial}}', /^"\$\.faker\.emial": unknown faker "emial" \(did you mean email\?\)$/],
     ['{{$.faker.first_nme}}', /unknown faker "first_nme" \(did you mean firstName\?\)/],

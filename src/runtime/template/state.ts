@@ -30,14 +30,37 @@ export function lookupInState(ref: ScopedRef, state: ScopedState): ScopedLookup 
   const instances = state.instances(ref.scope);
   if (!instances) return NOT_FOUND;
   if (ref.index !== undefined) {
-    const instance = instances[ref.index - 1];
-    return instance ? read(instance, ref) : NOT_FOUND;
+    const at = indexedPlace(instances, ref.index, ref.field);
+    return at < 0 ? NOT_FOUND : read(instances[at], ref);
   }
   for (let i = instances.length - 1; i >= 0; i--) {
     const got = read(instances[i], ref);
     if (got.found) return got;
   }
   return NOT_FOUND;
+}
+
+/**
+ * Where in `instances` (from 0; -1 when none) an index names for `field`: from 1 the n-th
+ * instance; from -1 the n-th newest that has the field, so `[-1]` is the one `{{order.id}}`
+ * reads and `[-2]` the one before it: another instance than the newest.
+ */
+export function indexedPlace(instances: ReadonlyArray<Values>, index: number, field: string): number {
+  if (index > 0) return index <= instances.length ? index - 1 : -1;
+  let left = -index;
+  for (let i = instances.length - 1; i >= 0; i--) if (hasField(instances[i], field) && --left === 0) return i;
+  return -1;
+}
+
+/** How many of `instances` have `field` (what a negative index counts). */
+export function withField(instances: ReadonlyArray<Values>, field: string): number {
+  let n = 0;
+  for (const values of instances) if (hasField(values, field)) n++;
+  return n;
+}
+
+function hasField(values: Values, field: string): boolean {
+  return Object.hasOwn(values, field) && values[field] !== undefined;
 }
 
 /** The field, then each path step into objects and arrays. */

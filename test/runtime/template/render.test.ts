@@ -220,6 +220,14 @@ describe('render: resolution order and scoped values', () => {
     expect(err.message).toBe('{{order[3].code}}: nothing has produced order[3].code yet');
   });
 
+  it('a negative index counts back from the newest, among the instances that have the field', async () => {
+    const ctx = testContext({ state: { instances: { order: [{ id: 1, code: 'a' }, { id: 2, code: 'b' }, { id: 3 }, { other: 'listed' }] } } });
+    // [-1] is what {{order.code}} reads; [-2] the one before it
+    expect(await render('{{order[-1].code}}|{{order[-2].code}}|{{order[-2].id}}|{{order[-3].id}}', ctx)).toBe('b|a|2|1');
+    const err = await rejection(() => render('{{order[-3].code}}', ctx));
+    expect(err.message).toBe('{{order[-3].code}}: nothing has produced order[-3].code yet');
+  });
+
   it('a value nothing has produced is E_VAR_UNRESOLVED with the scope and field in details', async () => {
     const err = await rejection(() => render({ body: { id: 'x-{{order.idd}}' } }, testContext({ state: { instances: { order: [{ id: 1 }] } } })));
     expect(err.code).toBe('E_VAR_UNRESOLVED');
