@@ -9,7 +9,7 @@ import { type Project, scalarText } from '../project/index.js';
 import type { OperationResult } from '../runner/index.js';
 import { bodyFieldsNamed, sendsBody } from './body.js';
 import { idDiagnosis, unproducedId } from './links.js';
-import { loginQuestion, requestRefusal } from './login.js';
+import { answerMessage, loginQuestion, requestRefusal } from './login.js';
 import { fieldOf, otherHeaderForm, targetOf, withEdits } from './model.js';
 import { asOtherActor, type OtherActorContext } from './other-actor.js';
 import { anotherInstance } from './another-instance.js';
@@ -186,11 +186,22 @@ export async function diagnose(result: OperationResult, ctx: DiagnoseContext): P
     }
     if (await otherActor(actual)) return;
     const refused = requestRefusal(actual, observed.excerpt ?? '');
-    if (refused) ask(refusal(refused));
-    else
-      ask(
-        `answered ${actual} as ${op.actor}${other === undefined ? '' : `, and ${other} with the other standard form of its credential`}: the actor's credentials or permissions need a look`,
-      );
+    if (refused) return ask(refusal(refused));
+    const formTried = other === undefined ? '' : `, and ${other} with the other standard form of its credential`;
+    const passedAs = actual === 401 ? acceptedAs(op.actor!) : 0;
+    if (!passedAs) return ask(`answered ${actual} as ${op.actor}${formTried}: the actor's credentials or permissions need a look`);
+    // the actor's login works: what this 401 asks for is a credential of the request's own
+    const says = answerMessage(observed.excerpt ?? '');
+    ask(
+      `answered 401 as ${op.actor}${formTried}${says ? `, saying ${JSON.stringify(says)}` : ''}, whose credentials ${passedAs} other operation(s) got past this round: it wants a credential of its own that the request does not send (a token from an e-mail or a link, a one-time code): give it where the API reads it (a query parameter, a header, a body field)`,
+    );
+  }
+
+  /** How many other operations of this round answered 2xx as `actor`. */
+  function acceptedAs(actor: string): number {
+    let n = 0;
+    for (const [id, res] of ctx.responses ?? []) if (id !== op.id && ctx.project.operations.get(id)?.actor === actor && classOf(res.status) === 2) n++;
+    return n;
   }
 
   /**

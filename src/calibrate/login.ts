@@ -55,11 +55,17 @@ const ABOUT_WHO = /auth|log ?in|sign ?in|token|credential|permission|forbidden|a
 
 /**
  * What a 403 says when it refuses the request itself, not who sends it ("Environment variants
- * deprecated for feature: x. Use strategy variants instead"): its message (`message`, or the
- * first of `details[].message`, `error`), when it speaks of no login, credential or permission.
+ * deprecated for feature: x. Use strategy variants instead"): its message, when it speaks of no
+ * login, credential or permission.
  */
 export function requestRefusal(status: number, excerpt: string): string | undefined {
   if (status !== 403) return undefined;
+  const message = answerMessage(excerpt);
+  return message && !ABOUT_WHO.test(message) ? message : undefined;
+}
+
+/** An error answer's message: `message`, else the first of `details[].message`, else `error` (at most 200 characters). */
+export function answerMessage(excerpt: string): string | undefined {
   let body: unknown;
   try {
     body = JSON.parse(excerpt);
@@ -70,5 +76,5 @@ export function requestRefusal(status: number, excerpt: string): string | undefi
   const b = body as Record<string, unknown>;
   const first = Array.isArray(b.details) ? (b.details[0] as Record<string, unknown> | undefined) : undefined;
   const message = [b.message, first?.message, b.error].find((m): m is string => typeof m === 'string' && m.trim() !== '');
-  return message && !ABOUT_WHO.test(message) ? message.slice(0, 200) : undefined;
+  return message?.slice(0, 200);
 }

@@ -459,6 +459,26 @@ describe('flow calibrate on an issue tracker (a hand-written project, no descrip
     expect(r.stdout).not.toMatch(/permissions need a look|needs a login/);
   });
 
+  it('a 401 to an actor whose credentials other operations got past asks for a credential of the request, not the login', async () => {
+    const dir = await writeProject({
+      ...TRACKER,
+      'resources/reset.yaml': 'name: reset\noperations:\n  validate: { path: /auth/reset/validate, actor: api }\n',
+    });
+    api.route('GET /auth/reset/validate', (_req, res) => {
+      res.writeHead(401, { 'content-type': 'application/json' });
+      res.end(JSON.stringify({ name: 'InvalidTokenError', message: 'Token was not valid' }));
+    });
+    const env = { FLOW_SECRET_TRACKER_KEY: SHAPES_KEY };
+    const r = await flow(dir, ['calibrate', '--writes', 'issue.get', 'reset.validate'], env);
+    expect(r.stdout).toContain(
+      '**reset.validate**: answered 401 as api, saying "Token was not valid", whose credentials 2 other operation(s) got past this round: it wants a credential of its own',
+    );
+    expect(r.stdout).not.toContain('permissions need a look');
+    // alone, nothing shows the actor's credentials work: they are the first suspect
+    const alone = await flow(dir, ['calibrate', 'reset.validate'], env);
+    expect(alone.stdout).toContain("**reset.validate**: answered 401 as api: the actor's credentials or permissions need a look");
+  });
+
   it('a 403 about the request itself, as every actor, is said so; one about a permission stays a question of the credentials', async () => {
     const dir = await writeProject({
       ...TRACKER,
