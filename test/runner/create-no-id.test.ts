@@ -113,6 +113,21 @@ describe('a create that answers no id, found in its parent read by the run-uniqu
     expect(writes()).toEqual(['DELETE /flags/F/link/l1', 'DELETE /flags/F']);
   });
 
+  it('not found (no read ran), it is reported left, with why; its flag is removed all the same', async () => {
+    const { runner } = await load(files(RUN_UNIQUE));
+    await runner.runMany(['link.create']);
+    const report = await runner.cleanUp();
+    expect(report.left).toEqual([
+      {
+        resource: 'link',
+        createdBy: 'link.create',
+        via: 'link.delete',
+        why: 'the instance has no id for /flags/{{flag.name}}/link/{{link.id}} (nothing named it)',
+      },
+    ]);
+    expect(writes()).toEqual(['DELETE /flags/F']);
+  });
+
   it('a url sent as it is proves nothing: the listed links stay the server own, and no write is sent to them', async () => {
     const { runner } = await load(files('https://example.com/docs'));
     const summary = await runner.runMany(['link.update', 'link.delete']);
