@@ -6,7 +6,7 @@
 // the server's, not the run's, as a list always gives.
 import { isPlainObject, type Operation } from '../project/index.js';
 import type { FlowResponse } from '../http/index.js';
-import { isFanOutPath, parseTemplate, refsOf } from '../graph/index.js';
+import { isFanOutPath, makesRunUnique } from '../graph/index.js';
 import { readPath } from '../runtime/index.js';
 import type { RunContext } from './context.js';
 import type { Instance } from './state.js';
@@ -30,14 +30,9 @@ export function sentBy(op: Operation, sent: Record<string, unknown> | undefined)
     if (v === undefined) continue;
     values[field] = v;
     const written = op.body[field];
-    if (typeof v === 'string' && typeof written === 'string' && UUID.test(v) && madeUnique(written)) unique.push(field);
+    if (typeof v === 'string' && typeof written === 'string' && UUID.test(v) && makesRunUnique(written)) unique.push(field);
   }
   return unique.length ? { values, unique } : undefined;
-}
-
-function madeUnique(written: string): boolean {
-  for (const expr of refsOf(parseTemplate(written))) if (expr.kind === 'uuid') return true;
-  return false;
 }
 
 /**
