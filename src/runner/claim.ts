@@ -1,4 +1,4 @@
-// A create that answers no id (204, or 201 with no body; docs/format.md#ownership): the item it
+// A create that answers no id (204, or 201 with no body; docs/format.md#create-no-id): the item it
 // made shows only in its parent's read or a list. A read of the resource that lists items
 // (`$.data.links[*].id`) finds it as the one item that carries what the create sent, with proof
 // that it is the run's: a value sent run-unique (`https://example.com/#{{$.uuid}}`, as names

@@ -4,7 +4,7 @@
 // collection (`{linkId}`) is then the `id` of that list's items, extracted by a read of the
 // parent written as an operation of the create's resource (`link.find_in_feature`, after the
 // create), and the field the create sends that the items carry (`url`) gets a run-unique part:
-// the runner owns the one item that carries it (docs/format.md#ownership), no other.
+// the runner owns the one item that carries it (docs/format.md#create-no-id), no other.
 import { isPlainObject, type TemplateValue } from '../../project/index.js';
 import type { ObservedField } from '../observed.js';
 import type { DraftOperation } from './draft.js';
