@@ -210,6 +210,12 @@ export function* refsOf(parts: TemplatePart[]): Generator<Expr> {
   }
 }
 
+/** Whether a template makes a run-unique value (`{{$.uuid}}` in it: docs/format.md#run-unique). */
+export function makesRunUnique(text: string): boolean {
+  for (const expr of refsOf(parseTemplate(text))) if (expr.kind === 'uuid') return true;
+  return false;
+}
+
 type RefPart = Extract<TemplatePart, { kind: 'ref' }>;
 
 /**

@@ -12,6 +12,7 @@ import { checkAsserts, checkResponse, checkStatus, extract } from './verify.js';
 import { checkOutage } from './outage.js';
 import { checkOwnership, checkSwitch, recordSource, targetInstance } from './ownership.js';
 import { keepMade } from './made.js';
+import { claimMade } from './claim.js';
 import { removedBy } from './removals.js';
 import { afterAccepted, noteAccepted } from './accepted.js';
 import { checkKeyFree, markKeyedGone } from './keyed.js';
@@ -49,13 +50,17 @@ export async function executeOnce(ctx: RunContext, op: Operation, trace: Trace, 
     // else fails, its values are recorded and its dependents run, so one run shows every drift.
     contract = ctx.options.responseCheck ? checkResponse(ctx, op, res, trace) : undefined;
     try {
-      const { scalars, many } = extract(op.extract, res);
+      const read = extract(op.extract, res);
+      const scalars = read.scalars;
+      // a create of this run that answered no id: the item of this list that carries what it sent (claim.ts)
+      const { many, claim } = claimMade(ctx, op, res, read.many);
       // post_response sees what was just extracted, in the instance it is about to go into
       extracted = op.postResponse
         ? { ...scalars, ...(await postResponseHook(ctx, op, trace, res, { ...(target ?? ctx.state.into(op.resource, op.id))?.values, ...scalars })) }
         : scalars;
       ctx.state.record(op.resource, op.id, extracted, many, target, recordSource(ctx, op, op.actor, res));
-      for (const name in many) extracted[name] = many[name];
+      claim?.();
+      for (const name in read.many) extracted[name] = read.many[name];
     } catch (err) {
       // the contract's violation comes first, as it came first in the checks (and often explains the rest)
       throw contract ? contract.error : err;

@@ -23,6 +23,7 @@ import { bornIn } from './born.js';
 import { envNamedRemovals } from './named-removal.js';
 import { sameInstance } from './same-instance.js';
 import { keepKeyed } from './keyed.js';
+import { sentBy } from './claim.js';
 
 /**
  * Keep aside what `op`'s answer made when the state did not record it (`startedBefore`: the
@@ -53,7 +54,15 @@ export function keepMade(ctx: RunContext, op: Operation, res: FlowResponse, acto
     }
     const kept = ctx.state.keepAside(op.resource, values, origin);
     if (kept && creates) nameForRemovals(ctx, op, res, kept);
+    // an answer with no id: a read finds the item by what was sent (claim.ts)
+    if (kept && creates && values.id === undefined) kept.sent = sentBy(op, sentObject(res));
   } else if (id !== undefined) ctx.state.keepAside(op.resource, { id }, origin);
+  else if (createShaped(ctx, op)) {
+    // a create that answered no id (a 204): kept when a read can find it by a run-unique value it sent (claim.ts)
+    const sent = sentBy(op, sentObject(res));
+    const kept = sent && ctx.state.keepAside(op.resource, {}, origin);
+    if (kept) kept.sent = sent;
+  }
 }
 
 /**

@@ -37,6 +37,11 @@ export interface Instance {
    * that names only what this run made (origin-removal.ts); templates never read it
    */
   issued?: string;
+  /**
+   * what a create that answered no id sent, by which a read of the resource finds the item it made
+   * (claim.ts): the body's top-level scalar fields, and those of them made run-unique
+   */
+  sent?: { values: Record<string, string | number>; unique: string[] };
 }
 
 interface InstanceOrigin {
@@ -106,6 +111,28 @@ export class RunState {
     if (!list) this.asideByResource.set(resource, (list = []));
     list.push(instance);
     return instance;
+  }
+
+  /** What `keepAside` holds for a resource, oldest first. */
+  aside(resource: string): readonly Instance[] {
+    return this.asideByResource.get(resource) ?? [];
+  }
+
+  /**
+   * A kept-aside instance that a read found (claim.ts): it joins the list templates read, as the
+   * newest, with the values the read extracted; still the run's own.
+   */
+  claim(resource: string, instance: Instance, values: Record<string, unknown>, op: string): void {
+    const aside = this.asideByResource.get(resource);
+    const list = this.instancesByResource.get(resource);
+    const at = aside?.indexOf(instance) ?? -1;
+    if (!aside || !list || at < 0) return;
+    aside.splice(at, 1);
+    Object.assign(instance.values, values);
+    instance.writers.add(op);
+    delete instance.aside;
+    list.push(instance);
+    this.valueLists.get(resource)!.push(instance.values);
   }
 
   instances(resource: string): Instance[] | undefined {

@@ -1,6 +1,6 @@
 // The runtime stage's entry: what the later stages use of it.
 export { evaluateAssert, parseAssert } from './assert/index.js';
-export { extractAll } from './extract/index.js';
+export { extractAll, readPath } from './extract/index.js';
 export type { ExtractResult } from './extract/index.js';
 export { createHookRunner, isHookFile } from './hooks/index.js';
 export type { HookInput, HookKind, HookOutput, HookRunner } from './hooks/index.js';

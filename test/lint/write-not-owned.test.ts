@@ -13,6 +13,15 @@ const tokens = (...ops: string[]) => ({ 'resources/token.yaml': y('operations:',
 /** a POST expected to answer 201 in a collection of tokens (one token is addressed under its path): it makes a token */
 const TOKEN_CREATE = 'create: { method: POST, path: "/projects/{{project.id}}/tokens", expect_status: 201 }';
 const TOKEN_GET = 'get: { path: "/projects/{{project.id}}/tokens/{{env.token}}" }';
+/** a link's create answers 204; its flag's read lists the links */
+const links = (url: string) => ({
+  'resources/link.yaml': y(
+    'operations:',
+    `  create: { method: POST, path: "/flags/{{env.flag}}/link", body: { url: "${url}" }, expect_status: 204 }`,
+    '  find: { path: "/flags/{{env.flag}}", depends_on: [link.create], extract: { id: "$.data.links[*].id" } }',
+    '  delete: { method: DELETE, path: "/flags/{{env.flag}}/link/{{link.id}}" }',
+  ),
+});
 const LOCALES = { 'resources/locale.yaml': y('operations:', '  list: { path: /locales, extract: { code: "$.data[*].code" } }') };
 
 const TABLES: CodeTable[] = [
@@ -49,6 +58,13 @@ const TABLES: CodeTable[] = [
         message: /^POST acts on a project that project\.list fills/,
       },
       {
+        // the create sends its url as written: the read cannot tell the run's link from another
+        name: 'a write on a link a read of its flag lists, after a create whose url is a literal',
+        files: links('https://example.com/doc'),
+        expect: ['resources/link.yaml:4:35'],
+        message: /^DELETE acts on a link that link\.find fills/,
+      },
+      {
         name: 'a POST to a listed project’s collection that may answer 200 too',
         files: { ...PROJECTS, ...tokens(TOKEN_CREATE.replace('201', '[200, 201]'), TOKEN_GET) },
         expect: ['resources/token.yaml:2:33'],
@@ -82,6 +98,11 @@ const TABLES: CodeTable[] = [
         // a scope the server has (no create), past the run's own item: the write acts on the item
         name: 'a write past a listed locale on the item a create made',
         files: { ...items(CREATE, TITLE), ...LOCALES },
+      },
+      {
+        // the read finds the item the create made by the run-unique url it sent (docs/format.md#create-no-id)
+        name: 'a write on the link a read of its flag finds after a create that answers no id',
+        files: links('https://example.com/doc#{{$.uuid}}'),
       },
       {
         name: 'a list of another field',

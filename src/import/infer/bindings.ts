@@ -17,6 +17,7 @@ import { isVarSegment, segmentText, shapeOf, type PathPart } from './paths.js';
 import { exampleOf, fieldsNamed, refText, type SentId } from './sent-ids.js';
 import { drawnValue, type KeyedCreate } from './keyed.js';
 import { fieldText, ValueIndex } from './traffic.js';
+import type { ParentRead } from './parent-reads.js';
 
 export interface Bound {
   /** the text to put in the YAML: `{{pet.id}}`, `{{env.x}}`, `{{secret.X}}`, or a literal */
@@ -43,6 +44,8 @@ export class Resolver {
   private readonly sentIds = new Map<string, SentId>();
   /** the variables holding them: never one a user gives */
   private readonly sentVars = new Set<string>();
+  /** creates that answer no id whose items their parent's read lists, by collection shape (parent-reads.ts) */
+  parentReads: ReadonlyMap<string, ParentRead> = new Map();
 
   /** `built`: the operations built so far (a create, on a shorter path, before its items) */
   constructor(
@@ -88,6 +91,7 @@ export class Resolver {
       this.fromParamName(e, part.name) ??
       this.fromSameShape(e, part.name, index) ??
       this.fromCreateBody(e, part.name, index) ??
+      this.fromParentRead(e, part.name, index) ??
       this.fromExtracted(e, part.name) ??
       this.userParam(e, part.name, index)
     );
@@ -120,6 +124,19 @@ export class Resolver {
         ? `{${name}} is the key ${k.create.ops[0].key} makes its ${k.create.resource} at (${k.said}; the input has no POST on the collection): ${refText(k.ref)}, which the run draws`
         : `{${name}} names the ${k.create.resource} ${id} makes at that key: ${refText(k.ref)}, which the run draws (a key a list gives is someone's)`;
     return { ref: k.ref, why };
+  }
+
+  /**
+   * `{linkId}` in `/features/{featureName}/link/{linkId}`, when the create on that collection
+   * answers no id and the parent's read lists its items (parent-reads.ts): the `id` of the item
+   * that read finds, an operation of this resource.
+   */
+  private fromParentRead(e: Endpoint, name: string, index: number): Bound | undefined {
+    const found =
+      isVarSegment(e.segments[index]) && /^id$|(^|_)id$|[a-z]Id$/i.test(name) ? this.parentReads.get(shapeOf(e.segments.slice(0, index))) : undefined;
+    if (!found || found.create.resource !== e.resource) return undefined;
+    const why = `{${name}} of ${e.ops[0].key} names an item of the collection ${found.create.ops[0].key} posts to; ${found.why}`;
+    return { ref: this.extractions.ref(found.finder, ['id'], why, found.list), why };
   }
 
   /** What the creates' bodies must read, and who reads it after them (sent-ids.ts). */

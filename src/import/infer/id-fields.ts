@@ -4,7 +4,7 @@ import type { ObservedField } from '../observed.js';
 import type { Endpoint } from './endpoints.js';
 import { namesIssuedCredential, singular, snake } from './names.js';
 
-function successFields(p: Endpoint): ObservedField[] {
+export function successFields(p: Endpoint): ObservedField[] {
   const rs = p.ops.flatMap((o) => o.responses).filter((r) => r.status === undefined || (r.status >= 200 && r.status < 300));
   return rs.flatMap((r) => r.fields);
 }

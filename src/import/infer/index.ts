@@ -17,6 +17,7 @@ import { isPluralWord } from './names.js';
 import { segmentText, shapeOf, type Segment } from './paths.js';
 import { applySentIds } from './sent-ids.js';
 import { applyKeyedCreates, findKeyedCreates, type KeyedCreate } from './keyed.js';
+import { addParentReads, parentReads } from './parent-reads.js';
 import { isIdLike } from './traffic.js';
 import { unfillableFields } from './values.js';
 
@@ -59,10 +60,12 @@ export function infer(api: ObservedApi, options: InferOptions = {}): Draft {
   const live = endpoints.filter((e) => !e.blocked);
   const items = itemParams(endpoints);
   const byLength = [...live].sort((a, b) => a.segments.length - b.segments.length || a.ops[0].order - b.ops[0].order);
+  resolver.parentReads = parentReads(endpoints);
   byLength.forEach((e, i) => {
     built.set(e, buildOperation(e, { ctx, resolver, itemParams: items }));
     if (options.progress && (i + 1) % 50 === 0) options.progress(i + 1, live.length);
   });
+  live.push(...addParentReads(resolver.parentReads, extractions, built, (e) => buildOperation(e, { ctx, resolver, itemParams: items })));
   for (const [e, op] of built) {
     for (const x of extractions.of(e)) {
       op.extract[x.name] = x.path;

@@ -1,8 +1,10 @@
 // W_WRITE_NOT_OWNED (docs/format.md#ownership): a write on an instance that a list or a for_each
 // feeds. A run sends it only for instances it created itself, so fed by what the server lists it
-// is not sent (E_NOT_OWNED); `acts_on: existing` says it is meant to change existing data.
-import { isFanOutPath, isInstanceWrite, writeTarget } from '../../graph/index.js';
-import type { Operation, Project } from '../../project/index.js';
+// is not sent (E_NOT_OWNED); `acts_on: existing` says it is meant to change existing data. A read
+// after a create that answers no id, which finds that create's item by the run-unique value it
+// sent (docs/format.md#create-no-id), fills the run's own instance: no warning for it.
+import { isFanOutPath, isInstanceWrite, makesRunUnique, writeTarget } from '../../graph/index.js';
+import { isPlainObject, type Operation, type Project } from '../../project/index.js';
 import type { Finding, Rule } from '../rule.js';
 
 const writeNotOwnedRule: Rule = {
@@ -31,9 +33,19 @@ const writeNotOwnedRule: Rule = {
 function lister(project: Project, resource: string, field: string): string | undefined {
   for (const id of project.resources.get(resource)?.operations ?? []) {
     const op: Operation | undefined = project.operations.get(id);
-    if (op?.extract.some((e) => e.name === field && isFanOutPath(e.path))) return op.id;
+    if (op?.extract.some((e) => e.name === field && isFanOutPath(e.path)) && !findsOwnCreate(project, op)) return op.id;
   }
   return undefined;
+}
+
+/** A GET that runs after a POST of its resource whose body sends a top-level value written with `{{$.uuid}}`. */
+function findsOwnCreate(project: Project, op: Operation): boolean {
+  if (op.method !== 'GET') return false;
+  return op.dependsOn.some((id) => {
+    const create = project.operations.get(id);
+    if (create?.method !== 'POST' || create.resource !== op.resource || !isPlainObject(create.body)) return false;
+    return Object.values(create.body).some((v) => typeof v === 'string' && makesRunUnique(v));
+  });
 }
 
 export default writeNotOwnedRule;

@@ -11,6 +11,7 @@ import { xpath } from './xpath.js';
 const SOURCES: Record<ExtractSource, ExtractSourceModule> = { jsonpath, regex, xpath };
 
 export type { Extracted } from './types.js';
+export { readPath } from './paths.js';
 export { compileRegex } from '../../graph/index.js';
 // Pure, so it lives in src/graph where lint uses it too.
 export { checkExtract } from '../../graph/index.js';
