@@ -52,7 +52,7 @@ export interface Binding {
 // The keys a run draws are its own: one map per runner (a fork draws its own), bound or not.
 const drawnKeys = new WeakMap<RunContext, Map<string, unknown>>();
 
-export function drawnOf(ctx: RunContext): Map<string, unknown> {
+function drawnOf(ctx: RunContext): Map<string, unknown> {
   let drawn = drawnKeys.get(ctx);
   if (!drawn) drawnKeys.set(ctx, (drawn = new Map()));
   return drawn;

@@ -26,7 +26,7 @@ const MAKES = new Set(['PUT', 'POST']);
  * `/buckets/{{env.bucket_name}}` with `bucket_name: bucket-{{$.uuid}}`), and whether the user gave
  * it a value instead (`--var`: then it names what the user chose, maybe something that exists).
  */
-export function drawnKey(ctx: RunContext, op: Operation): DrawnKey | undefined {
+function drawnKey(ctx: RunContext, op: Operation): DrawnKey | undefined {
   let byOp = keys.get(ctx);
   if (!byOp) keys.set(ctx, (byOp = new Map()));
   if (!byOp.has(op.id)) {
@@ -46,7 +46,7 @@ interface DrawnKey {
 const keys = new WeakMap<RunContext, Map<string, DrawnKey | undefined>>();
 
 /** A PUT or POST that makes the item at a drawn key: a write whose path names no instance and ends with that key. */
-export function isKeyedCreate(ctx: RunContext, op: Operation): boolean {
+function isKeyedCreate(ctx: RunContext, op: Operation): boolean {
   return MAKES.has(op.method) && targetOf(ctx, op).kind === 'given' && drawnKey(ctx, op) !== undefined;
 }
 
