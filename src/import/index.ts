@@ -15,6 +15,7 @@ import { valueFields } from './readers/openapi-schema.js';
 import { checkEmitted, type CheckFinding } from './check/index.js';
 import { scanRequests } from './check/coverage.js';
 import { parseDescription } from './readers/openapi-refs.js';
+import type { KeptDescription } from './emit/description.js';
 
 export interface ImportOptions {
   /** force the format of every input (else detected from the content) */
@@ -36,9 +37,16 @@ export interface ImportResult {
   plan: string;
   /** self-check (docs/format.md#self-check), grounding and leak findings; empty when the import is sound */
   findings: CheckFinding[];
+  /** the one OpenAPI input, to keep in the project (emit/description.ts); none when there are several */
+  description?: KeptDescription;
 }
 
 export async function readInput(file: string, options: ImportOptions = {}): Promise<ObservedApi> {
+  return (await readInputText(file, options)).api;
+}
+
+/** The input read, and its text when it is an OpenAPI description. */
+async function readInputText(file: string, options: ImportOptions): Promise<{ api: ObservedApi; description?: KeptDescription }> {
   const cwd = options.cwd ?? process.cwd();
   const abs = path.resolve(cwd, file);
   const text = await readRegularText(abs, { maxBytes: MAX_INPUT_BYTES, code: IMPORT_CODES.input, shown: file });
@@ -56,7 +64,7 @@ export async function readInput(file: string, options: ImportOptions = {}): Prom
   const api = await inInput(file, () => READERS[format]({ file: displayName(file, cwd), path: abs, text, json }));
   const scanned = scanRequests(format, text, json);
   for (const i of api.inputs) i.scanned = scanned;
-  return api;
+  return { api, ...(format === 'openapi' ? { description: { input: file, text } } : {}) };
 }
 
 /** `work()`, with a parse error from deep inside a reader (a body nested too deep) naming the input. */
@@ -82,10 +90,12 @@ function displayName(file: string, cwd: string): string {
 
 export async function importApi(inputs: string[], options: ImportOptions = {}): Promise<ImportResult> {
   const apis: ObservedApi[] = [];
+  const descriptions: KeptDescription[] = [];
   for (const file of inputs) {
-    const api = await readInput(file, options);
+    const { api, description } = await readInputText(file, options);
     options.progress?.(`read ${file}: ${api.operations.length} operations`);
     apis.push(api);
+    if (description) descriptions.push(description);
   }
   const api = mergeApis(apis);
   resolveAnchors(api);
@@ -97,7 +107,7 @@ export async function importApi(inputs: string[], options: ImportOptions = {}): 
   const files = emitFiles(draft);
   const plan = renderPlan(draft);
   const findings = checkEmitted(files, { api, plan, requests: draft.requests });
-  return { api, draft, files, plan, findings };
+  return { api, draft, files, plan, findings, ...(descriptions.length === 1 ? { description: descriptions[0] } : {}) };
 }
 
 /** Markdown responses described under a heading anchor (often on another page) get that example. */
@@ -118,6 +128,7 @@ export type { CheckFinding } from './check/index.js';
 export type { InputFormat, ObservedApi } from './observed.js';
 export { planFindings, readAnswer } from './check/answer.js';
 export { coverageLine, coverageOf } from './check/coverage.js';
+export { keepDescription, keptDescription } from './emit/description.js';
 export { checkView, formatFinding, viewOfDirectory, withScratchProject } from './check/index.js';
 export { newDoc } from './emit/files.js';
 export type { EmittedFile, EmittedKind } from './emit/files.js';

@@ -152,9 +152,17 @@ it('a bare 400 to a read: the query parameter the description declares, valued f
   expect(await readFile(path.join(dir, 'resources/roles.yaml'), 'utf8')).toMatch(/query_params: \{ projectId: "\{\{project\.id\}\}" \}/);
   expect((await flow(dir, ['run', 'role.list'])).stdout).toMatch(/^2 passed, 0 failed/m);
 
-  // without the description nothing is declared: the 400 stays a question
-  const bare = await writeProject({ ...FILES, 'environments/local.yaml': 'name: local\nvariables:\n  baseUrl: <SET_VIA_--var>\n' });
+  // without --openapi, the description the project keeps (as flow import does) is read
+  const kept = await writeProject({ ...FILES, 'environments/local.yaml': 'name: local\nvariables:\n  baseUrl: <SET_VIA_--var>\n' });
+  const k = await flow(kept, ['calibrate', 'role.list']);
+  expect(k.stdout).toContain('Description read: `openapi.json`, the one the project keeps (flow import kept it');
+  expect(k.stdout).toContain('add `query_params.projectId: "{{project.id}}"`');
+
+  // without a description nothing is declared: the 400 stays a question
+  const { 'openapi.json': _, ...noDescription } = FILES;
+  const bare = await writeProject({ ...noDescription, 'environments/local.yaml': 'name: local\nvariables:\n  baseUrl: <SET_VIA_--var>\n' });
   const q = await flow(bare, ['calibrate', 'role.list']);
+  expect(q.stdout).not.toContain('Description read');
   expect(q.stdout).toContain('**role.list**: the server answered 400 without naming a missing field');
 }, 60_000);
 

@@ -77,12 +77,23 @@ describe('flow explore: safety and reproducibility', () => {
   it.each([
     [['--openapi', 'openapi.yaml', '--budget', '0'], '--budget is a number of seconds'],
     [['--openapi', 'openapi.yaml', '--seed', 'x'], '--seed is a whole number'],
-    [['--budget', '1'], '--openapi <file> is required'],
     [['--openapi', 'missing.yaml', '--budget', '1', '--var', 'baseUrl=http://127.0.0.1:9'], '--openapi: E_CONTRACT_LOAD'],
     [['--openapi', 'openapi.yaml', '--nope'], "Unknown option '--nope'"],
   ])('usage error %j: exit 2, nothing sent', async (args, message) => {
     const { code, err } = await explore(args);
     expect(err).toContain(message);
     expect(code).toBe(2);
+  });
+
+  it('without --openapi, the description the project keeps is read; with none kept, it is a usage error', async () => {
+    const api = await fixedApi();
+    const { code, out } = await explore(['--budget', '1', '--seed', '1'], api);
+    expect(out).toContain('flow explore: reading openapi.yaml, the description the project keeps (flow import kept it');
+    expect(code).toBe(0);
+    expect(api.count.get('POST /items')).toBeGreaterThan(0);
+    const { 'openapi.yaml': _, ...noDescription } = EXPLORE_PROJECT;
+    const io = capturingIO({ cwd: await writeProject(noDescription), env });
+    expect(await main(['explore', '--budget', '1', '--var', `baseUrl=${api.url}`], io)).toBe(2);
+    expect(io.err).toContain('--openapi <file> is required (the project keeps no openapi.json from flow import)');
   });
 });

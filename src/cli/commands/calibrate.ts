@@ -7,6 +7,7 @@ import { applyCalibration, calibrate, planCalibration, withTentativeValues, type
 import { bodyFieldSchema, queryParameters, readDescription } from '../../openapi/index.js';
 import { buildGraph } from '../../graph/index.js';
 import type { Project } from '../../project/index.js';
+import { keptDescription } from '../../import/index.js';
 import { FlowError } from '../../errors.js';
 import { reportingWriteErrors, writeNamedFile } from '../write-failure.js';
 import { formatCalibration, formatCalibrationPlan } from '../format/calibration.js';
@@ -117,10 +118,14 @@ export default (async function calibrateCommand(argv: string[], io: CliIO): Prom
   }
   // the schema the description gives a body field: the value proposed for a field a 400/422 names
   // comes from it; and the query parameters it declares, tried after a 400/422
+  // without --openapi, the description flow import kept in the project
+  const kept = o.openapi === undefined ? keptDescription(project.dir) : undefined;
+  const described =
+    kept !== undefined ? { file: kept, kept: true } : o.openapi !== undefined ? { file: path.resolve(io.cwd, o.openapi), kept: false } : undefined;
   let fieldSchema: CalibrateOptions['fieldSchema'];
   let queryParams: CalibrateOptions['queryParams'];
   try {
-    const desc = o.openapi === undefined ? undefined : await readDescription(path.resolve(io.cwd, o.openapi));
+    const desc = described === undefined ? undefined : await readDescription(described.file);
     if (desc) {
       fieldSchema = (op, field) => bodyFieldSchema(desc, op, field);
       queryParams = (op) => queryParameters(desc, op);
@@ -145,7 +150,7 @@ export default (async function calibrateCommand(argv: string[], io: CliIO): Prom
     ? await reportingWriteErrors('calibrate', io, () => applyCalibration(project, result.proposals, result.results, result.observed))
     : undefined;
   if (typeof applied === 'number') return applied;
-  const report = formatCalibration(project, result, io.cwd, applied);
+  const report = formatCalibration(project, result, io.cwd, applied, described);
   if (o.report) {
     const failed = await writeNamedFile('calibrate', io, o.report, report);
     if (failed !== undefined) return failed;

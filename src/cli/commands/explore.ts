@@ -6,6 +6,8 @@ import { formatCleanup } from '../format/cleanup.js';
 import path from 'node:path';
 import { parseCommandArgs, usageError } from '../usage.js';
 import { loadContract } from '../../contract/index.js';
+import { keptDescription } from '../../import/index.js';
+import { displayPath } from '../../project/index.js';
 import { ANSWER_CLASSES, explore, prepareReplays, requestSchema, writeReplay, type ExploreProgress, type ExploreResult } from '../../explore/index.js';
 import { createRedactor } from '../../redact/index.js';
 import { findingText, wantsProgress } from '../../report/index.js';
@@ -46,7 +48,11 @@ async function withinWall<T>(work: Promise<T>, ms: number): Promise<T | undefine
 
 const OPTIONS = {
   project: { type: 'string', short: 'p', default: '.', arg: '<dir>', help: 'project directory holding flow.yaml (default: .)' },
-  openapi: { type: 'string', arg: '<file>', help: 'the OpenAPI 3.0/3.1 description: request schemas to draw from, responses to check (required)' },
+  openapi: {
+    type: 'string',
+    arg: '<file>',
+    help: 'the OpenAPI 3.0/3.1 description: request schemas to draw from, responses to check (default: the openapi.json or openapi.yaml flow import kept in the project)',
+  },
   budget: { type: 'string', default: '60', arg: '<seconds>', help: 'wall time to explore for (default 60); the command ends within it + 10 s' },
   ...SELECT_OPTIONS,
   seed: { type: 'string', arg: '<n>', help: 'seed of the draws: the same seed sends the same requests (default: random, printed)' },
@@ -113,7 +119,6 @@ export default (async function exploreCommand(argv: string[], io: CliIO): Promis
   if (!(budget > 0) || budget > 86_400) return usage(`--budget is a number of seconds from 0 to 86400; got "${o.budget}"`);
   const seed = o.seed === undefined ? Math.floor(Math.random() * 2 ** 31) : Number(o.seed);
   if (!Number.isSafeInteger(seed)) return usage(`--seed is a whole number; got "${o.seed}"`);
-  if (o.openapi === undefined) return usage('--openapi <file> is required: its request schemas are what is drawn from');
   const reporters = chooseReporters(o.reporter, o['output-file'], io.cwd);
   if (typeof reporters === 'string') return usage(reporters);
   const vars = parseVars(o.var);
@@ -123,9 +128,13 @@ export default (async function exploreCommand(argv: string[], io: CliIO): Promis
   const opened = await openLiveProject('explore', o, [], io, cacheOptions(o, io.env, io.cwd));
   if (typeof opened === 'number') return opened;
   const { project, graph } = opened;
+  // without --openapi: the description flow import kept in the project
+  const description = o.openapi ?? keptDescription(project.dir);
+  if (description === undefined)
+    return usage('--openapi <file> is required (the project keeps no openapi.json from flow import): its request schemas are what is drawn from');
   let contract;
   try {
-    contract = await loadContract(o.openapi, 'fail', io.cwd);
+    contract = await loadContract(description, 'fail', io.cwd);
   } catch (err) {
     return usage(`--openapi: ${(err as { code?: string }).code ?? 'E_CONTRACT_LOAD'}: ${(err as Error).message}`);
   }
@@ -133,6 +142,8 @@ export default (async function exploreCommand(argv: string[], io: CliIO): Promis
   const lines = reporters.some((r) => r.name === 'default');
   const say = lines ? io.stdout : io.stderr;
   say(`flow explore: budget ${budget} s, seed ${seed}\n`);
+  if (o.openapi === undefined)
+    say(`flow explore: reading ${displayPath(description, io.cwd)}, the description the project keeps (flow import kept it; --openapi <file> reads another)\n`);
   const redactor = createRedactor(envSecretValues(io.env));
   const progress = wantsProgress(io.isTTY, io.env) ? progressWriter(io.stderr) : undefined;
   const startedAt = new Date();

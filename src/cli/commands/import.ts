@@ -9,6 +9,7 @@ import {
   formatFinding,
   importApi,
   importInto,
+  keepDescription,
   type ImportResult,
   INPUT_FORMATS,
   type InputFormat,
@@ -158,6 +159,15 @@ async function runImport(inputs: string[], values: Values, from: InputFormat | u
   } else {
     const written = await writeProject(result.files, dir);
     io.stderr(`flow import: wrote ${written.length} files to ${dir}\n`);
+  }
+  if (result.description) {
+    // calibrate and explore read it there when no --openapi is given
+    const kept = keepDescription(dir, result.description);
+    io.stderr(
+      'written' in kept
+        ? `flow import: kept ${result.description.input} as ${kept.written} in the project (calibrate and explore read it when no --openapi is given)\n`
+        : `  kept: ${kept.kept} (the project's description file; ${result.description.input} not copied over it)\n`,
+    );
   }
   if (values.plan) {
     const failed = await writeNamedFile('import', io, values.plan, result.plan);

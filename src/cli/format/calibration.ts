@@ -6,7 +6,14 @@ import type { Calibration, CalibrationPlan, Edit, Observed } from '../../calibra
 
 const EXCERPT = 300;
 
-export function formatCalibration(project: Project, c: Calibration, cwd: string, applied?: { files: string[] }): string {
+/** `description`: the OpenAPI file read for schemas, and whether it is the one the project keeps (no --openapi given). */
+export function formatCalibration(
+  project: Project,
+  c: Calibration,
+  cwd: string,
+  applied?: { files: string[] },
+  description?: { file: string; kept: boolean },
+): string {
   const out: string[] = ['# Calibration', ''];
   const count = (status: string) => c.results.filter((r) => r.status === status).length;
   const skipped = count('skipped') ? `, ${count('skipped')} skipped (a prerequisite failed)` : '';
@@ -14,6 +21,11 @@ export function formatCalibration(project: Project, c: Calibration, cwd: string,
     `Project \`${project.name}\`: ${c.results.length - count('skipped')} operation(s) run (${c.rounds} round(s)), ${count('passed')} passed with the proposals below${skipped}; ${c.proposals.length} proposal(s), ${c.questions.length} open question(s), ${c.plan.notRun.length} not run.`,
     '',
   );
+  if (description)
+    out.push(
+      `Description read: \`${displayPath(description.file, cwd)}\`${description.kept ? ', the one the project keeps (flow import kept it; `--openapi <file>` reads another)' : ' (--openapi)'}.`,
+      '',
+    );
   if (c.plan.added.length) out.push(`Producers added (not asked for; an asked operation's path holds an id they create): ${added(c.plan)}.`, '');
   out.push('## Proposals', '');
   if (!c.proposals.length) out.push('None: no answer contradicts an expectation.', '');

@@ -1,0 +1,40 @@
+// The OpenAPI description a project was imported from, kept in the project as `openapi.json`
+// (or `openapi.yaml`): calibrate and explore read the schemas there when no --openapi is given,
+// so the loop a user follows (import, then calibrate) proves bodies and query parameters from
+// the description without being told where it is. Kept only when it is the one OpenAPI input;
+// into an existing project, only where no such file is yet (one there is never replaced).
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import { writeProjectFile } from '../../project/index.js';
+
+/** The names a kept description takes, in the order they are looked for. */
+const DESCRIPTION_FILES = ['openapi.json', 'openapi.yaml', 'openapi.yml'] as const;
+
+export interface KeptDescription {
+  /** the input as the user named it */
+  input: string;
+  text: string;
+}
+
+/** The project file a description is kept as: JSON as `openapi.json`, else `openapi.yaml`. */
+function keptName(d: KeptDescription): string {
+  return /\.json$/i.test(d.input) || /^\s*\{/.test(d.text) ? DESCRIPTION_FILES[0] : DESCRIPTION_FILES[1];
+}
+
+/**
+ * Keep `d` in the project at `dir` (atomically). Returns the file written, or `{ kept }` when
+ * the project has a description file already: that one stays as it is.
+ */
+export function keepDescription(dir: string, d: KeptDescription): { written: string } | { kept: string } {
+  const existing = DESCRIPTION_FILES.find((f) => existsSync(path.join(dir, f)));
+  if (existing) return { kept: existing };
+  const name = keptName(d);
+  writeProjectFile(dir, name, d.text);
+  return { written: name };
+}
+
+/** The description kept in the project at `dir`, when there is one: its path. */
+export function keptDescription(dir: string): string | undefined {
+  const found = DESCRIPTION_FILES.find((f) => existsSync(path.join(dir, f)));
+  return found && path.join(dir, found);
+}
