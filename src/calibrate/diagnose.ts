@@ -87,7 +87,9 @@ export async function diagnose(result: OperationResult, ctx: DiagnoseContext): P
     // a write's body may name what does not exist (a foreign key): the search's links, only once accepted
     const found = sendsBody(op) ? await searchAccepted(ctx, op.id, [], [], result) : undefined;
     if (found?.ok) proposeFound(found);
-    else if (!(await otherActor(actual))) ask(`the server failed (${actual}); a 5xx proves nothing about the description`);
+    else if (await anotherOne(actual)) {
+      // the body's id was another instance of the path's resource
+    } else if (!(await otherActor(actual))) ask(`the server failed (${actual}); a 5xx proves nothing about the description`);
   } else if (!sameClass && (await anotherOne(actual))) {
     // the body's literal was a missing instance of the path's resource: another of the run's own
   } else if (actual === 403 && op.actor && !sameClass && unproducedId(ctx.project, op.id)) {
