@@ -118,6 +118,28 @@ function namedAfterPath(
   return undefined;
 }
 
+/**
+ * Of a search's edits that were not accepted, a body field it linked to the very instance the
+ * path names (`account_id: "{{account.id}}"` under `/accounts/{{account.id}}/transfers`): the
+ * same value twice, which a server refuses as it does its own example. Tried as another.
+ */
+export function anotherThanOwn(project: Project, op: Operation, steps: readonly Edit[], edited: ReadonlySet<string>): AnotherInstance | undefined {
+  for (const e of steps) {
+    if (e.kind !== 'body_field' || e.operation !== op.id) continue;
+    const value = Array.isArray(e.value) && e.value.length === 1 ? e.value[0] : e.value;
+    const ref = pathResources(project, op).find((r) => value === `{{${r.resource}.${r.field}}}` && createsField(project, r.resource, r.field));
+    if (!ref) continue;
+    const to = `{{${ref.resource}[-2].${ref.field}}}`;
+    return {
+      edit: { ...e, value: Array.isArray(e.value) ? [to] : to },
+      removals: removals(project, op, to, edited),
+      why: `\`${e.field}\` as {{${ref.resource}.${ref.field}}} is the ${ref.resource} its path names: another ${ref.resource} of this run's own`,
+      what: `with ${e.field}: ${to}`,
+    };
+  }
+  return undefined;
+}
+
 /** Whether `words` hold `run` in a row, with at least one word more (`issue_to` holds `issue`; `issue` does not). */
 function hasRun(words: string[], run: string[]): boolean {
   if (words.length <= run.length) return false;

@@ -12,6 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { main } from '../../src/cli/main.js';
 import { cleanProjects, writeProject } from '../helpers/project.js';
 import { ADMIN_KEY, startTrackerApi, type TrackerApi } from '../helpers/tracker-api.js';
+import { json, startServer } from '../helpers/http-server.js';
 import { recordedIO } from '../runtime/secrets/cli-io.js';
 
 let api: TrackerApi;
@@ -116,5 +117,55 @@ describe('flow calibrate: a body id named after the instance the path names, ref
     expect(put.path).toBe('/issues/2.json');
     expect(put.json()).toEqual({ issue: { parent_issue_id: 1 } });
     expect(left()).toBe(0);
+  }, 60_000);
+});
+
+describe('flow calibrate: a body id linked to the very instance the path names, refused: another instance', () => {
+  it('account_id under /accounts/{{account.id}}/transfers: {{account.id}} is tried first (a transfer to itself, refused), then {{account[-2].id}}', async () => {
+    const accounts = new Set<number>();
+    let next = 0;
+    const bank = await startServer({
+      '*': (req, res) => {
+        if (req.method === 'POST' && req.path === '/accounts') {
+          accounts.add(++next);
+          return json(res, 201, { id: next });
+        }
+        const one = /^\/accounts\/(\d+)(\/transfers)?$/.exec(req.path);
+        const id = Number(one?.[1]);
+        if (!one || !accounts.has(id)) return json(res, 404, { message: 'Not found' });
+        if (req.method === 'DELETE' && !one[2]) return void (accounts.delete(id), res.writeHead(204).end());
+        if (req.method !== 'POST' || !one[2]) return json(res, 404, { message: 'Not found' });
+        const to = Number((req.json() as { account_id?: unknown }).account_id);
+        if (!accounts.has(to)) return json(res, 404, { message: 'Not found' });
+        if (to === id) return json(res, 422, { message: 'A transfer goes elsewhere' });
+        json(res, 201, { id: 1 });
+      },
+    });
+    try {
+      const dir = await writeProject({
+        'flow.yaml': 'version: 1\nname: bank\nimports: [environments/*.yaml, resources/*.yaml]\n',
+        'environments/local.yaml': 'name: local\nvariables:\n  baseUrl: <SET_VIA_--var>\n',
+        'resources/accounts.yaml': [
+          'name: account',
+          'operations:',
+          '  create: { method: POST, path: /accounts, body: { owner: o }, expect_status: 201, extract: { id: $.data.id } }',
+          '  delete: { method: DELETE, path: "/accounts/{{account.id}}", expect_status: 204 }',
+          '',
+        ].join('\n'),
+        'resources/transfers.yaml':
+          'name: transfer\noperations:\n  create: { method: POST, path: "/accounts/{{account.id}}/transfers", body: { account_id: 99, amount: 5 }, expect_status: 201 }\n',
+      });
+      const rec = recordedIO({ cwd: dir, env: {} });
+      await main(['calibrate', 'transfer.create', '--writes', '--destructive', '--apply', '--var', `baseUrl=${bank.url}`], rec.io);
+      expect(rec.out()).toContain('add `body.account_id: "{{account[-2].id}}"`');
+      expect(rec.out()).toMatch(
+        /names nothing this run made; then 422: `account_id` as \{\{account\.id\}\} is the account its path names: another account of this run's own; then 201/,
+      );
+      expect(rec.out()).toContain('## Open questions\n\nNone.');
+      expect(await readFile(path.join(dir, 'resources/transfers.yaml'), 'utf8')).toContain('account_id: "{{account[-2].id}}"');
+      expect(accounts.size).toBe(0);
+    } finally {
+      await bank.close();
+    }
   }, 60_000);
 });
