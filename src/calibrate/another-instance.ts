@@ -7,12 +7,18 @@
 // which the path reads; the run makes it: docs/format.md#run-more-instances), and the same value
 // in the DELETE that removes the relation (`…/dependencies/{{env.parent}}`). Proposed only once a
 // try with it is accepted (diagnose.ts).
+// The same need by id, where the answer quotes nothing (`{"errors": ["Related issue cannot be
+// blank"]}`): a body id field named after the resource the path names with more words
+// (`issue_to_id`, `parent_issue_id`, `to_account_id` under `/issues/{{issue.id}}/…`) names
+// another one of it; the path's own would be the same value, which such a server refuses.
 import { buildGraph, parseTemplate, writeTarget } from '../graph/index.js';
-import { isPlainObject, SET_VIA_VAR, type Operation, type Project } from '../project/index.js';
+import { isPlainObject, SET_VIA_VAR, snake, type Operation, type Project, type TemplateValue } from '../project/index.js';
 import type { Edit } from './types.js';
 
 /** The statuses a server refuses a missing instance with: 400, 403 (Unleash), 404, 422. */
 const REFUSALS = new Set([400, 403, 404, 422]);
+/** `issue_to_id`, `parentIssueId`, `to_account_ids`, `parent_feature_name`: the words, and what of the resource it holds. */
+const ID_FIELD = /^(.+?)(Ids|_ids|Id|_id|Names|_names|Name|_name)$/;
 /** Body fields looked at: the body is untrusted. */
 const MAX_FIELDS = 20;
 
@@ -27,17 +33,38 @@ export interface AnotherInstance {
 
 /**
  * The body field whose literal the answer quotes as a missing instance of a resource the path
- * names (`{{feature.name}}`, and the answer says "feature" beside the value), when a create of
- * that resource extracts the field the path reads: tried as the instance before the newest.
+ * names (`{{feature.name}}`, and the answer says "feature" beside the value), else one named
+ * after that resource with more words (`issue_to_id`), when a create of that resource extracts
+ * the field the path reads: tried as the instance before the newest.
  */
 export function anotherInstance(project: Project, op: Operation, status: number, excerpt: string, edited: ReadonlySet<string>): AnotherInstance | undefined {
-  if (!REFUSALS.has(status) || !excerpt || !isPlainObject(op.body)) return undefined;
+  if (!(REFUSALS.has(status) || status >= 500) || !isPlainObject(op.body)) return undefined;
   const named = pathResources(project, op);
   if (!named.length) return undefined;
   const top = Object.entries(op.body);
   const [wrapper, inner] = top.length === 1 && isPlainObject(top[0][1]) ? top[0] : [];
-  const fields = wrapper !== undefined && isPlainObject(inner) ? Object.entries(inner).map(([k, v]) => [`${wrapper}.${k}`, v] as const) : top;
-  for (const [field, value] of fields.slice(0, MAX_FIELDS)) {
+  const all = wrapper !== undefined && isPlainObject(inner) ? Object.entries(inner).map(([k, v]) => [`${wrapper}.${k}`, v] as const) : top;
+  const fields = all.slice(0, MAX_FIELDS);
+  return (
+    (REFUSALS.has(status) && excerpt ? quotedAsMissing(project, op, status, excerpt, edited, named, fields) : undefined) ??
+    namedAfterPath(project, op, status, edited, named, fields)
+  );
+}
+
+type Fields = ReadonlyArray<readonly [string, TemplateValue]>;
+type Named = Array<{ resource: string; field: string }>;
+
+/** The literal the answer quotes beside the name of a resource the path names. */
+function quotedAsMissing(
+  project: Project,
+  op: Operation,
+  status: number,
+  excerpt: string,
+  edited: ReadonlySet<string>,
+  named: Named,
+  fields: Fields,
+): AnotherInstance | undefined {
+  for (const [field, value] of fields) {
     if (typeof value !== 'string' || !value || value.includes('{{') || edited.has(`${op.id} body ${field}`)) continue;
     const quoted = `(^|[^\\w-])${escape(value)}(?![\\w-])`;
     if (!new RegExp(quoted).test(excerpt)) continue;
@@ -54,6 +81,70 @@ export function anotherInstance(project: Project, op: Operation, status: number,
     };
   }
   return undefined;
+}
+
+/**
+ * A literal id (a number, a string, a list of them) in a field named after a resource the path
+ * names, with more words than the resource's own (`issue_to_id` beside `{{issue.id}}`): the
+ * field's bare name (`issue_id`) is the link to the path's own (body-links.ts); these name
+ * another of it. Whatever the answer says: a try proves it.
+ */
+function namedAfterPath(
+  project: Project,
+  op: Operation,
+  status: number,
+  edited: ReadonlySet<string>,
+  named: Named,
+  fields: Fields,
+): AnotherInstance | undefined {
+  for (const [field, value] of fields) {
+    const items = Array.isArray(value) ? value : [value];
+    const literal = items.length > 0 && items.every((v) => typeof v === 'number' || (typeof v === 'string' && v !== '' && !v.includes('{{')));
+    if (!literal || edited.has(`${op.id} body ${field}`)) continue;
+    const m = ID_FIELD.exec(field.split('.').at(-1)!);
+    if (!m) continue;
+    const words = snake(m[1]).split('_');
+    const holds = /name/i.test(m[2]) ? 'name' : 'id';
+    const ref = named.find((r) => r.field === holds && hasRun(words, r.resource.split('_')) && createsField(project, r.resource, r.field));
+    if (!ref) continue;
+    const to = `{{${ref.resource}[-2].${ref.field}}}`;
+    return {
+      edit: { kind: 'body_field', operation: op.id, field, value: Array.isArray(value) ? [to] : to },
+      removals: removals(project, op, to, edited),
+      why: `answered ${status} to \`${field}\` (${JSON.stringify(value)}), named after the ${ref.resource} its path names with {{${ref.resource}.${ref.field}}}, which would be the same ${ref.resource}: another ${ref.resource} of this run's own`,
+      what: `with ${field}: ${to}`,
+    };
+  }
+  return undefined;
+}
+
+/**
+ * Of a search's edits that were not accepted, a body field it linked to the very instance the
+ * path names (`account_id: "{{account.id}}"` under `/accounts/{{account.id}}/transfers`): the
+ * same value twice, which a server refuses as it does its own example. Tried as another.
+ */
+export function anotherThanOwn(project: Project, op: Operation, steps: readonly Edit[], edited: ReadonlySet<string>): AnotherInstance | undefined {
+  for (const e of steps) {
+    if (e.kind !== 'body_field' || e.operation !== op.id) continue;
+    const value = Array.isArray(e.value) && e.value.length === 1 ? e.value[0] : e.value;
+    const ref = pathResources(project, op).find((r) => value === `{{${r.resource}.${r.field}}}` && createsField(project, r.resource, r.field));
+    if (!ref) continue;
+    const to = `{{${ref.resource}[-2].${ref.field}}}`;
+    return {
+      edit: { ...e, value: Array.isArray(e.value) ? [to] : to },
+      removals: removals(project, op, to, edited),
+      why: `\`${e.field}\` as {{${ref.resource}.${ref.field}}} is the ${ref.resource} its path names: another ${ref.resource} of this run's own`,
+      what: `with ${e.field}: ${to}`,
+    };
+  }
+  return undefined;
+}
+
+/** Whether `words` hold `run` in a row, with at least one word more (`issue_to` holds `issue`; `issue` does not). */
+function hasRun(words: string[], run: string[]): boolean {
+  if (words.length <= run.length) return false;
+  for (let i = 0; i + run.length <= words.length; i++) if (run.every((w, j) => words[i + j] === w)) return true;
+  return false;
 }
 
 /** The resources the path names by a field (`{{feature.name}}`), not by an index. */

@@ -12,7 +12,7 @@ import { idDiagnosis, unproducedId } from './links.js';
 import { answerMessage, loginQuestion, requestRefusal } from './login.js';
 import { fieldOf, otherHeaderForm, targetOf, withEdits } from './model.js';
 import { asOtherActor, type OtherActorContext } from './other-actor.js';
-import { anotherInstance } from './another-instance.js';
+import { anotherInstance, anotherThanOwn, type AnotherInstance } from './another-instance.js';
 import { accepted, ownHeaders, searchAccepted, statusOf, type Search } from './repair.js';
 import { fieldName, onePlace, SECRET_PLACE } from './search.js';
 import type { Edit, Observed, OpenQuestion, Proposal } from './types.js';
@@ -87,7 +87,9 @@ export async function diagnose(result: OperationResult, ctx: DiagnoseContext): P
     // a write's body may name what does not exist (a foreign key): the search's links, only once accepted
     const found = sendsBody(op) ? await searchAccepted(ctx, op.id, [], [], result) : undefined;
     if (found?.ok) proposeFound(found);
-    else if (!(await otherActor(actual))) ask(`the server failed (${actual}); a 5xx proves nothing about the description`);
+    else if ((found && (await notOwn(found))) || (await anotherOne(actual))) {
+      // the body's id was another instance of the path's resource
+    } else if (!(await otherActor(actual))) ask(`the server failed (${actual}); a 5xx proves nothing about the description`);
   } else if (!sameClass && (await anotherOne(actual))) {
     // the body's literal was a missing instance of the path's resource: another of the run's own
   } else if (actual === 403 && op.actor && !sameClass && unproducedId(ctx.project, op.id)) {
@@ -119,6 +121,7 @@ export async function diagnose(result: OperationResult, ctx: DiagnoseContext): P
   async function repair(status: number) {
     const found = await searchAccepted(ctx, op.id, [], [], result);
     if (found.ok) return proposeFound(found);
+    if (await notOwn(found)) return;
     const last = found.last ?? result;
     const lastStatus = statusOf(last) ?? status;
     const tried = found.said.length ? ` (tried: ${found.said.join('; ')}; last answer ${lastStatus})` : '';
@@ -211,11 +214,28 @@ export async function diagnose(result: OperationResult, ctx: DiagnoseContext): P
    */
   async function anotherOne(status: number): Promise<boolean> {
     const found = anotherInstance(ctx.project, op, status, observed.excerpt ?? '', ctx.edited);
+    return found !== undefined && (await tryAnother(found, []));
+  }
+
+  /** A search not accepted that linked a body field to the instance its path names: another one instead. */
+  async function notOwn(search: Search): Promise<boolean> {
+    const found = anotherThanOwn(ctx.project, op, search.steps, ctx.edited);
     if (!found) return false;
-    const model = withEdits(ctx.project, [...ctx.pending, found.edit]);
+    // what the search added after the link answered to the same value: not tried with it
+    const steps = search.steps.slice(
+      0,
+      search.steps.findIndex((e) => targetOf(e) === targetOf(found.edit)),
+    );
+    const last = search.last && statusOf(search.last);
+    return tryAnother({ ...found, why: `${search.said.join('; ')}${last ? `; then ${last}` : ''}: ${found.why}` }, steps);
+  }
+
+  /** The edit (with the search's other `steps`) tried, proposed once accepted; then the DELETEs of what it made. */
+  async function tryAnother(found: AnotherInstance, steps: Edit[]): Promise<boolean> {
+    const model = withEdits(ctx.project, [...ctx.pending, ...steps, found.edit]);
     const tried = await ctx.tryRun(model, op.id, `try ${op.id} ${found.what}`);
     if (!accepted(tried)) return false;
-    propose(found.edit, `${found.why}; then ${statusOf(tried) ?? 'passed'}`);
+    for (const e of [...steps, found.edit]) propose(e, `${found.why}; then ${statusOf(tried) ?? 'passed'}`);
     for (const removal of found.removals) {
       const what = `with ${removal.edits.map((e) => (e.kind === 'path_ref' ? e.to : e.kind === 'depends_on' ? `after ${e.to}` : '')).join(', ')}`;
       const withRemoval = withEdits(model, removal.edits);

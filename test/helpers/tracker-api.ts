@@ -6,7 +6,11 @@
 // blank"]}`, a full sentence that names the field as people read it (`activity_id` is
 // "Activity"); a PUT and a DELETE answer 204 with no body; paths end with `.json`; an id is
 // the largest in use plus one, so a deleted one comes back (its `created_on` tells them apart);
-// deleting a project deletes its issues and their time entries.
+// deleting a project deletes its issues and their time entries. Relations between two issues
+// (`POST /issues/1/relations.json` with `{"relation": {"issue_to_id": 2}}`; `/relations/1.json`):
+// a missing other issue is "Related issue cannot be blank", the issue itself "Related issue is
+// invalid"; a sub-task's `parent_issue_id` that names no other issue "Parent task is invalid".
+// Deleting an issue deletes its relations and its sub-tasks.
 import type { ServerResponse } from 'node:http';
 import { json, startServer, type RecordedRequest, type TestServer } from './http-server.js';
 
@@ -30,12 +34,16 @@ export interface TrackerApi extends TestServer {
   projects: Map<number, Row>;
   issues: Map<number, Row>;
   entries: Map<number, Row>;
+  relations: Map<number, Row>;
 }
+
+const RELATION_TYPES = ['relates', 'duplicates', 'blocks', 'precedes', 'copied_to'];
 
 export async function startTrackerApi(): Promise<TrackerApi> {
   const projects = new Map<number, Row>();
   const issues = new Map<number, Row>();
   const entries = new Map<number, Row>();
+  const relations = new Map<number, Row>();
   let clock = 0;
   const wrapped = (req: RecordedRequest, key: string): Record<string, unknown> => {
     const b = req.json() as Record<string, unknown> | undefined;
@@ -47,13 +55,34 @@ export async function startTrackerApi(): Promise<TrackerApi> {
     for (const i of [...issues.values()].filter((x) => x.project_id === id)) removeIssue(i.id);
   };
   const removeIssue = (id: number) => {
-    issues.delete(id);
+    if (!issues.delete(id)) return;
     for (const e of [...entries.values()].filter((x) => x.issue_id === id)) entries.delete(e.id);
+    for (const r of [...relations.values()].filter((x) => x.issue_id === id || x.issue_to_id === id)) relations.delete(r.id);
+    for (const child of [...issues.values()].filter((x) => x.parent_issue_id === id)) removeIssue(child.id);
+  };
+  /** Redmine's check of a sub-task's parent: another issue that exists. */
+  const parentErrors = (b: Record<string, unknown>, self?: number): string[] =>
+    blank(b.parent_issue_id) || (issues.has(Number(b.parent_issue_id)) && Number(b.parent_issue_id) !== self) ? [] : ['Parent task is invalid'];
+  const relate = (issue: Row, req: RecordedRequest, res: ServerResponse) => {
+    const b = wrapped(req, 'relation');
+    const to = Number(b.issue_to_id);
+    const errors: string[] = [];
+    if (!issues.has(to)) errors.push('Related issue cannot be blank');
+    else if (to === issue.id) errors.push('Related issue is invalid');
+    else if ([...relations.values()].some((r) => (r.issue_id === issue.id && r.issue_to_id === to) || (r.issue_id === to && r.issue_to_id === issue.id)))
+      errors.push('Related issue has already been taken');
+    const type = typeof b.relation_type === 'string' ? b.relation_type : 'relates';
+    if (!RELATION_TYPES.includes(type)) errors.push('Relation type is not included in the list');
+    if (errors.length) return json(res, 422, { errors });
+    const row: Row = { id: nextId(relations), issue_id: issue.id, issue_to_id: to, relation_type: type, delay: null };
+    relations.set(row.id, row);
+    json(res, 201, { relation: row });
   };
   const collections: Record<string, { rows: Map<number, Row>; key: string; remove: (id: number) => void; adminDeletes: boolean }> = {
     projects: { rows: projects, key: 'project', remove: removeProject, adminDeletes: true },
     issues: { rows: issues, key: 'issue', remove: removeIssue, adminDeletes: true },
     time_entries: { rows: entries, key: 'time_entry', remove: (id) => entries.delete(id), adminDeletes: false },
+    relations: { rows: relations, key: 'relation', remove: (id) => relations.delete(id), adminDeletes: false },
   };
   const create = (name: string, req: RecordedRequest, admin: boolean, res: ServerResponse) => {
     const b = wrapped(req, collections[name].key);
@@ -67,6 +96,7 @@ export async function startTrackerApi(): Promise<TrackerApi> {
     } else if (name === 'issues') {
       if (!projects.has(Number(b.project_id))) errors.push('Project cannot be blank');
       if (blank(b.subject)) errors.push('Subject cannot be blank');
+      errors.push(...parentErrors(b));
     } else {
       if (!issues.has(Number(b.issue_id))) errors.push('Issue cannot be blank');
       if (!ACTIVITIES.some((a) => a.id === Number(b.activity_id))) errors.push('Activity cannot be blank');
@@ -92,13 +122,24 @@ export async function startTrackerApi(): Promise<TrackerApi> {
       const list = /^\/(projects|issues|time_entries)\.json$/.exec(req.path);
       if (list && req.method === 'POST') return create(list[1], req, admin, res);
       if (list && req.method === 'GET') return json(res, 200, { [list[1]]: [...collections[list[1]].rows.values()] });
-      const one = /^\/(projects|issues|time_entries)\/(\d+)\.json$/.exec(req.path);
+      const related = /^\/issues\/(\d+)\/relations\.json$/.exec(req.path);
+      if (related) {
+        const issue = issues.get(Number(related[1]));
+        if (!issue) return empty(res, 404);
+        if (req.method === 'POST') return relate(issue, req, res);
+        return json(res, 200, { relations: [...relations.values()].filter((r) => r.issue_id === issue.id || r.issue_to_id === issue.id) });
+      }
+      const one = /^\/(projects|issues|time_entries|relations)\/(\d+)\.json$/.exec(req.path);
       const c = one ? collections[one[1]] : undefined;
       const row = c?.rows.get(Number(one![2]));
       if (!c || !row) return empty(res, 404);
       if (req.method === 'GET') return json(res, 200, { [c.key]: row });
       if (req.method === 'PUT') {
-        Object.assign(row, wrapped(req, c.key), { id: row.id });
+        const b = wrapped(req, c.key);
+        const errors = c.rows === issues ? parentErrors(b, row.id) : [];
+        if (errors.length) return json(res, 422, { errors });
+        Object.assign(row, b, { id: row.id });
+        if (!blank(row.parent_issue_id)) row.parent_issue_id = Number(row.parent_issue_id);
         return void res.writeHead(204).end();
       }
       if (req.method === 'DELETE') {
@@ -109,5 +150,5 @@ export async function startTrackerApi(): Promise<TrackerApi> {
       return empty(res, 404);
     },
   });
-  return Object.assign(srv, { projects, issues, entries });
+  return Object.assign(srv, { projects, issues, entries, relations });
 }
