@@ -58,19 +58,19 @@ describe('flow import', () => {
     cleanups.push(cleanup);
     const a = io();
     expect(await main(['import', 'petstore-links.oas30.yaml', '--out', path.join(dir, 'p')], a)).toBe(0);
-    expect(a.err).toContain('flow import: kept petstore-links.oas30.yaml as openapi.yaml in the project');
+    expect(a.err).toContain('flow import: petstore-links.oas30.yaml is kept in the project as openapi.yaml: calibrate and explore read it');
     const original = await readFile(path.join(FIXTURES, 'petstore-links.oas30.yaml'), 'utf8');
     expect(await readFile(path.join(dir, 'p', 'openapi.yaml'), 'utf8')).toBe(original);
     // into a project whose description file differs: that one stays
     await writeFile(path.join(dir, 'p', 'openapi.yaml'), "openapi: 3.0.3\n# the user's own\n");
     const b = io();
     await main(['import', 'petstore-links.oas30.yaml', '--into', path.join(dir, 'p')], b);
-    expect(b.err).toContain('kept: openapi.yaml (the project');
+    expect(b.err).toContain("kept: openapi.yaml (the project's own description file");
     expect(await readFile(path.join(dir, 'p', 'openapi.yaml'), 'utf8')).toBe("openapi: 3.0.3\n# the user's own\n");
     // a Postman collection is no description to keep
     const c = io();
     expect(await main(['import', 'shop.postman_collection.json', '--out', path.join(dir, 'q')], c)).toBe(0);
-    expect(c.err).not.toContain('kept');
+    expect(c.err).not.toContain('is kept');
     await expect(readFile(path.join(dir, 'q', 'openapi.json'), 'utf8')).rejects.toThrow(/ENOENT/);
   });
   it('--from overrides detection', async () => {

@@ -104,7 +104,7 @@ describe('import --into and --out', () => {
     const rec = capturingIO({ cwd: dir });
     expect(await main(['import', api, '--out', 'p'], rec)).toBe(0);
     expect((await readdir(path.join(dir, 'p'))).sort()).toEqual(
-      ['actors', 'environments', 'flow.yaml', 'resources'].filter((n) => existsSync(path.join(dir, 'p', n))),
+      ['actors', 'environments', 'flow.yaml', 'openapi.json', 'resources'].filter((n) => existsSync(path.join(dir, 'p', n))),
     );
     expect((await readdir(dir)).sort()).toEqual(['api.json', 'p']);
   });

@@ -10,6 +10,7 @@ import {
   importApi,
   importInto,
   keepDescription,
+  keptName,
   type ImportResult,
   INPUT_FORMATS,
   type InputFormat,
@@ -152,23 +153,26 @@ async function runImport(inputs: string[], values: Values, from: InputFormat | u
   const result = await importApi(inputs, { from, name: values.name, environment: values.env, cwd: io.cwd, progress });
   if (shown && io.isTTY) io.stderr('\r\x1b[K');
   const dir = path.resolve(io.cwd, (values.out ?? values.into)!);
+  // the one OpenAPI input is kept in the project: calibrate and explore read it when no --openapi is given
+  const d = result.description;
+  let kept: { written: string } | { kept: string } | undefined;
   if (values.into) {
     const report = await importInto(result.files, dir);
     io.stderr(`flow import: into ${dir}: ${report.created.length} files created, ${report.edited.length} edited, ${report.added.length} additions\n`);
     for (const k of report.kept) io.stderr(`  kept: ${k}\n`);
+    kept = d && keepDescription(dir, d);
   } else {
-    const written = await writeProject(result.files, dir);
+    // assembled aside with the rest, and moved into place with it
+    const written = await writeProject(result.files, dir, d ? [{ path: keptName(d), text: d.text }] : []);
     io.stderr(`flow import: wrote ${written.length} files to ${dir}\n`);
+    kept = d && { written: keptName(d) };
   }
-  if (result.description) {
-    // calibrate and explore read it there when no --openapi is given
-    const kept = keepDescription(dir, result.description);
+  if (kept)
     io.stderr(
       'written' in kept
-        ? `flow import: kept ${result.description.input} as ${kept.written} in the project (calibrate and explore read it when no --openapi is given)\n`
-        : `  kept: ${kept.kept} (the project's description file; ${result.description.input} not copied over it)\n`,
+        ? `flow import: ${d.input} is kept in the project as ${kept.written}: calibrate and explore read it when no --openapi is given\n`
+        : `  kept: ${kept.kept} (the project's own description file; ${d.input} not copied over it)\n`,
     );
-  }
   if (values.plan) {
     const failed = await writeNamedFile('import', io, values.plan, result.plan);
     if (failed !== undefined) return failed;

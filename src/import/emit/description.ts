@@ -17,7 +17,7 @@ export interface KeptDescription {
 }
 
 /** The project file a description is kept as: JSON as `openapi.json`, else `openapi.yaml`. */
-function keptName(d: KeptDescription): string {
+export function keptName(d: KeptDescription): string {
   return /\.json$/i.test(d.input) || /^\s*\{/.test(d.text) ? DESCRIPTION_FILES[0] : DESCRIPTION_FILES[1];
 }
 
