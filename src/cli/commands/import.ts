@@ -167,7 +167,7 @@ async function runImport(inputs: string[], values: Values, from: InputFormat | u
     io.stderr(`flow import: wrote ${written.length} files to ${dir}\n`);
     kept = d && { written: keptName(d) };
   }
-  if (kept)
+  if (kept && d)
     io.stderr(
       'written' in kept
         ? `flow import: ${d.input} is kept in the project as ${kept.written}: calibrate and explore read it when no --openapi is given\n`
