@@ -1,6 +1,7 @@
 // Where each placeholder's value comes from, in order of strength of the grounding:
 // an OpenAPI link, a collection script that stores a response field, a value seen in traffic,
-// the one credential the collection's create issues (`{token}` under `/api-tokens`: `secret`),
+// the one credential the collection's create issues (`{token}` under `/api-tokens`: `secret`;
+// under `/invite` in a read, when a create's answer ties the word to it: issued.ts),
 // the path itself (`/pets/{petId}` names a pet, and the operation creating pets returns `id`;
 // docs/format.md#r2's own example), the value the create sends when its answer has none
 // (sent-ids.ts), a field of that exact name that one other resource extracts, and else a
