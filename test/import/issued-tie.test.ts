@@ -121,10 +121,14 @@ describe('the import: a credential under another word, tied by the create’s ow
     expect(validate._provenance).toMatchObject({
       evidence: {
         'path.token': expect.stringMatching(
-          /^\{token\} of GET \/invite\/\{token\}\/validate is a credential named right under \/invite; invite_link\.create \(POST \/api\/invite-links\) issues one credential in its answer, secret, and its answer's url example "https:\/\/example\.com\/app\/new-user\?invite=a3c84b25409ea8ca1782ef17f94a42fc" carries it as the value of its query key invite \(api\.json #\/paths\/~1api~1invite-links\/post\/responses\/201; secret example "a3c84b25409ea8ca1782ef17f94a42fc"\)$/,
+          /^\{token\} of GET \/invite\/\{token\}\/validate is a credential named right under \/invite; invite_link\.create \(POST \/api\/invite-links\) issues one credential in its answer, secret, and its answer's url example "https:\/\/example\.com\/app\/new-user\?invite=<secret>" carries that field's example as the value of its query key invite \(api\.json #\/paths\/~1api~1invite-links\/post\/responses\/201\)$/,
         ),
       },
     });
+  });
+
+  it('quotes no credential: the secret’s example is named, not shown', () => {
+    expect(JSON.stringify(result.files.map((f) => f.doc.toJS()))).not.toContain(EX);
   });
 
   it('as a path segment: /accept/<example>', () => {

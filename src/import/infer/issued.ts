@@ -45,7 +45,11 @@ export function issuedFor(endpoints: Endpoint[], e: Endpoint, name: string, inde
     const found = issuedField(create);
     const tie = found && tieOf(create, found, word);
     if (!found || !tie) continue;
-    const why = `{${name}} of ${e.ops[0].key} is a credential named right under /${word}; ${endpointId(create)} (${create.ops[0].key}) issues one credential in its answer, ${fieldText(found.path)}, and its answer's ${fieldText(tie.path)} example ${JSON.stringify(tie.example)} carries it as the value of ${tie.how} (${tie.evidence.file} ${tie.evidence.at}; ${fieldText(found.path)} example ${JSON.stringify(found.example)})`;
+    // the credential's value is never quoted (from traffic it is a live one): its place is named
+    const secret = String(found.example);
+    let shown = String(tie.example);
+    for (const form of [secret, encodeURIComponent(secret)]) shown = shown.split(form).join(`<${fieldText(found.path)}>`);
+    const why = `{${name}} of ${e.ops[0].key} is a credential named right under /${word}; ${endpointId(create)} (${create.ops[0].key}) issues one credential in its answer, ${fieldText(found.path)}, and its answer's ${fieldText(tie.path)} example ${JSON.stringify(shown)} carries that field's example as the value of ${tie.how} (${tie.evidence.file} ${tie.evidence.at})`;
     tied.push({ create, field: found, why, readsOnly: true });
   }
   // two creates whose answers tie the word: which one the path takes, nothing says
