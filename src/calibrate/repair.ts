@@ -8,6 +8,7 @@ import { A_DAY_AHEAD, bodyFieldsNamed, exampleFields, requiredBody, sendsBody, s
 import { bodyLinks, namedReference, resourceRef } from './body-links.js';
 import { namedFields } from './error-fields.js';
 import { linkEdits, unproducedId } from './links.js';
+import { producerDates } from './producer-dates.js';
 import { fieldOf, otherHeaderForm, targetOf, withEdits } from './model.js';
 import { missingQuery, type QueryCandidate } from './query.js';
 import type { DeclaredQuery, Edit } from './types.js';
@@ -147,7 +148,10 @@ async function nextStep(ctx: SearchContext, model: Project, operation: string, l
     if (fresh.some((e) => e.kind === 'path_ref')) return { edits: fresh, why: why.join('; '), what: 'with the produced id(s)' };
     return sendsBody(op) && status === 404 ? linkedBody(ctx, model, op, status) : undefined;
   }
-  // a body only where the method sends one: a GET's named field is a parameter, a question
+  // a body only where the method sends one: a GET's named field is a parameter, a question;
+  // a refused GET of what a create made with an expiry that has passed: that date moved ahead
+  const moved = !sendsBody(op) && (status === 400 || status === 422) ? producerDates(model, op, status, ctx.edited) : undefined;
+  if (moved) return moved;
   if (!sendsBody(op)) return !queried && queries.length && !namedFields(excerpt).length ? queryStep(ctx, model, op, status!, queries) : undefined;
   if (status === 415 && op.body === undefined) {
     const value = requiredBody(op, ctx.fieldSchema);

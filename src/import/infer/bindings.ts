@@ -1,6 +1,7 @@
 // Where each placeholder's value comes from, in order of strength of the grounding:
 // an OpenAPI link, a collection script that stores a response field, a value seen in traffic,
-// the one credential the collection's create issues (`{token}` under `/api-tokens`: `secret`),
+// the one credential the collection's create issues (`{token}` under `/api-tokens`: `secret`;
+// under `/invite` in a read, when a create's answer ties the word to it: issued.ts),
 // the path itself (`/pets/{petId}` names a pet, and the operation creating pets returns `id`;
 // docs/format.md#r2's own example), the value the create sends when its answer has none
 // (sent-ids.ts), a field of that exact name that one other resource extracts, and else a
@@ -11,8 +12,9 @@ import type { InferContext } from './context.js';
 import type { DraftOperation } from './draft.js';
 import { endpointId, type Endpoint } from './endpoints.js';
 import type { Extractions } from './extractions.js';
-import { findIdField, issuedField } from './id-fields.js';
-import { isCredentialName, namesIssuedCredential, singular, snake } from './names.js';
+import { findIdField } from './id-fields.js';
+import { issuedFor } from './issued.js';
+import { isCredentialName, singular, snake } from './names.js';
 import { isVarSegment, segmentText, shapeOf, type PathPart } from './paths.js';
 import { exampleOf, fieldsNamed, refText, type SentId } from './sent-ids.js';
 import { drawnValue, type KeyedCreate } from './keyed.js';
@@ -23,6 +25,8 @@ export interface Bound {
   /** the text to put in the YAML: `{{pet.id}}`, `{{env.x}}`, `{{secret.X}}`, or a literal */
   ref: string;
   why: string;
+  /** bound for reads only: a write at the same place resolves its own (issued.ts) */
+  readsOnly?: boolean;
 }
 
 type VarPart = Extract<PathPart, { kind: 'var' }>;
@@ -68,10 +72,10 @@ export class Resolver {
   pathParam(e: Endpoint, part: VarPart, index: number): Bound {
     const key = `${shapeOf(e.segments.slice(0, index + 1))}#${part.name}`;
     const done = this.inherited.get(key);
-    if (done) return done;
+    if (done && !done.readsOnly) return done;
     const bound = this.resolveParam(e, part, index);
     // Longer paths under the same prefix reuse the binding (`/repos/{owner}/{slug}/pulls`).
-    if (!bound.ref.startsWith('{{env.')) this.inherited.set(key, bound);
+    if (!bound.ref.startsWith('{{env.') && !bound.readsOnly) this.inherited.set(key, bound);
     return bound;
   }
 
@@ -164,21 +168,13 @@ export class Resolver {
 
   /**
    * `{token}` in `/api-tokens/{token}`, when the create on `/api-tokens` answers one credential
-   * (`secret`): the item is named by what its create issued. The run's own instance, and the
-   * runner hides the value in every output as it hides any credential an answer holds.
+   * (`secret`), or in a read of `/invite/{token}` when a create's answer ties `invite` to it
+   * (issued.ts): the run's own instance, and the runner hides the value in every output as it
+   * hides any credential an answer holds.
    */
   private fromIssued(e: Endpoint, name: string, index: number): Bound | undefined {
-    const word = index > 0 ? segmentText(e.segments[index - 1]) : undefined;
-    if (!word || !namesIssuedCredential(name) || !isVarSegment(e.segments[index])) return undefined;
-    const collection = shapeOf(e.segments.slice(0, index)).replace(/\/+$/, '');
-    for (const create of this.endpoints) {
-      if (!this.usable(create, e) || create.method !== 'POST' || shapeOf(create.segments).replace(/\/+$/, '') !== collection) continue;
-      const found = issuedField(create);
-      if (!found) continue;
-      const why = `{${name}} of ${e.ops[0].key} is a credential named right under /${word}; ${endpointId(create)} (${create.ops[0].key}), the create of that collection, issues one credential in its answer, ${fieldText(found.path)} (${found.evidence.file} ${found.evidence.at})`;
-      return { ref: this.extractions.ref(create, found.path, why), why };
-    }
-    return undefined;
+    const found = issuedFor(this.endpoints, e, name, index, (p) => this.usable(p, e));
+    return found && { ref: this.extractions.ref(found.create, found.field.path, found.why), why: found.why, readsOnly: found.readsOnly };
   }
 
   private fromPath(e: Endpoint, name: string, index: number): Bound | undefined {
