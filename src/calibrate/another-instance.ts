@@ -11,8 +11,9 @@
 // blank"]}`): a body id field named after the resource the path names with more words
 // (`issue_to_id`, `parent_issue_id`, `to_account_id` under `/issues/{{issue.id}}/…`) names
 // another one of it; the path's own would be the same value, which such a server refuses.
-import { buildGraph, parseTemplate, writeTarget } from '../graph/index.js';
+import { buildGraph, parseTemplate, pathOnly, writeTarget, type ProjectGraph } from '../graph/index.js';
 import { isPlainObject, SET_VIA_VAR, snake, type Operation, type Project, type TemplateValue } from '../project/index.js';
+import { escape } from './error-fields.js';
 import type { Edit } from './types.js';
 
 /** The statuses a server refuses a missing instance with: 400, 403 (Unleash), 404, 422. */
@@ -157,9 +158,13 @@ function pathResources(project: Project, op: Operation): Array<{ resource: strin
   return out;
 }
 
+/** Each model's graph, built once: every refused write asks of each field it names. */
+const graphs = new WeakMap<Project, ProjectGraph>();
+
 /** Whether a create of `resource` extracts `field`: the run can make another instance. */
 function createsField(project: Project, resource: string, field: string): boolean {
-  const graph = buildGraph(project);
+  let graph = graphs.get(project);
+  if (!graph) graphs.set(project, (graph = buildGraph(project)));
   return [...project.operations.values()].some(
     (o) => o.resource === resource && o.extract.some((x) => x.name === field) && writeTarget(graph, o).kind === 'create',
   );
@@ -194,12 +199,4 @@ function removals(project: Project, op: Operation, to: string, edited: ReadonlyS
 /** A variable no environment gives a value (`<SET_VIA_--var>`): a value the user chose is never replaced. */
 function unset(project: Project, name: string): boolean {
   return [...project.environments.values()].every((e) => e.variables[name] === undefined || e.variables[name] === SET_VIA_VAR);
-}
-
-function pathOnly(path: string): string {
-  return path.replace(/[?#].*$/, '').replace(/\/+$/, '');
-}
-
-function escape(text: string): string {
-  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }

@@ -144,6 +144,11 @@ export function pathname(path: string): string {
   return path.replace(/[?#].*$/, '');
 }
 
+/** A path template without its query, fragment and trailing slashes: `/items/{{item.id}}/?x=1` -> `/items/{{item.id}}`. */
+export function pathOnly(path: string): string {
+  return pathname(path).replace(/\/+$/, '');
+}
+
 const creatableOf = new WeakMap<ProjectGraph, Set<string>>();
 
 /** The resources the project has a create for (a run can own an instance of them). */

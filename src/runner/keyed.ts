@@ -16,7 +16,7 @@ import { renderContext, type RunContext, type Trace } from './context.js';
 import { requestOnce } from './request.js';
 import { decoded, envSegment, requestPath } from './origin-removal.js';
 import { targetOf } from './ownership.js';
-import { pathOnly } from './removals.js';
+import { pathOnly } from '../graph/index.js';
 import type { Instance } from './state.js';
 
 const MAKES = new Set(['PUT', 'POST']);

@@ -12,7 +12,7 @@ import { parseTemplate } from '../graph/index.js';
 import type { Operation } from '../project/index.js';
 import type { RunContext } from './context.js';
 import { decoded, envSegment, rendersTo, segments, unset } from './origin-removal.js';
-import { pathOnly } from './removals.js';
+import { pathOnly } from '../graph/index.js';
 import type { Instance } from './state.js';
 
 export interface EnvNamed {

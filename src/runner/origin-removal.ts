@@ -16,7 +16,7 @@ import type { FlowResponse } from '../http/index.js';
 import { formatExtension, hasTemplate, parseTemplate } from '../graph/index.js';
 import { renderContext, type RunContext } from './context.js';
 import { renderString } from '../runtime/index.js';
-import { pathOnly } from './removals.js';
+import { pathOnly } from '../graph/index.js';
 import type { Instance } from './state.js';
 
 export const ID_NAME = /(^|[_-])(id|ID)$|[a-z0-9]Id$/;

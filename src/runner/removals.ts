@@ -7,7 +7,7 @@
 // is still the instance. A DELETE under the instance
 // (`/items/{{item.id}}/tags`) removes something else, and is none of these.
 import type { Operation } from '../project/index.js';
-import { formatExtension } from '../graph/index.js';
+import { formatExtension, pathOnly } from '../graph/index.js';
 import type { RunContext } from './context.js';
 import { targetOf } from './ownership.js';
 import type { Instance } from './state.js';
@@ -32,11 +32,6 @@ export function removalsOf(ctx: RunContext, resource: string): Operation[] {
     byResource.set(resource, (chain = [...own, ...others]));
   }
   return chain;
-}
-
-/** A path template without its query, fragment and trailing slashes: `/items/{{item.id}}/?x=1` -> `/items/{{item.id}}`. */
-export function pathOnly(path: string): string {
-  return path.replace(/[?#].*$/, '').replace(/\/+$/, '');
 }
 
 /** The resource whose instance `op` removes: a DELETE whose path ends with that instance's reference. */
