@@ -128,7 +128,7 @@ export type { CheckFinding } from './check/index.js';
 export type { InputFormat, ObservedApi } from './observed.js';
 export { planFindings, readAnswer } from './check/answer.js';
 export { coverageLine, coverageOf } from './check/coverage.js';
-export { keepDescription, keptDescription, keptName } from './emit/description.js';
+export { descriptionFile, keepDescription, keptName } from './emit/description.js';
 export { checkView, formatFinding, viewOfDirectory, withScratchProject } from './check/index.js';
 export { newDoc } from './emit/files.js';
 export type { EmittedFile, EmittedKind } from './emit/files.js';

@@ -7,7 +7,7 @@ import { applyCalibration, calibrate, planCalibration, withTentativeValues, type
 import { bodyFieldSchema, queryParameters, readDescription } from '../../openapi/index.js';
 import { buildGraph } from '../../graph/index.js';
 import type { Project } from '../../project/index.js';
-import { keptDescription } from '../../import/index.js';
+import { descriptionFile } from '../../import/index.js';
 import { FlowError } from '../../errors.js';
 import { reportingWriteErrors, writeNamedFile } from '../write-failure.js';
 import { formatCalibration, formatCalibrationPlan } from '../format/calibration.js';
@@ -119,9 +119,8 @@ export default (async function calibrateCommand(argv: string[], io: CliIO): Prom
   // the schema the description gives a body field: the value proposed for a field a 400/422 names
   // comes from it; and the query parameters it declares, tried after a 400/422
   // without --openapi, the description flow import kept in the project
-  const kept = o.openapi === undefined ? keptDescription(project.dir) : undefined;
-  const described =
-    kept !== undefined ? { file: kept, kept: true } : o.openapi !== undefined ? { file: path.resolve(io.cwd, o.openapi), kept: false } : undefined;
+  const found = descriptionFile(o.openapi, project.dir);
+  const described = found && { ...found, file: path.resolve(io.cwd, found.file) };
   let fieldSchema: CalibrateOptions['fieldSchema'];
   let queryParams: CalibrateOptions['queryParams'];
   try {

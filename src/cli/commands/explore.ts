@@ -6,7 +6,7 @@ import { formatCleanup } from '../format/cleanup.js';
 import path from 'node:path';
 import { parseCommandArgs, usageError } from '../usage.js';
 import { loadContract } from '../../contract/index.js';
-import { keptDescription } from '../../import/index.js';
+import { descriptionFile } from '../../import/index.js';
 import { displayPath } from '../../project/index.js';
 import { ANSWER_CLASSES, explore, prepareReplays, requestSchema, writeReplay, type ExploreProgress, type ExploreResult } from '../../explore/index.js';
 import { createRedactor } from '../../redact/index.js';
@@ -129,12 +129,12 @@ export default (async function exploreCommand(argv: string[], io: CliIO): Promis
   if (typeof opened === 'number') return opened;
   const { project, graph } = opened;
   // without --openapi: the description flow import kept in the project
-  const description = o.openapi ?? keptDescription(project.dir);
-  if (description === undefined)
+  const source = descriptionFile(o.openapi, project.dir);
+  if (source === undefined)
     return usage('--openapi <file> is required (the project keeps no openapi.json from flow import): its request schemas are what is drawn from');
   let contract;
   try {
-    contract = await loadContract(description, 'fail', io.cwd);
+    contract = await loadContract(source.file, 'fail', io.cwd);
   } catch (err) {
     return usage(`--openapi: ${(err as { code?: string }).code ?? 'E_CONTRACT_LOAD'}: ${(err as Error).message}`);
   }
@@ -142,8 +142,8 @@ export default (async function exploreCommand(argv: string[], io: CliIO): Promis
   const lines = reporters.some((r) => r.name === 'default');
   const say = lines ? io.stdout : io.stderr;
   say(`flow explore: budget ${budget} s, seed ${seed}\n`);
-  if (o.openapi === undefined)
-    say(`flow explore: reading ${displayPath(description, io.cwd)}, the description the project keeps (flow import kept it; --openapi <file> reads another)\n`);
+  if (source.kept)
+    say(`flow explore: reading ${displayPath(source.file, io.cwd)}, the description the project keeps (flow import kept it; --openapi <file> reads another)\n`);
   const redactor = createRedactor(envSecretValues(io.env));
   const progress = wantsProgress(io.isTTY, io.env) ? progressWriter(io.stderr) : undefined;
   const startedAt = new Date();

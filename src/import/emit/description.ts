@@ -26,15 +26,24 @@ export function keptName(d: KeptDescription): string {
  * the project has a description file already: that one stays as it is.
  */
 export function keepDescription(dir: string, d: KeptDescription): { written: string } | { kept: string } {
-  const existing = DESCRIPTION_FILES.find((f) => existsSync(path.join(dir, f)));
+  const existing = keptFile(dir);
   if (existing) return { kept: existing };
   const name = keptName(d);
   writeProjectFile(dir, name, d.text);
   return { written: name };
 }
 
-/** The description kept in the project at `dir`, when there is one: its path. */
-export function keptDescription(dir: string): string | undefined {
-  const found = DESCRIPTION_FILES.find((f) => existsSync(path.join(dir, f)));
-  return found && path.join(dir, found);
+/** The project's description file at `dir`, when it has one: its name. */
+function keptFile(dir: string): string | undefined {
+  return DESCRIPTION_FILES.find((f) => existsSync(path.join(dir, f)));
+}
+
+/**
+ * The description a command reads: the file given (`--openapi`, as given), else the one kept in
+ * the project at `dir` (`kept`: say so); undefined when there is neither.
+ */
+export function descriptionFile(given: string | undefined, dir: string): { file: string; kept: boolean } | undefined {
+  if (given !== undefined) return { file: given, kept: false };
+  const found = keptFile(dir);
+  return found === undefined ? undefined : { file: path.join(dir, found), kept: true };
 }
