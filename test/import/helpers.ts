@@ -1,5 +1,5 @@
 // Shared helpers of the importer tests: import crafted fixtures, write them out, read them back.
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -37,4 +37,28 @@ export function fileValue(result: ImportResult, rel: string): Record<string, unk
 export async function tempDir(): Promise<{ dir: string; cleanup: () => Promise<void> }> {
   const dir = await mkdtemp(path.join(tmpdir(), 'reqflow-import-'));
   return { dir, cleanup: () => rm(dir, { recursive: true, force: true }) };
+}
+
+/** `flow run` of `ops` in `<dir>/project` with every reporter: the terminal's, JSON in `out/run.json`, JUnit in `out/run.xml`. */
+export function runWithEveryReport(ops: string[], baseUrl: string): string[] {
+  const reports = [
+    '--reporter',
+    'default',
+    '--reporter',
+    'json',
+    '--output-file',
+    'json=out/run.json',
+    '--reporter',
+    'junit',
+    '--output-file',
+    'junit=out/run.xml',
+  ];
+  return ['run', '-p', 'project', ...ops, '--verbose', '--var', `baseUrl=${baseUrl}`, ...reports];
+}
+
+/** Every output of such a run (in `dir`): stdout, stderr, the JSON report and the JUnit one, where no secret may be. */
+export async function everyReport(dir: string, r: { stdout: string; stderr: string }): Promise<string[]> {
+  const json = await readFile(path.join(dir, 'out/run.json'), 'utf8');
+  const junit = await readFile(path.join(dir, 'out/run.xml'), 'utf8');
+  return [r.stdout, r.stderr, json, junit];
 }

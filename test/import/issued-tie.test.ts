@@ -16,7 +16,7 @@ import { importApi, type ImportResult } from '../../src/import/index.js';
 import { ANSWERED, jsonBody, send, serveCrud, type CrudServer } from '../helpers/crud-api.js';
 import { describeWhenAvailable, NOT_BUILT } from '../helpers/needs.js';
 import { cleanProjects, writeProject } from '../helpers/project.js';
-import { operation } from './helpers.js';
+import { everyReport, operation, runWithEveryReport } from './helpers.js';
 
 const REPO = fileURLToPath(new URL('../../', import.meta.url));
 const BUILT = existsSync(path.join(REPO, 'dist/cli/commands/run.js'));
@@ -169,25 +169,7 @@ describeWhenAvailable('node bin/flow.js run on the API', BUILT ? undefined : NOT
     expect(store.links.size).toBe(0);
     store.issued.length = 0;
     store.log.length = 0;
-    const r = await flow([
-      'run',
-      '-p',
-      'project',
-      'invite.validate',
-      '--verbose',
-      '--var',
-      `baseUrl=${server.url}`,
-      '--reporter',
-      'default',
-      '--reporter',
-      'json',
-      '--output-file',
-      'json=out/run.json',
-      '--reporter',
-      'junit',
-      '--output-file',
-      'junit=out/run.xml',
-    ]);
+    const r = await flow(runWithEveryReport(['invite.validate'], server.url));
     expect(r.code, r.stdout + r.stderr).toBe(0);
     const report = JSON.parse(await readFile(path.join(dir, 'out/run.json'), 'utf8')) as { operations: Array<{ id: string; status: string }> };
     expect(Object.fromEntries(report.operations.map((o) => [o.id, o.status]))).toMatchObject({
@@ -202,8 +184,6 @@ describeWhenAvailable('node bin/flow.js run on the API', BUILT ? undefined : NOT
     expect(store.links.size).toBe(0);
     expect(store.log.filter((l) => l.includes('/signup'))).toEqual([]);
     expect(r.stdout).toContain('/invite/***/validate');
-    const junit = await readFile(path.join(dir, 'out/run.xml'), 'utf8');
-    const json = await readFile(path.join(dir, 'out/run.json'), 'utf8');
-    for (const text of [r.stdout, r.stderr, json, junit]) expect(text).not.toContain(mine);
+    for (const text of await everyReport(dir, r)) expect(text).not.toContain(mine);
   }, 60_000);
 });

@@ -17,7 +17,7 @@ import { openProject } from '../../src/open/index.js';
 import { ANSWERED, jsonBody, send, serveCrud, type CrudServer } from '../helpers/crud-api.js';
 import { describeWhenAvailable, NOT_BUILT } from '../helpers/needs.js';
 import { cleanProjects, writeProject } from '../helpers/project.js';
-import { operation } from './helpers.js';
+import { everyReport, operation, runWithEveryReport } from './helpers.js';
 
 const REPO = fileURLToPath(new URL('../../', import.meta.url));
 const BUILT = existsSync(path.join(REPO, 'dist/cli/commands/run.js'));
@@ -248,25 +248,7 @@ describeWhenAvailable('node bin/flow.js run on the API', BUILT ? undefined : NOT
     expect(target('feedback.update')).toEqual({ kind: 'instance', resource: 'feedback', field: 'feedbackId' });
     store.tokens.push({ secret: 'their-secret-token', tokenName: 'theirs' });
     const ops = ['token.update', 'token.delete', 'token.delete_of_project', 'instance.usage', 'feedback.update'];
-    const r = await flow([
-      'run',
-      '-p',
-      'project',
-      ...ops,
-      '--verbose',
-      '--var',
-      `baseUrl=${server.url}`,
-      '--reporter',
-      'default',
-      '--reporter',
-      'json',
-      '--output-file',
-      'json=out/run.json',
-      '--reporter',
-      'junit',
-      '--output-file',
-      'junit=out/run.xml',
-    ]);
+    const r = await flow(runWithEveryReport(ops, server.url));
     expect(r.code, r.stdout + r.stderr).toBe(0);
     const report = JSON.parse(await readFile(path.join(dir, 'out/run.json'), 'utf8')) as { operations: Array<{ id: string; status: string }> };
     expect(Object.fromEntries(report.operations.map((o) => [o.id, o.status]))).toMatchObject({
@@ -293,9 +275,8 @@ describeWhenAvailable('node bin/flow.js run on the API', BUILT ? undefined : NOT
     expect(r.stdout).toMatch(/clean-up of what this run created: 2 deleted, 0 left\n  deleted project p1 .*\n  deleted feedback pnps /);
     expect(store.feedback.size).toBe(0);
     // no output shows a secret the server issued
-    const junit = await readFile(path.join(dir, 'out/run.xml'), 'utf8');
-    const json = await readFile(path.join(dir, 'out/run.json'), 'utf8');
     expect(store.issued).toHaveLength(2);
-    for (const secret of store.issued) for (const text of [r.stdout, r.stderr, json, junit]) expect(text).not.toContain(secret);
+    const outputs = await everyReport(dir, r);
+    for (const secret of store.issued) for (const text of outputs) expect(text).not.toContain(secret);
   }, 60_000);
 });
