@@ -191,6 +191,7 @@ function wordsOf(key: string): string[] {
 
 export const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 /** A sentence's subject before its verb, as Rails writes it: `Due date must be …` -> `Due date`. */
+const ARTICLE = /^(?:a|an|the|this|that|these|those|its|their|each|every)\s/i;
 const SUBJECT = /^([A-Za-z][A-Za-z0-9]*(?: [A-Za-z0-9]+){0,2}?) (?:can't|cannot|can not|must|is|are|has|have|should|doesn't|does not|was|were|isn't)\b/;
 
 /**
@@ -212,8 +213,11 @@ function sentenceFields(sentences: readonly string[], known: readonly string[], 
     }
     if (!subjects) continue;
     const subject = SUBJECT.exec(s)?.[1];
-    const name = subject?.trim().toLowerCase().replace(/\s+/g, '_');
-    if (name && FIELD.test(name) && !NOT_FIELDS.has(name)) out.push(name);
+    // Rails names an attribute by its label (`Parent task`); a subject with an article is a
+    // thing the sentence talks about (`An issue cannot be linked to one of its subtasks`)
+    if (!subject || ARTICLE.test(subject)) continue;
+    const name = subject.trim().toLowerCase().replace(/\s+/g, '_');
+    if (FIELD.test(name) && !NOT_FIELDS.has(name)) out.push(name);
   }
   return out;
 }

@@ -137,6 +137,10 @@ describe('namedFields: sentences that name a field (Rails full messages, as Redm
     expect(namedFields(JSON.stringify({ errors: ['Subject cannot be blank'] }))).toEqual(['subject']);
     expect(namedFields(JSON.stringify({ errors: ['Due date is not a valid date'] }))).toEqual(['due_date']);
     expect(namedFields(JSON.stringify({ errors: ['Something went wrong, please try again later'] }))).toEqual([]);
+    // a subject with an article is what the sentence is about, not an attribute's label (Redmine, a relation to a sub-task)
+    expect(namedFields(JSON.stringify({ errors: ['An issue cannot be linked to one of its subtasks'] }))).toEqual([]);
+    expect(namedFields(JSON.stringify({ errors: ['The parent task is invalid'] }))).toEqual([]);
+    expect(namedFields(JSON.stringify({ errors: ['Parent task is invalid'] }))).toEqual(['parent_task']);
   });
   test('details[].message (Joi behind a feature-flag server): a known property only, never a subject', () => {
     const answer = JSON.stringify({
