@@ -34,6 +34,8 @@ export interface ExploreOptions extends Pick<RunnerOptions, 'env' | 'vars' | 'pr
   graph?: ProjectGraph;
   /** wall time, in ms */
   budgetMs: number;
+  /** stop after this many rounds (each resource's turn, RUNS_PER_ROUND sequences), if the budget lasts: the same work on any machine */
+  rounds?: number;
   seed: number;
   /** bulk operations (DELETE, PUT, PATCH on a collection path) too */
   destructive: boolean;
@@ -182,7 +184,8 @@ export async function explore(project: Project, options: ExploreOptions): Promis
         await options.onFinding?.(f);
       });
     }
-    for (let round = 0; Date.now() < deadline && targets.length; round++) {
+    const rounds = options.rounds ?? Infinity;
+    for (let round = 0; round < rounds && Date.now() < deadline && targets.length; round++) {
       for (const [i, t] of targets.entries()) {
         if (Date.now() >= deadline) break;
         const seed = (options.seed + round * targets.length + i) | 0;

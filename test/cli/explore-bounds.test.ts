@@ -40,10 +40,17 @@ const posts = (a: TasksApi) => a.log.filter((l) => l.startsWith('POST /tasks '))
 describe('flow explore: edges first, skips what cannot run, one seed', () => {
   it('finds, in a short budget, the bound the API does not check (priority 0 or 6 accepted)', async () => {
     const a = await api(false);
-    const { code, out } = await flow(['explore', '--openapi', 'openapi.yaml', '--budget', '3', '--seed', '1', '--var', `baseUrl=${a.url}`]);
+    const { code, out } = await flow(['explore', '--openapi', 'openapi.yaml', '--budget', '60', '--rounds', '1', '--seed', '1', '--var', `baseUrl=${a.url}`]);
     expect(out).toMatch(/^FINDING E_ACCEPTS_INVALID task\.create$/m);
     expect(out).toMatch(/"priority":(0|6)\b/);
     expect(code).toBe(1);
+  }, 60_000);
+
+  it('--rounds ends the exploration after that many rounds, each 40 sequences of every resource, long before the budget', async () => {
+    const a = await api(true);
+    const { code, out } = await flow(['explore', '--openapi', 'openapi.yaml', '--budget', '300', '--rounds', '2', '--seed', '1', '--var', `baseUrl=${a.url}`]);
+    expect(out).toMatch(/^explore: 0 finding\(s\) in 1 resource\(s\) \(task\); 80 sequences, /m);
+    expect(code).toBe(0);
   }, 60_000);
 
   it('the first values out of range it sends are the edges: one past the minimum, one past the maximum', async () => {

@@ -77,6 +77,8 @@ describe('flow explore: safety and reproducibility', () => {
   it.each([
     [['--openapi', 'openapi.yaml', '--budget', '0'], '--budget is a number of seconds'],
     [['--openapi', 'openapi.yaml', '--seed', 'x'], '--seed is a whole number'],
+    [['--openapi', 'openapi.yaml', '--rounds', '0'], '--rounds is a whole number above 0'],
+    [['--openapi', 'openapi.yaml', '--rounds', '1.5'], '--rounds is a whole number above 0'],
     [['--openapi', 'missing.yaml', '--budget', '1', '--var', 'baseUrl=http://127.0.0.1:9'], '--openapi: E_CONTRACT_LOAD'],
     [['--openapi', 'openapi.yaml', '--nope'], "Unknown option '--nope'"],
   ])('usage error %j: exit 2, nothing sent', async (args, message) => {

@@ -55,6 +55,11 @@ const OPTIONS = {
   },
   budget: { type: 'string', default: '60', arg: '<seconds>', help: 'wall time to explore for (default 60); the command ends within it + 10 s' },
   ...SELECT_OPTIONS,
+  rounds: {
+    type: 'string',
+    arg: '<n>',
+    help: 'stop after n rounds, each giving every resource 40 sequences, or at the budget, whichever comes first: with --seed, the same draws on a slow machine as on a fast one',
+  },
   seed: { type: 'string', arg: '<n>', help: 'seed of the draws: the same seed sends the same requests (default: random, printed)' },
   out: { type: 'string', arg: '<dir>', help: ["write a replayable project there: the project's files and one", 'resources/finding_*.yaml per finding'] },
   destructive: { type: 'boolean', default: false, help: 'also send bulk operations (DELETE, PUT, PATCH on a path with no {{…}})' },
@@ -117,6 +122,8 @@ export default (async function exploreCommand(argv: string[], io: CliIO): Promis
   const usage = (message: string) => usageError(io, 'explore', message);
   const budget = Number(o.budget);
   if (!(budget > 0) || budget > 86_400) return usage(`--budget is a number of seconds from 0 to 86400; got "${o.budget}"`);
+  const rounds = o.rounds === undefined ? undefined : Number(o.rounds);
+  if (rounds !== undefined && !(Number.isSafeInteger(rounds) && rounds > 0)) return usage(`--rounds is a whole number above 0; got "${o.rounds}"`);
   const seed = o.seed === undefined ? Math.floor(Math.random() * 2 ** 31) : Number(o.seed);
   if (!Number.isSafeInteger(seed)) return usage(`--seed is a whole number; got "${o.seed}"`);
   const reporters = chooseReporters(o.reporter, o['output-file'], io.cwd);
@@ -169,6 +176,7 @@ export default (async function exploreCommand(argv: string[], io: CliIO): Promis
         contract,
         graph,
         budgetMs: budget * 1000,
+        rounds,
         seed,
         destructive: o.destructive,
         authz: o.authz,
