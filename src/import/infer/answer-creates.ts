@@ -7,7 +7,7 @@
 // made, which the clean-up removes with the resource's DELETE of one instance. Never from a
 // name; never a login (which answers who logged in), nor a POST whose path names an instance of
 // that resource (an action on one that exists).
-import type { ObservedField } from '../observed.js';
+import { quote, type ObservedField } from '../observed.js';
 import type { DraftOperation } from './draft.js';
 import { endpointId, type Endpoint } from './endpoints.js';
 import { jsonPath } from './extractions.js';
@@ -95,7 +95,7 @@ export function findAnswerCreates(endpoints: Endpoint[], logins: ReadonlySet<End
     const [schema] = schemas;
     const by = m.schemas.get(schema)!;
     const why =
-      `${e.ops[0].key} answers ${schema} (${field.evidence.file} ${field.evidence.at}), as ${endpointId(by)} (${by.ops[0].key}) does, ` +
+      `${e.ops[0].key} answers ${quote(schema, 120)} (${field.evidence.file} ${field.evidence.at}), as ${endpointId(by)} (${by.ops[0].key}) does, ` +
       `and sends only fields ${endpointId(m.create)}'s body takes (${sent.join(', ')}): it makes a ${m.resource}, whose ${fieldText(field.path)} its answer holds as ${endpointId(m.create)}'s does; ` +
       `the run owns what it made, and the clean-up removes it with ${endpointId(m.removal)} (${m.removal.ops[0].key})`;
     e.resource = m.resource;
