@@ -48,6 +48,9 @@ const DOC = {
       post: { ...body({ ...SIGNUP, username: str('jo'), role: { type: 'integer', example: 1 } }, ['role']), ...answer('201', ref('CreatedUser')) },
     },
     '/api/users/{id}': { parameters: [param('id')], get: answer('200', ref('User')), delete: empty },
+    // one more, on a collection path of its own: no producer of {{user.id}} for the reads elsewhere
+    '/members': { post: { ...body(SIGNUP), ...answer('200', ref('User')) } },
+    '/teams/{teamId}/users/{userId}': { parameters: [param('teamId'), param('userId')], get: answer('200', ref('User')) },
     '/api/invite-links': {
       post: {
         ...body({ name: str('team') }),
@@ -153,11 +156,17 @@ describe('the import: a POST that answers what a user is, sending what a user is
     expect(operation(result, 'auth.login').extract).toBeUndefined();
   });
 
-  it('declares it after the user’s own create, the first producer of {{user.id}}', () => {
+  it('declares them after the user’s own create, the producer of {{user.id}} for the user’s other operations', () => {
     const file = result.files.find((f) => f.kind === 'resource' && f.id === 'user')!;
     const names = Object.keys((file.doc.toJS() as { operations: object }).operations);
-    expect(names.indexOf('signup')).toBeGreaterThan(names.indexOf('create'));
-    expect(names.at(-1)).toBe('signup');
+    expect(names.slice(-2)).toEqual(['signup', 'create_2']);
+    expect(names.indexOf('create')).toBeLessThan(names.indexOf('signup'));
+    expect(operation(result, 'user.create_2')).toMatchObject({ path: '/members', extract: { id: '$.data.id' } });
+    // a read elsewhere reads the id the user's create extracts, not the one a signup does
+    expect(operation(result, 'user.get_of_team').path).toBe('/teams/{{env.team_id}}/users/{{user.id}}');
+    expect(String((operation(result, 'user.get_of_team')._provenance as { evidence: Record<string, string> }).evidence['path.userId'])).toContain(
+      'user.create (POST /api/users) returns id',
+    );
   });
 });
 

@@ -96,7 +96,7 @@ export function findAnswerCreates(endpoints: Endpoint[], logins: ReadonlySet<End
     const by = m.schemas.get(schema)!;
     const why =
       `${e.ops[0].key} answers ${quote(schema, 120)} (${field.evidence.file} ${field.evidence.at}), as ${endpointId(by)} (${by.ops[0].key}) does, ` +
-      `and sends only fields ${endpointId(m.create)}'s body takes (${sent.join(', ')}): it makes a ${m.resource}, whose ${fieldText(field.path)} its answer holds as ${endpointId(m.create)}'s does; ` +
+      `and sends only fields ${endpointId(m.create)}'s body takes (${sent.slice(0, 8).join(', ')}${sent.length > 8 ? ', …' : ''}): it makes a ${m.resource}, whose ${fieldText(field.path)} its answer holds as ${endpointId(m.create)}'s does; ` +
       `the run owns what it made, and the clean-up removes it with ${endpointId(m.removal)} (${m.removal.ops[0].key})`;
     e.resource = m.resource;
     e.operation = unique(e.operation, new Set(endpoints.filter((x) => x !== e && x.resource === m.resource).map((x) => x.operation)));
