@@ -64,9 +64,12 @@ const empty = (v: unknown) => v === undefined || (Array.isArray(v) && !v.length)
 
 /**
  * The top-level fields of the description's body schema that have an example the body does
- * not send yet (absent, or an empty map or list): what a 400 naming nothing may be missing.
+ * not send yet (absent, or an empty map or list): what a 400 naming nothing may be missing. An
+ * example date-time that has passed (an expiry written years ago) is sent a day ahead of the
+ * request: written into what the run made, the past date would expire it for every operation
+ * after (an invitation a signup then cannot use).
  */
-export function exampleFields(op: Operation, fieldSchema: FieldSchema): Array<{ field: string; value: TemplateValue }> {
+export function exampleFields(op: Operation, fieldSchema: FieldSchema, now = Date.now()): Array<{ field: string; value: TemplateValue }> {
   if (op.body !== undefined && !isPlainObject(op.body)) return [];
   const props = fieldSchema?.(op, '')?.properties;
   if (!isPlainObject(props)) return [];
@@ -75,7 +78,10 @@ export function exampleFields(op: Operation, fieldSchema: FieldSchema): Array<{ 
     .slice(0, MAX_KEYS)
     .flatMap(([field, schema]) => {
       const value = isPlainObject(schema) && empty(body[field]) ? exampleOf(schema) : undefined;
-      return value === undefined ? [] : [{ field, value }];
+      if (value === undefined) return [];
+      // a date-time only: `{{$.now + 1d}}` renders one, which a field of plain dates may refuse
+      const passed = typeof value === 'string' && ISO_DATE.test(value) && /\d[T ]\d/.test(value) && Date.parse(value) < now;
+      return [{ field, value: passed ? A_DAY_AHEAD : value }];
     });
 }
 

@@ -73,6 +73,11 @@ export interface ObservedResponse {
   example?: unknown;
   /** the raw text of `example`, for exact value matching (big numbers lose digits in JSON.parse) */
   rawText?: string;
+  /**
+   * OpenAPI: the named schema the body is (`#/components/schemas/userSchema`): two answers that
+   * name the same one answer the same kind of thing
+   */
+  schema?: string;
   /** Markdown: the response is described under this heading anchor (maybe in another input) */
   anchor?: string;
   evidence: Evidence;

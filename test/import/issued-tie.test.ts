@@ -2,7 +2,8 @@
 // import to the one credential a create issues when that create's own answer ties the word to
 // it: a field whose example is a URL carrying `?invite=<the credential's example>` (or
 // `/accept/<example>`). Never from the name alone, never for a write there (a signup makes a
-// user the clean-up could not name). Then the real CLI runs the read with the run's own
+// user the clean-up could not name) unless it is a create of a resource the run removes
+// (answer-create.test.ts). Then the real CLI runs the read with the run's own
 // credential, which no output shows, and the clean-up removes what the run made.
 import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';

@@ -5,7 +5,7 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { importApi } from '../../src/import/index.js';
+import { importApi, readInput } from '../../src/import/index.js';
 import { cleanProjects, writeProject } from '../helpers/project.js';
 import { operation, texts } from './helpers.js';
 
@@ -172,5 +172,51 @@ components:
     expect(operation(r, 'subscription.create').expect_status).toBe(201);
     expect(r.plan).toContain('webhooks (newPet): webhooks are requests the API sends, not operations a client calls, so they are not imported');
     expect(Object.values(texts(r)).join('\n')).not.toContain('remote.json');
+  });
+
+  it('names the schema an answer is, wherever it is reached from: a $ref with a description beside it, another file, a shared response', async () => {
+    const dir = await writeProject({
+      'common.json': JSON.stringify({ Pet: { type: 'object', properties: { id: { type: 'integer' } } } }),
+      'api.json': JSON.stringify({
+        openapi: '3.1.0',
+        info: { title: 'Pets', version: '1' },
+        paths: {
+          '/pets/{id}': {
+            get: { responses: { 200: { description: 'ok', content: { 'application/json': { schema: { $ref: '#/components/schemas/Pet' } } } } } },
+            put: { responses: { 200: { $ref: '#/components/responses/OnePet' } } },
+            post: {
+              responses: {
+                200: { description: 'ok', content: { 'application/json': { schema: { $ref: '#/components/schemas/Pet', description: 'the pet' } } } },
+              },
+            },
+            patch: {
+              responses: { 200: { description: 'ok', content: { 'application/json': { schema: { $ref: '#/components/schemas/Pet', required: ['id'] } } } } },
+            },
+            delete: {
+              responses: {
+                200: { description: 'ok', content: { 'application/json': { schema: { type: 'object', properties: { id: { type: 'integer' } } } } } },
+              },
+            },
+          },
+          '/other': { get: { responses: { 200: { description: 'ok', content: { 'application/json': { schema: { $ref: 'common.json#/Pet' } } } } } } },
+        },
+        components: {
+          schemas: { Pet: { type: 'object', properties: { id: { type: 'integer' } } } },
+          responses: { OnePet: { description: 'ok', content: { 'application/json': { schema: { $ref: '#/components/schemas/Pet' } } } } },
+        },
+      }),
+    });
+    const api = await readInput('api.json', { cwd: dir });
+    const named = Object.fromEntries(api.operations.map((o) => [o.key, o.responses[0].schema]));
+    expect(named).toEqual({
+      'GET /pets/{id}': '#/components/schemas/Pet',
+      'PUT /pets/{id}': '#/components/schemas/Pet',
+      // a description beside it leaves it the same schema; another constraint makes another one
+      'POST /pets/{id}': '#/components/schemas/Pet',
+      'PATCH /pets/{id}': undefined,
+      'DELETE /pets/{id}': undefined,
+      // the same shape in another file is another schema
+      'GET /other': 'common.json#/Pet',
+    });
   });
 });

@@ -52,8 +52,9 @@ describeUnleash('Unleash 7.5.1: import, one calibrate, run', (server) => {
 
   const flow = async (args: string[]): Promise<Flow> => {
     // credentials only, as a user of CI would give them: the admin API token, the admin's login
-    // (simple.login), and a new password for the user the run creates (USER_ADMIN_PASSWORD) and
-    // for the password checks (RESET_PASSWORD), the secrets the import asks for
+    // (simple.login), and a new password for the users the run creates (USER_ADMIN_PASSWORD:
+    // user_admin.create's, and user_admin.signup's through the run's invite link) and for the
+    // password checks (RESET_PASSWORD), the secrets the import asks for
     const rec = recordedIO({
       cwd: dir,
       env: {
@@ -84,6 +85,8 @@ describeUnleash('Unleash 7.5.1: import, one calibrate, run', (server) => {
     if (REPORT_DIR) {
       await mkdir(REPORT_DIR, { recursive: true });
       await writeFile(path.join(REPORT_DIR, 'calibrate.md'), calibrated.stdout);
+      // what its clean-up left, with why
+      await writeFile(path.join(REPORT_DIR, 'calibrate.stderr.txt'), calibrated.stderr);
     }
   }, 300_000);
   afterAll(async () => {
@@ -114,6 +117,7 @@ describeUnleash('Unleash 7.5.1: import, one calibrate, run', (server) => {
     if (REPORT_DIR) {
       await writeFile(path.join(REPORT_DIR, 'run.json'), run.stdout);
       await writeFile(path.join(REPORT_DIR, 'red.txt'), redList(all, report.operations));
+      await writeFile(path.join(REPORT_DIR, 'run.stderr.txt'), run.stderr);
     }
     expect(passed.length).toBeGreaterThanOrEqual(FLOOR);
     for (const secret of [u.adminToken, u.adminPassword, NEW_PASSWORD]) expect(run.stdout).not.toContain(secret);

@@ -228,7 +228,7 @@ function findLogin(endpoints: Endpoint[]): Login | undefined {
 }
 
 /** The POSTs to a login word whose body carries a password. */
-function loginRequests(endpoints: Endpoint[]): Endpoint[] {
+export function loginRequests(endpoints: Endpoint[]): Endpoint[] {
   return endpoints.filter((e) => {
     if (e.blocked || e.method !== 'POST') return false;
     const lastWord = [...e.segments]

@@ -367,6 +367,8 @@ export class Resolver {
 
 /** create before list before anything else */
 function rank(p: Endpoint): number {
+  // a create known by its answer (a signup) makes one too, but is no producer to read ids from
+  if (p.answerCreate) return 2;
   if (p.name.kind === 'collection' && p.method === 'POST') return 0;
   if (p.name.kind === 'collection' && p.method === 'GET') return 1;
   return 2;

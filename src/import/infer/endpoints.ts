@@ -3,6 +3,7 @@
 // request in two folders) become one operation; different bodies or auth stay apart.
 import type { HttpMethod } from '../../project/index.js';
 import type { ObservedOperation } from '../observed.js';
+import type { AnswerCreate } from './answer-creates.js';
 import { nameEndpoint, type EndpointName } from './naming.js';
 import { isPrefixWord, snake, unique } from './names.js';
 import { parsePath, segmentText, shapeOf, type Segment } from './paths.js';
@@ -22,6 +23,8 @@ export interface Endpoint {
   /** why the endpoint is not emitted (docs/format.md#r6), with the open question number when there is one */
   blocked?: { reason: string; question?: number };
   actor?: string;
+  /** a POST elsewhere that makes an instance of this resource, known by its answer (answer-creates.ts) */
+  answerCreate?: AnswerCreate;
 }
 
 export function endpointId(e: Endpoint): string {

@@ -2,7 +2,8 @@
 // dependencies, environment), every decision with its evidence, every gap an open question.
 import type { TemplateValue } from '../../project/index.js';
 import { evidenceText, type ObservedApi } from '../observed.js';
-import { inferActors } from './actors.js';
+import { inferActors, loginRequests } from './actors.js';
+import { applyAnswerCreates, findAnswerCreates } from './answer-creates.js';
 import { chooseBase } from './base.js';
 import { Resolver } from './bindings.js';
 import { InferContext } from './context.js';
@@ -48,6 +49,8 @@ export function infer(api: ObservedApi, options: InferOptions = {}): Draft {
   const actors = inferActors(endpoints, ctx, resolver, taken);
   blockUnfillableBodies(endpoints, ctx);
   blockBulkChanges(endpoints, ctx);
+  for (const e of findAnswerCreates(endpoints, new Set(loginRequests(endpoints))))
+    ctx.note('resources', `${endpointId(e)} is a create of ${e.resource}: ${e.answerCreate!.why}.`);
   for (const [shape, k] of findKeyedCreates(endpoints)) {
     keyed.set(shape, k);
     ctx.note(
@@ -72,6 +75,7 @@ export function infer(api: ObservedApi, options: InferOptions = {}): Draft {
       op.evidence[`extract.${x.name}`] = x.why;
     }
   }
+  applyAnswerCreates(built);
   applySentIds(resolver.sent(), built);
   applyKeyedCreates(keyed, built);
   addDependencies(endpoints, built);
@@ -192,7 +196,8 @@ function addDependencies(endpoints: Endpoint[], built: Map<Endpoint, DraftOperat
 
 function groupResources(live: Endpoint[], built: Map<Endpoint, DraftOperation>): DraftResource[] {
   const byName = new Map<string, DraftResource>();
-  const inOrder = [...live].sort((a, b) => a.ops[0].order - b.ops[0].order);
+  // a create known by its answer comes after the resource's own: the first producer of its id stays the create on its collection
+  const inOrder = [...live].sort((a, b) => Number(!!a.answerCreate) - Number(!!b.answerCreate) || a.ops[0].order - b.ops[0].order);
   for (const e of inOrder) {
     const op = built.get(e);
     if (!op) continue;

@@ -15,7 +15,7 @@ export interface Issued {
   create: Endpoint;
   field: ObservedField;
   why: string;
-  /** bound by a tie in an answer, not by the collection: for reads only (see `issuedFor`) */
+  /** bound by a tie in an answer, not by the collection: for reads and creates that the run removes only (see `issuedFor`) */
   readsOnly: boolean;
 }
 
@@ -25,8 +25,9 @@ const isRead = (e: Endpoint): boolean => e.method === 'GET' || e.method === 'HEA
 /**
  * `{name}` at segment `index` of `e`: the credential a create issues, when the path places it
  * under that create's collection, or, for a read, when exactly one create's answer ties the
- * word before it to that credential. A write there is left alone: what it makes (a signup's
- * user) is no item of the create's, and the clean-up would not know it.
+ * word before it to that credential. A write there is left alone (what it makes is no item of
+ * the create's, and the clean-up would not know it) unless it is a create of a resource that
+ * another DELETE removes (a signup that answers a user: answer-creates.ts).
  */
 export function issuedFor(endpoints: Endpoint[], e: Endpoint, name: string, index: number, usable: (p: Endpoint) => boolean): Issued | undefined {
   const word = index > 0 ? segmentText(e.segments[index - 1]) : undefined;
@@ -39,7 +40,10 @@ export function issuedFor(endpoints: Endpoint[], e: Endpoint, name: string, inde
     const why = `{${name}} of ${e.ops[0].key} is a credential named right under /${word}; ${endpointId(create)} (${create.ops[0].key}), the create of that collection, issues one credential in its answer, ${fieldText(found.path)} (${found.evidence.file} ${found.evidence.at})`;
     return { create, field: found, why, readsOnly: false };
   }
-  if (!isRead(e)) return undefined;
+  // a write is bound only when it is a create of a resource the run removes (answer-creates.ts):
+  // what it makes is then the run's own, and nothing is left behind
+  const made = isRead(e) ? undefined : e.answerCreate;
+  if (!isRead(e) && !made) return undefined;
   const tied: Issued[] = [];
   for (const create of creates) {
     const found = issuedField(create);
@@ -49,7 +53,8 @@ export function issuedFor(endpoints: Endpoint[], e: Endpoint, name: string, inde
     const secret = String(found.example);
     let shown = String(tie.example);
     for (const form of [secret, encodeURIComponent(secret)]) shown = shown.split(form).join(`<${fieldText(found.path)}>`);
-    const why = `{${name}} of ${e.ops[0].key} is a credential named right under /${word}; ${endpointId(create)} (${create.ops[0].key}) issues one credential in its answer, ${fieldText(found.path)}, and its answer's ${fieldText(tie.path)} example ${JSON.stringify(shown)} carries that field's example as the value of ${tie.how} (${tie.evidence.file} ${tie.evidence.at})`;
+    const owned = made ? `; ${e.ops[0].key} is a create of ${e.resource}, which ${endpointId(made.removal)} removes: what it makes is the run's` : '';
+    const why = `{${name}} of ${e.ops[0].key} is a credential named right under /${word}; ${endpointId(create)} (${create.ops[0].key}) issues one credential in its answer, ${fieldText(found.path)}, and its answer's ${fieldText(tie.path)} example ${JSON.stringify(shown)} carries that field's example as the value of ${tie.how} (${tie.evidence.file} ${tie.evidence.at})${owned}`;
     tied.push({ create, field: found, why, readsOnly: true });
   }
   // two creates whose answers tie the word: which one the path takes, nothing says

@@ -50,6 +50,12 @@ export interface Resolved {
   problems: RefProblem[];
   /** the problems a value reaches (an unresolved reference somewhere inside it) */
   problemsIn(value: unknown): RefProblem[];
+  /**
+   * The named definition a resolved value is (`#/components/schemas/userSchema`; in another file,
+   * `common.yaml#/User`, relative to the description): every reference to one place resolves to
+   * one object, so two answers that name it are found to be the same.
+   */
+  nameOf(value: unknown): string | undefined;
 }
 
 /** Resolve every Reference Object of the description at `file` (absolute), whose root is given. */
@@ -57,9 +63,9 @@ export async function resolveRefs(file: string, root: unknown, isSwagger2: boole
   const docs = new Map<string, unknown>([[file, root]]);
   const unreadable = new Map<string, string>();
   await loadReferencedFiles(file, root, isSwagger2, docs, unreadable);
-  const r = new Resolver(docs, unreadable, isSwagger2);
+  const r = new Resolver(docs, unreadable, isSwagger2, file);
   const out = r.walk(root, file, [], false);
-  return { root: isObj(out) ? out : {}, problems: r.problems, problemsIn: (v) => r.problemsIn(v) };
+  return { root: isObj(out) ? out : {}, problems: r.problems, problemsIn: (v) => r.problemsIn(v), nameOf: (v) => (isObj(v) ? r.names.get(v) : undefined) };
 }
 
 /** `./common.yaml#/X` -> the absolute file; undefined for a local or a remote reference. */
@@ -127,11 +133,15 @@ class Resolver {
   private readonly markers = new WeakMap<object, RefProblem>();
   private readonly reach = new WeakMap<object, RefProblem[]>();
   private readonly byPlace = new Map<string, Obj>();
+  /** each resolved target object -> the place it was read from (`#/components/schemas/X`) */
+  readonly names = new WeakMap<object, string>();
 
   constructor(
     private readonly docs: Map<string, unknown>,
     private readonly unreadable: Map<string, string>,
     private readonly isSwagger2: boolean,
+    /** the description itself: a place in it is named by its pointer alone */
+    private readonly rootFile: string,
   ) {}
 
   walk(value: unknown, file: string, at: Segments, literal: boolean): unknown {
@@ -166,7 +176,11 @@ class Resolver {
     // summary or description overrides the target's (OAS 3.1 Reference Object), as do a path
     // item's own operations.
     if (!onlyNotes && looksLikeSchema(target)) return { ...rest, allOf: [target, ...(Array.isArray(rest.allOf) ? rest.allOf : [])] };
-    return { ...target, ...rest };
+    const out = { ...target, ...rest };
+    // a description beside the reference leaves it the same definition
+    const name = onlyNotes ? this.names.get(target) : undefined;
+    if (name) this.names.set(out, name);
+    return out;
   }
 
   private target(ref: string, file: string, at: Segments): unknown {
@@ -190,6 +204,8 @@ class Resolver {
       // Registered before its contents are walked: a circular schema points back at this object.
       const out: Obj = {};
       this.done.set(key, out);
+      const place = targetFile === this.rootFile ? '' : path.relative(path.dirname(this.rootFile), targetFile).split(path.sep).join('/');
+      this.names.set(out, `${place}#${hash < 0 ? '' : ref.slice(hash + 1)}`);
       for (const [k, x] of Object.entries(raw)) out[k] = this.walk(x, targetFile, [...segments, k], isLiteral(k, x, segments, this.isSwagger2));
       return out;
     }

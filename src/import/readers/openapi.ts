@@ -97,7 +97,13 @@ export async function readOpenApi(input: ReaderInput): Promise<ObservedApi> {
       }
       if (!isSwagger2 && op.requestBody)
         observed.requestBody = oasBody(obj(op.requestBody), (s) => ev([...base, 'requestBody', ...s], `requestBody ${s.join(' ')}`));
-      readResponses(observed, obj(op.responses), isSwagger2, (s, t) => ev([...base, 'responses', ...s], t));
+      readResponses(
+        observed,
+        obj(op.responses),
+        isSwagger2,
+        (s, t) => ev([...base, 'responses', ...s], t),
+        (v) => resolved.nameOf(v),
+      );
       out.operations.push(observed);
       // What the request needs (parameters, body) blocks the operation; a response it cannot
       // read only costs the fields a test could extract from it.
@@ -214,7 +220,13 @@ function bodyFromSchema(kind: ObservedBody['kind'], schema: unknown, example: un
   return body;
 }
 
-function readResponses(op: ObservedOperation, responses: Obj, isSwagger2: boolean, ev: (s: string[], t: string) => Evidence): void {
+function readResponses(
+  op: ObservedOperation,
+  responses: Obj,
+  isSwagger2: boolean,
+  ev: (s: string[], t: string) => Evidence,
+  nameOf: (schema: unknown) => string | undefined,
+): void {
   for (const [code, r] of Object.entries(responses)) {
     if (!/^[1-5]\d\d$/.test(code)) continue; // `default` and `2XX` state no status code
     const res = obj(r);
@@ -234,6 +246,8 @@ function readResponses(op: ObservedOperation, responses: Obj, isSwagger2: boolea
     }
     const response: ObservedResponse = { status: Number(code), fields: schemaFields(schema, rEv, 2), evidence: rEv };
     if (example !== undefined) response.example = example;
+    const named = nameOf(schema);
+    if (named) response.schema = named;
     op.responses.push(response);
     for (const [name, l] of Object.entries(obj(res.links))) {
       const link = readLink(name, obj(l), ev([code, 'links', name], `link ${name}`));
