@@ -6,6 +6,7 @@ import type { OperationResult } from '../runner/index.js';
 import type { FlowResponse } from '../http/index.js';
 import { A_DAY_AHEAD, bodyFieldsNamed, exampleFields, requiredBody, sendsBody, staleDates } from './body.js';
 import { bodyLinks, namedReference, resourceRef } from './body-links.js';
+import { madeEmail } from './emails.js';
 import { namedFields } from './error-fields.js';
 import { linkEdits, unproducedId } from './links.js';
 import { producerDates } from './producer-dates.js';
@@ -146,7 +147,7 @@ async function nextStep(ctx: SearchContext, model: Project, operation: string, l
     const { edits, why } = linkEdits(model, operation, ctx.responses, [], ctx.isSecret);
     const fresh = edits.filter((e) => !ctx.edited.has(targetOf(e)));
     if (fresh.some((e) => e.kind === 'path_ref')) return { edits: fresh, why: why.join('; '), what: 'with the produced id(s)' };
-    return sendsBody(op) && status === 404 ? linkedBody(ctx, model, op, status) : undefined;
+    return sendsBody(op) && status === 404 ? (linkedBody(ctx, model, op, status) ?? madeEmail(model, op, ctx.edited, ctx.fieldSchema)) : undefined;
   }
   // a body only where the method sends one: a GET's named field is a parameter, a question;
   // a refused GET of what a create made with an expiry that has passed: that date moved ahead
