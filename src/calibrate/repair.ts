@@ -1,7 +1,7 @@
 // The search behind a 4xx where a 2xx is expected: each answer says what to add next (an actor
 // for a 401/403, the fields a 400/422 names); the edit is made in memory and the operation
 // tried again on a fresh runner, a few times. The edits are kept only once a try is accepted.
-import type { Operation, Project } from '../project/index.js';
+import { keptUnique, type Operation, type Project, type TemplateValue } from '../project/index.js';
 import type { OperationResult } from '../runner/index.js';
 import type { FlowResponse } from '../http/index.js';
 import { A_DAY_AHEAD, bodyFieldsNamed, exampleFields, requiredBody, sendsBody, staleDates } from './body.js';
@@ -167,7 +167,9 @@ async function nextStep(ctx: SearchContext, model: Project, operation: string, l
     if (named.length) {
       // a field the description does not know that names a resource of the project: its id
       const refs = named.map((f) => (ctx.fieldSchema?.(op, f) ? undefined : namedReference(model, op, f)));
-      const edits: Edit[] = named.map((f, i) => refs[i]?.edit ?? { kind: 'body_field', operation, field: f, value: valueFor(f, ctx.fieldSchema?.(op, f)) });
+      const edits: Edit[] = named.map(
+        (f, i) => refs[i]?.edit ?? { kind: 'body_field', operation, field: f, value: createValue(op, f, valueFor(f, ctx.fieldSchema?.(op, f))) },
+      );
       const said = named.map((f, i) => {
         const ref = refs[i];
         return ref ? `\`${f}\`, which names the resource \`${ref.resource}\`: its id as \`${ref.edit.field}\`` : `\`${f}\``;
@@ -230,6 +232,15 @@ async function nextStep(ctx: SearchContext, model: Project, operation: string, l
     return queryStep(ctx, model, op, status, queries);
   }
   return undefined;
+}
+
+/**
+ * A literal a POST sends where a server keeps values unique (`username`, an e-mail) gets a
+ * run-unique part, as the import gives it: a create that runs twice (a second run, or `force`)
+ * must not send the same one.
+ */
+function createValue(op: Operation, field: string, value: TemplateValue): TemplateValue {
+  return op.method === 'POST' && isLiteral(value) && keptUnique(field.split('.').at(-1)!, value) ? withUniquePart(value) : value;
 }
 
 /** A value holding a reference (`{{environment.name}}`, or a list with one): the run's already. */

@@ -6,6 +6,7 @@
 // write sends `{{user.email}}`; proposed once a 2xx proves it. The run is then green, and the
 // clean-up removes the user.
 import { readFile } from 'node:fs/promises';
+import { randomUUID } from 'node:crypto';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { main } from '../../src/cli/main.js';
@@ -14,8 +15,10 @@ import { cleanProjects, writeProject } from '../helpers/project.js';
 import { recordedIO } from '../runtime/secrets/cli-io.js';
 
 /** id -> the user */
-const users = new Map<number, { id: number; name: string; email: string | null }>();
+const users = new Map<number, { id: number; name: string; username: string | null; email: string | null }>();
 let next = 1;
+/** the users a reset was sent for */
+const resets = new Set<number>();
 let api: CrudServer;
 
 beforeAll(async () => {
@@ -27,7 +30,20 @@ beforeAll(async () => {
     const byEmail = (email: unknown) => [...users.values()].find((u) => u.email !== null && u.email === email);
     if (req.method === 'POST' && url.pathname === '/users') {
       if (typeof b.name !== 'string') return send(res, 400, { message: 'name is required' });
-      const user = { id: next++, name: b.name, email: typeof b.email === 'string' ? b.email : null };
+      // as a flag server's Joi check words it: a sentence naming the fields
+      if (typeof b.username !== 'string' && typeof b.email !== 'string')
+        return send(res, 400, {
+          name: 'BadDataError',
+          message: 'You must specify username or email',
+          details: [{ message: 'You must specify username or email' }],
+        });
+      if ([...users.values()].some((u) => u.username !== null && u.username === b.username)) return send(res, 409, { message: 'username taken' });
+      const user = {
+        id: next++,
+        name: b.name,
+        username: typeof b.username === 'string' ? b.username : null,
+        email: typeof b.email === 'string' ? b.email : null,
+      };
       users.set(user.id, user);
       return send(res, 201, user);
     }
@@ -35,14 +51,19 @@ beforeAll(async () => {
     if (one && req.method === 'GET')
       return users.has(Number(one[1])) ? send(res, 200, users.get(Number(one[1]))) : send(res, 404, { message: 'No user found' });
     if (one && req.method === 'DELETE') return send(res, users.delete(Number(one[1])) ? 200 : 404);
-    if (req.method === 'POST' && url.pathname === '/users/reset-password') {
-      const user = byEmail(b.id);
-      return user
-        ? send(res, 200, { resetPasswordUrl: `http://x/reset?token=t${user.id}` })
-        : send(res, 404, { name: 'NotFoundError', message: 'No user found' });
-    }
-    if (req.method === 'POST' && url.pathname === '/auth/password-email')
-      return byEmail(b.email) ? send(res, 200) : send(res, 404, { message: 'No user found' });
+    // one reset a user, as a flag server limits them (one e-mail a minute per user): a second one is 429
+    const reset = (user: { id: number } | undefined, ok: () => void) => {
+      if (!user) return send(res, 404, { name: 'NotFoundError', message: 'No user found' });
+      if (resets.has(user.id))
+        return send(res, 429, { name: 'RateLimitError', message: 'You can only send one new reset password email per minute, per user.' });
+      resets.add(user.id);
+      ok();
+    };
+    if (req.method === 'POST' && url.pathname === '/users/reset-password')
+      return reset(byEmail(b.id), () => {
+        send(res, 200, { resetPasswordUrl: `http://x/reset-password?token=${randomUUID()}` });
+      });
+    if (req.method === 'POST' && url.pathname === '/auth/password-email') return reset(byEmail(b.email), () => send(res, 200));
     send(res, 404, { message: 'no route' });
   });
 });
@@ -66,7 +87,11 @@ const OPENAPI = {
               schema: {
                 type: 'object',
                 required: ['name'],
-                properties: { name: { type: 'string', example: 'Jo' }, email: { type: 'string', format: 'email' } },
+                properties: {
+                  name: { type: 'string', example: 'Jo' },
+                  username: { type: 'string', example: 'hunter' },
+                  email: { type: 'string', format: 'email' },
+                },
               },
             },
           },
@@ -133,15 +158,24 @@ describe('flow calibrate: an e-mail a write looks a user up by, answered 404', (
     expect(r.stdout).toMatch(
       /answered 404, and `id` held an e-mail that names nobody this run made: the e-mail of the user it creates \(user\.create sends `email` and extracts it\); then 200/,
     );
+    // a username the server keeps unique gets a run-unique part, as the import gives one: the create runs more than once a run
+    expect(r.stdout).toContain('add `body.username: "hunter-{{$.uuid}}"`');
+    // the two resets in one round act on one user, and the second is refused (429): each gets its own user
+    expect(r.stdout).toMatch(
+      /answered 429 in the round, after auth\.password_email(, [a-z_.]+)* used the same user; 200 on an instance of its own, and 200 after them once each makes its own/,
+    );
+    expect(r.stdout).toContain('add `force: true` (each operation that needs it runs it for itself)');
     expect(r.stdout).toContain('## Open questions\n\nNone.');
     const written = await readFile(path.join(project, 'resources/users.yaml'), 'utf8');
+    expect(written).toMatch(/create:\n(    .*\n)*    force: true\n/);
     expect(written).toContain('id: "{{user.email}}"');
     expect(written).toMatch(/email: user\+\{\{\$\.uuid\}\}@example\.com/);
     expect(written).toContain('email: $.data.email');
     expect(users.size).toBe(0);
 
+    // each operation that needs a user makes its own (the 4 the clean-up removes, and the one user.delete does)
     const run = await flow(project, ['run', '--all']);
-    expect(run.stdout, run.stdout + run.stderr).toMatch(/^5 passed, 0 failed \(/m);
+    expect(run.stdout, run.stdout + run.stderr).toMatch(/^9 passed, 0 failed \(/m);
     expect(users.size).toBe(0);
     // settled: a second calibrate proposes nothing
     const again = await flow(project, ['calibrate', '--writes', '--destructive']);
