@@ -84,6 +84,7 @@ function located(project: Project, e: Exclude<Edit, { kind: 'login' }>, paths: R
   if (e.kind === 'query_param') return [op.file, { path: [...op.yamlPath, 'query_params', e.name], value: e.value }];
   if (e.kind === 'path_ref') return [op.file, { path: [...op.yamlPath, 'path'], value: paths.get(op.id)! }];
   if (e.kind === 'depends_on') return [op.file, { path: [...op.yamlPath, 'depends_on'], value: e.to, append: true }];
+  if (e.kind === 'force') return [op.file, { path: [...op.yamlPath, 'force'], value: true }];
   const spec = op.extract.find((x) => x.name === e.name);
   if (!spec) return [op.file, { path: [...op.yamlPath, 'extract', e.name], value: e.to }];
   return [spec.file, { path: spec.yamlPath, value: e.to, extract: true }];

@@ -22,17 +22,23 @@ const ID_FIELD = /^(.+?)(Ids|_ids|Id|_id|Names|_names|Name|_name)$/;
 export function bodyLinks(project: Project, op: Operation, edited: ReadonlySet<string>): Edit[] {
   if (!isPlainObject(op.body)) return [];
   const edits: Edit[] = [];
-  // a body that wraps everything in one object (`{ issue: { priority_id: 7 } }`, as Rails takes it): its fields
-  const top = Object.entries(op.body);
-  const [wrapper, inner] = top.length === 1 && isPlainObject(top[0][1]) ? top[0] : [];
-  const fields = wrapper !== undefined && isPlainObject(inner) ? Object.entries(inner).map(([k, v]) => [`${wrapper}.${k}`, v] as const) : top;
-  for (const [field, value] of fields) {
+  for (const [field, value] of topFields(op.body)) {
     if (edits.length >= MAX_FIELDS) break;
     if (edited.has(`${op.id} body ${field}`) || !isLiteral(value)) continue;
     const ref = resourceRef(project, op, field.split('.').at(-1)!);
     if (ref) edits.push({ kind: 'body_field', operation: op.id, field, value: Array.isArray(value) ? [ref] : ref });
   }
   return edits;
+}
+
+/**
+ * A body's fields, dotted: its top level, or inside a one-key wrapper, the fields of the object
+ * it wraps (`{ issue: { priority_id: 7 } }`, as Rails takes it: `issue.priority_id`).
+ */
+export function topFields(body: Record<string, TemplateValue>): Array<readonly [string, TemplateValue]> {
+  const top = Object.entries(body);
+  const [wrapper, inner] = top.length === 1 && isPlainObject(top[0][1]) ? top[0] : [];
+  return wrapper !== undefined && isPlainObject(inner) ? Object.entries(inner).map(([k, v]) => [`${wrapper}.${k}`, v] as const) : top;
 }
 
 /**

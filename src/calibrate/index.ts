@@ -14,6 +14,7 @@ import { targetOf, withEdits } from './model.js';
 import { planCalibration } from './safety.js';
 import { proveCreateFirst } from './create-first.js';
 import { proveLinks } from './prove-links.js';
+import { ownInstances } from './own-instance.js';
 import { withTentativeValues, type Tentative } from './unset-fields.js';
 import type { SearchContext } from './repair.js';
 import type { Calibration, CalibrationPlan, Edit, OpenQuestion, Probe, Proposal, SafetyFlags } from './types.js';
@@ -84,6 +85,11 @@ async function calibrateOn(root: Runner, project: Project, asked: readonly strin
   const isSecret = (text: string): boolean => redactor.text(text) !== text;
   const tryRun = (p: Project, id: string, purpose: string) => runOne(root, project, p, id, options, record(probes, purpose));
   const tryWith = (p: Project, id: string, purpose: string, also: readonly string[]) => runWith(root, project, p, id, also, options, record(probes, purpose));
+  const tryAfter = (p: Project, before: readonly string[], id: string, purpose: string) =>
+    runAfter(root, project, p, before, id, options, record(probes, purpose));
+  // each refused operation is tried alone once (own-instance.ts); those an earlier try proved an edit for, first
+  const triedAlone = new Set<string>();
+  const proven = new Set<string>();
   const { fieldSchema, queryParams } = options;
   while (rounds < MAX_ROUNDS) {
     rounds++;
@@ -121,9 +127,23 @@ async function calibrateOn(root: Runner, project: Project, asked: readonly strin
     // a value a list was to give and the list found nothing: the list tried after a create
     const listed = await proveCreateFirst(results, { project: model, graph, flags: options, edited, pending, tried: triedAfter, tryWith });
     found.proposals.push(...listed.proposals);
+    // refused in company, passing alone: an instance of its own for it
+    const searched = new Set([...found.proposals, ...linked.proposals, ...listed.proposals].map((p) => p.operation));
+    const owned = await ownInstances(results, new Set([...searched, ...linked.proven, ...listed.handled]), {
+      project: model,
+      graph,
+      edited,
+      pending,
+      tryRun,
+      tryAfter,
+      triedAlone,
+      proven,
+    });
+    found.proposals.push(...owned);
     // a 404 whose link is proven is answered; an empty list says what its try showed
-    const answered = (id: string) => linked.proven.has(id) || listed.handled.has(id);
+    const answered = (id: string) => linked.proven.has(id) || listed.handled.has(id) || owned.some((p) => p.operation === id);
     questions = [...found.questions.filter((q) => !answered(q.operation)), ...linked.questions, ...listed.questions];
+    for (const p of found.proposals) proven.add(p.operation);
     const fresh = found.proposals.filter((p) => p.edit.kind !== 'login');
     proposals.push(...found.proposals);
     if (!fresh.length) break;
@@ -260,6 +280,22 @@ async function runWith(
       if (r) out.set(id, r);
     }
     return out;
+  });
+}
+
+/** One try: each of `before` in turn, then the operation, on one runner (what they made is shared, unless forced). */
+async function runAfter(
+  root: Runner,
+  base: Project,
+  project: Project,
+  before: readonly string[],
+  operation: string,
+  options: CalibrateOptions,
+  onEvent: RunnerOptions['onEvent'],
+): Promise<OperationResult> {
+  return withRunner(root, base, project, undefined, { onEvent: events(options, onEvent) }, options, async (runner) => {
+    for (const id of before) await runner.run(id);
+    return runner.run(operation);
   });
 }
 

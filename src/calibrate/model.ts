@@ -22,6 +22,7 @@ export function withEdits(project: Project, edits: readonly Edit[]): Project {
     else if (e.kind === 'query_param') operations.set(op.id, { ...op, queryParams: { ...op.queryParams, [e.name]: e.value } });
     else if (e.kind === 'path_ref') operations.set(op.id, { ...op, path: op.path.split(e.from).join(e.to) });
     else if (e.kind === 'depends_on') operations.set(op.id, withDependency(op, e.to));
+    else if (e.kind === 'force') operations.set(op.id, { ...op, force: true });
     else operations.set(op.id, { ...op, actor: e.to });
   }
   return { ...project, operations, actors };

@@ -1,11 +1,12 @@
 // The search behind a 4xx where a 2xx is expected: each answer says what to add next (an actor
 // for a 401/403, the fields a 400/422 names); the edit is made in memory and the operation
 // tried again on a fresh runner, a few times. The edits are kept only once a try is accepted.
-import type { Operation, Project } from '../project/index.js';
+import { keptUnique, type Operation, type Project, type TemplateValue } from '../project/index.js';
 import type { OperationResult } from '../runner/index.js';
 import type { FlowResponse } from '../http/index.js';
 import { A_DAY_AHEAD, bodyFieldsNamed, exampleFields, requiredBody, sendsBody, staleDates } from './body.js';
 import { bodyLinks, namedReference, resourceRef } from './body-links.js';
+import { madeEmail } from './emails.js';
 import { namedFields } from './error-fields.js';
 import { linkEdits, unproducedId } from './links.js';
 import { producerDates } from './producer-dates.js';
@@ -146,7 +147,7 @@ async function nextStep(ctx: SearchContext, model: Project, operation: string, l
     const { edits, why } = linkEdits(model, operation, ctx.responses, [], ctx.isSecret);
     const fresh = edits.filter((e) => !ctx.edited.has(targetOf(e)));
     if (fresh.some((e) => e.kind === 'path_ref')) return { edits: fresh, why: why.join('; '), what: 'with the produced id(s)' };
-    return sendsBody(op) && status === 404 ? linkedBody(ctx, model, op, status) : undefined;
+    return sendsBody(op) && status === 404 ? (linkedBody(ctx, model, op, status) ?? madeEmail(model, op, ctx.edited, ctx.fieldSchema)) : undefined;
   }
   // a body only where the method sends one: a GET's named field is a parameter, a question;
   // a refused GET of what a create made with an expiry that has passed: that date moved ahead
@@ -166,7 +167,9 @@ async function nextStep(ctx: SearchContext, model: Project, operation: string, l
     if (named.length) {
       // a field the description does not know that names a resource of the project: its id
       const refs = named.map((f) => (ctx.fieldSchema?.(op, f) ? undefined : namedReference(model, op, f)));
-      const edits: Edit[] = named.map((f, i) => refs[i]?.edit ?? { kind: 'body_field', operation, field: f, value: valueFor(f, ctx.fieldSchema?.(op, f)) });
+      const edits: Edit[] = named.map(
+        (f, i) => refs[i]?.edit ?? { kind: 'body_field', operation, field: f, value: createValue(op, f, valueFor(f, ctx.fieldSchema?.(op, f))) },
+      );
       const said = named.map((f, i) => {
         const ref = refs[i];
         return ref ? `\`${f}\`, which names the resource \`${ref.resource}\`: its id as \`${ref.edit.field}\`` : `\`${f}\``;
@@ -229,6 +232,15 @@ async function nextStep(ctx: SearchContext, model: Project, operation: string, l
     return queryStep(ctx, model, op, status, queries);
   }
   return undefined;
+}
+
+/**
+ * A literal a POST sends where a server keeps values unique (`username`, an e-mail) gets a
+ * run-unique part, as the import gives it: a create that runs twice (a second run, or `force`)
+ * must not send the same one.
+ */
+function createValue(op: Operation, field: string, value: TemplateValue): TemplateValue {
+  return op.method === 'POST' && isLiteral(value) && keptUnique(field.split('.').at(-1)!, value) ? withUniquePart(value) : value;
 }
 
 /** A value holding a reference (`{{environment.name}}`, or a list with one): the run's already. */

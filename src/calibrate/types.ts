@@ -22,6 +22,8 @@ export type Edit =
   | { kind: 'login'; actor: string; scheme: 'basic' | 'bearer'; variable?: string; secret: string; pattern?: string }
   /** an operation added to `depends_on`: a list run after a create of its resource finds what it lists */
   | { kind: 'depends_on'; operation: string; to: string }
+  /** `force: true` on a create: each operation that needs it gets an instance of its own (own-instance.ts) */
+  | { kind: 'force'; operation: string }
   /** the actor's credential header in the other standard form (`Bearer <token>` / the raw token) */
   | { kind: 'header_form'; actor: string; place: 'inject' | 'api_key'; header: string; from: string; to: string };
 

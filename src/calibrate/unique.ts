@@ -3,7 +3,7 @@
 // name something that must exist (a strategy type), and the server's 4xx quotes the value sent.
 // The other way, a 409 to a write whose body holds only literals: a literal made run-unique.
 // Either is only a candidate: a try's 2xx proves it.
-import type { TemplateValue } from '../project/index.js';
+import { withUniquePart, type TemplateValue } from '../project/index.js';
 
 /** `name-{{$.uuid}}`, `jo+{{$.uuid}}@example.com`: the literal the input gave, and what was added. */
 const UNIQUE = [/^(.+)-\{\{\s*\$\.uuid\s*\}\}$/, /^(.+)\+\{\{\s*\$\.uuid\s*\}\}(@.+)$/];
@@ -54,8 +54,4 @@ export function madeUnique(body: TemplateValue | undefined): Array<{ field: stri
 /** A non-empty string with no reference in it. */
 export const isLiteral = (value: unknown): value is string => typeof value === 'string' && value !== '' && !value.includes('{{');
 
-/** `team-board` -> `team-board-{{$.uuid}}`, `jo@example.com` -> `jo+{{$.uuid}}@example.com`. */
-export function withUniquePart(value: string): string {
-  const at = value.indexOf('@');
-  return at > 0 && /^[^@\s]+@[^@\s]+\.[^@\s]+$/.test(value) ? `${value.slice(0, at)}+{{$.uuid}}${value.slice(at)}` : `${value}-{{$.uuid}}`;
-}
+export { withUniquePart };

@@ -13,7 +13,7 @@ export { isRawMap } from './build/values.js';
 export { isCredentialHeaderName, isCredentialName, namesIssuedCredential } from './credentials.js';
 export { diag, severityOf } from './diagnostics.js';
 export { lazy } from './lazy.js';
-export { MAX_NAME, singular, snake, unique, upperSnake } from './names.js';
+export { keptUnique, MAX_NAME, RUN_UNIQUE, singular, snake, unique, upperSnake, withUniquePart } from './names.js';
 export { isInside, realProjectDir } from './project-path.js';
 export { displayLoc, displayPath } from './display.js';
 export { isPlainObject, scalarText } from './text.js';

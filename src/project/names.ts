@@ -1,5 +1,6 @@
 // Names derived from words of a project or an input: shared by the importer and `flow lint --fix`
-// (which names the secrets it creates), so both spell a secret's name the same way.
+// (which names the secrets it creates), so both spell a secret's name the same way; and which
+// values a create must send different each time, shared by the importer and calibrate.
 import { createHash } from 'node:crypto';
 
 /** Longest name made from words: a file is named after it, and file systems take 255 bytes. */
@@ -67,4 +68,23 @@ export function singular(word: string): string {
   if (/(ches|shes|xes|zzes|sses)$/i.test(w)) return w.slice(0, -2);
   if (/s$/i.test(w) && w.length > 2) return w.slice(0, -1);
   return w;
+}
+
+/** Field names whose value a server usually keeps unique: a second create with the same literal answers 409. */
+const UNIQUE_NAME = /^(name|slug|username|user_?name|login|handle|email|e_?mail|identifier|key|code)$/i;
+/** An e-mail address, whatever its field's name (an owner, a contact): accounts keep them unique. */
+const EMAIL = /^[^@\s]+@[^@\s]+\.[^@\s]+$/;
+
+/** The run-unique part a literal that must be unique gets: a UUID, which no other run (nor create) draws again. */
+export const RUN_UNIQUE = '{{$.uuid}}';
+
+/** Whether a create's literal must differ from one create to the next: an e-mail in any field, or a field a server keeps unique. */
+export function keptUnique(field: string, value: string): boolean {
+  return EMAIL.test(value) || UNIQUE_NAME.test(field);
+}
+
+/** `team-board` -> `team-board-{{$.uuid}}`, `jo@example.com` -> `jo+{{$.uuid}}@example.com`. */
+export function withUniquePart(value: string): string {
+  const at = value.indexOf('@');
+  return at > 0 && EMAIL.test(value) ? `${value.slice(0, at)}+${RUN_UNIQUE}${value.slice(at)}` : `${value}-${RUN_UNIQUE}`;
 }

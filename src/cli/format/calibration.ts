@@ -99,6 +99,8 @@ function title(e: Edit): string {
       return `path ${e.from}`;
     case 'depends_on':
       return `depends_on ${e.to}`;
+    case 'force':
+      return 'force';
     case 'login':
       return `login (new actor ${e.actor})`;
     default:
@@ -122,6 +124,8 @@ function describe(e: Edit): string {
       return `\`${e.from}\` -> \`${e.to}\` in \`path\``;
     case 'depends_on':
       return `add \`${e.to}\` to \`depends_on\` (it runs first)`;
+    case 'force':
+      return 'add `force: true` (each operation that needs it runs it for itself)';
     case 'login':
       return [
         `new \`actors/${e.actor}.yaml\` (\`strategy: ${e.scheme}\`${e.scheme === 'basic' ? `, \`username: "{{env.${e.variable}}}"\` with \`${e.variable}: <SET_VIA_--var>\` in the environment, \`password: !secret ${e.secret}\`` : `, \`token: "{{secret.${e.secret}}}"\``})`,

@@ -3,10 +3,9 @@
 // test that passes once: the next run, or the calibrate before it, finds the name taken
 // (409) or archived. The example keeps its text and gets the run-unique part values.ts gives
 // every unique literal (a UUID) after it.
-import type { TemplateValue } from '../../project/index.js';
+import { RUN_UNIQUE, type TemplateValue } from '../../project/index.js';
 import type { Endpoint } from './endpoints.js';
 import { isVarSegment, shapeOf } from './paths.js';
-import { RUN_UNIQUE } from './values.js';
 
 /**
  * Collection shape -> the parameter of the item path right under it (`/features` ->

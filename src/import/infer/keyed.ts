@@ -12,7 +12,7 @@ import type { Endpoint } from './endpoints.js';
 import { endpointId } from './endpoints.js';
 import type { DraftOperation } from './draft.js';
 import { isVarSegment, shapeOf } from './paths.js';
-import { RUN_UNIQUE } from './values.js';
+import { RUN_UNIQUE } from '../../project/index.js';
 
 export interface KeyedCreate {
   create: Endpoint;

@@ -5,12 +5,11 @@
 // parent written as an operation of the create's resource (`link.find_in_feature`, after the
 // create), and the field the create sends that the items carry (`url`) gets a run-unique part:
 // the runner owns the one item that carries it (docs/format.md#create-no-id), no other.
-import { isPlainObject, type TemplateValue } from '../../project/index.js';
+import { isPlainObject, RUN_UNIQUE, type TemplateValue } from '../../project/index.js';
 import type { ObservedField } from '../observed.js';
 import type { DraftOperation } from './draft.js';
 import { endpointId, type Endpoint } from './endpoints.js';
 import type { Extractions } from './extractions.js';
-import { RUN_UNIQUE } from './values.js';
 import { successFields } from './id-fields.js';
 import { singular, snake } from './names.js';
 import { isVarSegment, segmentText, shapeOf } from './paths.js';

@@ -9,12 +9,10 @@
 // there before, and a write there is sent only for the run's own parent (docs/format.md#ownership).
 // At the top of the API (`DELETE /tags/{tagValue}`) the path would name no instance, and a fixed
 // value would reach data someone else made: that id stays the user's to give.
-import type { TemplateValue } from '../../project/index.js';
-import { SET_VIA_VAR } from '../../project/index.js';
+import { RUN_UNIQUE, SET_VIA_VAR, type TemplateValue } from '../../project/index.js';
 import type { DraftOperation } from './draft.js';
 import { endpointId, type Endpoint } from './endpoints.js';
 import { snake } from './names.js';
-import { RUN_UNIQUE } from './values.js';
 
 /** One body field of a create that names what it made, and the variable that holds it. */
 export interface SentId {

@@ -2,7 +2,7 @@
 // never copied; a collection variable or a value an earlier response returned becomes a
 // reference; a documented example stays; a required field the input gives no value for is
 // supplied by the user on each run. Nothing else is added (docs/format.md#r3: no placeholder fields).
-import type { TemplateValue } from '../../project/index.js';
+import { keptUnique, withUniquePart, type TemplateValue } from '../../project/index.js';
 import { escapeTemplate } from '../../graph/index.js';
 import type { Evidence, InputFormat, ObservedBody, ObservedField } from '../observed.js';
 import type { Resolver } from './bindings.js';
@@ -93,25 +93,14 @@ function templateValue(value: unknown, key: string, scope: ValueScope, depth = 0
   return undefined;
 }
 
-/** Field names whose value a server usually keeps unique: a second run with the same literal answers 409. */
-const UNIQUE_NAME = /^(name|slug|username|user_?name|login|handle|email|e_?mail|identifier|key|code)$/i;
-/** An e-mail address, whatever its field's name (an owner, a contact): accounts keep them unique. */
-const EMAIL = /^[^@\s]+@[^@\s]+\.[^@\s]+$/;
-
-/** The run-unique part a literal that must be unique gets: a UUID, which no other run (nor create) draws again. */
-export const RUN_UNIQUE = '{{$.uuid}}';
-
 /**
  * A literal that must be unique, in a create's body (a POST), gets a run-unique part so the
  * project runs twice: `disable-comments` becomes `disable-comments-{{$.uuid}}`, an e-mail (in
  * any field) `jo+{{$.uuid}}@example.com`. A reference or a generated value is left as it is.
  */
 function runUnique(field: string, value: TemplateValue, key: string, scope: ValueScope): TemplateValue {
-  if (scope.endpoint.method !== 'POST' || typeof value !== 'string' || !value || value.includes('{{')) return value;
-  const email = EMAIL.test(value);
-  if (!email && !UNIQUE_NAME.test(field)) return value;
-  const at = value.indexOf('@');
-  const out = email ? `${value.slice(0, at)}+${RUN_UNIQUE}${value.slice(at)}` : `${value}-${RUN_UNIQUE}`;
+  if (scope.endpoint.method !== 'POST' || typeof value !== 'string' || !value || value.includes('{{') || !keptUnique(field, value)) return value;
+  const out = withUniquePart(value);
   scope.evidence[key] = `${JSON.stringify(value)} with a run-unique part: a server keeps ${field} unique, and a second run must not answer 409`;
   return out;
 }
