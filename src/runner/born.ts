@@ -27,6 +27,21 @@ function stamp(o: Record<string, unknown>): string | undefined {
   return undefined;
 }
 
+/**
+ * A creation time written without its zone (`2026-11-29 02:07:51`) is read as UTC and may be off
+ * by up to 14 hours either way: only one older than a day and two hours is surely not of now.
+ */
+const LONG_BEFORE_MS = 26 * 3600_000;
+
+/**
+ * Whether a creation time (ISO 8601, or seconds or milliseconds since 1970) is long before
+ * `now`: a create that answers it handed back something made before the request.
+ */
+export function bornLongBefore(born: string, now = Date.now()): boolean {
+  const n = /^\d{9,13}$/.test(born) ? Number(born) * (born.length <= 10 ? 1000 : 1) : Date.parse(born);
+  return Number.isFinite(n) && n < now - LONG_BEFORE_MS;
+}
+
 /** Whether two creation times are one: the same text, or the same instant written two ways (`…:00Z`, `…:00.000Z`). */
 export function sameTime(a: string, b: string): boolean {
   if (a === b) return true;

@@ -9,7 +9,7 @@ import { type Operation, scalarText } from '../project/index.js';
 import type { Binding, RunContext } from './context.js';
 import type { Instance, RecordSource } from './state.js';
 import type { FlowResponse } from '../http/index.js';
-import { bornIn } from './born.js';
+import { bornIn, bornLongBefore } from './born.js';
 import { requestPath } from './origin-removal.js';
 import { indexedPlace } from '../runtime/index.js';
 
@@ -29,7 +29,9 @@ export function recordSource(ctx: RunContext, op: Operation, actor: string | und
   const creates = targetOf(ctx, op).kind === 'create';
   const path = creates && res ? requestPath(res) : undefined;
   const born = creates && res ? bornIn(res) : undefined;
-  return { operation: op.id, actor, creates, ...(path ? { path } : {}), ...(born !== undefined ? { born } : {}) };
+  // an answer made long before the request (a member added by e-mail answers the user it found): a new instance, not the run's
+  const handedBack = born !== undefined && bornLongBefore(born);
+  return { operation: op.id, actor, creates, ...(path ? { path } : {}), ...(born !== undefined ? { born } : {}), ...(handedBack ? { handedBack } : {}) };
 }
 
 /**

@@ -56,6 +56,8 @@ interface InstanceOrigin {
 /** How an extraction came: which operation, as which actor, and whether that operation creates (graph/writes.ts). */
 export interface RecordSource extends InstanceOrigin {
   creates: boolean;
+  /** a create whose answer says it was made long before the request: it handed back what was there (born.ts), which is not the run's */
+  handedBack?: boolean;
 }
 
 export class RunState {
@@ -93,7 +95,7 @@ export class RunState {
       ...(source?.creates && source.path ? { path: source.path } : {}),
       ...(source?.creates && source.born !== undefined ? { born: source.born } : {}),
     };
-    if (source?.creates) instance.owned = true;
+    if (source?.creates && !source.handedBack) instance.owned = true;
     this.instancesByResource.get(resource)!.push(instance);
     this.valueLists.get(resource)!.push(instance.values);
   }

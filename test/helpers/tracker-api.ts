@@ -45,6 +45,8 @@ export async function startTrackerApi(): Promise<TrackerApi> {
   const entries = new Map<number, Row>();
   const relations = new Map<number, Row>();
   let clock = 0;
+  // whole seconds, as the server writes them
+  const started = Math.floor(Date.now() / 1000) * 1000;
   const wrapped = (req: RecordedRequest, key: string): Record<string, unknown> => {
     const b = req.json() as Record<string, unknown> | undefined;
     const inner = b?.[key];
@@ -104,8 +106,8 @@ export async function startTrackerApi(): Promise<TrackerApi> {
     }
     if (errors.length) return json(res, 422, { errors });
     const { rows, key } = collections[name];
-    // a creation time one second after the last: two rows never share one
-    const row: Row = { ...b, id: nextId(rows), created_on: new Date(Date.UTC(2026, 0, 1) + ++clock * 1000).toISOString() };
+    // a creation time of now, one second after the last: two rows never share one
+    const row: Row = { ...b, id: nextId(rows), created_on: new Date(started + ++clock * 1000).toISOString() };
     for (const f of ['project_id', 'issue_id', 'activity_id']) if (f in row) row[f] = Number(row[f]);
     rows.set(row.id, row);
     json(res, 201, { [key]: row }, { location: `/${name}/${row.id}` });

@@ -103,7 +103,7 @@ function handler(store: Store) {
     const t: Token = { secret: `s3cr3t-${randomBytes(12).toString('hex')}`, tokenName, ...(project ? { project } : {}) };
     store.tokens.push(t);
     store.issued.push(t.secret);
-    return { secret: t.secret, tokenName, createdAt: '2026-01-01T00:00:00Z' };
+    return { secret: t.secret, tokenName, createdAt: new Date().toISOString() };
   };
   const remove = (secret: string, project?: string): boolean => {
     const i = store.tokens.findIndex((t) => t.secret === secret && t.project === project);
