@@ -13,12 +13,11 @@ import { randomBytes } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { importApi, type ImportResult } from '../../src/import/index.js';
-import { ANSWERED, jsonBody, send, serveCrud, type CrudServer } from '../helpers/crud-api.js';
+import { describe, expect, it } from 'vitest';
+import type { ImportResult } from '../../src/import/index.js';
+import { ANSWERED, jsonBody, send, type CrudServer } from '../helpers/crud-api.js';
 import { describeWhenAvailable, NOT_BUILT } from '../helpers/needs.js';
-import { cleanProjects, writeProject } from '../helpers/project.js';
-import { everyReport, operation, runWithEveryReport } from './helpers.js';
+import { everyReport, importedApi, operation, runWithEveryReport } from './helpers.js';
 
 const REPO = fileURLToPath(new URL('../../', import.meta.url));
 const BUILT = existsSync(path.join(REPO, 'dist/cli/commands/run.js'));
@@ -121,15 +120,7 @@ let dir: string;
 let server: CrudServer;
 const store: Store = { users: new Map(), links: new Set(), issued: [], log: [] };
 
-beforeAll(async () => {
-  dir = await writeProject({ 'api.json': JSON.stringify(DOC) });
-  result = await importApi(['api.json'], { cwd: dir });
-  server = await serveCrud(handler(store));
-});
-afterAll(async () => {
-  await server.close();
-  await cleanProjects();
-});
+importedApi('api.json', DOC, handler(store), (api) => ({ result, dir, server } = api));
 
 describe('the import: a POST that answers what a user is, sending what a user is made of, makes a user', () => {
   it('writes the signup as a create of the user, at the run’s own invitation, extracting the id as the create does; nothing else moves', () => {

@@ -3,9 +3,12 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll } from 'vitest';
 import { importApi, type ImportOptions, type ImportResult } from '../../src/import/index.js';
 import { docText } from '../../src/import/emit/files.js';
 import { SHARED } from '../helpers/shared.js';
+import { serveCrud, type CrudServer, type Handler } from '../helpers/crud-api.js';
+import { cleanProjects, writeProject } from '../helpers/project.js';
 
 export const FIXTURES = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../fixtures/import');
 export const CORPUS = path.join(SHARED, 'corpus');
@@ -61,4 +64,29 @@ export async function everyReport(dir: string, r: { stdout: string; stderr: stri
   const json = await readFile(path.join(dir, 'out/run.json'), 'utf8');
   const junit = await readFile(path.join(dir, 'out/run.xml'), 'utf8');
   return [r.stdout, r.stderr, json, junit];
+}
+
+export interface ImportedApi {
+  result: ImportResult;
+  dir: string;
+  server: CrudServer;
+}
+
+/**
+ * The set-up of an import test that runs what it imports: `doc` written as `file` into a fresh
+ * project and imported there, and the API it describes served by `handle`, before the file's
+ * tests; the server closed and the project removed after them. `use` gets the three once ready.
+ */
+export function importedApi(file: string, doc: unknown, handle: Handler, use: (api: ImportedApi) => void): void {
+  let server: CrudServer | undefined;
+  beforeAll(async () => {
+    const dir = await writeProject({ [file]: JSON.stringify(doc) });
+    const result = await importApi([file], { cwd: dir });
+    server = await serveCrud(handle);
+    use({ result, dir, server });
+  });
+  afterAll(async () => {
+    await server?.close();
+    await cleanProjects();
+  });
 }

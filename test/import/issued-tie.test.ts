@@ -12,12 +12,11 @@ import { randomBytes } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { importApi, type ImportResult } from '../../src/import/index.js';
-import { ANSWERED, jsonBody, send, serveCrud, type CrudServer } from '../helpers/crud-api.js';
+import { describe, expect, it } from 'vitest';
+import type { ImportResult } from '../../src/import/index.js';
+import { ANSWERED, jsonBody, send, type CrudServer } from '../helpers/crud-api.js';
 import { describeWhenAvailable, NOT_BUILT } from '../helpers/needs.js';
-import { cleanProjects, writeProject } from '../helpers/project.js';
-import { everyReport, operation, runWithEveryReport } from './helpers.js';
+import { everyReport, importedApi, operation, runWithEveryReport } from './helpers.js';
 
 const REPO = fileURLToPath(new URL('../../', import.meta.url));
 const BUILT = existsSync(path.join(REPO, 'dist/cli/commands/run.js'));
@@ -105,15 +104,7 @@ let dir: string;
 let server: CrudServer;
 const store: Store = { links: new Map(), issued: [], log: [] };
 
-beforeAll(async () => {
-  dir = await writeProject({ 'api.json': JSON.stringify(DOC) });
-  result = await importApi(['api.json'], { cwd: dir });
-  server = await serveCrud(handler(store));
-});
-afterAll(async () => {
-  await server.close();
-  await cleanProjects();
-});
+importedApi('api.json', DOC, handler(store), (api) => ({ result, dir, server } = api));
 
 describe('the import: a credential under another word, tied by the create’s own answer', () => {
   it('binds {token} of /invite/{token}/validate to the secret whose example the answer’s url carries as ?invite=', () => {

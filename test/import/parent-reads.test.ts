@@ -9,13 +9,12 @@
 // every new flag is never written to.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { main } from '../../src/cli/main.js';
-import { ANSWERED, jsonBody, send, serveCrud, type CrudServer } from '../helpers/crud-api.js';
-import { cleanProjects, writeProject } from '../helpers/project.js';
+import { ANSWERED, jsonBody, send, type CrudServer } from '../helpers/crud-api.js';
 import { recordedIO } from '../runtime/secrets/cli-io.js';
-import { fileValue, operation } from './helpers.js';
-import { importApi, type ImportResult } from '../../src/import/index.js';
+import { fileValue, importedApi, operation } from './helpers.js';
+import type { ImportResult } from '../../src/import/index.js';
 
 const json = (schema: object) => ({ content: { 'application/json': { schema } } });
 const param = (name: string) => ({ name, in: 'path', required: true, schema: { type: 'string' } });
@@ -98,15 +97,7 @@ let dir: string;
 let server: CrudServer;
 const store: Store = { flags: new Map(), log: [] };
 
-beforeAll(async () => {
-  dir = await writeProject({ 'flags.json': JSON.stringify(DOC) });
-  result = await importApi(['flags.json'], { cwd: dir });
-  server = await serveCrud(handler(store));
-});
-afterAll(async () => {
-  await server.close();
-  await cleanProjects();
-});
+importedApi('flags.json', DOC, handler(store), (api) => ({ result, dir, server } = api));
 
 describe('the import: a create that answers no id, whose items its parent read lists', () => {
   it('binds {linkId} to the id a read of the flag finds after the create, and makes the url it sends run-unique', () => {

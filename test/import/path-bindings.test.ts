@@ -10,14 +10,13 @@ import { randomBytes } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { writeTarget } from '../../src/graph/index.js';
-import { importApi, type ImportResult } from '../../src/import/index.js';
+import type { ImportResult } from '../../src/import/index.js';
 import { openProject } from '../../src/open/index.js';
-import { ANSWERED, jsonBody, send, serveCrud, type CrudServer } from '../helpers/crud-api.js';
+import { ANSWERED, jsonBody, send, type CrudServer } from '../helpers/crud-api.js';
 import { describeWhenAvailable, NOT_BUILT } from '../helpers/needs.js';
-import { cleanProjects, writeProject } from '../helpers/project.js';
-import { everyReport, operation, runWithEveryReport } from './helpers.js';
+import { everyReport, importedApi, operation, runWithEveryReport } from './helpers.js';
 
 const REPO = fileURLToPath(new URL('../../', import.meta.url));
 const BUILT = existsSync(path.join(REPO, 'dist/cli/commands/run.js'));
@@ -157,15 +156,7 @@ let dir: string;
 let server: CrudServer;
 const store: Store = { tokens: [], projects: new Set(), feedback: new Map(), issued: [], log: [] };
 
-beforeAll(async () => {
-  dir = await writeProject({ 'api.json': JSON.stringify(DOC) });
-  result = await importApi(['api.json'], { cwd: dir });
-  server = await serveCrud(handler(store));
-});
-afterAll(async () => {
-  await server.close();
-  await cleanProjects();
-});
+importedApi('api.json', DOC, handler(store), (api) => ({ result, dir, server } = api));
 
 describe('the import: a placeholder that is the credential its create issues', () => {
   it('binds {token} under /tokens to the secret the create answers, at the top and under a project', () => {

@@ -7,16 +7,15 @@
 // run's own list, and nobody else's label of the same value.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { main } from '../../src/cli/main.js';
 import { writeTarget } from '../../src/graph/index.js';
 import { exampleOf, namesField } from '../../src/import/infer/sent-ids.js';
 import { openProject } from '../../src/open/index.js';
-import { ANSWERED, jsonBody, send, serveCrud, type CrudServer } from '../helpers/crud-api.js';
-import { cleanProjects, writeProject } from '../helpers/project.js';
+import { ANSWERED, jsonBody, send, type CrudServer } from '../helpers/crud-api.js';
 import { recordedIO } from '../runtime/secrets/cli-io.js';
-import { fileValue, operation } from './helpers.js';
-import { importApi, type ImportResult } from '../../src/import/index.js';
+import { fileValue, importedApi, operation } from './helpers.js';
+import type { ImportResult } from '../../src/import/index.js';
 
 const json = (schema: object) => ({ content: { 'application/json': { schema } } });
 const param = (name: string) => ({ name, in: 'path', required: true, schema: { type: 'string' } });
@@ -112,15 +111,7 @@ let dir: string;
 let server: CrudServer;
 const store: Store = { lists: new Map(), tags: new Set(), log: [] };
 
-beforeAll(async () => {
-  dir = await writeProject({ 'lists.json': JSON.stringify(DOC) });
-  result = await importApi(['lists.json'], { cwd: dir });
-  server = await serveCrud(handler(store));
-});
-afterAll(async () => {
-  await server.close();
-  await cleanProjects();
-});
+importedApi('lists.json', DOC, handler(store), (api) => ({ result, dir, server } = api));
 
 describe('the import: an id only the create sends', () => {
   it('binds the path parameter and the create body field to one variable holding the example, and orders the DELETE after the create', () => {
