@@ -1,7 +1,7 @@
-// The plugin's opt-in `explore` test (`flow({ openapi, explore: { budget, seed } })`): `flow
-// explore` on the project, in the worker, after its operations' tests; it fails with every
-// finding's text (redacted by the run's redactor), and when no step got an answer. Loaded
-// only when a suite has one.
+// The plugin's opt-in `explore` test (`flow({ openapi, explore: { budget, seed, rounds } })`):
+// `flow explore` on the project, in the worker, after its operations' tests; it fails with
+// every finding's text (redacted by the run's redactor), and when no step got an answer.
+// Loaded only when a suite has one.
 import type { ProjectGraph } from '../graph/index.js';
 import type { Project } from '../project/index.js';
 import type { RunnerOptions } from '../runner/index.js';
@@ -29,6 +29,7 @@ export async function runExploreTest(project: Project, graph: ProjectGraph, opti
     contract,
     graph,
     budgetMs: (options.explore?.budget ?? DEFAULT_BUDGET_S) * 1000,
+    rounds: options.explore?.rounds,
     seed: options.explore?.seed ?? 1,
     destructive: false,
     authz: options.explore?.authz ?? false,

@@ -32,6 +32,8 @@ export interface FlowOptions {
     budget?: number;
     /** the seed of the draws (default 1: a test is reproducible) */
     seed?: number;
+    /** stop after this many rounds (each gives every resource 40 sequences), or at the budget, whichever first: the same draws on a busy CI runner as on a quiet laptop */
+    rounds?: number;
     /** also try what each actor creates as every other actor and with no credentials (`flow explore --authz`) */
     authz?: boolean;
   };
@@ -152,6 +154,7 @@ const OPTIONS = {
 } satisfies Record<keyof FlowOptions, OptionSpec>;
 
 const FLOW_OPTION_NAMES = Object.keys(OPTIONS) as (keyof FlowOptions)[];
+const EXPLORE_OPTION_NAMES = ['budget', 'seed', 'rounds', 'authz'] as const satisfies readonly (keyof NonNullable<FlowOptions['explore']>)[];
 const SERVER_OPTION_NAMES = ['command', 'cwd', 'env', 'url', 'port', 'timeout', 'reuseExisting', 'watch'];
 
 /**
@@ -174,14 +177,17 @@ export function validateOptions(options: unknown, where = 'flow()', names: reado
 
 function exploreProblems(explore: unknown, openapi: unknown): string[] {
   if (explore === undefined) return [];
-  if (!isRecord(explore)) return [`explore must be an object ({ budget, seed, authz }), got ${describe(explore)}`];
+  if (!isRecord(explore)) return [`explore must be an object ({ ${EXPLORE_OPTION_NAMES.join(', ')} }), got ${describe(explore)}`];
   const out: string[] = [];
   if (openapi === undefined) out.push('explore needs openapi: its request schemas are what is drawn from');
   for (const key of Object.keys(explore))
-    if (key !== 'budget' && key !== 'seed' && key !== 'authz') out.push(`unknown option "explore.${key}"; the explore options are budget, seed, authz`);
+    if (!(EXPLORE_OPTION_NAMES as readonly string[]).includes(key))
+      out.push(`unknown option "explore.${key}"${suggestion(key, EXPLORE_OPTION_NAMES)}; the explore options are ${EXPLORE_OPTION_NAMES.join(', ')}`);
   if (explore.budget !== undefined && !(typeof explore.budget === 'number' && explore.budget > 0))
     out.push(`explore.budget must be a number of seconds > 0, got ${describe(explore.budget)}`);
   if (explore.seed !== undefined && !Number.isSafeInteger(explore.seed)) out.push(`explore.seed must be a whole number, got ${describe(explore.seed)}`);
+  if (explore.rounds !== undefined && !(Number.isSafeInteger(explore.rounds) && (explore.rounds as number) > 0))
+    out.push(`explore.rounds must be a whole number > 0, got ${describe(explore.rounds)}`);
   if (explore.authz !== undefined && typeof explore.authz !== 'boolean') out.push(`explore.authz must be true or false, got ${describe(explore.authz)}`);
   return out;
 }

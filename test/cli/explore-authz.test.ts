@@ -36,9 +36,12 @@ async function flow(dir: string, args: string[], api: AuthzApi) {
   return { code, out: io.out, err: io.err, logAt };
 }
 
-// the cross-actor pass comes first; its budget leaves it time on a loaded machine
-const EXPLORE = ['explore', '--openapi', 'openapi.yaml', '--budget', '6', '--seed', '5'];
-const LONGER = [...EXPLORE.slice(0, 3), '--budget', '15', '--seed', '5'];
+// the cross-actor pass comes first (under a second), then the rounds: 18, what 6 s explored on
+// a quiet machine; the budget leaves the pass time on a loaded one
+const EXPLORE = ['explore', '--openapi', 'openapi.yaml', '--budget', '60', '--rounds', '18', '--seed', '5'];
+// on the buggy twin, where every E_AUTHZ_* finding is the pass's: the same seed's 18 rounds
+// there are the test without --authz's
+const PASS = [...EXPLORE.slice(0, 5), '--rounds', '2', '--seed', '5'];
 const found = (out: string) => [...out.matchAll(/^FINDING (\S+) (\S+)$/gm)].map((m) => `${m[1]} ${m[2]}`).sort();
 
 describe('flow explore --authz', () => {
@@ -46,8 +49,8 @@ describe('flow explore --authz', () => {
   let run: Awaited<ReturnType<typeof flow>>;
   beforeAll(async () => {
     dir = await writeProject(authzProject());
-    run = await flow(dir, [...LONGER, '--authz', '--out', 'found', '--reporter', 'default', '--reporter', 'json', '--output-file', 'json=report.json'], buggy);
-  }, 60_000);
+    run = await flow(dir, [...PASS, '--authz', '--out', 'found', '--reporter', 'default', '--reporter', 'json', '--output-file', 'json=report.json'], buggy);
+  }, 90_000);
 
   it('finds each authorization bug of the buggy twin, and only those, and exits 1', () => {
     // pages a request with no credentials made (the E_AUTHZ_ANONYMOUS bug) no actor may delete: said, with why
@@ -149,15 +152,15 @@ describe('no false alarm', () => {
     expect(refused, out).not.toBeNull();
     for (const pair of refused![1].split(', ')) expect(pair).toMatch(/^.+ -> .+ (\d+) of \1$/);
     expect(code).toBe(0);
-  }, 60_000);
+  }, 90_000);
 
   it('a note declared shared with every actor is not reported read or changed by bob on the buggy twin; with no credentials it still is', async () => {
     const files = authzProject();
     files['resources/notes.yaml'] = files['resources/notes.yaml'].replace('shared: { with: [admin] }', 'shared: true');
     const dir = await writeProject(files);
-    const { out } = await flow(dir, [...LONGER, '--authz'], buggy);
+    const { out } = await flow(dir, [...PASS, '--authz'], buggy);
     expect(found(out)).toEqual(['E_AUTHZ_ANONYMOUS note.update', 'E_AUTHZ_ANONYMOUS page.create', 'E_AUTHZ_ROLE page.feature', 'E_AUTHZ_ROLE stats.get']);
-  }, 60_000);
+  }, 90_000);
 
   it('without --authz, explore sends every request as the actor that made the instance: none of these bugs shows', async () => {
     const dir = await writeProject(authzProject());
@@ -165,7 +168,7 @@ describe('no false alarm', () => {
     expect(found(out)).toEqual([]);
     expect(out).not.toContain('authz:');
     expect(code).toBe(0);
-  }, 60_000);
+  }, 90_000);
 });
 
 // the fixture is a plain project: it lints clean and its happy path passes on both twins

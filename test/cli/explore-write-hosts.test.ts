@@ -60,7 +60,7 @@ describe('explore writes only to loopback or to write_hosts', () => {
   }, 30_000);
 
   it('a host in write_hosts is written to', async () => {
-    await run(['explore', '--openapi', 'openapi.yaml', '--budget', '1', '--seed', '1'], `${ENV}write_hosts: [${REMOTE}]\n`);
+    await run(['explore', '--openapi', 'openapi.yaml', '--budget', '20', '--rounds', '3', '--seed', '1'], `${ENV}write_hosts: [${REMOTE}]\n`);
     expect(api.count.get('POST /items')).toBeGreaterThan(0);
   }, 30_000);
 });

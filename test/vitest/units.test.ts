@@ -136,13 +136,18 @@ describe('validateOptions', () => {
     expect(documented).toEqual(names);
   });
 
-  test('explore: with openapi, a budget in seconds and a whole seed; each problem named', () => {
-    expect(() => validateOptions({ openapi: 'openapi.yaml', explore: { budget: 5, seed: 3, authz: true } })).not.toThrow();
+  test('explore: with openapi, a budget in seconds, a whole seed and a whole number of rounds; each problem named', () => {
+    expect(() => validateOptions({ openapi: 'openapi.yaml', explore: { budget: 5, seed: 3, rounds: 2, authz: true } })).not.toThrow();
     expect(() => validateOptions({ explore: {} })).toThrow('explore needs openapi');
     expect(() => validateOptions({ openapi: 'o.yaml', explore: { budget: 0, seed: 1.5, runs: 3, authz: 'yes' } })).toThrow(
-      'flow(): unknown option "explore.runs"; the explore options are budget, seed, authz; explore.budget must be a number of seconds > 0, got 0; explore.seed must be a whole number, got 1.5; explore.authz must be true or false, got "yes"',
+      'flow(): unknown option "explore.runs" (did you mean rounds?); the explore options are budget, seed, rounds, authz; explore.budget must be a number of seconds > 0, got 0; explore.seed must be a whole number, got 1.5; explore.authz must be true or false, got "yes"',
     );
+    for (const bad of [0, -1, 1.5, Number.NaN, '2'])
+      expect(() => validateOptions({ openapi: 'o.yaml', explore: { rounds: bad } }), String(bad)).toThrow(
+        /^flow\(\): explore\.rounds must be a whole number > 0, got /,
+      );
     expect(suiteOptions({ openapi: 'o.yaml', explore: { budget: 2 } }, '/repo')).toEqual({ openapi: '/repo/o.yaml', explore: { budget: 2 } });
+    expect(suiteOptions({ openapi: 'o.yaml', explore: { budget: 60, rounds: 3 } }, '/repo').explore).toEqual({ budget: 60, rounds: 3 });
   });
 
   test('concurrency must be a whole number >= 1; every problem is named at once', () => {
