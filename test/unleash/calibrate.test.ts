@@ -23,10 +23,10 @@ import { recordedIO } from '../runtime/secrets/cli-io.js';
 
 /**
  * Green operations of the 210 imported, measured on 2026-11-29 (BENCHMARKS.md, "Unleash
- * 7.5.1": 177 on main at 9ad8273, 96 on main before with nothing named or left out; a little
- * under, as names and picks vary): the suite fails below it.
+ * 7.5.1": 181 on main at c09c2b1, 177 to 181 in the last six runs, 96 on main before with
+ * nothing named or left out; a little under, as names and picks vary): the suite fails below it.
  */
-const FLOOR = 170;
+const FLOOR = 175;
 
 /**
  * Set to a folder to keep what the suite saw there: `calibrate.md` (the calibration's report),
@@ -34,6 +34,13 @@ const FLOOR = 170;
  * skip reason): what BENCHMARKS.md's list of red operations is written from.
  */
 const REPORT_DIR = process.env.UNLEASH_REPORT_DIR;
+
+/**
+ * A calibrate or run of the whole project. Unleash takes one password-reset request a minute
+ * from a client and 20 user creates a minute: each 429 it answers (with Retry-After) is waited
+ * out, a minute at most, so the calibrate that tries the resets takes minutes more than it sends.
+ */
+const CALIBRATE_MS = 900_000;
 
 /** A password Unleash's strength check accepts, for the secrets that set or check one. */
 const NEW_PASSWORD = `Pw-${randomBytes(9).toString('base64url')}-9x`;
@@ -88,7 +95,7 @@ describeUnleash('Unleash 7.5.1: import, one calibrate, run', (server) => {
       // what its clean-up left, with why
       await writeFile(path.join(REPORT_DIR, 'calibrate.stderr.txt'), calibrated.stderr);
     }
-  }, 300_000);
+  }, CALIBRATE_MS);
   afterAll(async () => {
     await cleanProjects();
   });
@@ -105,31 +112,39 @@ describeUnleash('Unleash 7.5.1: import, one calibrate, run', (server) => {
     }
   });
 
-  test(`flow run: at least ${FLOOR} of the imported operations pass`, async () => {
-    const all = await operationIds(project);
-    expect(all.length).toBeGreaterThanOrEqual(200);
-    const runnable = await runnableIds(project, all);
-    const run = await flow(['run', '-p', project, '--all', '--reporter', 'json']);
-    expect(run.stderr).not.toMatch(/E_INTERNAL/);
-    const report = JSON.parse(run.stdout) as { operations: RunOperation[] };
-    const passed = report.operations.filter((o) => o.status === 'passed').map((o) => o.id);
-    console.log(`[unleash] ${passed.length}/${all.length} operations green (${runnable.length} runnable without a --var)`);
-    if (REPORT_DIR) {
-      await writeFile(path.join(REPORT_DIR, 'run.json'), run.stdout);
-      await writeFile(path.join(REPORT_DIR, 'red.txt'), redList(all, report.operations));
-      await writeFile(path.join(REPORT_DIR, 'run.stderr.txt'), run.stderr);
-    }
-    expect(passed.length).toBeGreaterThanOrEqual(FLOOR);
-    for (const secret of [u.adminToken, u.adminPassword, NEW_PASSWORD]) expect(run.stdout).not.toContain(secret);
-  }, 300_000);
+  test(
+    `flow run: at least ${FLOOR} of the imported operations pass`,
+    async () => {
+      const all = await operationIds(project);
+      expect(all.length).toBeGreaterThanOrEqual(200);
+      const runnable = await runnableIds(project, all);
+      const run = await flow(['run', '-p', project, '--all', '--reporter', 'json']);
+      expect(run.stderr).not.toMatch(/E_INTERNAL/);
+      const report = JSON.parse(run.stdout) as { operations: RunOperation[] };
+      const passed = report.operations.filter((o) => o.status === 'passed').map((o) => o.id);
+      console.log(`[unleash] ${passed.length}/${all.length} operations green (${runnable.length} runnable without a --var)`);
+      if (REPORT_DIR) {
+        await writeFile(path.join(REPORT_DIR, 'run.json'), run.stdout);
+        await writeFile(path.join(REPORT_DIR, 'red.txt'), redList(all, report.operations));
+        await writeFile(path.join(REPORT_DIR, 'run.stderr.txt'), run.stderr);
+      }
+      expect(passed.length).toBeGreaterThanOrEqual(FLOOR);
+      for (const secret of [u.adminToken, u.adminPassword, NEW_PASSWORD]) expect(run.stdout).not.toContain(secret);
+    },
+    CALIBRATE_MS,
+  );
 
-  test('a second calibrate proposes nothing and edits nothing', async () => {
-    const before = await readFile(path.join(project, 'resources/features.yaml'), 'utf8');
-    const again = await flow(['calibrate', '-p', project, '--writes', '--destructive']);
-    if (REPORT_DIR) await writeFile(path.join(REPORT_DIR, 'calibrate-again.md'), again.stdout);
-    expect(again.stdout).toContain('## Proposals\n\nNone: no answer contradicts an expectation.');
-    expect(await readFile(path.join(project, 'resources/features.yaml'), 'utf8')).toBe(before);
-  }, 300_000);
+  test(
+    'a second calibrate proposes nothing and edits nothing',
+    async () => {
+      const before = await readFile(path.join(project, 'resources/features.yaml'), 'utf8');
+      const again = await flow(['calibrate', '-p', project, '--writes', '--destructive']);
+      if (REPORT_DIR) await writeFile(path.join(REPORT_DIR, 'calibrate-again.md'), again.stdout);
+      expect(again.stdout).toContain('## Proposals\n\nNone: no answer contradicts an expectation.');
+      expect(await readFile(path.join(project, 'resources/features.yaml'), 'utf8')).toBe(before);
+    },
+    CALIBRATE_MS,
+  );
 
   test('the server is still healthy, out of maintenance mode and writable', async () => {
     expect(await unleashApi(u, 'GET', '/health')).toMatchObject({ health: 'GOOD' });
