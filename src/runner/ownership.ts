@@ -4,7 +4,7 @@
 // goes only when the user named the operation, its prior state read first so the clean-up can
 // write it back.
 import { FlowError } from '../errors.js';
-import { writeTarget, type WriteTarget } from '../graph/index.js';
+import { pathOnly, writeTarget, type WriteTarget } from '../graph/index.js';
 import { type Operation, scalarText } from '../project/index.js';
 import type { Binding, RunContext } from './context.js';
 import type { Instance, RecordSource } from './state.js';
@@ -29,9 +29,20 @@ export function recordSource(ctx: RunContext, op: Operation, actor: string | und
   const creates = targetOf(ctx, op).kind === 'create';
   const path = creates && res ? requestPath(res) : undefined;
   const born = creates && res ? bornIn(res) : undefined;
-  // an answer made long before the request (a member added by e-mail answers the user it found): a new instance, not the run's
-  const handedBack = born !== undefined && bornLongBefore(born);
+  // away from its resource's own collection (a create known by what it answers), an answer made
+  // long before the request handed back what was there (a member added by e-mail answers the
+  // user it found): a new instance, not the run's. At its own collection, a create made one,
+  // whatever time it says (a mock server answers its examples).
+  const handedBack = born !== undefined && bornLongBefore(born) && !atOwnCollection(ctx, op);
   return { operation: op.id, actor, creates, ...(path ? { path } : {}), ...(born !== undefined ? { born } : {}), ...(handedBack ? { handedBack } : {}) };
+}
+
+const escapeRegExp = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+/** Whether the create posts to its resource's own collection: another operation of it addresses one instance right under its path. */
+function atOwnCollection(ctx: RunContext, op: Operation): boolean {
+  const at = new RegExp(`^${escapeRegExp(pathOnly(op.path))}/\\{\\{\\s*${escapeRegExp(op.resource)}[.[]`);
+  return [...ctx.project.operations.values()].some((o) => o.resource === op.resource && o !== op && at.test(pathOnly(o.path)));
 }
 
 /**

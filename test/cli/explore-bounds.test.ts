@@ -55,7 +55,7 @@ describe('flow explore: edges first, skips what cannot run, one seed', () => {
 
   it('the first values out of range it sends are the edges: one past the minimum, one past the maximum', async () => {
     const a = await api(true);
-    await flow(['explore', '--openapi', 'openapi.yaml', '--budget', '60', '--rounds', '12', '--seed', '1', '--var', `baseUrl=${a.url}`]);
+    await flow(['explore', '--openapi', 'openapi.yaml', '--budget', '60', '--rounds', '4', '--seed', '1', '--var', `baseUrl=${a.url}`]);
     const priorities = posts(a).map((l) => /"priority":(-?[\d.e+]+)/.exec(l)?.[1]);
     const outside = [...new Set(priorities.filter((p) => p !== undefined && !/^[1-5]$/.test(p)))];
     expect(outside.slice(0, 2), posts(a).slice(0, 20).join('\n')).toEqual(['0', '6']);
@@ -66,7 +66,7 @@ describe('flow explore: edges first, skips what cannot run, one seed', () => {
   it('an operation that needs a <SET_VIA_--var> nobody gave is not explored; the others are', async () => {
     const a = await api(true);
     const { code, out, err } = await flow(
-      ['explore', '--openapi', 'openapi.yaml', '--budget', '60', '--rounds', '15', '--seed', '2', '--var', `baseUrl=${a.url}`],
+      ['explore', '--openapi', 'openapi.yaml', '--budget', '60', '--rounds', '4', '--seed', '2', '--var', `baseUrl=${a.url}`],
       withReport,
     );
     expect(out).toContain('not explored: report.get: needs env.record_id, which is <SET_VIA_--var> and was not given');
@@ -87,7 +87,7 @@ describe('flow explore: edges first, skips what cannot run, one seed', () => {
   it('the same seed sends the same requests, {{$.faker.*}} and {{$.uuid}} included; another seed does not; flow run stays unseeded', async () => {
     const run = async (seed: string) => {
       const a = await api(true);
-      await flow(['explore', '--openapi', 'openapi.yaml', '--budget', '30', '--rounds', '20', '--seed', seed, '--var', `baseUrl=${a.url}`]);
+      await flow(['explore', '--openapi', 'openapi.yaml', '--budget', '30', '--rounds', '6', '--seed', seed, '--var', `baseUrl=${a.url}`]);
       return a.log;
     };
     const [a, b, c] = [await run('9'), await run('9'), await run('10')];

@@ -35,7 +35,7 @@ async function explore(options: Parameters<typeof startProjectsApi>[0], args: st
 
 describe('flow explore output', () => {
   it('prints each finding as it is made, then the answers by class', async () => {
-    const { code, out, api, at } = await explore({}, ['--budget', '60', '--rounds', '45', '--seed', '5', '--out', 'found']);
+    const { code, out, api, at } = await explore({}, ['--budget', '60', '--rounds', '3', '--seed', '5', '--out', 'found']);
     expect(out).toContain('FINDING E_SERVER_ERROR project.get');
     expect(out).toContain('replay: found/resources/finding_server_error_project_get.yaml');
     expect(at.length).toBeGreaterThan(0);
@@ -47,7 +47,7 @@ describe('flow explore output', () => {
   }, 90_000);
 
   it('a problem shown once is FLAKY, not a FINDING, and alone does not fail the run', async () => {
-    const { code, out } = await explore({ flakyOnce: true }, ['--budget', '60', '--rounds', '30', '--seed', '5']);
+    const { code, out } = await explore({ flakyOnce: true }, ['--budget', '60', '--rounds', '10', '--seed', '5']);
     expect(out).toMatch(/^FLAKY E_SERVER_ERROR project\.update: shown by \d+ sequence\(s\), not by the replay of the first: not a finding$/m);
     expect(out).not.toContain('FINDING');
     expect(out).toMatch(/explore: 0 finding\(s\), 1 flaky/);
@@ -56,7 +56,7 @@ describe('flow explore output', () => {
 
   it('a problem that a replay of it does not show every time is FLAKY: each finding is replayed 5 times', async () => {
     // every other PATCH fails: of two replays in a row, one passes
-    const { code, out } = await explore({ flakyHalf: true }, ['--budget', '60', '--rounds', '40', '--seed', '5']);
+    const { code, out } = await explore({ flakyHalf: true }, ['--budget', '60', '--rounds', '12', '--seed', '5']);
     expect(out).toMatch(
       /^FLAKY E_SERVER_ERROR project\.update: shown by \d+ sequence\(s\), (by 1 replay\(s\) of the first, then not by the next|not by the replay of the first): not a finding$/m,
     );

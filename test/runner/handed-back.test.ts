@@ -16,6 +16,9 @@ beforeAll(async () => {
     'POST /members': (_req, res) => json(res, 200, { id: 7, email: 'someone@example.com', createdAt: created }),
     'GET /users/7': (_req, res) => json(res, 200, { id: 7, createdAt: created }),
     'DELETE /users/7': (_req, res) => json(res, 200, {}),
+    // a mock answers its examples: a create at its own collection made one, whatever date it says
+    'POST /notes': (_req, res) => json(res, 201, { id: 3, createdAt: '2016-02-18T03:22:56.637Z' }),
+    'DELETE /notes/3': (_req, res) => json(res, 200, {}),
   });
 });
 afterAll(async () => {
@@ -32,6 +35,13 @@ const PROJECT = {
     '  add: { method: POST, path: /members, body: { email: someone@example.com }, extract: { id: $.data.id } }',
     '  get: { path: "/users/{{user.id}}" }',
     '  delete: { method: DELETE, path: "/users/{{user.id}}" }',
+    '',
+  ].join('\n'),
+  'resources/notes.yaml': [
+    'name: note',
+    'operations:',
+    '  create: { method: POST, path: /notes, body: { text: hi }, extract: { id: $.data.id } }',
+    '  delete: { method: DELETE, path: "/notes/{{note.id}}" }',
     '',
   ].join('\n'),
 };
@@ -56,6 +66,12 @@ describe('a create that answers what was made long before the run', () => {
     created = new Date().toISOString();
     const r = await run(['user.add', 'user.delete']);
     expect(r.sent).toContain('DELETE /users/7');
+    expect(r.code, r.out).toBe(0);
+  });
+
+  it('a create at its own collection made what it answers, whatever date it says (a mock answers its examples)', async () => {
+    const r = await run(['note.create', 'note.delete']);
+    expect(r.sent).toEqual(['POST /notes', 'DELETE /notes/3']);
     expect(r.code, r.out).toBe(0);
   });
 

@@ -25,7 +25,7 @@ afterAll(async () => {
 // quiet machine; the budget leaves the pass time on a loaded one
 async function exploreTest(api: AuthzApi, authz: boolean): Promise<unknown> {
   const project = await loadProject(dir);
-  const options = { openapi: path.join(dir, 'openapi.yaml'), explore: { budget: 60, rounds: 8, seed: 2, authz } };
+  const options = { openapi: path.join(dir, 'openapi.yaml'), explore: { budget: 60, rounds: 3, seed: 2, authz } };
   return runExploreTest(project, buildGraph(project), options, { vars: { baseUrl: api.url }, processEnv: { ...AUTHZ_ENV } }).then(
     () => undefined,
     (err: unknown) => err,
