@@ -1,4 +1,4 @@
-// An operation that passes on an instance of its own and is refused in the round, where the
+// An operation an earlier try passed (its edit proposed) that is refused in the round, where the
 // instance it acts on is one other operations acted on before it: a server that limits an
 // action per instance (one password-reset e-mail a minute per user: 429), or a state an earlier
 // operation left (the issue is a sub-task now). Each run reuses a prerequisite once; with
@@ -28,7 +28,7 @@ export interface OwnInstanceContext {
   tryAfter(project: Project, before: readonly string[], operation: string, purpose: string): Promise<OperationResult>;
   /** operations tried alone so far in the calibration: each once */
   triedAlone: Set<string>;
-  /** operations an earlier round's try proved an edit for: refused now, they are looked at first */
+  /** operations an earlier round's try proved an edit for: refused now, only they are looked at */
   proven: ReadonlySet<string>;
 }
 
@@ -41,8 +41,9 @@ export async function ownInstances(results: readonly OperationResult[], handled:
     const status = statusOf(r);
     return r.status === 'failed' && status !== undefined && status >= 400 && status !== 401 && status !== 403 && !handled.has(r.operation);
   });
-  // those an earlier try passed first: refused in company only, most likely
-  const order = [...refused.filter((r) => ctx.proven.has(r.operation)), ...refused.filter((r) => !ctx.proven.has(r.operation))];
+  // only those an earlier try passed: refused in company, most likely (a try alone of every
+  // refusal would cost each round requests for what is mostly the operation's own failure)
+  const order = refused.filter((r) => ctx.proven.has(r.operation));
   let looked = 0;
   for (const r of order) {
     if (looked >= MAX_OPERATIONS) break;
