@@ -28,7 +28,7 @@ async function explore(args: string[], api?: ExploreApi) {
 }
 
 /** what 2 s explored on a quiet machine (20 to 23 rounds) */
-const DELETES = ['--budget', '30', '--rounds', '6', '--seed', '5'];
+const DELETES = ['--budget', '30', '--rounds', '4', '--seed', '5'];
 
 async function fixedApi() {
   const api = await startExploreApi({ fixed: true });
@@ -39,8 +39,8 @@ async function fixedApi() {
 describe('flow explore: safety and reproducibility', () => {
   it('the same seed sends the same requests', async () => {
     const [a, b] = [await fixedApi(), await fixedApi()];
-    await explore(['--openapi', 'openapi.yaml', '--budget', '30', '--rounds', '5', '--seed', '123'], a);
-    await explore(['--openapi', 'openapi.yaml', '--budget', '30', '--rounds', '5', '--seed', '123'], b);
+    await explore(['--openapi', 'openapi.yaml', '--budget', '30', '--rounds', '3', '--seed', '123'], a);
+    await explore(['--openapi', 'openapi.yaml', '--budget', '30', '--rounds', '3', '--seed', '123'], b);
     // the same rounds: the whole runs, clean-ups included
     expect(a.log.length).toBeGreaterThan(10);
     expect(a.log.join('\n')).toBe(b.log.join('\n'));
