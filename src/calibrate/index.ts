@@ -87,7 +87,7 @@ async function calibrateOn(root: Runner, project: Project, asked: readonly strin
   const tryWith = (p: Project, id: string, purpose: string, also: readonly string[]) => runWith(root, project, p, id, also, options, record(probes, purpose));
   const tryAfter = (p: Project, before: readonly string[], id: string, purpose: string) =>
     runAfter(root, project, p, before, id, options, record(probes, purpose));
-  // each refused operation is tried alone once (own-instance.ts); those an earlier try proved an edit for, first
+  // a refused operation an earlier round's try proved an edit for is tried alone once (own-instance.ts)
   const triedAlone = new Set<string>();
   const proven = new Set<string>();
   const { fieldSchema, queryParams } = options;
