@@ -12,8 +12,7 @@
 // (`issue_to_id`, `parent_issue_id`, `to_account_id` under `/issues/{{issue.id}}/…`) names
 // another one of it; the path's own would be the same value, which such a server refuses.
 import { buildGraph, parseTemplate, pathOnly, writeTarget, type ProjectGraph } from '../graph/index.js';
-import { isPlainObject, SET_VIA_VAR, snake, type Operation, type Project, type TemplateValue } from '../project/index.js';
-import { escape } from './error-fields.js';
+import { escapeRegExp, isPlainObject, SET_VIA_VAR, snake, type Operation, type Project, type TemplateValue } from '../project/index.js';
 import type { Edit } from './types.js';
 
 /** The statuses a server refuses a missing instance with: 400, 403 (Unleash), 404, 422. */
@@ -67,7 +66,7 @@ function quotedAsMissing(
 ): AnotherInstance | undefined {
   for (const [field, value] of fields) {
     if (typeof value !== 'string' || !value || value.includes('{{') || edited.has(`${op.id} body ${field}`)) continue;
-    const quoted = `(^|[^\\w-])${escape(value)}(?![\\w-])`;
+    const quoted = `(^|[^\\w-])${escapeRegExp(value)}(?![\\w-])`;
     if (!new RegExp(quoted).test(excerpt)) continue;
     // the resource is said beside the value, not inside it (`parent_feature`)
     const rest = excerpt.replace(new RegExp(quoted, 'g'), '$1');
@@ -172,7 +171,7 @@ function createsField(project: Project, resource: string, field: string): boolea
 
 /** `feature` in "No active feature x exists", "Feature x not found", "features", "feature flag" for `feature_flag`. */
 function mentions(text: string, resource: string): boolean {
-  const words = escape(resource).replace(/[_-]/g, '[ _-]');
+  const words = escapeRegExp(resource).replace(/[_-]/g, '[ _-]');
   return new RegExp(`(^|[^A-Za-z0-9])${words}s?(?![A-Za-z0-9])`, 'i').test(text);
 }
 

@@ -1,6 +1,8 @@
 // The body fields a 400/422 answer names, read from the error shapes real frameworks send.
 // One row per shape: each reads only its own keys, so a shape is added (or fixed) alone.
 // Names come back dotted (`data.id`): a nested field is a path of keys.
+import { escapeRegExp } from '../project/index.js';
+
 type Json = unknown;
 type Obj = Record<string, Json>;
 
@@ -189,7 +191,6 @@ function wordsOf(key: string): string[] {
   return words.length > 1 && ['id', 'ids'].includes(words.at(-1)!) ? words.slice(0, -1) : words;
 }
 
-export const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 /** A sentence's subject before its verb, as Rails writes it: `Due date must be …` -> `Due date`. */
 const ARTICLE = /^(?:a|an|the|this|that|these|those|its|their|each|every)\s/i;
 const SUBJECT = /^([A-Za-z][A-Za-z0-9]*(?: [A-Za-z0-9]+){0,2}?) (?:can't|cannot|can not|must|is|are|has|have|should|doesn't|does not|was|were|isn't)\b/;
@@ -203,7 +204,7 @@ function sentenceFields(sentences: readonly string[], known: readonly string[], 
   const out: string[] = [];
   const candidates = known.flatMap((k) => {
     const words = FIELD.test(k) ? wordsOf(k.split('.').at(-1)!) : [];
-    return words.length ? [{ k, n: words.length, re: new RegExp(`\\b${words.map(escape).join('[\\s_-]+')}\\b`, 'i') }] : [];
+    return words.length ? [{ k, n: words.length, re: new RegExp(`\\b${words.map(escapeRegExp).join('[\\s_-]+')}\\b`, 'i') }] : [];
   });
   for (const s of sentences) {
     const hit = candidates.filter((c) => c.re.test(s)).sort((a, b) => b.n - a.n)[0];

@@ -3,9 +3,9 @@
 // nothing. Each gets a value from this run where its name is a resource's (`projectId` ->
 // `{{project.id}}`, as body ids are linked), else the one the description gives (its example,
 // enum or default); one with neither is not tried. Proposed only once a try is accepted (repair.ts).
-import type { Operation, Project, TemplateValue } from '../project/index.js';
+import { escapeRegExp, type Operation, type Project, type TemplateValue } from '../project/index.js';
 import { resourceRef } from './body-links.js';
-import { escape, namedFields } from './error-fields.js';
+import { namedFields } from './error-fields.js';
 import type { DeclaredQuery } from './types.js';
 import { givenValue } from './values.js';
 
@@ -50,7 +50,7 @@ export function missingQuery(
     // a description's `{{` would be read as a reference
     const value = resourceRef(project, op, d.name) ?? (typeof given === 'string' && given.includes('{{') ? undefined : given);
     if (value === undefined) continue;
-    const named = namedHere.has(d.name) || new RegExp(`(?<![\\w-])${escape(d.name)}(?![\\w-])`).test(excerpt);
+    const named = namedHere.has(d.name) || new RegExp(`(?<![\\w-])${escapeRegExp(d.name)}(?![\\w-])`).test(excerpt);
     out.push({ name: d.name, value, named });
   }
   return out.sort((a, b) => Number(b.named) - Number(a.named));

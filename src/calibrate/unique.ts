@@ -3,14 +3,13 @@
 // name something that must exist (a strategy type), and the server's 4xx quotes the value sent.
 // The other way, a 409 to a write whose body holds only literals: a literal made run-unique.
 // Either is only a candidate: a try's 2xx proves it.
-import { withUniquePart, type TemplateValue } from '../project/index.js';
+import { escapeRegExp, withUniquePart, type TemplateValue } from '../project/index.js';
 
 /** `name-{{$.uuid}}`, `jo+{{$.uuid}}@example.com`: the literal the input gave, and what was added. */
 const UNIQUE = [/^(.+)-\{\{\s*\$\.uuid\s*\}\}$/, /^(.+)\+\{\{\s*\$\.uuid\s*\}\}(@.+)$/];
 const UUID = '[0-9a-f]{8}-[0-9a-f]{4}-';
 
 const isMap = (v: unknown): v is Record<string, TemplateValue> => !!v && typeof v === 'object' && !Array.isArray(v);
-const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 /** Fields looked at in one body (two levels deep): a body is the project's, but bounded all the same. */
 const MAX_FIELDS = 50;
@@ -39,7 +38,7 @@ export function quotedUnique(body: TemplateValue | undefined, answer: string): A
     const m = UNIQUE.map((re) => re.exec(value)).find(Boolean);
     if (!m) return [];
     const literal = m[2] === undefined ? m[1] : `${m[1]}${m[2]}`;
-    const sent = m[2] === undefined ? `${escape(m[1])}-${UUID}` : `${escape(m[1])}\\+${UUID}`;
+    const sent = m[2] === undefined ? `${escapeRegExp(m[1])}-${UUID}` : `${escapeRegExp(m[1])}\\+${UUID}`;
     return new RegExp(sent, 'i').test(answer) ? [{ field, literal }] : [];
   });
 }

@@ -9,7 +9,7 @@
 // project shares or the description makes public is not sent at all (a role's write is, shared
 // or not). Each fork cleans up what it made.
 import type { FlowResponse } from '../http/index.js';
-import type { Operation, Project } from '../project/index.js';
+import { escapeRegExp, type Operation, type Project } from '../project/index.js';
 import type { CleanupEntry, ProbeResult, Runner } from '../runner/index.js';
 import type { FindingStep } from '../report/index.js';
 import { asRole, byDesign, judge, judgeAnonymousCreate, judgeRole, type Attempt, type AttemptKind, type Seen, type Verdict } from './authz.js';
@@ -343,7 +343,7 @@ function identityOf(t: ResourceTargets, values: Record<string, unknown>): Record
   const paths = [t.read, t.delete, ...t.writes].map((op) => op?.path ?? '').join(' ');
   const out: Record<string, unknown> = {};
   for (const e of t.create?.extract ?? []) {
-    const read = new RegExp(`\\{\\{\\s*${escape(t.resource)}\\.${escape(e.name)}\\s*\\}\\}`);
+    const read = new RegExp(`\\{\\{\\s*${escapeRegExp(t.resource)}\\.${escapeRegExp(e.name)}\\s*\\}\\}`);
     if (!read.test(paths) || values[e.name] === undefined) continue;
     const key = e.source === 'jsonpath' ? /\.([A-Za-z_$][\w$-]*)$/.exec(e.path)?.[1] : undefined;
     out[key ?? e.name] = values[e.name];
@@ -353,10 +353,6 @@ function identityOf(t: ResourceTargets, values: Record<string, unknown>): Record
 
 function findingOf(ctx: AuthzContext, verdict: Extract<Verdict, { kind: 'finding' }>, operation: string, steps: StepRecord[]): ExploreFinding {
   return { code: verdict.code, operation, message: verdict.message, steps, problem: { code: verdict.code, message: verdict.message }, seed: ctx.seed };
-}
-
-function escape(name: string): string {
-  return name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
 
 function expired(ctx: AuthzContext): boolean {

@@ -7,7 +7,7 @@
 import { fileURLToPath } from 'node:url';
 import $RefParser, { ResolverError, type FileInfo } from '@apidevtools/json-schema-ref-parser';
 import { FlowError } from '../errors.js';
-import { scalarText } from '../project/index.js';
+import { escapeRegExp, scalarText } from '../project/index.js';
 import { MAX_DOCUMENT_DEPTH, measure, readRegularFile } from '../limits/index.js';
 import { escapePointer, record } from './pointer.js';
 
@@ -169,7 +169,7 @@ function basePaths(servers: unknown): string[] | undefined {
 function pathPattern(fullPath: string): RegExp {
   const source = fullPath
     .split(/(\{[^}]*\})/)
-    .map((part) => (part.startsWith('{') && part.endsWith('}') ? '[^/]+' : part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')))
+    .map((part) => (part.startsWith('{') && part.endsWith('}') ? '[^/]+' : escapeRegExp(part)))
     .join('');
   return new RegExp(`^${source.replace(/\/+$/, '')}/?$`);
 }

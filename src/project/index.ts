@@ -13,6 +13,7 @@ export { isRawMap } from './build/values.js';
 export { isCredentialHeaderName, isCredentialName, namesIssuedCredential } from './credentials.js';
 export { diag, severityOf } from './diagnostics.js';
 export { lazy } from './lazy.js';
+export { escapeRegExp } from './regexp.js';
 export { keptUnique, MAX_NAME, RUN_UNIQUE, singular, snake, unique, upperSnake, withUniquePart } from './names.js';
 export { isInside, realProjectDir } from './project-path.js';
 export { displayLoc, displayPath } from './display.js';

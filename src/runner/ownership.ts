@@ -5,7 +5,7 @@
 // write it back.
 import { FlowError } from '../errors.js';
 import { pathOnly, writeTarget, type WriteTarget } from '../graph/index.js';
-import { type Operation, scalarText } from '../project/index.js';
+import { escapeRegExp, type Operation, scalarText } from '../project/index.js';
 import type { Binding, RunContext } from './context.js';
 import type { Instance, RecordSource } from './state.js';
 import type { FlowResponse } from '../http/index.js';
@@ -36,8 +36,6 @@ export function recordSource(ctx: RunContext, op: Operation, actor: string | und
   const handedBack = born !== undefined && bornLongBefore(born) && !atOwnCollection(ctx, op);
   return { operation: op.id, actor, creates, ...(path ? { path } : {}), ...(born !== undefined ? { born } : {}), ...(handedBack ? { handedBack } : {}) };
 }
-
-const escapeRegExp = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 /** Whether the create posts to its resource's own collection: another operation of it addresses one instance right under its path. */
 function atOwnCollection(ctx: RunContext, op: Operation): boolean {

@@ -1,5 +1,6 @@
 // The leak check: a real token, password, key or cookie seen in a HAR, a curl log or a
 // collection must never appear in any output (files or plan).
+import { escapeRegExp } from '../../project/index.js';
 import { placeholders } from '../readers/curl.js';
 import { CHECK_CODES, type CheckFinding } from './finding.js';
 import type { ViewFile } from './view.js';
@@ -58,7 +59,7 @@ export function checkLeaks(files: ViewFile[], plan: string | undefined, credenti
 
 /** `"password": "jakejake"`, `password=jakejake`: a word-like credential written as a value. */
 function assigned(c: string): RegExp {
-  return new RegExp(`[:=]\\s*["']?${c.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}["']?(?![\\w-])`);
+  return new RegExp(`[:=]\\s*["']?${escapeRegExp(c)}["']?(?![\\w-])`);
 }
 
 function mask(c: string): string {

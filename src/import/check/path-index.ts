@@ -4,6 +4,7 @@
 // must match the emitted shape exactly (a map by shape); a concrete path as sent matches
 // segment by segment, `{}` standing for any one segment (a tree of segments, where a literal
 // segment follows one branch and only a placeholder fans out).
+import { escapeRegExp } from '../../project/index.js';
 import type { ObservedOperation } from '../observed.js';
 import { parsePath, shapeOf } from '../infer/paths.js';
 
@@ -54,7 +55,7 @@ export class PathIndex {
       const s = segments[i];
       if (s === '{}') for (const child of node.children.values()) stack.push([child, i + 1]);
       else if (s.includes('{}')) {
-        const re = new RegExp(`^${s.split('{}').map(escape).join('.+')}$`);
+        const re = new RegExp(`^${s.split('{}').map(escapeRegExp).join('.+')}$`);
         for (const [text, child] of node.children) if (text === s || re.test(text)) stack.push([child, i + 1]);
       } else {
         const child = node.children.get(s);
@@ -64,8 +65,4 @@ export class PathIndex {
     const out = method === undefined ? [...found] : [...found].filter((o) => o.method === method);
     return out.sort((a, b) => this.#order.get(a)! - this.#order.get(b)!);
   }
-}
-
-function escape(s: string): string {
-  return s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }

@@ -9,7 +9,7 @@
 // there before, and a write there is sent only for the run's own parent (docs/format.md#ownership).
 // At the top of the API (`DELETE /tags/{tagValue}`) the path would name no instance, and a fixed
 // value would reach data someone else made: that id stays the user's to give.
-import { RUN_UNIQUE, SET_VIA_VAR, type TemplateValue } from '../../project/index.js';
+import { escapeRegExp, RUN_UNIQUE, SET_VIA_VAR, type TemplateValue } from '../../project/index.js';
 import type { DraftOperation } from './draft.js';
 import { endpointId, type Endpoint } from './endpoints.js';
 import { snake } from './names.js';
@@ -45,7 +45,7 @@ export function namesField(param: string, resource: string, field: string): bool
 }
 
 /** The importer's run-unique forms (values.ts, identity.ts): `urgent-{{$.uuid}}`, `jo+{{$.uuid}}@example.com`. */
-const UNIQUE_PART = RUN_UNIQUE.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+const UNIQUE_PART = escapeRegExp(RUN_UNIQUE);
 const UNIQUE_FORMS = [new RegExp(`^(.+)-${UNIQUE_PART}$`), new RegExp(`^(.+)\\+${UNIQUE_PART}(@.+)$`)];
 
 /** `{{env.x}}` -> `env.x`: evidence names a reference, it does not hold one. */
