@@ -11,8 +11,9 @@
 // blank"]}`): a body id field named after the resource the path names with more words
 // (`issue_to_id`, `parent_issue_id`, `to_account_id` under `/issues/{{issue.id}}/…`) names
 // another one of it; the path's own would be the same value, which such a server refuses.
-import { buildGraph, parseTemplate, pathOnly, writeTarget, type ProjectGraph } from '../graph/index.js';
+import { parseTemplate, pathOnly, writeTarget } from '../graph/index.js';
 import { escapeRegExp, isPlainObject, SET_VIA_VAR, snake, type Operation, type Project, type TemplateValue } from '../project/index.js';
+import { graphOf } from './model.js';
 import type { Edit } from './types.js';
 
 /** The statuses a server refuses a missing instance with: 400, 403 (Unleash), 404, 422. */
@@ -157,13 +158,9 @@ function pathResources(project: Project, op: Operation): Array<{ resource: strin
   return out;
 }
 
-/** Each model's graph, built once: every refused write asks of each field it names. */
-const graphs = new WeakMap<Project, ProjectGraph>();
-
 /** Whether a create of `resource` extracts `field`: the run can make another instance. */
 function createsField(project: Project, resource: string, field: string): boolean {
-  let graph = graphs.get(project);
-  if (!graph) graphs.set(project, (graph = buildGraph(project)));
+  const graph = graphOf(project);
   return [...project.operations.values()].some(
     (o) => o.resource === resource && o.extract.some((x) => x.name === field) && writeTarget(graph, o).kind === 'create',
   );

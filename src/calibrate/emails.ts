@@ -5,10 +5,10 @@
 // `email` and it does not), extracts it, and the write sends `{{user.email}}`. A candidate only:
 // proposed once the try with all three is accepted (repair.ts), which also proves the create's
 // answer holds the e-mail where the extraction reads it.
-import { buildGraph, writeTarget, type ProjectGraph } from '../graph/index.js';
+import { writeTarget, type ProjectGraph } from '../graph/index.js';
 import { isPlainObject, type Operation, type Project, type TemplateValue } from '../project/index.js';
 import { topFields } from './body-links.js';
-import { fieldOf, targetOf } from './model.js';
+import { fieldOf, graphOf, targetOf } from './model.js';
 import type { Edit } from './types.js';
 import { isLiteral, withUniquePart } from './unique.js';
 
@@ -40,7 +40,7 @@ export function madeEmail(project: Project, op: Operation, edited: ReadonlySet<s
     .find(([, v]) => isEmail(v))?.[0];
   if (field === undefined) return undefined;
   const sent = fieldOf(op.body, field.split('.')) as string;
-  const graph = buildGraph(project);
+  const graph = graphOf(project);
   const found = emailCreates(project, graph, op, fieldSchema);
   const own = found.filter((c) => c.create.resource === op.resource);
   const resources = new Set(found.map((c) => c.create.resource));

@@ -10,7 +10,7 @@ import { createRunner, type ForkOptions, type OperationResult, type Runner, type
 import type { FlowResponse } from '../http/index.js';
 import { createRedactor, type Redactor } from '../redact/index.js';
 import { diagnose, observedOf } from './diagnose.js';
-import { targetOf, withEdits } from './model.js';
+import { graphOf, targetOf, withEdits } from './model.js';
 import { planCalibration } from './safety.js';
 import { proveCreateFirst } from './create-first.js';
 import { proveLinks } from './prove-links.js';
@@ -59,7 +59,7 @@ export async function calibrate(project: Project, asked: readonly string[], opti
 }
 
 async function calibrateOn(root: Runner, project: Project, asked: readonly string[], options: CalibrateOptions): Promise<Calibration> {
-  let plan: CalibrationPlan = planCalibration(project, options.graph ?? buildGraph(project), asked, options);
+  let plan: CalibrationPlan = planCalibration(project, options.graph ?? graphOf(project), asked, options);
   const proposals: Proposal[] = [];
   const edited = new Set<string>();
   const probes: Probe[] = [];
@@ -70,7 +70,7 @@ async function calibrateOn(root: Runner, project: Project, asked: readonly strin
   // a value tried for each variable nobody gave that is only a body field: proposed where it passes
   const { model: withTries, tentative } = withTentativeValues(
     project,
-    options.graph ?? buildGraph(project),
+    options.graph ?? graphOf(project),
     options.unsetVariables?.(project, [...project.operations.keys()]) ?? [],
     options.fieldSchema,
   );
@@ -93,7 +93,7 @@ async function calibrateOn(root: Runner, project: Project, asked: readonly strin
   const { fieldSchema, queryParams } = options;
   while (rounds < MAX_ROUNDS) {
     rounds++;
-    const graph = buildGraph(model);
+    const graph = graphOf(model);
     plan = planCalibration(model, graph, asked, options);
     for (const a of plan.added) if (!added.has(a.operation)) added.set(a.operation, a.for);
     const round = plan.run.length

@@ -1,7 +1,17 @@
 // A copy of the project model with edits made, for the next round (or a single try) on a
 // fresh runner: the loaded project itself is never changed.
 import { isRawMap, type Actor, type ExtractSpec, type Operation, type Project, type TemplateValue } from '../project/index.js';
+import { buildGraph, type ProjectGraph } from '../graph/index.js';
 import type { Edit } from './types.js';
+
+/** Each model's graph, built once: a round's searches ask it of every refused write. */
+const graphs = new WeakMap<Project, ProjectGraph>();
+
+export function graphOf(project: Project): ProjectGraph {
+  let graph = graphs.get(project);
+  if (!graph) graphs.set(project, (graph = buildGraph(project)));
+  return graph;
+}
 
 export function withEdits(project: Project, edits: readonly Edit[]): Project {
   const operations = new Map(project.operations);
