@@ -6,11 +6,11 @@
 // proposed once the try with all three is accepted (repair.ts), which also proves the create's
 // answer holds the e-mail where the extraction reads it.
 import { writeTarget, type ProjectGraph } from '../graph/index.js';
-import { isPlainObject, type Operation, type Project, type TemplateValue } from '../project/index.js';
+import { isPlainObject, withUniquePart, type Operation, type Project, type TemplateValue } from '../project/index.js';
 import { topFields } from './body-links.js';
 import { fieldOf, graphOf, targetOf } from './model.js';
 import type { Edit } from './types.js';
-import { isLiteral, withUniquePart } from './unique.js';
+import { isLiteral } from './unique.js';
 
 type FieldSchema = ((op: Operation, field: string) => Record<string, unknown> | undefined) | undefined;
 

@@ -191,8 +191,9 @@ function wordsOf(key: string): string[] {
   return words.length > 1 && ['id', 'ids'].includes(words.at(-1)!) ? words.slice(0, -1) : words;
 }
 
-/** A sentence's subject before its verb, as Rails writes it: `Due date must be …` -> `Due date`. */
+/** A subject that starts with an article or a determiner: a thing the sentence talks about, not an attribute's label. */
 const ARTICLE = /^(?:a|an|the|this|that|these|those|its|their|each|every)\s/i;
+/** A sentence's subject before its verb, as Rails writes it: `Due date must be …` -> `Due date`. */
 const SUBJECT = /^([A-Za-z][A-Za-z0-9]*(?: [A-Za-z0-9]+){0,2}?) (?:can't|cannot|can not|must|is|are|has|have|should|doesn't|does not|was|were|isn't)\b/;
 
 /**

@@ -1,7 +1,7 @@
 // The search behind a 4xx where a 2xx is expected: each answer says what to add next (an actor
 // for a 401/403, the fields a 400/422 names); the edit is made in memory and the operation
 // tried again on a fresh runner, a few times. The edits are kept only once a try is accepted.
-import { keptUnique, type Operation, type Project, type TemplateValue } from '../project/index.js';
+import { keptUnique, withUniquePart, type Operation, type Project, type TemplateValue } from '../project/index.js';
 import type { OperationResult } from '../runner/index.js';
 import type { FlowResponse } from '../http/index.js';
 import { A_DAY_AHEAD, bodyFieldsNamed, exampleFields, requiredBody, sendsBody, staleDates } from './body.js';
@@ -13,7 +13,7 @@ import { producerDates } from './producer-dates.js';
 import { fieldOf, otherHeaderForm, targetOf, withEdits } from './model.js';
 import { missingQuery, type QueryCandidate } from './query.js';
 import type { DeclaredQuery, Edit } from './types.js';
-import { isLiteral, madeUnique, quotedUnique, withUniquePart } from './unique.js';
+import { isLiteral, madeUnique, quotedUnique } from './unique.js';
 import { valueFor } from './values.js';
 
 export interface SearchContext {

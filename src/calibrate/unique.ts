@@ -52,5 +52,3 @@ export function madeUnique(body: TemplateValue | undefined): Array<{ field: stri
 
 /** A non-empty string with no reference in it. */
 export const isLiteral = (value: unknown): value is string => typeof value === 'string' && value !== '' && !value.includes('{{');
-
-export { withUniquePart };

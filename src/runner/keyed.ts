@@ -9,14 +9,13 @@
 // user gave (`--var`) may name what exists: it is written only once that GET answered 404 or
 // 410. A key a list gave (`{{bucket.name}}`) is no drawn key: ownership as for any instance.
 import { FlowError } from '../errors.js';
-import { isRunDrawn } from '../graph/index.js';
+import { isRunDrawn, pathOnly } from '../graph/index.js';
 import type { Operation } from '../project/index.js';
 import type { FlowResponse } from '../http/index.js';
 import { renderContext, type RunContext, type Trace } from './context.js';
 import { requestOnce } from './request.js';
 import { decoded, envSegment, requestPath } from './origin-removal.js';
 import { targetOf } from './ownership.js';
-import { pathOnly } from '../graph/index.js';
 import type { Instance } from './state.js';
 
 const MAKES = new Set(['PUT', 'POST']);

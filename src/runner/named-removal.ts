@@ -8,11 +8,10 @@
 // the path up to there must render to where its create posted (the DELETE goes under the same
 // parent), and a removal elsewhere (`/tags/{{tag.type}}/{{env.value}}` after
 // `POST /items/{{item.id}}/tags`: the tag itself, which others may use) is never one.
-import { parseTemplate } from '../graph/index.js';
+import { parseTemplate, pathOnly } from '../graph/index.js';
 import type { Operation } from '../project/index.js';
 import type { RunContext } from './context.js';
 import { decoded, envSegment, rendersTo, segments, unset } from './origin-removal.js';
-import { pathOnly } from '../graph/index.js';
 import type { Instance } from './state.js';
 
 export interface EnvNamed {

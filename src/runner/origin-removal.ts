@@ -13,10 +13,9 @@
 // given values do (data, never rendered as a template).
 import { isPlainObject, namesIssuedCredential, type Operation, SET_VIA_VAR } from '../project/index.js';
 import type { FlowResponse } from '../http/index.js';
-import { formatExtension, hasTemplate, parseTemplate } from '../graph/index.js';
+import { formatExtension, hasTemplate, parseTemplate, pathOnly } from '../graph/index.js';
 import { renderContext, type RunContext } from './context.js';
 import { renderString } from '../runtime/index.js';
-import { pathOnly } from '../graph/index.js';
 import type { Instance } from './state.js';
 
 export const ID_NAME = /(^|[_-])(id|ID)$|[a-z0-9]Id$/;
