@@ -6,21 +6,15 @@
 // the run's, and `user.delete` removes it). The real CLI runs it, and the clean-up removes both
 // the user and the invitation: the server is left as it was. An answer that is inline, or
 // another named schema, a write that answers nothing, and a login stay as they were.
-import { execFile } from 'node:child_process';
-import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { randomBytes } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import type { ImportResult } from '../../src/import/index.js';
 import { ANSWERED, jsonBody, send, type CrudServer } from '../helpers/crud-api.js';
 import { describeWhenAvailable, NOT_BUILT } from '../helpers/needs.js';
-import { everyReport, importedApi, operation, runWithEveryReport } from './helpers.js';
-
-const REPO = fileURLToPath(new URL('../../', import.meta.url));
-const BUILT = existsSync(path.join(REPO, 'dist/cli/commands/run.js'));
+import { BUILT, builtFlow, everyReport, importedApi, operation, runWithEveryReport } from './helpers.js';
 
 const json = (schema: object) => ({ content: { 'application/json': { schema } } });
 const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
@@ -162,15 +156,7 @@ describe('the import: a POST that answers what a user is, sending what a user is
 });
 
 describeWhenAvailable('node bin/flow.js run on the API', BUILT ? undefined : NOT_BUILT, () => {
-  const flow = (args: string[]) =>
-    new Promise<{ code: number; stdout: string; stderr: string }>((resolve) => {
-      execFile(
-        process.execPath,
-        [path.join(REPO, 'bin/flow.js'), ...args],
-        { cwd: dir, env: { PATH: process.env.PATH, FLOW_SECRET_USER_PASSWORD: 'Correct-Horse-9' }, timeout: 30_000 },
-        (err, stdout, stderr) => resolve({ code: err ? Number((err as { code?: unknown }).code ?? 70) : 0, stdout, stderr }),
-      );
-    });
+  const flow = (args: string[]) => builtFlow(dir, args, { FLOW_SECRET_USER_PASSWORD: 'Correct-Horse-9' });
 
   it('signs up with the run’s own invitation, and the clean-up removes the user it made and the invitation', async () => {
     expect((await flow(['import', 'api.json', '--out', 'project'])).code).toBe(0);

@@ -1,4 +1,6 @@
 // Shared helpers of the importer tests: import crafted fixtures, write them out, read them back.
+import { execFile } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -88,5 +90,24 @@ export function importedApi(file: string, doc: unknown, handle: Handler, use: (a
   afterAll(async () => {
     await server?.close();
     await cleanProjects();
+  });
+}
+
+const REPO = fileURLToPath(new URL('../../', import.meta.url));
+/** Whether dist/ is built: bin/flow.js runs it. */
+export const BUILT = existsSync(path.join(REPO, 'dist/cli/commands/run.js'));
+
+/**
+ * `node bin/flow.js <args>` in `cwd`, as a user runs it: its own process, an environment of
+ * PATH and `env` only (nothing else of this one leaks in), 30 s at most; exit code and output.
+ */
+export function builtFlow(cwd: string, args: string[], env: Record<string, string> = {}): Promise<{ code: number; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    execFile(
+      process.execPath,
+      [path.join(REPO, 'bin/flow.js'), ...args],
+      { cwd, env: { PATH: process.env.PATH, ...env }, timeout: 30_000 },
+      (err, stdout, stderr) => resolve({ code: err ? Number((err as { code?: unknown }).code ?? 70) : 0, stdout, stderr }),
+    );
   });
 }

@@ -5,21 +5,15 @@
 // user the clean-up could not name) unless it is a create of a resource the run removes
 // (answer-create.test.ts). Then the real CLI runs the read with the run's own
 // credential, which no output shows, and the clean-up removes what the run made.
-import { execFile } from 'node:child_process';
-import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { randomBytes } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import type { ImportResult } from '../../src/import/index.js';
 import { ANSWERED, jsonBody, send, type CrudServer } from '../helpers/crud-api.js';
 import { describeWhenAvailable, NOT_BUILT } from '../helpers/needs.js';
-import { everyReport, importedApi, operation, runWithEveryReport } from './helpers.js';
-
-const REPO = fileURLToPath(new URL('../../', import.meta.url));
-const BUILT = existsSync(path.join(REPO, 'dist/cli/commands/run.js'));
+import { BUILT, builtFlow, everyReport, importedApi, operation, runWithEveryReport } from './helpers.js';
 
 const json = (schema: object) => ({ content: { 'application/json': { schema } } });
 const param = (name: string) => ({ name, in: 'path', required: true, schema: { type: 'string' } });
@@ -140,15 +134,7 @@ describe('the import: a credential under another word, tied by the create’s ow
 
 describeWhenAvailable('node bin/flow.js run on the API', BUILT ? undefined : NOT_BUILT, () => {
   it('validates the run’s own invitation, removes it after, and shows its secret nowhere', async () => {
-    const flow = (args: string[]) =>
-      new Promise<{ code: number; stdout: string; stderr: string }>((resolve) => {
-        execFile(
-          process.execPath,
-          [path.join(REPO, 'bin/flow.js'), ...args],
-          { cwd: dir, env: { PATH: process.env.PATH }, timeout: 30_000 },
-          (err, stdout, stderr) => resolve({ code: err ? Number((err as { code?: unknown }).code ?? 70) : 0, stdout, stderr }),
-        );
-      });
+    const flow = (args: string[]) => builtFlow(dir, args);
     expect((await flow(['import', 'api.json', '--out', 'project'])).code).toBe(0);
     // the link made with `expiresAt: {{$.now}}` has expired when the read comes: a 400 with no
     // word of why, to a GET with no body; calibrate moves the create's date a day ahead

@@ -3,23 +3,17 @@
 // that answers `secret`); a field of that very name that one other resource extracts
 // (`{appName}`); the create's `feedbackId` for `{id}` when its answer has no `id`. Then the real CLI runs them against an in-repo server: the writes reach
 // the run's own token, the clean-up has nothing left to remove, and the credential is in no output.
-import { execFile } from 'node:child_process';
-import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { randomBytes } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { writeTarget } from '../../src/graph/index.js';
 import type { ImportResult } from '../../src/import/index.js';
 import { openProject } from '../../src/open/index.js';
 import { ANSWERED, jsonBody, send, type CrudServer } from '../helpers/crud-api.js';
 import { describeWhenAvailable, NOT_BUILT } from '../helpers/needs.js';
-import { everyReport, importedApi, operation, runWithEveryReport } from './helpers.js';
-
-const REPO = fileURLToPath(new URL('../../', import.meta.url));
-const BUILT = existsSync(path.join(REPO, 'dist/cli/commands/run.js'));
+import { BUILT, builtFlow, everyReport, importedApi, operation, runWithEveryReport } from './helpers.js';
 
 const json = (schema: object) => ({ content: { 'application/json': { schema } } });
 const param = (name: string) => ({ name, in: 'path', required: true, schema: { type: 'string' } });
@@ -221,15 +215,7 @@ describe('the import: {id} of a resource whose create answers <resource>Id and n
 
 describeWhenAvailable('node bin/flow.js run on the API', BUILT ? undefined : NOT_BUILT, () => {
   it('writes only to the run’s own tokens (by their secret) and feedback, reads the listed application, leaves nothing, and shows no secret', async () => {
-    const flow = (args: string[]) =>
-      new Promise<{ code: number; stdout: string; stderr: string }>((resolve) => {
-        execFile(
-          process.execPath,
-          [path.join(REPO, 'bin/flow.js'), ...args],
-          { cwd: dir, env: { PATH: process.env.PATH }, timeout: 30_000 },
-          (err, stdout, stderr) => resolve({ code: err ? Number((err as { code?: unknown }).code ?? 70) : 0, stdout, stderr }),
-        );
-      });
+    const flow = (args: string[]) => builtFlow(dir, args);
     expect((await flow(['import', 'api.json', '--out', 'project'])).code).toBe(0);
     // each write acts on an instance of its create, by the field the create extracts (docs/format.md#ownership)
     const { project, graph } = await openProject(path.join(dir, 'project'));
