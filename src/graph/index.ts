@@ -15,6 +15,6 @@ export { type RefSite } from './sites.js';
 export { closestName, didYouMean } from './suggest.js';
 export * from './template.js';
 export { walkTemplates } from './walk.js';
-export { formatExtension, isInstanceWrite, pathOnly, writeTarget, type WriteTarget } from './writes.js';
+export { atOwnCollection, formatExtension, isInstanceWrite, pathOnly, writeTarget, type WriteTarget } from './writes.js';
 export { parseCached } from './parsed.js';
 export { OAUTH2_SESSION_FIELDS } from './session.js';

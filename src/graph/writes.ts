@@ -77,6 +77,14 @@ function isCreate(graph: ProjectGraph, op: Operation, named: readonly ScopedSite
  */
 function createsInCollection(graph: ProjectGraph, op: Operation): boolean {
   if (op.expectStatus?.length !== 1 || op.expectStatus[0] !== 201) return false;
+  return atOwnCollection(graph, op);
+}
+
+/**
+ * Whether the operation's path is a collection of its own resource: it ends with a literal
+ * segment, and another operation of the resource addresses one thing under it.
+ */
+export function atOwnCollection(graph: ProjectGraph, op: Operation): boolean {
   const segments = normalPath(op.path).split('/');
   if (segments.at(-1)!.includes('{{')) return false;
   return collections(graph).get(op.resource)?.has(shape(segments)) ?? false;

@@ -4,8 +4,8 @@
 // goes only when the user named the operation, its prior state read first so the clean-up can
 // write it back.
 import { FlowError } from '../errors.js';
-import { pathOnly, writeTarget, type WriteTarget } from '../graph/index.js';
-import { escapeRegExp, type Operation, scalarText } from '../project/index.js';
+import { atOwnCollection, writeTarget, type WriteTarget } from '../graph/index.js';
+import { type Operation, scalarText } from '../project/index.js';
 import type { Binding, RunContext } from './context.js';
 import type { Instance, RecordSource } from './state.js';
 import type { FlowResponse } from '../http/index.js';
@@ -33,14 +33,8 @@ export function recordSource(ctx: RunContext, op: Operation, actor: string | und
   // long before the request handed back what was there (a member added by e-mail answers the
   // user it found): a new instance, not the run's. At its own collection, a create made one,
   // whatever time it says (a mock server answers its examples).
-  const handedBack = born !== undefined && bornLongBefore(born) && !atOwnCollection(ctx, op);
+  const handedBack = born !== undefined && bornLongBefore(born) && !atOwnCollection(ctx.graph, op);
   return { operation: op.id, actor, creates, ...(path ? { path } : {}), ...(born !== undefined ? { born } : {}), ...(handedBack ? { handedBack } : {}) };
-}
-
-/** Whether the create posts to its resource's own collection: another operation of it addresses one instance right under its path. */
-function atOwnCollection(ctx: RunContext, op: Operation): boolean {
-  const at = new RegExp(`^${escapeRegExp(pathOnly(op.path))}/\\{\\{\\s*${escapeRegExp(op.resource)}[.[]`);
-  return [...ctx.project.operations.values()].some((o) => o.resource === op.resource && o !== op && at.test(pathOnly(o.path)));
 }
 
 /**
