@@ -13,7 +13,7 @@ import { endpointId, type Endpoint } from './endpoints.js';
 import { jsonPath } from './extractions.js';
 import { findIdField, successFields } from './id-fields.js';
 import { ident, singular, snake, unique } from './names.js';
-import { isVarSegment, segmentText, shapeOf } from './paths.js';
+import { collectionShape, isVarSegment, segmentText } from './paths.js';
 import { fieldText } from './traffic.js';
 
 export interface AnswerCreate {
@@ -25,7 +25,6 @@ export interface AnswerCreate {
   why: string;
 }
 
-const bare = (shape: string): string => shape.replace(/\/+$/, '');
 const isSuccess = (status: number | undefined): boolean => status !== undefined && status >= 200 && status < 300;
 
 /** The named schemas of an endpoint's success answers; undefined when one of them names none. */
@@ -57,9 +56,9 @@ function removableResources(live: readonly Endpoint[]): Made[] {
   const creates = live.filter((e) => e.method === 'POST' && e.name.kind === 'collection' && !e.answerCreate).sort((a, b) => a.ops[0].order - b.ops[0].order);
   for (const create of creates) {
     if (out.some((m) => m.resource === create.resource)) continue;
-    const collection = bare(shapeOf(create.segments));
+    const collection = collectionShape(create.segments);
     const ofItem = (e: Endpoint): boolean =>
-      e.resource === create.resource && isVarSegment(e.segments.at(-1) ?? []) && bare(shapeOf(e.segments.slice(0, -1))) === collection;
+      e.resource === create.resource && isVarSegment(e.segments.at(-1) ?? []) && collectionShape(e.segments.slice(0, -1)) === collection;
     const removal = live.find((e) => e.method === 'DELETE' && ofItem(e));
     const last = removal?.segments.at(-1)?.[0];
     const id = last?.kind === 'var' ? findIdField(create, last.name, create.resource) : undefined;
@@ -108,7 +107,7 @@ export function findAnswerCreates(endpoints: Endpoint[], logins: ReadonlySet<End
 
 /** A path under the resource's item path, or with a placeholder after the resource's word: it acts on one that exists. */
 function namesInstanceOf(e: Endpoint, m: Made): boolean {
-  if (`${bare(shapeOf(e.segments))}/`.startsWith(`${m.item}/`)) return true;
+  if (`${collectionShape(e.segments)}/`.startsWith(`${m.item}/`)) return true;
   return e.segments.some((seg, i) => i > 0 && isVarSegment(seg) && singular(snake(segmentText(e.segments[i - 1]) ?? '')) === m.resource);
 }
 

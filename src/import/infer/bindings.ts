@@ -15,7 +15,7 @@ import type { Extractions } from './extractions.js';
 import { findIdField } from './id-fields.js';
 import { issuedFor } from './issued.js';
 import { isCredentialName, singular, snake } from './names.js';
-import { isVarSegment, segmentText, shapeOf, type PathPart } from './paths.js';
+import { collectionShape, isVarSegment, segmentText, shapeOf, type PathPart } from './paths.js';
 import { exampleOf, fieldsNamed, refText, type SentId } from './sent-ids.js';
 import { drawnValue, type KeyedCreate } from './keyed.js';
 import { fieldText, ValueIndex } from './traffic.js';
@@ -182,12 +182,11 @@ export class Resolver {
     if (!word) return undefined;
     const resource = singular(snake(word));
     // `/checks/` and `/checks/{uuid}`: a trailing slash does not make another collection.
-    const bare = (shape: string): string => shape.replace(/\/+$/, '');
-    const collection = bare(shapeOf(e.segments.slice(0, index)));
+    const collection = collectionShape(e.segments.slice(0, index));
     const ofResource = this.endpoints.filter((p) => this.usable(p, e) && p.resource === resource);
     // The same collection first; else the resource wherever it is created or listed
     // (`/client/features/{featureName}` reads what `POST /projects/{projectId}/features` made).
-    const here = ofResource.filter((p) => bare(shapeOf(p.segments)) === collection);
+    const here = ofResource.filter((p) => collectionShape(p.segments) === collection);
     const elsewhere = ofResource.filter((p) => !here.includes(p) && rank(p) < 2).sort(byRankThenLength);
     for (const producer of [...here.sort(byRank), ...elsewhere]) {
       const found = findIdField(producer, name, resource);
@@ -242,9 +241,9 @@ export class Resolver {
     const parent = this.parentCreate(e, index);
     if (!parent) return undefined;
     const resource = singular(snake(word));
-    const collection = shapeOf(e.segments.slice(0, index)).replace(/\/+$/, '');
+    const collection = collectionShape(e.segments.slice(0, index));
     for (const create of this.endpoints) {
-      if (!this.usable(create, e) || create.method !== 'POST' || shapeOf(create.segments).replace(/\/+$/, '') !== collection) continue;
+      if (!this.usable(create, e) || create.method !== 'POST' || collectionShape(create.segments) !== collection) continue;
       const draft = this.built.get(create);
       const field = draft && fieldsNamed(draft, name, resource)[0];
       if (!draft || !field) continue;

@@ -5,7 +5,7 @@
 // every unique literal (a UUID) after it.
 import { RUN_UNIQUE, type TemplateValue } from '../../project/index.js';
 import type { Endpoint } from './endpoints.js';
-import { isVarSegment, shapeOf } from './paths.js';
+import { collectionShape, isVarSegment, shapeOf } from './paths.js';
 
 /**
  * Collection shape -> the parameter of the item path right under it (`/features` ->
@@ -41,7 +41,7 @@ export function uniqueIdentity(body: TemplateValue | undefined, e: Endpoint, ite
   if (e.method !== 'POST' || e.name.kind !== 'collection') return undefined;
   if (typeof body !== 'object' || body === null || Array.isArray(body)) return undefined;
   const record = body as Record<string, TemplateValue>;
-  const param = items.get(shapeOf(e.segments).replace(/\/+$/, ''));
+  const param = items.get(collectionShape(e.segments));
   const field = param === undefined ? undefined : identityField(record, param);
   const value = field === undefined ? undefined : record[field];
   if (field === undefined || typeof value !== 'string' || value.includes('{{') || value === '') return undefined;

@@ -8,7 +8,7 @@ import type { ObservedField } from '../observed.js';
 import { endpointId, type Endpoint } from './endpoints.js';
 import { issuedField, successFields } from './id-fields.js';
 import { namesIssuedCredential } from './names.js';
-import { isVarSegment, segmentText, shapeOf } from './paths.js';
+import { collectionShape, isVarSegment, segmentText } from './paths.js';
 import { fieldText } from './traffic.js';
 
 export interface Issued {
@@ -19,7 +19,6 @@ export interface Issued {
   readsOnly: boolean;
 }
 
-const bare = (shape: string): string => shape.replace(/\/+$/, '');
 const isRead = (e: Endpoint): boolean => e.method === 'GET' || e.method === 'HEAD';
 
 /**
@@ -33,9 +32,9 @@ export function issuedFor(endpoints: Endpoint[], e: Endpoint, name: string, inde
   const word = index > 0 ? segmentText(e.segments[index - 1]) : undefined;
   if (!word || !namesIssuedCredential(name) || !isVarSegment(e.segments[index])) return undefined;
   const creates = endpoints.filter((c) => usable(c) && c.method === 'POST');
-  const collection = bare(shapeOf(e.segments.slice(0, index)));
+  const collection = collectionShape(e.segments.slice(0, index));
   for (const create of creates) {
-    const found = bare(shapeOf(create.segments)) === collection ? issuedField(create) : undefined;
+    const found = collectionShape(create.segments) === collection ? issuedField(create) : undefined;
     if (!found) continue;
     const why = `{${name}} of ${e.ops[0].key} is a credential named right under /${word}; ${endpointId(create)} (${create.ops[0].key}), the create of that collection, issues one credential in its answer, ${fieldText(found.path)} (${found.evidence.file} ${found.evidence.at})`;
     return { create, field: found, why, readsOnly: false };

@@ -39,6 +39,11 @@ export function shapeOf(segments: Segment[]): string {
   return `/${segments.map((s) => s.map((p) => (p.kind === 'text' ? p.text : '{}')).join('')).join('/')}`;
 }
 
+/** The shape of a collection's path, without trailing slashes: `/items/` and `/items` are one. */
+export function collectionShape(segments: Segment[]): string {
+  return shapeOf(segments).replace(/\/+$/, '');
+}
+
 /** Render a template, each placeholder replaced by `render(part)`. */
 export function renderPath(segments: Segment[], render: (part: Extract<PathPart, { kind: 'var' }>, index: number) => string): string {
   return `/${segments.map((s, i) => s.map((p) => (p.kind === 'text' ? p.text : render(p, i))).join('')).join('/')}`;
