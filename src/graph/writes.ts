@@ -42,7 +42,7 @@ export function writeTarget(graph: ProjectGraph, op: Operation): WriteTarget {
   const named = path.filter(namesInstance);
   // A POST under a parent (`/projects/{{project.id}}/items`) that extracts, or answers 201 there, makes a new item.
   if (isCreate(graph, op, named)) return createsInstance(op) ? CREATE : CREATE_BY_STATUS;
-  const last = actedOn(graph, op, named);
+  const last = actedOn(graph, op, named) ?? answersAbout(graph, op);
   if (last)
     return { kind: 'instance', resource: last.expr.scope, field: last.expr.field, ...(last.expr.index !== undefined ? { index: last.expr.index } : {}) };
   if (path.length) return GIVEN;
@@ -62,7 +62,36 @@ export function pathInstances(graph: ProjectGraph, op: Operation): ScopedSite[] 
 }
 
 function isCreate(graph: ProjectGraph, op: Operation, named: readonly ScopedSite[]): boolean {
-  return op.method === 'POST' && !named.some((s) => s.expr.scope === op.resource) && (createsInstance(op) || createsInCollection(graph, op));
+  if (op.method !== 'POST' || named.some((s) => s.expr.scope === op.resource)) return false;
+  return createsInCollection(graph, op) || (createsInstance(op) && !answersAbout(graph, op));
+}
+
+/**
+ * The instance of its own resource that a POST's body names, when the POST answers something
+ * about it rather than a new one: away from the resource's own collection, it extracts none of
+ * the fields that body names it by nor those by which the resource's operations address one in
+ * their paths (`POST /users/reset-password {"email": "{{user.email}}"}` extracting a reset link's
+ * token acts on that user). At the collection, a body naming another instance (a reply's parent)
+ * still makes a new one.
+ */
+function answersAbout(graph: ProjectGraph, op: Operation): ScopedSite | undefined {
+  if (op.method !== 'POST' || !createsInstance(op) || atOwnCollection(graph, op)) return undefined;
+  const own = graph
+    .sitesOf('operation', op.id)
+    .filter((s): s is ScopedSite => s.section === 'body' && !s.nested && namesInstance(s) && s.expr.scope === op.resource);
+  if (own.length !== 1) return undefined;
+  const identity = new Set([own[0].expr.field, ...addressedBy(graph, op.resource)]);
+  return op.extract.some((e) => identity.has(e.name)) ? undefined : own[0];
+}
+
+/** The fields by which a resource's operations name one of its instances in their paths (`/items/{{item.id}}`: `id`). */
+function addressedBy(graph: ProjectGraph, resource: string): string[] {
+  return (graph.project.resources.get(resource)?.operations ?? []).flatMap((id) =>
+    pathSites(graph, graph.project.operations.get(id)!)
+      .filter(namesInstance)
+      .filter((s) => s.expr.scope === resource)
+      .map((s) => s.expr.field),
+  );
 }
 
 /**

@@ -188,7 +188,7 @@ describe('no removal is under where the create made it', () => {
   });
 });
 
-describe('a create sent the field of one of the run’s own instances, and answered it back', () => {
+describe('a POST sent the field of one of the run’s own instances, and answered it back', () => {
   const item = (use: string) => [
     'name: item',
     'operations:',
@@ -199,27 +199,34 @@ describe('a create sent the field of one of the run’s own instances, and answe
     '',
   ];
 
-  it('is that instance: its removal reads the id it was sent', async () => {
+  it('acts on that instance and makes none: the clean-up removes the one item, once', async () => {
     const f = files();
     f['resources/item.yaml'] = item(', depends_on: [item.create]').join('\n');
     const { runner } = await load(f);
     await runner.runMany(['item.use']);
     const report = await runner.cleanUp();
     expect(report.left).toEqual([]);
-    expect(report.deleted.map((d) => [d.resource, d.index, d.id, d.via, d.status])).toEqual([
-      ['item', 2, 'i1', 'item.delete', 200],
-      ['item', 1, 'i1', 'item.delete', 200],
-    ]);
+    expect(report.deleted.map((d) => [d.resource, d.index, d.id, d.via, d.status])).toEqual([['item', 1, 'i1', 'item.delete', 200]]);
   });
 
-  it('an id a list gave is not the run’s: what it answered is left, and no DELETE names it', async () => {
+  it('on an id a list gave (acts_on: existing), nothing of it is the run’s: no DELETE names it, and nothing is said left', async () => {
     const f = files();
     f['resources/item.yaml'] = item(', depends_on: [item.list], acts_on: existing').join('\n');
     const { runner } = await load(f);
     await runner.runMany(['item.use']);
+    expect(srv.requests.find((r) => r.method === 'POST' && r.path === '/uses')?.json()).toEqual({ itemId: 'theirs-9' });
     const report = await runner.cleanUp();
-    expect(report.left.map((l) => [l.id, l.why])).toEqual([['theirs-9', 'the instance has no id for /items/{{item.id}}']]);
+    expect(report.left).toEqual([]);
     // the run's own item (its create ran first) only
     expect(srv.requests.filter((r) => r.method === 'DELETE').map((r) => r.path)).toEqual(['/items/i1']);
+  });
+
+  it('without acts_on, a listed item is not written to (E_NOT_OWNED)', async () => {
+    const f = files();
+    f['resources/item.yaml'] = item(', depends_on: [item.list]').join('\n');
+    const { runner } = await load(f);
+    const summary = await runner.runMany(['item.use']);
+    expect(outcomes(summary).find(([id]) => id === 'item.use')).toEqual(['item.use', 'skipped', 'E_NOT_OWNED']);
+    expect(srv.requests.some((r) => r.path === '/uses')).toBe(false);
   });
 });
