@@ -14,7 +14,7 @@ import type { OperationResult } from '../runner/index.js';
 import { observedOf } from './diagnose.js';
 import { collection, shape } from './links.js';
 import { targetOf, withEdits } from './model.js';
-import { accepted, searchAccepted, statusOf, type SearchContext } from './repair.js';
+import { accepted, proposeSearch, searchAccepted, statusOf, type SearchContext } from './repair.js';
 import type { Edit, Proposal } from './types.js';
 
 /** Fields tried for one id, over every create: each try is a create and a read. */
@@ -266,7 +266,7 @@ export async function proveAliases(
       if (!ok) continue;
       found.set(slot.template, c);
       const held = view.read === op && (await loose(view)) ? ' (its answer holds it: it answers 2xx to a value that names nothing too)' : '';
-      propose(out, ctx, op.id, search, observedOf(model, last), `then ${statusOf(last) ?? 'passed'} with it${held}`);
+      proposeSearch(out, ctx, op.id, search, observedOf(model, last), `then ${statusOf(last) ?? 'passed'} with it${held}`);
       out.proven.add(op.id);
       break;
     }
@@ -302,23 +302,4 @@ function editsFor(
   const has = c.producer.extract.some((x) => x.name === c.field) || ctx.pending.some((e) => matches(e, targetOf(extract)));
   const edits: Edit[] = [...(has ? [] : [extract]), { kind: 'path_ref', operation: op.id, from: slot.template, to: ref }];
   return edits.some((e) => ctx.edited.has(targetOf(e))) ? undefined : { edits, ref };
-}
-
-function propose(
-  out: { proposals: Proposal[] },
-  ctx: SearchContext,
-  id: string,
-  search: { steps: Edit[]; said: string[] },
-  observed: Proposal['observed'],
-  then: string,
-) {
-  const because = `${search.said.join('; ')}; ${then}`;
-  for (const edit of search.steps) {
-    if (ctx.edited.has(targetOf(edit))) continue;
-    ctx.edited.add(targetOf(edit));
-    ctx.pending.push(edit);
-    // the create's extraction is its own edit, proven by this operation
-    const own = edit.kind === 'extract' && edit.operation !== id;
-    out.proposals.push({ edit, operation: own ? edit.operation : id, observed, why: own ? `${because} (proven by ${id})` : because });
-  }
 }

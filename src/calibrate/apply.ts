@@ -86,7 +86,8 @@ function located(project: Project, e: Exclude<Edit, { kind: 'login' }>, paths: R
   if (e.kind === 'depends_on') return [op.file, { path: [...op.yamlPath, 'depends_on'], value: e.to, append: true }];
   if (e.kind === 'force') return [op.file, { path: [...op.yamlPath, 'force'], value: true }];
   const spec = op.extract.find((x) => x.name === e.name);
-  if (!spec) return [op.file, { path: [...op.yamlPath, 'extract', e.name], value: e.to }];
+  const value = e.source ? { path: e.to, source: e.source } : e.to;
+  if (!spec) return [op.file, { path: [...op.yamlPath, 'extract', e.name], value }];
   return [spec.file, { path: spec.yamlPath, value: e.to, extract: true }];
 }
 

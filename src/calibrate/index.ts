@@ -14,6 +14,7 @@ import { graphOf, targetOf, withEdits } from './model.js';
 import { planCalibration } from './safety.js';
 import { proveCreateFirst } from './create-first.js';
 import { proveLinks } from './prove-links.js';
+import { proveLinkParams } from './link-params.js';
 import { ownInstances } from './own-instance.js';
 import { withTentativeValues, type Tentative } from './unset-fields.js';
 import type { SearchContext } from './repair.js';
@@ -89,6 +90,8 @@ async function calibrateOn(root: Runner, project: Project, asked: readonly strin
     runAfter(root, project, p, before, id, options, record(probes, purpose));
   // a refused operation an earlier round's try proved an edit for is tried alone once (own-instance.ts)
   const triedAlone = new Set<string>();
+  // each operation that wants a value a link of another answer carries is tried once (link-params.ts)
+  const triedLinks = new Set<string>();
   const proven = new Set<string>();
   const { fieldSchema, queryParams } = options;
   while (rounds < MAX_ROUNDS) {
@@ -127,9 +130,18 @@ async function calibrateOn(root: Runner, project: Project, asked: readonly strin
     // a value a list was to give and the list found nothing: the list tried after a create
     const listed = await proveCreateFirst(results, { project: model, graph, flags: options, edited, pending, tried: triedAfter, tryWith });
     found.proposals.push(...listed.proposals);
+    // a value a link in another operation's answer carries (a reset link's token), wanted by name
+    const carried = await proveLinkParams(
+      model,
+      results,
+      round.responses,
+      { project: model, edited, pending, tryRun, fieldSchema, queryParams, isSecret },
+      triedLinks,
+    );
+    found.proposals.push(...carried.proposals);
     // refused in company, passing alone: an instance of its own for it
     const searched = new Set([...found.proposals, ...linked.proposals, ...listed.proposals].map((p) => p.operation));
-    const owned = await ownInstances(results, new Set([...searched, ...linked.proven, ...listed.handled]), {
+    const owned = await ownInstances(results, new Set([...searched, ...linked.proven, ...listed.handled, ...carried.proven]), {
       project: model,
       graph,
       edited,
@@ -141,7 +153,7 @@ async function calibrateOn(root: Runner, project: Project, asked: readonly strin
     });
     found.proposals.push(...owned);
     // a 404 whose link is proven is answered; an empty list says what its try showed
-    const answered = (id: string) => linked.proven.has(id) || listed.handled.has(id) || owned.some((p) => p.operation === id);
+    const answered = (id: string) => linked.proven.has(id) || listed.handled.has(id) || carried.proven.has(id) || owned.some((p) => p.operation === id);
     questions = [...found.questions.filter((q) => !answered(q.operation)), ...linked.questions, ...listed.questions];
     for (const p of found.proposals) proven.add(p.operation);
     const fresh = found.proposals.filter((p) => p.edit.kind !== 'login');

@@ -26,7 +26,7 @@ export function withEdits(project: Project, edits: readonly Edit[]): Project {
     if (e.kind === 'login') continue;
     const op = operations.get(e.operation)!;
     if (e.kind === 'expect_status') operations.set(op.id, { ...op, expectStatus: e.to });
-    else if (e.kind === 'extract') operations.set(op.id, { ...op, extract: withExtract(op, e.name, e.to) });
+    else if (e.kind === 'extract') operations.set(op.id, { ...op, extract: withExtract(op, e.name, e.to, e.source) });
     else if (e.kind === 'body') operations.set(op.id, { ...op, body: e.value });
     else if (e.kind === 'body_field') operations.set(op.id, { ...op, body: withField(op.body, e.field.split('.'), e.value) });
     else if (e.kind === 'query_param') operations.set(op.id, { ...op, queryParams: { ...op.queryParams, [e.name]: e.value } });
@@ -38,10 +38,10 @@ export function withEdits(project: Project, edits: readonly Edit[]): Project {
   return { ...project, operations, actors };
 }
 
-function withExtract(op: Operation, name: string, path: string): ExtractSpec[] {
-  if (op.extract.some((x) => x.name === name)) return op.extract.map((x) => (x.name === name ? { ...x, path } : x));
+function withExtract(op: Operation, name: string, path: string, source: ExtractSpec['source'] = 'jsonpath'): ExtractSpec[] {
+  if (op.extract.some((x) => x.name === name)) return op.extract.map((x) => (x.name === name ? { ...x, path, source } : x));
   // a new extraction: located where --apply writes it
-  return [...op.extract, { name, path, source: 'jsonpath', file: op.file, yamlPath: [...op.yamlPath, 'extract', name], loc: op.loc }];
+  return [...op.extract, { name, path, source, file: op.file, yamlPath: [...op.yamlPath, 'extract', name], loc: op.loc }];
 }
 
 /** The operation with `to` added to its `depends_on` (the graph reads the list as written, when it is one). */

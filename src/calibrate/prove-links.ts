@@ -10,7 +10,7 @@ import { proveAliases } from './aliases.js';
 import { observedOf } from './diagnose.js';
 import { linkEdits, unproducedId } from './links.js';
 import { targetOf } from './model.js';
-import { searchAccepted, statusOf, type SearchContext } from './repair.js';
+import { proposeSearch, searchAccepted, statusOf, type SearchContext } from './repair.js';
 import type { CalibrationPlan, OpenQuestion, Proposal } from './types.js';
 
 export async function proveLinks(
@@ -41,16 +41,7 @@ export async function proveLinks(
       });
       continue;
     }
-    const observed = observedOf(model, found.last);
-    const because = `${found.said.join('; ')}; then ${statusOf(found.last) ?? 'passed'} with the produced value`;
-    for (const edit of found.steps) {
-      if (ctx.edited.has(targetOf(edit))) continue;
-      ctx.edited.add(targetOf(edit));
-      ctx.pending.push(edit);
-      // the producer's extraction is its own edit, proven by this consumer
-      const own = edit.kind === 'extract' && edit.operation !== id;
-      out.proposals.push({ edit, operation: own ? edit.operation : id, observed, why: own ? `${because} (proven by ${id})` : because });
-    }
+    proposeSearch(out, ctx, id, found, observedOf(model, found.last), `then ${statusOf(found.last) ?? 'passed'} with the produced value`);
     out.proven.add(id);
   }
   // ids no link gives: a field of a create's answer under another name

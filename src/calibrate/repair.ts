@@ -12,7 +12,7 @@ import { linkEdits, unproducedId } from './links.js';
 import { producerDates } from './producer-dates.js';
 import { fieldOf, otherHeaderForm, targetOf, withEdits } from './model.js';
 import { missingQuery, type QueryCandidate } from './query.js';
-import type { DeclaredQuery, Edit } from './types.js';
+import type { DeclaredQuery, Edit, Proposal } from './types.js';
 import { isLiteral, madeUnique, quotedUnique } from './unique.js';
 import { valueFor } from './values.js';
 
@@ -85,6 +85,28 @@ export async function searchAccepted(ctx: SearchContext, operation: string, star
     last = next.tried ?? (await tryWith(next.what));
   }
   return { ok: accepted(last), steps, said: clauses, last, unsent };
+}
+
+/**
+ * Proposes each edit of an accepted search not proposed yet (and counts it as pending for the
+ * round's next tries); a producer's extraction is its own proposal, proven by `id`.
+ */
+export function proposeSearch(
+  out: { proposals: Proposal[] },
+  ctx: SearchContext,
+  id: string,
+  search: { steps: Edit[]; said: string[] },
+  observed: Proposal['observed'],
+  then: string,
+): void {
+  const because = `${search.said.join('; ')}; ${then}`;
+  for (const edit of search.steps) {
+    if (ctx.edited.has(targetOf(edit))) continue;
+    ctx.edited.add(targetOf(edit));
+    ctx.pending.push(edit);
+    const own = edit.kind === 'extract' && edit.operation !== id;
+    out.proposals.push({ edit, operation: own ? edit.operation : id, observed, why: own ? `${because} (proven by ${id})` : because });
+  }
 }
 
 /** One step of the search: the edits, what the answer said, the try's name, and the try itself when it was made. */

@@ -7,8 +7,8 @@ import type { OperationResult } from '../runner/index.js';
 /** One edit to the project, as small as the response proves. */
 export type Edit =
   | { kind: 'expect_status'; operation: string; from?: number[]; to: number[] }
-  /** `from` absent: a new extraction */
-  | { kind: 'extract'; operation: string; name: string; from?: string; to: string }
+  /** `from` absent: a new extraction; `source: regex`, a regular expression over the body (its capture group) */
+  | { kind: 'extract'; operation: string; name: string; from?: string; to: string; source?: 'regex' }
   | { kind: 'actor'; operation: string; to: string }
   /** a JSON body for a write sent without one (a 415), with the fields the description requires */
   | { kind: 'body'; operation: string; value: TemplateValue }

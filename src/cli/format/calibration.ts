@@ -113,6 +113,7 @@ function describe(e: Edit): string {
     case 'expect_status':
       return `\`expect_status: ${e.from ? e.from.join(', ') : '(any 2xx)'}\` -> \`expect_status: ${e.to.join(', ')}\``;
     case 'extract':
+      if (e.source) return `add \`extract: { ${e.name}: { path: ${JSON.stringify(e.to)}, source: ${e.source} } }\``;
       return e.from === undefined ? `add \`extract: { ${e.name}: ${e.to} }\`` : `\`${e.name}: ${e.from}\` -> \`${e.name}: ${e.to}\``;
     case 'body_field':
       return `add \`body.${e.field}: ${JSON.stringify(e.value)}\``;
