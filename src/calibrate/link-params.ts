@@ -23,8 +23,12 @@ const MAX_NODES = 2_000;
 const MAX_DEPTH = 8;
 const MAX_LINKS = 20;
 const MAX_CONSUMERS = 10;
-/** A parameter's value that can be a credential, and travels in a link and a body as it is (no decoding). */
-const VALUE = /^[A-Za-z0-9._~-]{8,512}$/;
+/**
+ * A parameter's value that can be a credential (a random string, a bcrypt hash `$2b$10$…/…`)
+ * and reads the same in the link as decoded: no `%` escape, no `+` (a space), no `&` or `#`.
+ */
+const CHARS = "A-Za-z0-9._~$!'()*,;:@/-";
+const VALUE = new RegExp(`^[${CHARS}]{8,512}$`);
 const NAME = /^[A-Za-z_][\w-]{0,40}$/;
 
 interface Link {
@@ -89,6 +93,7 @@ function linksIn(model: Project, results: readonly OperationResult[], responses:
     const producer = model.operations.get(r.operation);
     const res = responses.get(r.operation);
     if (r.status !== 'passed' || !producer || !res || res.body.length > MAX_BODY || !/json/i.test(String(res.headers['content-type'] ?? ''))) continue;
+    const text = res.text();
     let json: unknown;
     try {
       json = res.json();
@@ -101,7 +106,9 @@ function linksIn(model: Project, results: readonly OperationResult[], responses:
       for (const [k, child] of Array.isArray(v) ? v.entries() : Object.entries(v)) {
         if (--budget < 0 || out.length >= MAX_LINKS) return;
         if (typeof child !== 'string') walk(child, depth + 1);
-        else if (typeof k === 'string') for (const [param, words] of paramsOf(child)) out.push({ producer, key: k, param, words });
+        // the link as the body spells it (`\\/` escapes would stop the regular expression that reads it)
+        else if (typeof k === 'string' && new RegExp(`"${escapeRegExp(k)}"\\s*:`).test(text) && text.includes(child))
+          for (const [param, words] of paramsOf(child)) out.push({ producer, key: k, param, words });
       }
     };
     walk(json, 0);
@@ -179,7 +186,7 @@ function editsFor(model: Project, want: Want, link: Link): Edit[] | undefined {
   const name = want.op.resource === want.param ? want.param : `${want.op.resource}_${want.param}`;
   if (link.producer.extract.some((x) => x.name === name)) return undefined;
   const amp = '(?:[?&]|\\\\u0026)';
-  const to = `"${escapeRegExp(link.key)}"\\s*:\\s*"[^"]*?${amp}${escapeRegExp(link.param)}=([A-Za-z0-9._~-]+)`;
+  const to = `"${escapeRegExp(link.key)}"\\s*:\\s*"[^"]*?${amp}${escapeRegExp(link.param)}=([${CHARS}]+)`;
   const extract: Edit = { kind: 'extract', operation: link.producer.id, name, to, source: 'regex' };
   const before = writeTarget(graphOf(model), link.producer).kind;
   const after = writeTarget(graphOf(withEdits(model, [extract])), link.producer).kind;
