@@ -21,6 +21,7 @@ import { createShaped, idIn, requestPath, scalar } from './origin-removal.js';
 import { issuedCredential } from './issued.js';
 import { bornIn } from './born.js';
 import { envNamedRemovals } from './named-removal.js';
+import { sameInstance } from './same-instance.js';
 import { keepKeyed } from './keyed.js';
 import { sentBy } from './claim.js';
 
@@ -81,7 +82,7 @@ function nameRecorded(ctx: RunContext, op: Operation, res: FlowResponse, started
  * issued, which a removal by `{{env.token}}` reads. For one kept aside and one recorded alike.
  */
 function nameForRemovals(ctx: RunContext, op: Operation, res: FlowResponse, made: Instance): void {
-  made.names = fromAnswerOrBody(ctx, op, res, made.values);
+  made.names = merged(fromAnswerOrBody(ctx, op, res, made.values), sameInstance(ctx, op, made, made.values, sentObject(res)));
   if (made.values.id === undefined) made.issued = issuedCredential(answerObject(res));
 }
 
@@ -114,6 +115,10 @@ function fromAnswerOrBody(ctx: RunContext, op: Operation, res: FlowResponse, hav
     if (vars.every((f) => have[f] !== undefined || values[f] !== undefined)) by.push(id);
   }
   return by.length ? { values, by } : undefined;
+}
+
+function merged(a: Instance['names'], b: Instance['names']): Instance['names'] {
+  return a && b ? { values: { ...b.values, ...a.values }, by: [...new Set([...a.by, ...b.by])] } : (a ?? b);
 }
 
 /** What names what a create (or a 201) made; undefined for a 201 that names nothing of this resource. */

@@ -79,8 +79,8 @@ export function namedRemoval(ctx: RunContext, resource: string, instance: Instan
   return undefined;
 }
 
-/** The field of `resource`'s instance a segment is, whole (`{{tag.type}}` -> `type`). */
-function ownField(segment: string, resource: string): string | undefined {
+/** The field of `resource`'s instance a segment or template is, whole (`{{tag.type}}` -> `type`). */
+export function ownField(segment: string, resource: string): string | undefined {
   const parts = parseTemplate(segment);
   const only = parts.length === 1 ? parts[0] : undefined;
   return only?.kind === 'ref' && only.expr.kind === 'scoped' && only.expr.scope === resource && only.expr.index === undefined ? only.expr.field : undefined;

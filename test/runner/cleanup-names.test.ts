@@ -188,7 +188,7 @@ describe('no removal is under where the create made it', () => {
   });
 });
 
-describe('a POST sent the field of one of the run’s own instances, and answered it back', () => {
+describe('a POST away from its collection sent the field of one of the run’s own instances, and answered it back', () => {
   const item = (use: string) => [
     'name: item',
     'operations:',
@@ -228,5 +228,45 @@ describe('a POST sent the field of one of the run’s own instances, and answere
     const summary = await runner.runMany(['item.use']);
     expect(outcomes(summary).find(([id]) => id === 'item.use')).toEqual(['item.use', 'skipped', 'E_NOT_OWNED']);
     expect(srv.requests.some((r) => r.path === '/uses')).toBe(false);
+  });
+});
+
+describe('a create at its own collection sent the field of one of the run’s own instances, and answered it back', () => {
+  // `/uses` is the collection of `GET /uses/{{item.itemId}}`: a POST there that answers 201 is a create
+  const item = (use: string) => [
+    'name: item',
+    'operations:',
+    '  create: { method: POST, path: /items, expect_status: 201, extract: { id: $.data.id } }',
+    '  list: { method: GET, path: /items, expect_status: 200, extract: { id: "$.data[*].id" } }',
+    `  use: { method: POST, path: /uses, body: { itemId: "{{item.id}}" }, expect_status: 201, extract: { itemId: $.data.itemId }${use} }`,
+    '  get_use: { method: GET, path: "/uses/{{item.itemId}}", expect_status: 200 }',
+    '  delete: { method: DELETE, path: "/items/{{item.id}}", expect_status: 200 }',
+    '',
+  ];
+
+  it('is that instance: its removal reads the id it was sent', async () => {
+    const f = files();
+    f['resources/item.yaml'] = item(', depends_on: [item.create]').join('\n');
+    const { runner } = await load(f);
+    await runner.runMany(['item.use']);
+    const report = await runner.cleanUp();
+    expect(report.left).toEqual([]);
+    expect(report.deleted.map((d) => [d.resource, d.index, d.id, d.via, d.status])).toEqual([
+      ['item', 2, 'i1', 'item.delete', 200],
+      ['item', 1, 'i1', 'item.delete', 200],
+    ]);
+  });
+
+  it('an id a list gave is not the run’s: what it answered is left, and no DELETE names it', async () => {
+    const f = files();
+    f['resources/item.yaml'] = item(', depends_on: [item.list], acts_on: existing').join('\n');
+    const { runner } = await load(f);
+    await runner.runMany(['item.use']);
+    const report = await runner.cleanUp();
+    expect(report.left.map((l) => [l.id, l.why])).toEqual([
+      ['theirs-9', 'no DELETE addresses it where it was made (/uses): it has itemId; /items/{{item.id}} reads id'],
+    ]);
+    // the run's own item (its create ran first) only
+    expect(srv.requests.filter((r) => r.method === 'DELETE').map((r) => r.path)).toEqual(['/items/i1']);
   });
 });
