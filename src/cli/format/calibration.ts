@@ -5,6 +5,8 @@ import { displayLoc, displayPath, locate, type Loc, type Operation, type Project
 import type { Calibration, CalibrationPlan, Edit, Observed } from '../../calibrate/index.js';
 
 const EXCERPT = 300;
+/** What ownership holds back before sending (docs/format.md#ownership). */
+const HELD_BACK = new Set(['E_NOT_OWNED', 'E_SWITCH_NOT_NAMED']);
 
 /** `description`: the OpenAPI file read for schemas, and whether it is the one the project keeps (no --openapi given). */
 export function formatCalibration(
@@ -16,7 +18,10 @@ export function formatCalibration(
 ): string {
   const out: string[] = ['# Calibration', ''];
   const count = (status: string) => c.results.filter((r) => r.status === status).length;
-  const skipped = count('skipped') ? `, ${count('skipped')} skipped (a prerequisite failed)` : '';
+  // held back by ownership (docs/format.md#ownership): not sent, a person's call; the other skips wait on a prerequisite
+  const held = c.results.filter((r) => r.status === 'skipped' && HELD_BACK.has(r.error?.code ?? ''));
+  const waited = count('skipped') - held.length;
+  const skipped = `${held.length ? `, ${held.length} held back (below)` : ''}${waited ? `, ${waited} skipped (a prerequisite failed)` : ''}`;
   out.push(
     `Project \`${project.name}\`: ${c.results.length - count('skipped')} operation(s) run (${c.rounds} round(s)), ${count('passed')} passed with the proposals below${skipped}; ${c.proposals.length} proposal(s), ${c.questions.length} open question(s), ${c.plan.notRun.length} not run.`,
     '',
@@ -42,6 +47,16 @@ export function formatCalibration(
   if (!c.questions.length) out.push('None.', '');
   for (const q of c.questions) out.push(`- **${q.operation}**: ${q.question}`, ...(q.observed ? request(q.observed).map((l) => `  ${l}`) : []));
   if (c.questions.length) out.push('');
+  if (held.length) {
+    out.push(
+      '## Held back',
+      '',
+      "Not sent: a write on what this run did not create, or a switch nobody named. Whether a test may send it is a person's call.",
+      '',
+    );
+    for (const r of held) out.push(`- **${r.operation}** (${r.error!.code}): ${r.skippedBecause ?? r.error!.message}`);
+    out.push('');
+  }
   out.push('## Not run', '');
   out.push(...notRun(c.plan), '');
   out.push('## Passed', '');
