@@ -9,6 +9,11 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 30_000,
     pool: 'forks',
+    // Each file in a fresh process paid for loading Vitest and src/ again, 218 times: about a
+    // third of the suite's CPU, on a machine where the CPU is what the run waits for. A worker
+    // now runs file after file with the modules it already loaded (BENCHMARKS.md, "The test
+    // suite"); a file that changes a global (process.env, a `window`) puts it back after.
+    isolate: false,
     // Vitest's default in a run is one worker fewer than the cores: one on a 2-core machine,
     // so every file waited for the one before. Most files spend their time waiting on a
     // server or a child process (a Vitest run, bin/flow.js, tsc) rather than on the CPU, and
