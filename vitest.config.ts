@@ -9,7 +9,7 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 30_000,
     pool: 'forks',
-    // Each file in a fresh process paid for loading Vitest and src/ again, 218 times: about a
+    // Each file in a fresh process paid for loading Vitest and src/ again, 208 times: about a
     // third of the suite's CPU, on a machine where the CPU is what the run waits for. A worker
     // now runs file after file with the modules it already loaded (BENCHMARKS.md, "The test
     // suite"); a file that changes a global (process.env, a `window`) puts it back after.
