@@ -33,6 +33,13 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
+  // the window goes with this file: other files share this process (isolate: false), and a
+  // library that sees a `window` takes itself for a browser (the OpenAPI reader resolves paths
+  // against the page's URL)
+  const g = globalThis as { window?: { close(): void }; document?: unknown };
+  g.window?.close();
+  delete g.window;
+  delete g.document;
   await cleanProjects();
 });
 
