@@ -180,13 +180,15 @@ function givenFromOutside(v: unknown): v is string {
 /**
  * The producer's extraction of the parameter (named after the consumer's resource: `reset_token`)
  * and the consumer's reference to it; undefined when the extraction would make the producer a
- * create, or the name is taken.
+ * create, or the name is taken by another extraction.
  */
 function editsFor(model: Project, want: Want, link: Link): Edit[] | undefined {
   const name = want.op.resource === want.param ? want.param : `${want.op.resource}_${want.param}`;
-  if (link.producer.extract.some((x) => x.name === name)) return undefined;
   const amp = '(?:[?&]|\\\\u0026)';
   const to = `"${escapeRegExp(link.key)}"\\s*:\\s*"[^"]*?${amp}${escapeRegExp(link.param)}=([${CHARS}]+)`;
+  // extracted already, as an earlier calibrate proposed it for another operation: only the reference is new
+  const have = link.producer.extract.find((x) => x.name === name);
+  if (have && (have.source !== 'regex' || have.path !== to)) return undefined;
   const extract: Edit = { kind: 'extract', operation: link.producer.id, name, to, source: 'regex' };
   const before = writeTarget(graphOf(model), link.producer).kind;
   const after = writeTarget(graphOf(withEdits(model, [extract])), link.producer).kind;
@@ -196,5 +198,5 @@ function editsFor(model: Project, want: Want, link: Link): Edit[] | undefined {
     want.place === 'body'
       ? { kind: 'body_field', operation: want.op.id, field: want.param, value: ref }
       : { kind: 'query_param', operation: want.op.id, name: link.param, value: ref };
-  return [extract, use];
+  return have ? [use] : [extract, use];
 }

@@ -7,7 +7,7 @@
 // not a create: the run is green and leaves nothing. A 401 on a path that shares no word with the
 // link gets nothing.
 import { randomUUID } from 'node:crypto';
-import { readFile } from 'node:fs/promises';
+import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { main } from '../../src/cli/main.js';
@@ -121,5 +121,15 @@ describe('flow calibrate: a token the run’s own answer carries in a link', () 
     // settled: a second calibrate proposes nothing
     const again = await flow(dir, ['calibrate', '--writes', '--destructive']);
     expect(again.stdout).toContain('None: no answer contradicts an expectation.');
+
+    // the extraction there already (an earlier calibrate proved it for the token check): the
+    // password change that still sends the secret gets the reference alone
+    const resets = path.join(dir, 'resources/resets.yaml');
+    await writeFile(resets, written.resets.replace('body: { token: "{{user.reset_token}}"', 'body: { token: "{{secret.RESET_TOKEN}}"'));
+    const later = await flow(dir, ['calibrate', '--writes', '--destructive', '--apply']);
+    expect(later.stdout).toMatch(/### 1\. reset\.password: body token\n/);
+    expect(later.stdout).not.toContain('extract reset_token');
+    expect(await readFile(resets, 'utf8')).toContain('token: "{{user.reset_token}}", password');
+    expect(await readFile(path.join(dir, 'resources/users.yaml'), 'utf8')).toContain(written.users.match(/reset_token: \{[^}]*\}/)![0]);
   });
 });
