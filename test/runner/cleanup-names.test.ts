@@ -188,16 +188,23 @@ describe('no removal is under where the create made it', () => {
   });
 });
 
+/**
+ * An item and a POST that sends one's id and answers it back; `atCollection`: `/uses` is the
+ * collection of `GET /uses/{{item.itemId}}`, where a POST that answers 201 is a create.
+ */
+const itemWithUse = (use: string, atCollection = false) => [
+  'name: item',
+  'operations:',
+  '  create: { method: POST, path: /items, expect_status: 201, extract: { id: $.data.id } }',
+  '  list: { method: GET, path: /items, expect_status: 200, extract: { id: "$.data[*].id" } }',
+  `  use: { method: POST, path: /uses, body: { itemId: "{{item.id}}" }, expect_status: 201, extract: { itemId: $.data.itemId }${use} }`,
+  ...(atCollection ? ['  get_use: { method: GET, path: "/uses/{{item.itemId}}", expect_status: 200 }'] : []),
+  '  delete: { method: DELETE, path: "/items/{{item.id}}", expect_status: 200 }',
+  '',
+];
+
 describe('a POST away from its collection sent the field of one of the run’s own instances, and answered it back', () => {
-  const item = (use: string) => [
-    'name: item',
-    'operations:',
-    '  create: { method: POST, path: /items, expect_status: 201, extract: { id: $.data.id } }',
-    '  list: { method: GET, path: /items, expect_status: 200, extract: { id: "$.data[*].id" } }',
-    `  use: { method: POST, path: /uses, body: { itemId: "{{item.id}}" }, expect_status: 201, extract: { itemId: $.data.itemId }${use} }`,
-    '  delete: { method: DELETE, path: "/items/{{item.id}}", expect_status: 200 }',
-    '',
-  ];
+  const item = (use: string) => itemWithUse(use);
 
   it('acts on that instance and makes none: the clean-up removes the one item, once', async () => {
     const f = files();
@@ -232,17 +239,7 @@ describe('a POST away from its collection sent the field of one of the run’s o
 });
 
 describe('a create at its own collection sent the field of one of the run’s own instances, and answered it back', () => {
-  // `/uses` is the collection of `GET /uses/{{item.itemId}}`: a POST there that answers 201 is a create
-  const item = (use: string) => [
-    'name: item',
-    'operations:',
-    '  create: { method: POST, path: /items, expect_status: 201, extract: { id: $.data.id } }',
-    '  list: { method: GET, path: /items, expect_status: 200, extract: { id: "$.data[*].id" } }',
-    `  use: { method: POST, path: /uses, body: { itemId: "{{item.id}}" }, expect_status: 201, extract: { itemId: $.data.itemId }${use} }`,
-    '  get_use: { method: GET, path: "/uses/{{item.itemId}}", expect_status: 200 }',
-    '  delete: { method: DELETE, path: "/items/{{item.id}}", expect_status: 200 }',
-    '',
-  ];
+  const item = (use: string) => itemWithUse(use, true);
 
   it('is that instance: its removal reads the id it was sent', async () => {
     const f = files();
