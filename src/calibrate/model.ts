@@ -38,10 +38,11 @@ export function withEdits(project: Project, edits: readonly Edit[]): Project {
   return { ...project, operations, actors };
 }
 
-function withExtract(op: Operation, name: string, path: string, source: ExtractSpec['source'] = 'jsonpath'): ExtractSpec[] {
-  if (op.extract.some((x) => x.name === name)) return op.extract.map((x) => (x.name === name ? { ...x, path, source } : x));
+/** `source`: the edit's (a regular expression); without it, an existing extraction keeps its own and a new one reads JSON. */
+function withExtract(op: Operation, name: string, path: string, source?: ExtractSpec['source']): ExtractSpec[] {
+  if (op.extract.some((x) => x.name === name)) return op.extract.map((x) => (x.name === name ? { ...x, path, source: source ?? x.source } : x));
   // a new extraction: located where --apply writes it
-  return [...op.extract, { name, path, source, file: op.file, yamlPath: [...op.yamlPath, 'extract', name], loc: op.loc }];
+  return [...op.extract, { name, path, source: source ?? 'jsonpath', file: op.file, yamlPath: [...op.yamlPath, 'extract', name], loc: op.loc }];
 }
 
 /** The operation with `to` added to its `depends_on` (the graph reads the list as written, when it is one). */

@@ -40,9 +40,10 @@ export function writeTarget(graph: ProjectGraph, op: Operation): WriteTarget {
   if (READS.has(op.method)) return READ;
   const path = pathSites(graph, op);
   const named = path.filter(namesInstance);
+  const about = answersAbout(graph, op);
   // A POST under a parent (`/projects/{{project.id}}/items`) that extracts, or answers 201 there, makes a new item.
-  if (isCreate(graph, op, named)) return createsInstance(op) ? CREATE : CREATE_BY_STATUS;
-  const last = actedOn(graph, op, named) ?? answersAbout(graph, op);
+  if (isCreate(graph, op, named, about)) return createsInstance(op) ? CREATE : CREATE_BY_STATUS;
+  const last = actedOn(graph, op, named) ?? about;
   if (last)
     return { kind: 'instance', resource: last.expr.scope, field: last.expr.field, ...(last.expr.index !== undefined ? { index: last.expr.index } : {}) };
   if (path.length) return GIVEN;
@@ -61,9 +62,9 @@ export function pathInstances(graph: ProjectGraph, op: Operation): ScopedSite[] 
   return pathSites(graph, op).filter(namesInstance);
 }
 
-function isCreate(graph: ProjectGraph, op: Operation, named: readonly ScopedSite[]): boolean {
+function isCreate(graph: ProjectGraph, op: Operation, named: readonly ScopedSite[], about = answersAbout(graph, op)): boolean {
   if (op.method !== 'POST' || named.some((s) => s.expr.scope === op.resource)) return false;
-  return createsInCollection(graph, op) || (createsInstance(op) && !answersAbout(graph, op));
+  return createsInCollection(graph, op) || (createsInstance(op) && !about);
 }
 
 /**
@@ -87,8 +88,7 @@ function answersAbout(graph: ProjectGraph, op: Operation): ScopedSite | undefine
 /** The fields by which a resource's operations name one of its instances in their paths (`/items/{{item.id}}`: `id`). */
 function addressedBy(graph: ProjectGraph, resource: string): string[] {
   return (graph.project.resources.get(resource)?.operations ?? []).flatMap((id) =>
-    pathSites(graph, graph.project.operations.get(id)!)
-      .filter(namesInstance)
+    pathInstances(graph, graph.project.operations.get(id)!)
       .filter((s) => s.expr.scope === resource)
       .map((s) => s.expr.field),
   );

@@ -2,5 +2,6 @@
 export { createRunner, type ForkOptions, type Runner } from './runner.js';
 export type * from './types.js';
 export { emptyListOf } from './empty-list.js';
+export { NOT_SENT } from './schedule.js';
 export { recordVerified } from './record.js';
 export { describeUnset, needsVars, unsetVariables } from './unset-vars.js';

@@ -17,8 +17,8 @@ import { errorRecord } from './records.js';
 import { unsetNames, needsVars } from './unset-vars.js';
 import { scheduleOrder } from '../graph/index.js';
 
-/** Refusals decided before a request is sent: the operation is skipped, not failed. */
-const NOT_SENT = new Set(['E_NOT_OWNED', 'E_SWITCH_NOT_NAMED']);
+/** Refusals decided before a request is sent (ownership holds them back): the operation is skipped, not failed. */
+export const NOT_SENT: ReadonlySet<string> = new Set(['E_NOT_OWNED', 'E_SWITCH_NOT_NAMED']);
 
 function notSent(err: unknown): boolean {
   return hasCode(err) && NOT_SENT.has(err.code);

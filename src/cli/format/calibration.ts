@@ -3,10 +3,9 @@
 // run and why, and what passed. Nothing here reads a secret: the runner redacted it all.
 import { displayLoc, displayPath, locate, type Loc, type Operation, type Project } from '../../project/index.js';
 import type { Calibration, CalibrationPlan, Edit, Observed } from '../../calibrate/index.js';
+import { NOT_SENT } from '../../runner/index.js';
 
 const EXCERPT = 300;
-/** What ownership holds back before sending (docs/format.md#ownership). */
-const HELD_BACK = new Set(['E_NOT_OWNED', 'E_SWITCH_NOT_NAMED']);
 
 /** `description`: the OpenAPI file read for schemas, and whether it is the one the project keeps (no --openapi given). */
 export function formatCalibration(
@@ -19,7 +18,7 @@ export function formatCalibration(
   const out: string[] = ['# Calibration', ''];
   const count = (status: string) => c.results.filter((r) => r.status === status).length;
   // held back by ownership (docs/format.md#ownership): not sent, a person's call; the other skips wait on a prerequisite
-  const held = c.results.filter((r) => r.status === 'skipped' && HELD_BACK.has(r.error?.code ?? ''));
+  const held = c.results.filter((r) => r.status === 'skipped' && NOT_SENT.has(r.error?.code ?? ''));
   const waited = count('skipped') - held.length;
   const skipped = `${held.length ? `, ${held.length} held back (below)` : ''}${waited ? `, ${waited} skipped (a prerequisite failed)` : ''}`;
   out.push(
