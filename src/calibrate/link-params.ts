@@ -6,11 +6,12 @@
 // answer (a regular expression over the one field that holds it) and sends it in their place:
 // proposed only once a try with both is accepted. A link's parameter fits a consumer that wants
 // it by that name, and whose path shares a word with the link's (`reset`): nothing else is
-// guessed. An extraction that would make its operation a create (docs/format.md#ownership) is
-// never proposed.
+// guessed. Only a credential is taken (its extraction is named as one, so no output shows it),
+// and an extraction that would make its operation a create (docs/format.md#ownership) is never
+// proposed.
 import { parseTemplate, writeTarget } from '../graph/index.js';
 import type { FlowResponse } from '../http/index.js';
-import { escapeRegExp, isPlainObject, type Operation, type Project } from '../project/index.js';
+import { escapeRegExp, isPlainObject, namesIssuedCredential, type Operation, type Project } from '../project/index.js';
 import type { OperationResult } from '../runner/index.js';
 import { observedOf } from './diagnose.js';
 import { graphOf, targetOf, withEdits } from './model.js';
@@ -184,6 +185,9 @@ function givenFromOutside(v: unknown): v is string {
  */
 function editsFor(model: Project, want: Want, link: Link): Edit[] | undefined {
   const name = want.op.resource === want.param ? want.param : `${want.op.resource}_${want.param}`;
+  // it goes where a secret stood, or where a refusal asked for it: extracted under a credential
+  // name (`reset_token`), the runner hides it from every output; a `?state=` or `?page=` is none
+  if (!namesIssuedCredential(name)) return undefined;
   const amp = '(?:[?&]|\\\\u0026)';
   const to = `"${escapeRegExp(link.key)}"\\s*:\\s*"[^"]*?${amp}${escapeRegExp(link.param)}=([${CHARS}]+)`;
   // extracted already, as an earlier calibrate proposed it for another operation: only the reference is new

@@ -5,7 +5,7 @@
 // valid"). Calibrate extracts the link's `token` from the reset's answer and sends it in their
 // place, once a try proves it. The reset stays a write on the run's own user (its body names it),
 // not a create: the run is green and leaves nothing. A 401 on a path that shares no word with the
-// link gets nothing.
+// link gets nothing, nor does a parameter of the link that is no credential (`state`).
 import { randomUUID } from 'node:crypto';
 import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
@@ -41,7 +41,7 @@ beforeAll(async () => {
       // a bcrypt hash, as a feature-flag server hands it out: `$`, `/` and `.` in the link as they are
       const token = `$2b$10$${randomUUID().replace(/-/g, '')}/x.${next}`;
       tokens.set(token, user.id);
-      return send(res, 200, { resetPasswordUrl: `http://ui.example/reset-password?token=${token}` });
+      return send(res, 200, { resetPasswordUrl: `http://ui.example/reset-password?token=${token}&state=ui-state-${next}` });
     }
     if (req.method === 'GET' && url.pathname === '/auth/reset/validate') {
       const id = tokens.get(url.searchParams.get('token') ?? '');
@@ -51,6 +51,9 @@ beforeAll(async () => {
       if (typeof b.password !== 'string' || !tokens.delete(String(b.token))) return send(res, 401, INVALID);
       return send(res, 200);
     }
+    // a status page that wants the link's `state`: a parameter, no credential
+    if (req.method === 'GET' && url.pathname === '/auth/reset/status')
+      return url.searchParams.has('state') ? send(res, 200, {}) : send(res, 400, { message: 'state is required' });
     // a session check that wants a token of another kind: no link of the run's carries it
     if (req.method === 'GET' && url.pathname === '/auth/session/check') return send(res, 401, INVALID);
     send(res, 404, { message: 'no route' });
@@ -78,6 +81,7 @@ const PROJECT = {
     '  validate: { path: /auth/reset/validate, expect_status: 200 }',
     '  password: { method: POST, path: /auth/reset/password, body: { token: "{{secret.RESET_TOKEN}}", password: "{{secret.RESET_PASSWORD}}" }, expect_status: 200 }',
     '  session_check: { path: /auth/session/check, expect_status: 200 }',
+    '  status: { path: /auth/reset/status, expect_status: 200 }',
     '',
   ].join('\n'),
 };
@@ -100,6 +104,9 @@ describe('flow calibrate: a token the run’s own answer carries in a link', () 
     );
     // the session check's path shares no word with the link's: nothing is proposed for it
     expect(r.stdout).not.toMatch(/### reset\.session_check/);
+    // the link's `state` is no credential: not taken, though the status page's 400 names it
+    expect(r.stdout).not.toMatch(/### \d+\. reset\.status/);
+    expect(r.stdout).not.toContain('reset_state');
     const written = {
       users: await readFile(path.join(dir, 'resources/users.yaml'), 'utf8'),
       resets: await readFile(path.join(dir, 'resources/resets.yaml'), 'utf8'),
